@@ -1,0 +1,555 @@
+// tmapgen: build, validate and explain CUDA tensor maps (CUtensorMap).
+//
+//   tmapgen [spec flags]            build one map from flags (embedded default per --mode)
+//   tmapgen validate FILE... | -    validate spec files (JSON, JSON Lines, text format)
+//   tmapgen rules                   the rule table
+//
+// Exit status: 0 every spec valid, 1 some spec invalid, 2 bad usage or unreadable input.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/spec_flags.h"
+#include "cli/textproto.h"
+#include "src/driver/cuda_driver.h"
+#include "src/driver/encode_spec.h"
+#include "src/json/json_reader.h"
+#include "src/json/json_writer.h"
+#include "src/report.h"
+#include "src/rule.h"
+#include "src/spec_json.h"
+#include "src/str_cat.h"
+#include "src/validator.h"
+
+#ifndef TMAPGEN_VERSION
+#define TMAPGEN_VERSION "0.1.0"
+#endif
+
+namespace tmapgen::cli {
+namespace {
+
+enum class Format { kText, kJson, kTextproto };
+enum class InputFormat { kAuto, kJson, kJsonl, kTextproto };
+
+struct Options {
+  Format format = Format::kText;
+  InputFormat input_format = InputFormat::kAuto;
+  bool color = false;
+  bool encode = true;
+  bool use_gpu = true;
+  bool quiet = false;       // only the summary line / JSON
+  bool progress = false;
+  bool has_target = false;
+  Target target = Target::kSm90a;
+  std::string spec_file;    // base spec for the flag form
+};
+
+struct Gpu {
+  bool present = false;
+  bool has_target = false;
+  Target target = Target::kSm90a;
+  std::string description;
+  int driver_version = 0;
+};
+
+Gpu DetectGpu(bool use_gpu) {
+  Gpu g;
+  if (!use_gpu) return g;
+  driver::CudaDriver& drv = driver::CudaDriver::Get();
+  if (!drv.info().available) return g;
+  driver::DeviceInfo dev;
+  std::string err;
+  if (!drv.GetDevice(0, &dev, &err)) return g;
+  g.present = true;
+  g.driver_version = drv.info().driver_version;
+  const std::string t = driver::TargetForComputeCapability(dev.cc_major, dev.cc_minor);
+  g.has_target = Parse(t, &g.target);
+  g.description = Cat(dev.name, " (", t, "), driver ", drv.info().driver_version);
+  return g;
+}
+
+const char* kUsage =
+    "usage: tmapgen [--mode M] [spec flags] [--format text|json|textproto]   build and validate one map\n"
+    "       tmapgen validate [--target T] [--format F] [--input-format json|jsonl|textproto] FILE... | -\n"
+    "       tmapgen rules [--format text|json]\n"
+    "       tmapgen --help | --version\n";
+
+void PrintHelp() {
+  std::fputs(kUsage, stdout);
+  std::fputs(
+      "\nBuild one tensor map from flags; everything not given takes the mode's embedded default\n"
+      "(docs/cli.md). Example: tmapgen --mode im2col::w --swizzle 128B\n\nspec flags:\n",
+      stdout);
+  std::fputs(SpecFlagsHelp().c_str(), stdout);
+  std::fputs(
+      "\nother flags:\n"
+      "  --spec FILE                           start from a spec file (JSON or text format), then apply flags\n"
+      "  --format text|json|textproto          output format (default text)\n"
+      "  --color auto|always|never             colors in text output (default auto: on a terminal)\n"
+      "  --no-encode                           do not encode with the driver even on a GPU host\n"
+      "  --no-gpu                              ignore any GPU (no default target, no driver encoding)\n"
+      "  --quiet                               validate: print only invalid specs and the summary\n"
+      "\nexit status: 0 all valid, 1 some invalid, 2 bad usage or unreadable input\n",
+      stdout);
+}
+
+int Usage(const std::string& msg) {
+  std::fprintf(stderr, "tmapgen: %s\n%s", msg.c_str(), kUsage);
+  return 2;
+}
+
+// Parses the common flags; leaves spec flags and positional arguments.
+bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pair<std::string, std::string>>* spec_flags,
+                 std::vector<std::string>* positional, std::string* err) {
+  std::string color = "auto";
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string a = args[i];
+    if (a == "-" || a.size() < 2 || a[0] != '-') {
+      positional->push_back(a);
+      continue;
+    }
+    if (a == "--") {
+      for (size_t j = i + 1; j < args.size(); ++j) positional->push_back(args[j]);
+      break;
+    }
+    std::string name = a.substr(a[1] == '-' ? 2 : 1), value;
+    bool has_value = false;
+    const size_t eq = name.find('=');
+    if (eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has_value = true;
+    }
+    for (char& c : name) if (c == '_') c = '-';
+    auto take = [&](std::string* out) {
+      if (has_value) { *out = value; return true; }
+      if (i + 1 >= args.size()) { *err = Cat("--", name, " needs a value"); return false; }
+      *out = args[++i];
+      return true;
+    };
+    auto no_value = [&]() {
+      if (has_value) { *err = Cat("--", name, " takes no value"); return false; }
+      return true;
+    };
+    std::string v;
+    if (name == "format") {
+      if (!take(&v)) return false;
+      if (v == "text") o->format = Format::kText;
+      else if (v == "json") o->format = Format::kJson;
+      else if (v == "textproto") o->format = Format::kTextproto;
+      else { *err = Cat("--format: unknown value \"", v, "\"; expected text, json or textproto"); return false; }
+    } else if (name == "input-format") {
+      if (!take(&v)) return false;
+      if (v == "json") o->input_format = InputFormat::kJson;
+      else if (v == "jsonl") o->input_format = InputFormat::kJsonl;
+      else if (v == "textproto") o->input_format = InputFormat::kTextproto;
+      else { *err = Cat("--input-format: unknown value \"", v, "\"; expected json, jsonl or textproto"); return false; }
+    } else if (name == "color") {
+      if (!take(&color)) return false;
+      if (color != "auto" && color != "always" && color != "never") {
+        *err = Cat("--color: unknown value \"", color, "\"; expected auto, always or never");
+        return false;
+      }
+    } else if (name == "no-encode") {
+      if (!no_value()) return false;
+      o->encode = false;
+    } else if (name == "no-gpu") {
+      if (!no_value()) return false;
+      o->use_gpu = false;
+    } else if (name == "quiet" || name == "q") {
+      if (!no_value()) return false;
+      o->quiet = true;
+    } else if (name == "spec") {
+      if (!take(&o->spec_file)) return false;
+    } else if (IsSpecFlag(name)) {
+      if (!take(&v)) return false;
+      if (name == "target") {
+        if (!Parse(v, &o->target)) {
+          *err = Cat("--target: unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<Target*>(nullptr)));
+          return false;
+        }
+        o->has_target = true;
+      }
+      spec_flags->emplace_back(name, v);
+    } else {
+      *err = Cat("unknown flag ", a);
+      return false;
+    }
+  }
+  const bool tty = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
+  o->color = color == "always" || (color == "auto" && tty && o->format == Format::kText);
+  o->progress = isatty(STDERR_FILENO) != 0 && std::getenv("CI") == nullptr;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------- output
+
+struct Emitter {
+  Emitter(const Options& o, const Gpu& g) : opt(o), gpu(g) {}
+  const Options& opt;
+  const Gpu& gpu;
+  int total = 0, valid = 0, invalid = 0, input_errors = 0;
+  std::string buf;
+  json::Writer w;
+
+  void Flush(bool force) {
+    if (force || buf.size() > (1 << 16)) {
+      std::fwrite(buf.data(), 1, buf.size(), stdout);
+      buf.clear();
+    }
+  }
+
+  void Spec(const TensorMapSpec& spec_in, bool allow_encode, const std::string& where) {
+    TensorMapSpec spec = spec_in;
+    if (!spec.has_target() && opt.has_target) {
+      spec.target = opt.target;
+      spec.set_fields |= kFieldTarget;
+    } else if (!spec.has_target() && gpu.has_target) {
+      spec.target = gpu.target;
+      spec.set_fields |= kFieldTarget;
+    }
+    Validation v;
+    Validate(spec, &v);
+    Encoding enc;
+    if (allow_encode && opt.encode && gpu.present && v.valid) Encode(spec, &enc);
+    ++total;
+    if (v.valid) ++valid; else ++invalid;
+    ReportOptions ro;
+    ro.color = opt.color;
+    const int index = total - 1;
+    switch (opt.format) {
+      case Format::kText:
+        if (opt.quiet && v.valid) break;
+        if (!where.empty()) buf += Cat("# ", where, "\n");
+        buf += RenderReportText(index, spec, v, enc, ro);
+        buf += "\n";
+        break;
+      case Format::kJson:
+        w.Clear();
+        WriteReportJson(index, spec, v, enc, ro, &w);
+        buf += w.str();
+        buf += "\n";
+        break;
+      case Format::kTextproto:
+        buf += ReportTextproto(index, spec, v, enc);
+        buf += "---\n";
+        break;
+    }
+    Flush(false);
+  }
+
+  void Error(const InputError& e, const std::string& where) {
+    ++total;
+    ++invalid;
+    ++input_errors;
+    const int index = total - 1;
+    switch (opt.format) {
+      case Format::kText: buf += RenderInputErrorText(index, where, e, opt.color); break;
+      case Format::kJson:
+        w.Clear();
+        WriteInputErrorJson(index, e, &w);
+        buf += w.str();
+        buf += "\n";
+        break;
+      case Format::kTextproto:
+        buf += InputErrorTextproto(index, e);
+        buf += "---\n";
+        break;
+    }
+    Flush(false);
+  }
+
+  void Encode(const TensorMapSpec& spec, Encoding* enc) {
+    driver::CudaDriver& drv = driver::CudaDriver::Get();
+    std::string err;
+    enc->attempted = true;
+    enc->device = gpu.description;
+    if (!drv.MakeCurrent(0, &err)) {
+      enc->cu_result = -1;
+      enc->error_name = "no context";
+      enc->note = err;
+      return;
+    }
+    const uint64_t addr = spec.Has(kFieldGlobalAddress) ? spec.global_address : kPlaceholderAddress;
+    const driver::CudaDriver::EncodeResult r = EncodeSpec(drv, spec, addr);
+    enc->cu_result = r.cu_result;
+    enc->error_name = r.error_name;
+    for (int i = 0; i < 16; ++i) enc->map[i] = r.map[i];
+    if (!spec.Has(kFieldGlobalAddress))
+      enc->note = Cat("global_address not given: encoded at placeholder ", Hex(addr),
+                      " (word 0); point it at your tensor with cuTensorMapReplaceAddress");
+    if (r.cu_result != 0)
+      enc->note += Cat(enc->note.empty() ? "" : "; ", "the validator accepted this spec but the driver did not: please "
+                       "report it (a rule is missing)");
+  }
+};
+
+// ---------------------------------------------------------------------------------------------- inputs
+
+bool EndsWith(std::string_view s, std::string_view suf) {
+  return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
+}
+
+InputFormat FormatForName(std::string_view name) {
+  if (EndsWith(name, ".jsonl") || EndsWith(name, ".ndjson")) return InputFormat::kJsonl;
+  if (EndsWith(name, ".json")) return InputFormat::kJson;
+  if (EndsWith(name, ".textproto") || EndsWith(name, ".txtpb") || EndsWith(name, ".pbtxt") || EndsWith(name, ".txt"))
+    return InputFormat::kTextproto;
+  return InputFormat::kAuto;
+}
+
+InputFormat Sniff(std::string_view head) {
+  size_t i = 0;
+  while (i < head.size() && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) ++i;
+  if (i == head.size()) return InputFormat::kJsonl;
+  if (head[i] == '[') return InputFormat::kJson;
+  if (head[i] != '{') return InputFormat::kTextproto;
+  // '{': JSON Lines when the first line is a whole JSON value, else one pretty-printed JSON document.
+  const size_t nl = head.find('\n', i);
+  if (nl == std::string_view::npos) return InputFormat::kJsonl;
+  json::Reader r(head.substr(i, nl - i));
+  return (r.SkipValue() && r.Finish()) ? InputFormat::kJsonl : InputFormat::kJson;
+}
+
+bool ReadAll(FILE* f, std::string* out) {
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out->append(buf, n);
+  return std::ferror(f) == 0;
+}
+
+struct Progress {
+  bool on;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now(), last = start;
+  void Tick(const Emitter& e, bool final) {
+    if (!on) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (!final && now - last < std::chrono::milliseconds(200)) return;
+    last = now;
+    const double s = std::chrono::duration<double>(now - start).count();
+    std::fprintf(stderr, "\r%d specs, %d valid, %d invalid (%.0f specs/s)%s", e.total, e.valid, e.invalid,
+                 s > 0 ? e.total / s : 0.0, final ? "\n" : "");
+  }
+};
+
+// Processes one input; returns false when it could not be read at all.
+bool ProcessInput(const std::string& name, const Options& opt, Emitter* em, Progress* prog) {
+  FILE* f = name == "-" ? stdin : std::fopen(name.c_str(), "rb");
+  if (f == nullptr) {
+    std::fprintf(stderr, "tmapgen: cannot open %s: %s\n", name.c_str(), std::strerror(errno));
+    return false;
+  }
+  InputFormat fmt = opt.input_format != InputFormat::kAuto ? opt.input_format : FormatForName(name);
+  std::string head;
+  if (fmt == InputFormat::kAuto) {
+    char buf[1 << 16];
+    const size_t n = std::fread(buf, 1, sizeof buf, f);
+    head.assign(buf, n);
+    fmt = Sniff(head);
+  }
+  bool ok = true;
+  if (fmt == InputFormat::kJsonl) {
+    json::LineSplitter split;
+    std::string_view line;
+    size_t line_no = 0;
+    TensorMapSpec spec;
+    InputError err;
+    auto drain = [&]() {
+      while (split.Next(&line, &line_no)) {
+        if (ParseSpecJson(line, line_no, &spec, &err)) em->Spec(spec, false, "");
+        else em->Error(err, Cat(name, ":", line_no));
+        prog->Tick(*em, false);
+      }
+    };
+    split.Feed(head);
+    drain();
+    std::vector<char> buf(1 << 20);
+    size_t n;
+    while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) {
+      split.Feed(std::string_view(buf.data(), n));
+      drain();
+    }
+    split.Finish();
+    drain();
+    if (split.line_too_long()) {
+      InputError e;
+      e.line = split.error_line();
+      e.message = Cat("line ", e.line, ": longer than ", json::LineSplitter::kDefaultMaxLineBytes, " bytes");
+      em->Error(e, Cat(name, ":", e.line));
+    }
+    if (std::ferror(f)) ok = false;
+  } else {
+    std::string text = std::move(head);
+    if (!ReadAll(f, &text)) ok = false;
+    if (fmt == InputFormat::kJson) {
+      json::ReaderOptions ro;
+      ro.max_depth = 8;
+      json::Reader r(text, ro);
+      TensorMapSpec spec;
+      InputError err;
+      if (r.PeekType() == json::Type::kArray) {
+        r.BeginArray();
+        int i = 0;
+        while (r.NextElement()) {
+          if (ReadSpecObject(&r, &spec, &err)) em->Spec(spec, false, "");
+          else em->Error(err, Cat(name, "[", i, "]"));
+          ++i;
+          if (!r.ok()) break;
+          prog->Tick(*em, false);
+        }
+        if (!r.ok() && err.message.empty()) {
+          err.message = r.ErrorAt("");
+          em->Error(err, name);
+        }
+        if (r.ok() && !r.Finish()) {
+          InputError e;
+          e.message = r.ErrorAt("");
+          em->Error(e, name);
+        }
+      } else if (ParseSpecJson(text, 1, &spec, &err)) {
+        em->Spec(spec, false, "");
+      } else {
+        em->Error(err, name);
+      }
+    } else {
+      // Text format: specs separated by lines holding only "---".
+      size_t start = 0, line = 1;
+      while (start <= text.size()) {
+        size_t sep = start, cur_line = line, end = text.size(), next = text.size() + 1;
+        while (sep < text.size()) {
+          const size_t nl = text.find('\n', sep);
+          const size_t le = nl == std::string::npos ? text.size() : nl;
+          std::string_view l(text.data() + sep, le - sep);
+          while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.remove_suffix(1);
+          if (l == "---") { end = sep; next = le + 1; break; }
+          ++cur_line;
+          sep = le + 1;
+        }
+        std::string_view chunk(text.data() + start, std::min(end, text.size()) - start);
+        bool blank = chunk.find_first_not_of(" \t\r\n") == std::string_view::npos;
+        if (!blank) {
+          TensorMapSpec spec;
+          InputError err;
+          if (ParseSpecTextproto(chunk, line, &spec, &err)) em->Spec(spec, false, "");
+          else em->Error(err, Cat(name, ":", line));
+        }
+        line = cur_line + 1;
+        start = next;
+        if (next > text.size()) break;
+      }
+    }
+  }
+  if (f != stdin) std::fclose(f);
+  return ok;
+}
+
+int Finish(Emitter& em) {
+  em.Flush(true);
+  std::fflush(stdout);
+  if (em.input_errors > 0) return 2;
+  return em.invalid > 0 ? 1 : 0;
+}
+
+// ---------------------------------------------------------------------------------------------- commands
+
+int CmdRules(const Options& opt) {
+  const Rule* rules = Rules();
+  if (opt.format == Format::kJson) {
+    json::Writer w;
+    w.BeginArray();
+    for (int i = 0; i < NumRules(); ++i) {
+      const Rule& r = rules[i];
+      w.BeginObject().Key("id").String(r.id).Key("severity").String(Name(r.severity)).Key("field").String(r.field);
+      w.Key("modes").BeginArray();
+      for (int m = 0; m < kNumModes; ++m)
+        if (r.modes & (1u << m)) w.String(Name(static_cast<Mode>(m)));
+      w.EndArray().Key("per_target").Bool(r.per_target).Key("summary").String(r.summary).Key("source").String(r.source);
+      w.EndObject();
+    }
+    w.EndArray();
+    std::printf("%s\n", w.str().c_str());
+    return 0;
+  }
+  for (int i = 0; i < NumRules(); ++i) {
+    const Rule& r = rules[i];
+    std::printf("%-34s %-8s %s\n%34s          source: %s\n", std::string(r.id).c_str(), std::string(Name(r.severity)).c_str(),
+                std::string(r.summary).c_str(), "", std::string(r.source).c_str());
+  }
+  return 0;
+}
+
+int Main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string command;
+  if (!args.empty()) {
+    if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") { PrintHelp(); return 0; }
+    if (args[0] == "--version") { std::printf("tmapgen %s\n", TMAPGEN_VERSION); return 0; }
+    if (args[0] == "validate" || args[0] == "rules" || args[0] == "build") {
+      command = args[0];
+      args.erase(args.begin());
+    } else if (!args[0].empty() && args[0][0] != '-') {
+      return Usage(Cat("unknown command \"", args[0], "\""));
+    }
+  }
+  Options opt;
+  std::vector<std::pair<std::string, std::string>> spec_flags;
+  std::vector<std::string> positional;
+  std::string err;
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") { PrintHelp(); return 0; }
+  if (!ParseCommon(args, &opt, &spec_flags, &positional, &err)) return Usage(err);
+  if (opt.format == Format::kTextproto && !TextprotoAvailable())
+    return Usage("--format textproto: this build has no Protocol Buffers support (built without protobuf)");
+
+  if (command == "rules") return CmdRules(opt);
+
+  const Gpu gpu = DetectGpu(opt.use_gpu);
+  Emitter em(opt, gpu);
+  if (command == "validate") {
+    if (positional.empty()) return Usage("validate needs at least one FILE (or - for standard input)");
+    for (const auto& [name, value] : spec_flags)
+      if (name != "target") return Usage(Cat("validate takes no spec flag other than --target (got --", name, ")"));
+    Progress prog{opt.progress};
+    bool read_ok = true;
+    for (const std::string& p : positional) read_ok = ProcessInput(p, opt, &em, &prog) && read_ok;
+    prog.Tick(em, true);
+    const int rc = Finish(em);
+    if (opt.format == Format::kText)
+      std::fprintf(stderr, "%d spec%s: %d valid, %d invalid%s\n", em.total, em.total == 1 ? "" : "s", em.valid,
+                   em.invalid, em.input_errors ? Cat(" (", em.input_errors, " unreadable)").c_str() : "");
+    return read_ok ? rc : 2;
+  }
+
+  // build (the default command)
+  if (!positional.empty()) return Usage(Cat("unexpected argument \"", positional[0], "\" (spec files go to: tmapgen validate FILE)"));
+  TensorMapSpec base;
+  const TensorMapSpec* base_ptr = nullptr;
+  if (!opt.spec_file.empty()) {
+    std::string text;
+    FILE* f = opt.spec_file == "-" ? stdin : std::fopen(opt.spec_file.c_str(), "rb");
+    if (f == nullptr) return Usage(Cat("cannot open ", opt.spec_file, ": ", std::strerror(errno)));
+    const bool ok = ReadAll(f, &text);
+    if (f != stdin) std::fclose(f);
+    if (!ok) return Usage(Cat("cannot read ", opt.spec_file));
+    InputError e;
+    InputFormat fmt = FormatForName(opt.spec_file);
+    if (fmt == InputFormat::kAuto || fmt == InputFormat::kJsonl) fmt = Sniff(text) == InputFormat::kTextproto ? InputFormat::kTextproto : InputFormat::kJson;
+    const bool parsed = fmt == InputFormat::kTextproto ? ParseSpecTextproto(text, 1, &base, &e) : ParseSpecJson(text, 1, &base, &e);
+    if (!parsed) return Usage(Cat(opt.spec_file, ": ", e.message));
+    base_ptr = &base;
+  }
+  TensorMapSpec spec;
+  if (!BuildSpecFromFlags(spec_flags, base_ptr, &spec, &err)) return Usage(err);
+  em.Spec(spec, true, "");
+  return Finish(em);
+}
+
+}  // namespace
+}  // namespace tmapgen::cli
+
+int main(int argc, char** argv) { return tmapgen::cli::Main(argc, argv); }

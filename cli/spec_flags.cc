@@ -1,0 +1,276 @@
+#include "cli/spec_flags.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstdint>
+
+#include "src/spec_json.h"
+#include "src/str_cat.h"
+
+namespace tmapgen::cli {
+namespace {
+
+struct FlagInfo {
+  std::string_view name;
+  std::string_view alias;  // the cuda.h-style long name, or ""
+  uint32_t field;
+  std::string_view help;
+};
+
+constexpr std::array<FlagInfo, 26> kFlags = {{
+    {"mode", "", kFieldMode, "tiled | im2col | im2col::w | im2col::w::128 | gather4 | scatter4 (default tiled)"},
+    {"direction", "", kFieldDirection, "load | load_cluster | store | reduce | prefetch (default load)"},
+    {"reduce-op", "", kFieldReduceOp, "add | min | max | inc | dec | and | or | xor (with --direction reduce)"},
+    {"dtype", "tensor-data-type", kFieldDataType, "f16 bf16 f32 tf32 f64 u8 u16 u32 s32 u64 s64 f32_ftz tf32_ftz 16u4_align8b 16u4_align16b 16u6_align16b, or CU_TENSOR_MAP_DATA_TYPE_*"},
+    {"rank", "tensor-rank", kFieldRank, "number of dimensions (default: the number of --dims)"},
+    {"global-address", "", kFieldGlobalAddress, "global address (0x...), for its alignment rules"},
+    {"dims", "global-dim", kFieldGlobalDim, "elements per dimension, innermost first: 64,56,56,32"},
+    {"strides", "global-strides", kFieldGlobalStrides, "bytes between consecutive indices of dims 1.. (rank-1 values; default dense)"},
+    {"box", "box-dim", kFieldBoxDim, "box size per dimension, innermost first (tiled, gather4, scatter4)"},
+    {"element-strides", "", kFieldElementStrides, "traversal stride per dimension, 1..8 (default all 1)"},
+    {"interleave", "", kFieldInterleave, "none | 16B | 32B"},
+    {"swizzle", "", kFieldSwizzle, "none | 32B | 64B | 128B | 128B_atom_32B | 128B_atom_32B_flip_8B | 128B_atom_64B"},
+    {"l2", "l2-promotion", kFieldL2Promotion, "none | 64B | 128B | 256B (default 128B)"},
+    {"oob", "oob-fill", kFieldOobFill, "zero | nan"},
+    {"lower-corner", "pixel-box-lower-corner", kFieldLowerCorner, "im2col lower corner offsets, W,H,D order (rank-2 values)"},
+    {"upper-corner", "pixel-box-upper-corner", kFieldUpperCorner, "im2col upper corner offsets, W,H,D order (rank-2 values)"},
+    {"lower-corner-w", "pixel-box-lower-corner-width", kFieldLowerCornerWidth, "im2col::w lower corner along W"},
+    {"upper-corner-w", "pixel-box-upper-corner-width", kFieldUpperCornerWidth, "im2col::w upper corner along W"},
+    {"channels", "channels-per-pixel", kFieldChannelsPerPixel, "im2col channels per pixel"},
+    {"pixels", "pixels-per-column", kFieldPixelsPerColumn, "im2col pixels per column"},
+    {"wide-mode", "", kFieldWideMode, "w | w128 (follows --mode)"},
+    {"target", "", kFieldTarget, "sm_90a, sm_100a, sm_100f, sm_103a, sm_110a, sm_120a, ... (default: this GPU, else all)"},
+    {"smem-address", "", kFieldSmemAddress, "shared-memory destination address (0x...)"},
+    {"smem-alignment", "", kFieldSmemAlignment, "guaranteed alignment of the destination in bytes"},
+    {"driver-version", "", kFieldDriverVersion, "CUDA driver version, 13000 or 13.0"},
+    {"name", "", kFieldName, "a name for the map (reports, generated code)"},
+}};
+
+const FlagInfo* Find(std::string_view name) {
+  for (const FlagInfo& f : kFlags)
+    if (f.name == name || (!f.alias.empty() && f.alias == name)) return &f;
+  return nullptr;
+}
+
+bool ParseU64(std::string_view flag, std::string_view v, uint64_t* out, std::string* err) {
+  int base = 10;
+  std::string_view digits = v;
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) { digits.remove_prefix(2); base = 16; }
+  if (!digits.empty() && digits[0] == '-') {
+    *err = Cat("--", flag, ": expected a non-negative integer, got \"", v, "\"");
+    return false;
+  }
+  auto r = std::from_chars(digits.data(), digits.data() + digits.size(), *out, base);
+  if (digits.empty() || r.ec == std::errc::invalid_argument || r.ptr != digits.data() + digits.size()) {
+    *err = Cat("--", flag, ": expected an integer, got \"", v, "\"");
+    return false;
+  }
+  if (r.ec == std::errc::result_out_of_range) {
+    *err = Cat("--", flag, ": \"", v, "\" does not fit in 64 bits");
+    return false;
+  }
+  return true;
+}
+bool ParseU32(std::string_view flag, std::string_view v, uint32_t* out, std::string* err) {
+  uint64_t x = 0;
+  if (!ParseU64(flag, v, &x, err)) return false;
+  if (x > UINT32_MAX) {
+    *err = Cat("--", flag, ": ", x, " does not fit in 32 bits");
+    return false;
+  }
+  *out = static_cast<uint32_t>(x);
+  return true;
+}
+bool ParseI32(std::string_view flag, std::string_view v, int32_t* out, std::string* err) {
+  int64_t x = 0;
+  auto r = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size() || x < INT32_MIN || x > INT32_MAX) {
+    *err = Cat("--", flag, ": expected a 32-bit integer, got \"", v, "\"");
+    return false;
+  }
+  *out = static_cast<int32_t>(x);
+  return true;
+}
+
+template <typename T, size_t N, typename F>
+bool ParseList(std::string_view flag, std::string_view v, std::array<T, N>* out, uint32_t* count, F one,
+               std::string* err) {
+  uint32_t n = 0;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = v.find(',', start);
+    std::string_view item = v.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (n >= N) {
+      *err = Cat("--", flag, ": more than ", N, " values (tensor_rank is at most ", kMaxRank, ")");
+      return false;
+    }
+    T x{};
+    if (!one(Cat(flag, "[", n, "]"), item, &x, err)) return false;
+    (*out)[n++] = x;
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  *count = n;
+  return true;
+}
+
+template <typename E>
+bool ParseEnum(std::string_view flag, std::string_view v, E* out, std::string* err) {
+  if (Parse(v, out)) return true;
+  *err = Cat("--", flag, ": unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr)));
+  return false;
+}
+
+}  // namespace
+
+bool IsSpecFlag(std::string_view name) { return Find(name) != nullptr; }
+
+std::string SpecFlagsHelp() {
+  std::string o;
+  for (const FlagInfo& f : kFlags) {
+    std::string n = Cat("  --", f.name);
+    if (!f.alias.empty()) n += Cat(", --", f.alias);
+    if (n.size() < 40) n.resize(40, ' '); else n += "\n" + std::string(40, ' ');
+    o += Cat(n, f.help, "\n");
+  }
+  return o;
+}
+
+bool BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& flags, const TensorMapSpec* base,
+                        TensorMapSpec* out, std::string* err) {
+  // First pass: the mode, which decides the defaults.
+  Mode mode = base ? base->mode : Mode::kTiled;
+  for (const auto& [name, value] : flags) {
+    const FlagInfo* f = Find(name);
+    if (f != nullptr && f->field == kFieldMode && !ParseEnum("mode", value, &mode, err)) return false;
+  }
+  TensorMapSpec s = base ? *base : DefaultSpec(mode);
+  const TensorMapSpec defaults = DefaultSpec(mode);
+  s.mode = mode;
+  uint32_t given = 0;
+  std::array<uint32_t, kNumSpecArrays> counts;
+  counts.fill(~0u);
+  auto u64 = [](std::string_view fl, std::string_view v, uint64_t* x, std::string* e) { return ParseU64(fl, v, x, e); };
+  auto u32 = [](std::string_view fl, std::string_view v, uint32_t* x, std::string* e) { return ParseU32(fl, v, x, e); };
+  auto i32 = [](std::string_view fl, std::string_view v, int32_t* x, std::string* e) { return ParseI32(fl, v, x, e); };
+  for (const auto& [name, value] : flags) {
+    const FlagInfo* f = Find(name);
+    if (f == nullptr) {
+      *err = Cat("unknown flag --", name);
+      return false;
+    }
+    const std::string_view fl = f->name;
+    bool ok = true;
+    switch (f->field) {
+      case kFieldMode: break;
+      case kFieldDirection: ok = ParseEnum(fl, value, &s.direction, err); break;
+      case kFieldReduceOp: ok = ParseEnum(fl, value, &s.reduce_op, err); break;
+      case kFieldDataType: ok = ParseEnum(fl, value, &s.data_type, err); break;
+      case kFieldRank: ok = ParseU32(fl, value, &s.rank, err); break;
+      case kFieldGlobalAddress: ok = ParseU64(fl, value, &s.global_address, err); break;
+      case kFieldGlobalDim: ok = ParseList(fl, value, &s.global_dim, &counts[kArrGlobalDim], u64, err); break;
+      case kFieldGlobalStrides: ok = ParseList(fl, value, &s.global_strides, &counts[kArrGlobalStrides], u64, err); break;
+      case kFieldBoxDim: ok = ParseList(fl, value, &s.box_dim, &counts[kArrBoxDim], u32, err); break;
+      case kFieldElementStrides:
+        ok = ParseList(fl, value, &s.element_strides, &counts[kArrElementStrides], u32, err);
+        break;
+      case kFieldInterleave: ok = ParseEnum(fl, value, &s.interleave, err); break;
+      case kFieldSwizzle: ok = ParseEnum(fl, value, &s.swizzle, err); break;
+      case kFieldL2Promotion: ok = ParseEnum(fl, value, &s.l2_promotion, err); break;
+      case kFieldOobFill: ok = ParseEnum(fl, value, &s.oob_fill, err); break;
+      case kFieldLowerCorner:
+        ok = ParseList(fl, value, &s.pixel_box_lower_corner, &counts[kArrLowerCorner], i32, err);
+        break;
+      case kFieldUpperCorner:
+        ok = ParseList(fl, value, &s.pixel_box_upper_corner, &counts[kArrUpperCorner], i32, err);
+        break;
+      case kFieldLowerCornerWidth: ok = ParseI32(fl, value, &s.pixel_box_lower_corner_width, err); break;
+      case kFieldUpperCornerWidth: ok = ParseI32(fl, value, &s.pixel_box_upper_corner_width, err); break;
+      case kFieldChannelsPerPixel: ok = ParseU32(fl, value, &s.channels_per_pixel, err); break;
+      case kFieldPixelsPerColumn: ok = ParseU32(fl, value, &s.pixels_per_column, err); break;
+      case kFieldWideMode: ok = ParseEnum(fl, value, &s.wide_mode, err); break;
+      case kFieldTarget: ok = ParseEnum(fl, value, &s.target, err); break;
+      case kFieldSmemAddress: ok = ParseU64(fl, value, &s.smem_address, err); break;
+      case kFieldSmemAlignment: ok = ParseU32(fl, value, &s.smem_alignment, err); break;
+      case kFieldDriverVersion:
+        if (!ParseDriverVersion(value, &s.driver_version)) {
+          *err = Cat("--driver-version: expected 13000 or 13.0, got \"", value, "\"");
+          ok = false;
+        }
+        break;
+      case kFieldName: s.name = value; break;
+    }
+    if (!ok) return false;
+    given |= f->field;
+  }
+  s.set_fields |= given;
+
+  // Adapt the defaults to what was given (not for a spec file, which is explicit).
+  if (base == nullptr) {
+    const int bits = DataTypeSmemBits(s.data_type);
+    if (counts[kArrGlobalDim] != ~0u && !(given & kFieldRank)) s.rank = counts[kArrGlobalDim];
+    const uint32_t rank = std::min<uint32_t>(s.rank, kMaxRank);
+    if ((given & kFieldGlobalDim) && counts[kArrGlobalDim] != rank) {
+      *err = Cat("--dims: ", counts[kArrGlobalDim], " values but --rank is ", s.rank);
+      return false;
+    }
+    for (uint32_t i = rank; i < kMaxRank; ++i) s.global_dim[i] = 0;
+    if (!(given & kFieldGlobalStrides)) FillDenseStrides(&s);
+    else if (counts[kArrGlobalStrides] + 1 != rank) {
+      *err = Cat("--strides: ", counts[kArrGlobalStrides], " values; tensor_rank ", rank, " needs ", rank - 1,
+                 " (the stride of dimension 0 is the element size and is not given)");
+      return false;
+    }
+    if ((given & kFieldElementStrides) && counts[kArrElementStrides] != rank) {
+      *err = Cat("--element-strides: ", counts[kArrElementStrides], " values; tensor_rank ", rank, " needs ", rank);
+      return false;
+    }
+    const uint32_t inner_elems = std::max<uint32_t>(1, 128u * 8u / static_cast<uint32_t>(bits));
+    if (!IsIm2colMode(s.mode)) {
+      if (!(given & kFieldBoxDim)) {
+        for (uint32_t i = 0; i < kMaxRank; ++i) {
+          uint64_t b = i < rank ? (i < defaults.rank ? defaults.box_dim[i] : 1) : 0;
+          if (i == 0 && (given & kFieldDataType)) b = std::min<uint32_t>(256, inner_elems);
+          if (i < rank && s.global_dim[i] != 0) b = std::min<uint64_t>(b, s.global_dim[i]);
+          s.box_dim[i] = static_cast<uint32_t>(b);
+        }
+        if (IsGatherScatter(s.mode) && rank >= 2) s.box_dim[1] = 1;
+      } else if (counts[kArrBoxDim] != rank) {
+        *err = Cat("--box: ", counts[kArrBoxDim], " values; tensor_rank ", rank, " needs ", rank);
+        return false;
+      }
+    } else {
+      const uint32_t corners = rank >= 2 ? std::min<uint32_t>(rank - 2, 3) : 0;
+      if (s.mode == Mode::kIm2col) {
+        for (int a : {static_cast<int>(kArrLowerCorner), static_cast<int>(kArrUpperCorner)}) {
+          if (counts[a] != ~0u && counts[a] != corners) {
+            *err = Cat(a == kArrLowerCorner ? "--lower-corner: " : "--upper-corner: ", counts[a], " values; tensor_rank ",
+                       rank, " needs ", corners, " (one per spatial dimension)");
+            return false;
+          }
+        }
+        for (uint32_t i = 0; i < 3; ++i) {
+          if (!(given & kFieldLowerCorner)) s.pixel_box_lower_corner[i] = i < corners ? -1 : 0;
+          if (!(given & kFieldUpperCorner)) s.pixel_box_upper_corner[i] = i < corners ? -1 : 0;
+        }
+      }
+      if (!(given & kFieldChannelsPerPixel)) {
+        uint64_t ch = inner_elems;
+        if (IsAlign16BPacked(s.data_type)) ch = 128;
+        else if (rank >= 1 && s.global_dim[0] != 0) ch = std::min<uint64_t>(ch, s.global_dim[0]);
+        s.channels_per_pixel = static_cast<uint32_t>(std::min<uint64_t>(ch, 256));
+      }
+      if (IsWideMode(s.mode) && !(given & kFieldWideMode))
+        s.wide_mode = s.mode == Mode::kIm2colW128 ? Im2colWideMode::kW128 : Im2colWideMode::kW;
+    }
+  } else if (IsWideMode(s.mode) && !(given & kFieldWideMode) && !base->Has(kFieldWideMode)) {
+    s.wide_mode = s.mode == Mode::kIm2colW128 ? Im2colWideMode::kW128 : Im2colWideMode::kW;
+  }
+  *out = s;
+  return true;
+}
+
+}  // namespace tmapgen::cli

@@ -1,0 +1,18 @@
+// Built when Protobuf is not available (for example on a GPU host with only a compiler and CMake):
+// every text-format request fails with a message that says so.
+#include "cli/textproto.h"
+
+namespace tmapgen::cli {
+
+bool TextprotoAvailable() { return false; }
+
+bool ParseSpecTextproto(std::string_view, size_t, TensorMapSpec*, InputError* e) {
+  e->field.clear();
+  e->message = "Protocol Buffers text format is not supported by this build (built without protobuf); use JSON";
+  return false;
+}
+
+std::string ReportTextproto(int, const TensorMapSpec&, const Validation&, const Encoding&) { return std::string(); }
+std::string InputErrorTextproto(int, const InputError&) { return std::string(); }
+
+}  // namespace tmapgen::cli

@@ -1,0 +1,68 @@
+#include "src/derived_facts.h"
+
+namespace tmapgen {
+namespace {
+
+uint64_t CeilDiv(uint64_t a, uint64_t b) { return b == 0 ? a : (a + b - 1) / b; }
+uint64_t RoundUp(uint64_t a, uint64_t m) { return m == 0 ? a : CeilDiv(a, m) * m; }
+
+// Saturating multiply so absurd inputs cannot wrap around into plausible numbers.
+uint64_t SatMul(uint64_t a, uint64_t b) {
+  if (a != 0 && b > UINT64_MAX / a) return UINT64_MAX;
+  return a * b;
+}
+
+}  // namespace
+
+DerivedFacts ComputeDerivedFacts(const TensorMapSpec& s) {
+  DerivedFacts f;
+  f.encoder = EncoderFor(s.mode);
+  f.element_bits = DataTypeBits(s.data_type);
+  f.smem_element_bits = DataTypeSmemBits(s.data_type);
+  f.swizzle_span = static_cast<uint32_t>(SwizzleSpanBytes(s.swizzle));
+  f.swizzle_repeat = static_cast<uint32_t>(SwizzleRepeatBytes(s.swizzle));
+  f.swizzle_atomicity = static_cast<uint32_t>(SwizzleAtomicityBytes(s.swizzle));
+  f.smem_alignment_recommended = f.swizzle_repeat > kSmemMinAlignment ? f.swizzle_repeat : kSmemMinAlignment;
+  const uint32_t rank = s.rank > kMaxRank ? kMaxRank : s.rank;
+  const uint64_t sbits = static_cast<uint64_t>(f.smem_element_bits);
+
+  if (IsIm2colMode(s.mode)) {
+    f.inner_box_bytes = CeilDiv(SatMul(s.channels_per_pixel, sbits), 8);
+    const uint64_t pixels = s.mode == Mode::kIm2colW128 ? 128 : s.pixels_per_column;
+    f.elements_per_copy = SatMul(pixels, s.channels_per_pixel);
+    if (IsWideMode(s.mode)) {
+      f.halo_adds_bytes = true;
+      f.bytes_per_halo_pixel = f.inner_box_bytes;
+    }
+  } else {
+    f.inner_box_bytes = CeilDiv(SatMul(s.box_dim[0], sbits), 8);
+    if (IsGatherScatter(s.mode)) {
+      f.elements_per_copy = SatMul(4, s.box_dim[0]);
+    } else {
+      uint64_t n = 1;
+      for (uint32_t i = 0; i < rank; ++i) {
+        const uint64_t stride = (i == 0 && s.interleave == Interleave::kNone) ? 1 : s.element_strides[i];
+        n = SatMul(n, CeilDiv(s.box_dim[i], stride == 0 ? 1 : stride));
+      }
+      f.elements_per_copy = rank == 0 ? 0 : n;
+    }
+  }
+  f.transaction_bytes = s.direction == Direction::kPrefetch ? 0 : CeilDiv(SatMul(f.elements_per_copy, sbits), 8);
+  const uint64_t granule = f.swizzle_span > 16 ? f.swizzle_span : 16;
+  f.smem_footprint_bytes = s.direction == Direction::kPrefetch ? 0 : RoundUp(f.transaction_bytes, granule);
+
+  if (s.Has(kFieldSmemAddress) && f.swizzle_repeat != 0) {
+    f.swizzle_base_offset = static_cast<int>((s.smem_address / 128) % (f.swizzle_repeat / 128));
+  } else if (s.Has(kFieldSmemAddress)) {
+    f.swizzle_base_offset = 0;
+  }
+
+  if (rank >= 2) {
+    f.global_extent_bytes = SatMul(s.global_strides[rank - 2], s.global_dim[rank - 1]);
+  } else if (rank == 1) {
+    f.global_extent_bytes = RowBytes(s);
+  }
+  return f;
+}
+
+}  // namespace tmapgen

@@ -1,0 +1,54 @@
+// derived_facts.h: what follows from a spec, computed once per validation and shown in every report.
+//
+// Contract
+// - ComputeDerivedFacts() is total: it never fails and never divides by zero, whatever the spec holds
+//   (values out of range give meaningless but finite facts; the validator reports the range errors).
+// - No allocation. Texts derived from the facts (PTX instruction forms) are made by the report writers.
+#ifndef TMAPGEN_SRC_DERIVED_FACTS_H_
+#define TMAPGEN_SRC_DERIVED_FACTS_H_
+
+#include <cstdint>
+
+#include "src/tensor_map_spec.h"
+#include "src/types.h"
+
+namespace tmapgen {
+
+struct DerivedFacts {
+  Encoder encoder = Encoder::kTiled;
+  int element_bits = 16;       // in global memory
+  int smem_element_bits = 16;  // in shared memory (padded sub-byte types: 8)
+  // Bytes along the innermost box dimension in shared memory: box_dim[0] (tiled, gather4, scatter4)
+  // or channels_per_pixel (im2col modes), times the element size.
+  uint64_t inner_box_bytes = 0;
+  // Elements one copy moves, and the bytes it writes to (load) or reads from (store, reduce) shared
+  // memory: the mbarrier transaction count of a load. Tiled: prod(ceil(box_dim[i] / element_strides[i]))
+  // with element_strides[0] ignored for interleave NONE; gather4/scatter4: 4 rows of box_dim[0];
+  // im2col and im2col::w: pixels_per_column x channels_per_pixel; im2col::w::128: 128 x channels.
+  uint64_t elements_per_copy = 0;
+  uint64_t transaction_bytes = 0;
+  // im2col::w adds wHalo x channels_per_pixel elements per copy (im2col::w::128: 4 x wHalo x channels);
+  // wHalo is an operand of the instruction, so the report gives the bytes per halo pixel.
+  bool halo_adds_bytes = false;
+  uint64_t bytes_per_halo_pixel = 0;
+  // Shared memory the destination must provide: transaction bytes rounded up to the swizzle span.
+  uint64_t smem_footprint_bytes = 0;
+  uint32_t smem_alignment_required = kSmemMinAlignment;  // hardware minimum (128 B)
+  uint32_t smem_alignment_recommended = kSmemMinAlignment;  // swizzle repeat, so the phase is 0
+  uint32_t swizzle_span = 0;
+  uint32_t swizzle_repeat = 0;
+  uint32_t swizzle_atomicity = 16;
+  // When the destination address is known: the swizzle base offset (dst / 128) % (repeat / 128), and
+  // -1 when unknown.
+  int swizzle_base_offset = -1;
+  // Bytes of global memory the tensor spans: global_strides[rank-2] x global_dim[rank-1] (rank 1: the row).
+  uint64_t global_extent_bytes = 0;
+  // Targets for which the spec is valid (bit i = Target i); filled by the validator.
+  uint32_t valid_targets = 0;
+};
+
+DerivedFacts ComputeDerivedFacts(const TensorMapSpec& spec);
+
+}  // namespace tmapgen
+
+#endif  // TMAPGEN_SRC_DERIVED_FACTS_H_

@@ -1,0 +1,101 @@
+// rule.h: the rule table. Each rule is one row: stable id, severity, the modes it applies to, whether
+// its verdict depends on the target, the field it is about, a one-line statement, the check, the message,
+// the fix, an optional automatic patch toward the nearest valid spec, and its source.
+//
+// Contract
+// - Rule ids are stable: tests, documentation and users' scripts refer to them. Never renumber or
+//   rename a rule; retire it instead.
+// - A check appends Findings (rule index, array index, value, limit); it never allocates and never
+//   formats text. Text is made only when a report is rendered (Message / FixText), so validating a
+//   valid spec costs no string work.
+// - Severity: kError = the driver rejects the map, or the hardware faults or computes garbage for the
+//   declared use, or the documentation forbids it even though a tested driver accepts it (the message
+//   then says so); kWarning = legal but slow or risky; kNote = worth knowing, nothing wrong.
+#ifndef TMAPGEN_SRC_RULE_H_
+#define TMAPGEN_SRC_RULE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "src/derived_facts.h"
+#include "src/tensor_map_spec.h"
+#include "src/types.h"
+
+namespace tmapgen {
+
+enum class Severity : uint8_t { kError = 0, kWarning = 1, kNote = 2 };
+std::string_view Name(Severity s);  // "error", "warning", "note"
+
+struct Finding {
+  uint16_t rule = 0;   // index into Rules()
+  int8_t index = -1;   // array index the finding is about (dimension, corner), -1 for none
+  uint8_t target = 0;  // Target the finding was evaluated for (meaningful for per-target rules)
+  int64_t value = 0;   // the offending value (rule-specific meaning)
+  int64_t limit = 0;   // the limit it broke (rule-specific meaning)
+};
+
+inline constexpr int kMaxFindings = 96;
+
+// A bounded, allocation-free list of findings.
+class FindingList {
+ public:
+  void Clear() { size_ = 0; dropped_ = 0; }
+  void Add(uint16_t rule, int index, int64_t value, int64_t limit, Target target = Target::kSm90) {
+    if (size_ == kMaxFindings) { ++dropped_; return; }
+    items_[size_++] = Finding{rule, static_cast<int8_t>(index), static_cast<uint8_t>(target), value, limit};
+  }
+  int size() const { return size_; }
+  int dropped() const { return dropped_; }
+  const Finding& operator[](int i) const { return items_[i]; }
+  const Finding* begin() const { return items_; }
+  const Finding* end() const { return items_ + size_; }
+  void Truncate(int n) { if (n < size_) size_ = n; }
+
+ private:
+  int size_ = 0;
+  int dropped_ = 0;
+  Finding items_[kMaxFindings];
+};
+
+// What a check sees.
+struct CheckContext {
+  const TensorMapSpec& spec;
+  const DerivedFacts& facts;
+  Target target;  // the target being checked (per-target rules only)
+};
+
+using CheckFn = void (*)(const CheckContext& ctx, uint16_t rule, FindingList* out);
+using TextFn = std::string (*)(const TensorMapSpec& spec, const Finding& f);
+// Moves `spec` toward validity for this finding; returns false when no automatic change is known.
+using PatchFn = bool (*)(const Finding& f, TensorMapSpec* spec);
+
+inline constexpr uint8_t kAllModes = 0x3f;
+constexpr uint8_t ModeBit(Mode m) { return static_cast<uint8_t>(1u << static_cast<int>(m)); }
+
+struct Rule {
+  std::string_view id;
+  Severity severity;
+  uint8_t modes;     // ModeBit()s the rule applies to
+  bool per_target;   // verdict depends on the target; checked once per target
+  std::string_view field;    // field path; "[i]" stands for the finding's index
+  std::string_view summary;  // the requirement in one sentence
+  CheckFn check;
+  TextFn message;   // what is wrong and why, with the values
+  TextFn fix;       // the nearest valid value or an alternative configuration
+  PatchFn patch;    // may be null
+  std::string_view source;   // cuda.h function doc, PTX ISA section, Programming Guide, or measurement
+};
+
+// The table. Index = Finding::rule.
+const Rule* Rules();
+int NumRules();
+// Index of a rule by id, or -1.
+int FindRule(std::string_view id);
+
+// Rendering helpers.
+std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f);  // "global_strides[0]"
+
+}  // namespace tmapgen
+
+#endif  // TMAPGEN_SRC_RULE_H_

@@ -1,0 +1,120 @@
+// tensor_map_spec.h: one tensor map as the user describes it.
+//
+// Contract
+// - TensorMapSpec carries every parameter of cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col and
+//   cuTensorMapEncodeIm2colWide with the cuda.h meaning and units (dims in elements, strides in bytes,
+//   dim 0 innermost, `global_strides` has rank-1 entries), plus what the driver never sees but the
+//   hardware depends on: the mode of use, the direction, the target, the shared-memory destination and
+//   the driver version.
+// - It is a plain value type: no invariants are enforced here. Values that are out of range for the
+//   driver are representable on purpose, so that the validator can explain them. Only what cannot be
+//   represented (more than 5 dims, a negative size) is rejected by the parsers.
+// - `set_fields` records which fields the user gave explicitly (Field bits), so that the validator can
+//   say when a field is ignored by the chosen mode and the writers can print what was given.
+// - DefaultSpec(mode) is the embedded default of each mode: a realistic shape that validates cleanly.
+#ifndef TMAPGEN_SRC_TENSOR_MAP_SPEC_H_
+#define TMAPGEN_SRC_TENSOR_MAP_SPEC_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "src/types.h"
+
+namespace tmapgen {
+
+inline constexpr int kMaxRank = 5;
+
+// Bits of TensorMapSpec::set_fields.
+enum Field : uint32_t {
+  kFieldName = 1u << 0,
+  kFieldMode = 1u << 1,
+  kFieldDirection = 1u << 2,
+  kFieldReduceOp = 1u << 3,
+  kFieldDataType = 1u << 4,
+  kFieldRank = 1u << 5,
+  kFieldGlobalAddress = 1u << 6,
+  kFieldGlobalDim = 1u << 7,
+  kFieldGlobalStrides = 1u << 8,
+  kFieldBoxDim = 1u << 9,
+  kFieldElementStrides = 1u << 10,
+  kFieldInterleave = 1u << 11,
+  kFieldSwizzle = 1u << 12,
+  kFieldL2Promotion = 1u << 13,
+  kFieldOobFill = 1u << 14,
+  kFieldLowerCorner = 1u << 15,
+  kFieldUpperCorner = 1u << 16,
+  kFieldLowerCornerWidth = 1u << 17,
+  kFieldUpperCornerWidth = 1u << 18,
+  kFieldChannelsPerPixel = 1u << 19,
+  kFieldPixelsPerColumn = 1u << 20,
+  kFieldWideMode = 1u << 21,
+  kFieldTarget = 1u << 22,
+  kFieldSmemAddress = 1u << 23,
+  kFieldSmemAlignment = 1u << 24,
+  kFieldDriverVersion = 1u << 25,
+};
+
+struct TensorMapSpec {
+  std::string name;  // optional; used for generated identifiers and in reports
+
+  // How the map is used.
+  Mode mode = Mode::kTiled;
+  Direction direction = Direction::kLoadCta;
+  ReduceOp reduce_op = ReduceOp::kAdd;  // only for Direction::kReduce
+
+  // cuTensorMapEncode* parameters.
+  DataType data_type = DataType::kFloat16;
+  uint32_t rank = 2;
+  uint64_t global_address = 0;  // meaningful only when kFieldGlobalAddress is set
+  std::array<uint64_t, kMaxRank> global_dim{};
+  std::array<uint64_t, kMaxRank - 1> global_strides{};
+  std::array<uint32_t, kMaxRank> box_dim{};  // tiled, gather4, scatter4
+  std::array<uint32_t, kMaxRank> element_strides{1, 1, 1, 1, 1};
+  Interleave interleave = Interleave::kNone;
+  Swizzle swizzle = Swizzle::kNone;
+  L2Promotion l2_promotion = L2Promotion::k128B;
+  OobFill oob_fill = OobFill::kNone;
+  // im2col: rank-2 entries; entry i is the corner offset along global_dim[i + 1] (W, H, D: the same
+  // innermost-first order as global_dim, as CUTLASS passes them; cuda.h calls the set "{D, H, W}").
+  std::array<int32_t, kMaxRank - 2> pixel_box_lower_corner{};
+  std::array<int32_t, kMaxRank - 2> pixel_box_upper_corner{};
+  // im2col::w, im2col::w::128
+  int32_t pixel_box_lower_corner_width = 0;
+  int32_t pixel_box_upper_corner_width = 0;
+  uint32_t channels_per_pixel = 0;  // im2col modes
+  uint32_t pixels_per_column = 0;   // im2col modes
+  Im2colWideMode wide_mode = Im2colWideMode::kW;  // follows `mode` unless given explicitly
+
+  // What the hardware depends on.
+  Target target = Target::kSm90a;  // meaningful only when kFieldTarget is set
+  uint64_t smem_address = 0;       // shared-memory destination; meaningful when kFieldSmemAddress is set
+  uint32_t smem_alignment = 0;     // guaranteed alignment of the destination; when kFieldSmemAlignment
+  uint32_t driver_version = 0;     // CUDA driver version as cuDriverGetVersion reports it (13000); 0 = unknown
+
+  uint32_t set_fields = 0;
+
+  bool Has(Field f) const { return (set_fields & f) != 0; }
+  bool has_target() const { return Has(kFieldTarget); }
+};
+
+// The embedded default for a mode: the shape `tmapgen --mode M` builds when nothing else is given.
+//   tiled:          f16 [4096, 4096] (row pitch 8192 B), box [64, 128], SWIZZLE_128B, L2 128B.
+//   im2col:         f16 NHWC [C=64, W=56, H=56, N=32], 3x3 filter with padding 1 (corners -1/-1),
+//                   64 channels x 128 pixels per copy, SWIZZLE_128B.
+//   im2col::w:      the same tensor, W corners -1/-1, 64 channels x 128 pixels, SWIZZLE_128B.
+//   im2col::w::128: the same, 128 pixels fixed by the mode.
+//   gather4:        f16 [4096, 4096], box [64, 1] (four 128-byte rows per copy), SWIZZLE_128B.
+//   scatter4:       as gather4, direction store.
+TensorMapSpec DefaultSpec(Mode mode);
+
+// Fills dense global_strides from global_dim and the element size (row pitch rounded up to 16 bytes,
+// as most allocators would pad). Used by the command line when strides are not given.
+void FillDenseStrides(TensorMapSpec* spec);
+
+// Sizes in bits and bytes of the global data of one spec.
+uint64_t RowBytes(const TensorMapSpec& spec);  // global_dim[0] x element bits / 8, rounded up
+
+}  // namespace tmapgen
+
+#endif  // TMAPGEN_SRC_TENSOR_MAP_SPEC_H_

@@ -1,0 +1,174 @@
+// types.h: the vocabulary of tensor maps: data types, interleave, swizzle, L2 promotion, OOB fill,
+// im2col wide mode, the mode of use, the copy direction, the reduction operation and the target.
+//
+// Contract
+// - Every enum whose name starts with a CUDA driver enum (DataType, Interleave, Swizzle, L2Promotion,
+//   OobFill, Im2colWideMode) has the numeric values of cuda.h (CUDA 13.0), so a value can be passed to
+//   the driver as it is.
+// - Names: `FullName()` gives the cuda.h enumerator (`CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B`), `ShortName()`
+//   the short form used on the command line and in JSON (`128B_atom_32B`). `Parse...()` accepts both, case
+//   insensitively, plus a few documented aliases (`fp16`, `half`, `e4m3` is NOT an alias: it is a
+//   property of the data, not of the map). Parsing never allocates and returns false on an unknown name.
+// - Pure functions and constant tables only: no I/O, no allocation on the hot paths, thread-safe.
+#ifndef TMAPGEN_SRC_TYPES_H_
+#define TMAPGEN_SRC_TYPES_H_
+
+#include <cstdint>
+#include <string_view>
+
+namespace tmapgen {
+
+// CUtensorMapDataType.
+enum class DataType : uint8_t {
+  kUint8 = 0, kUint16 = 1, kUint32 = 2, kInt32 = 3, kUint64 = 4, kInt64 = 5, kFloat16 = 6,
+  kFloat32 = 7, kFloat64 = 8, kBfloat16 = 9, kFloat32Ftz = 10, kTfloat32 = 11, kTfloat32Ftz = 12,
+  k16U4Align8B = 13, k16U4Align16B = 14, k16U6Align16B = 15,
+};
+inline constexpr int kNumDataTypes = 16;
+
+// CUtensorMapInterleave.
+enum class Interleave : uint8_t { kNone = 0, k16B = 1, k32B = 2 };
+inline constexpr int kNumInterleaves = 3;
+
+// CUtensorMapSwizzle.
+enum class Swizzle : uint8_t {
+  kNone = 0, k32B = 1, k64B = 2, k128B = 3, k128BAtom32B = 4, k128BAtom32BFlip8B = 5, k128BAtom64B = 6,
+};
+inline constexpr int kNumSwizzles = 7;
+
+// CUtensorMapL2promotion.
+enum class L2Promotion : uint8_t { kNone = 0, k64B = 1, k128B = 2, k256B = 3 };
+inline constexpr int kNumL2Promotions = 4;
+
+// CUtensorMapFloatOOBfill.
+enum class OobFill : uint8_t { kNone = 0, kNanRequestZeroFma = 1 };
+inline constexpr int kNumOobFills = 2;
+
+// CUtensorMapIm2ColWideMode.
+enum class Im2colWideMode : uint8_t { kW = 0, kW128 = 1 };
+inline constexpr int kNumIm2colWideModes = 2;
+
+// How the map is used by cp.async.bulk.tensor (the driver never sees this). gather4 and scatter4 use a
+// 2D tiled map; im2col::w and im2col::w::128 use a map from cuTensorMapEncodeIm2colWide.
+enum class Mode : uint8_t { kTiled = 0, kIm2col = 1, kIm2colW = 2, kIm2colW128 = 3, kGather4 = 4, kScatter4 = 5 };
+inline constexpr int kNumModes = 6;
+
+// The copy the map is used for.
+enum class Direction : uint8_t {
+  kLoadCta = 0,      // cp.async.bulk.tensor...shared::cta.global
+  kLoadCluster = 1,  // cp.async.bulk.tensor...shared::cluster.global
+  kStore = 2,        // cp.async.bulk.tensor...global.shared::cta
+  kReduce = 3,       // cp.reduce.async.bulk.tensor...global.shared::cta
+  kPrefetch = 4,     // cp.async.bulk.prefetch.tensor...L2.global
+};
+inline constexpr int kNumDirections = 5;
+
+// cp.reduce.async.bulk.tensor .redOp.
+enum class ReduceOp : uint8_t { kAdd = 0, kMin = 1, kMax = 2, kInc = 3, kDec = 4, kAnd = 5, kOr = 6, kXor = 7 };
+inline constexpr int kNumReduceOps = 8;
+
+// Compilation targets. The order is the order of the report's target lists.
+enum class Target : uint8_t {
+  kSm90 = 0, kSm90a, kSm100, kSm100a, kSm100f, kSm101a, kSm103, kSm103a, kSm103f, kSm110, kSm110a,
+  kSm110f, kSm120, kSm120a, kSm120f, kSm121a,
+};
+inline constexpr int kNumTargets = 16;
+
+// The encoder that builds a map for a mode.
+enum class Encoder : uint8_t { kTiled = 0, kIm2col = 1, kIm2colWide = 2 };
+
+// ---- per-value facts -------------------------------------------------------------------------------
+
+// Bits one element occupies in global memory: 4 for the 16U4 types, 6 for 16U6, else 8 x size.
+int DataTypeBits(DataType t);
+// Bits one element occupies in shared memory after a load (16U4_ALIGN16B and 16U6_ALIGN16B are padded
+// to 8 bits per element: 16 elements in 16 bytes; PTX ISA 5.5.1.1).
+int DataTypeSmemBits(DataType t);
+bool IsSubByte(DataType t);        // 13, 14, 15
+bool IsFloat(DataType t);          // FLOAT16/32/64, BFLOAT16, FLOAT32_FTZ, TFLOAT32, TFLOAT32_FTZ
+bool IsAlign16BPacked(DataType t); // 16U4_ALIGN16B, 16U6_ALIGN16B
+std::string_view PtxElemType(DataType t);  // tensormap.replace .elemtype name (".f16", ".b4x16_p64")
+int PtxElemTypeValue(DataType t);          // tensormap.replace .elemtype value (not the driver value)
+
+// Swizzle span in bytes (the inner-box limit): 0 for NONE, 32, 64, 128 for all 128B modes.
+int SwizzleSpanBytes(Swizzle s);
+// Bytes after which the shared-memory swizzle pattern repeats (0 for NONE). 256/512/1024 for
+// 32B/64B/128B (PTX ISA 5.5.7, Programming Guide table "swizzle patterns"); for the 128B atomicity
+// variants derived from their XOR rule: ATOM_32B and ATOM_32B_FLIP_8B 512, ATOM_64B 256.
+int SwizzleRepeatBytes(Swizzle s);
+// Smallest alignment of the shared-memory destination the hardware needs at all: 128 bytes for every
+// tensor copy (Programming Guide alignment table).
+inline constexpr int kSmemMinAlignment = 128;
+// Atomicity (bytes kept together) of a swizzle: 16 for 32B/64B/128B, 32 or 64 for the atom variants.
+int SwizzleAtomicityBytes(Swizzle s);
+bool IsAtomicitySwizzle(Swizzle s);  // 128B_ATOM_*
+// tensormap.replace encodings (PTX ISA Table 33).
+int PtxSwizzleModeValue(Swizzle s);
+int PtxSwizzleAtomicityValue(Swizzle s);
+
+Encoder EncoderFor(Mode m);
+bool IsIm2colMode(Mode m);      // im2col, im2col::w, im2col::w::128
+bool IsWideMode(Mode m);        // im2col::w, im2col::w::128
+bool IsGatherScatter(Mode m);   // gather4, scatter4
+bool IsLoad(Direction d);       // load to shared::cta or shared::cluster
+bool IsStoreLike(Direction d);  // store or reduce
+
+// Targets.
+struct TargetInfo {
+  Target target;
+  std::string_view name;  // "sm_100a"
+  int cc;                 // compute capability x10: 90, 100, 103, 110, 120
+  char variant;           // ' ' plain, 'a' arch-specific, 'f' family
+  int max_smem_per_block; // bytes of shared memory one block can opt in to
+};
+const TargetInfo& Info(Target t);
+bool IsBlackwellOrLater(Target t);     // cc >= 100
+// sm_100a/sm_100f/sm_101a/sm_103a/sm_103f/sm_110a/sm_110f: the datacenter Blackwell features that PTX
+// gives to the "a" and "f" targets of the 10.x/11.x families (tcgen05, .cta_group, scatter4, im2col::w::128).
+bool HasBlackwellDatacenterFeatures(Target t);
+
+// ---- names -------------------------------------------------------------------------------------------
+std::string_view FullName(DataType v);
+std::string_view ShortName(DataType v);
+std::string_view FullName(Interleave v);
+std::string_view ShortName(Interleave v);
+std::string_view FullName(Swizzle v);
+std::string_view ShortName(Swizzle v);
+std::string_view FullName(L2Promotion v);
+std::string_view ShortName(L2Promotion v);
+std::string_view FullName(OobFill v);
+std::string_view ShortName(OobFill v);
+std::string_view FullName(Im2colWideMode v);
+std::string_view ShortName(Im2colWideMode v);
+std::string_view Name(Mode v);       // "tiled", "im2col", "im2col::w", "im2col::w::128", "gather4", "scatter4"
+std::string_view Name(Direction v);  // "load", "load_cluster", "store", "reduce", "prefetch"
+std::string_view Name(ReduceOp v);   // "add", ...
+std::string_view Name(Target v);     // "sm_90a"
+std::string_view Name(Encoder v);    // "cuTensorMapEncodeTiled", ...
+
+bool Parse(std::string_view s, DataType* out);
+bool Parse(std::string_view s, Interleave* out);
+bool Parse(std::string_view s, Swizzle* out);
+bool Parse(std::string_view s, L2Promotion* out);
+bool Parse(std::string_view s, OobFill* out);
+bool Parse(std::string_view s, Im2colWideMode* out);
+bool Parse(std::string_view s, Mode* out);
+bool Parse(std::string_view s, Direction* out);
+bool Parse(std::string_view s, ReduceOp* out);
+bool Parse(std::string_view s, Target* out);
+
+// A comma-separated list of the accepted spellings, for error messages ("expected one of: ...").
+std::string_view AcceptedNames(DataType*);
+std::string_view AcceptedNames(Interleave*);
+std::string_view AcceptedNames(Swizzle*);
+std::string_view AcceptedNames(L2Promotion*);
+std::string_view AcceptedNames(OobFill*);
+std::string_view AcceptedNames(Im2colWideMode*);
+std::string_view AcceptedNames(Mode*);
+std::string_view AcceptedNames(Direction*);
+std::string_view AcceptedNames(ReduceOp*);
+std::string_view AcceptedNames(Target*);
+
+}  // namespace tmapgen
+
+#endif  // TMAPGEN_SRC_TYPES_H_

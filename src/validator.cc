@@ -1,0 +1,105 @@
+#include "src/validator.h"
+
+namespace tmapgen {
+namespace {
+
+void Count(Validation* v) {
+  v->errors = v->warnings = v->notes = 0;
+  const Rule* rules = Rules();
+  for (const Finding& f : v->findings) {
+    switch (rules[f.rule].severity) {
+      case Severity::kError: ++v->errors; break;
+      case Severity::kWarning: ++v->warnings; break;
+      case Severity::kNote: ++v->notes; break;
+    }
+  }
+}
+
+int RunPerTarget(const TensorMapSpec& spec, const DerivedFacts& facts, Target t, uint8_t mode_bit,
+                 FindingList* out) {
+  const Rule* rules = Rules();
+  const int n = NumRules();
+  const CheckContext ctx{spec, facts, t};
+  int errors = 0;
+  for (int i = 0; i < n; ++i) {
+    const Rule& r = rules[i];
+    if (!r.per_target || (r.modes & mode_bit) == 0) continue;
+    const int before = out->size();
+    r.check(ctx, static_cast<uint16_t>(i), out);
+    if (r.severity == Severity::kError) errors += out->size() - before;
+  }
+  return errors;
+}
+
+}  // namespace
+
+void Validate(const TensorMapSpec& spec, Validation* v) {
+  v->facts = ComputeDerivedFacts(spec);
+  v->findings.Clear();
+  const uint8_t mode_bit = ModeBit(spec.mode);
+  const Rule* rules = Rules();
+  const int n = NumRules();
+  const CheckContext ctx{spec, v->facts, spec.target};
+  int independent_errors = 0;
+  for (int i = 0; i < n; ++i) {
+    const Rule& r = rules[i];
+    if (r.per_target || (r.modes & mode_bit) == 0) continue;
+    const int before = v->findings.size();
+    r.check(ctx, static_cast<uint16_t>(i), &v->findings);
+    if (r.severity == Severity::kError) independent_errors += v->findings.size() - before;
+  }
+
+  uint32_t valid_targets = 0;
+  if (spec.has_target()) {
+    const int e = RunPerTarget(spec, v->facts, spec.target, mode_bit, &v->findings);
+    v->reported_target = spec.target;
+    if (e == 0 && independent_errors == 0) valid_targets = 1u << static_cast<int>(spec.target);
+  } else {
+    FindingList scratch;
+    int best = -1, best_errors = 1 << 30;
+    for (int t = 0; t < kNumTargets; ++t) {
+      scratch.Clear();
+      const int e = RunPerTarget(spec, v->facts, static_cast<Target>(t), mode_bit, &scratch);
+      if (e == 0) valid_targets |= 1u << t;
+      if (e < best_errors) { best_errors = e; best = t; }
+    }
+    v->reported_target = static_cast<Target>(best);
+    scratch.Clear();
+    RunPerTarget(spec, v->facts, v->reported_target, mode_bit, &v->findings);
+    if (independent_errors != 0) valid_targets = 0;
+  }
+  v->valid_targets = valid_targets;
+  v->facts.valid_targets = valid_targets;
+  v->valid = valid_targets != 0;
+  Count(v);
+}
+
+bool MinTarget(uint32_t mask, Target* out) {
+  for (int t = 0; t < kNumTargets; ++t) {
+    if (mask & (1u << t)) {
+      *out = static_cast<Target>(t);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool NearestValid(const TensorMapSpec& spec, TensorMapSpec* out, int max_rounds) {
+  *out = spec;
+  Validation v;
+  const Rule* rules = Rules();
+  for (int round = 0; round < max_rounds; ++round) {
+    Validate(*out, &v);
+    if (v.valid) return true;
+    bool changed = false;
+    for (const Finding& f : v.findings) {
+      const Rule& r = rules[f.rule];
+      if (r.severity == Severity::kError && r.patch != nullptr && r.patch(f, out)) changed = true;
+    }
+    if (!changed) return false;
+  }
+  Validate(*out, &v);
+  return v.valid;
+}
+
+}  // namespace tmapgen

@@ -1,0 +1,48 @@
+// validator.h: validate one tensor-map spec against every rule, for one target or for all of them.
+//
+// Contract
+// - Validate() runs every rule of the table (rule.h) that applies to the spec's mode and reports all
+//   findings at once, never just the first. It is allocation-free and thread-safe (one Validation per
+//   thread); a valid tiled spec with a target takes tens of nanoseconds.
+// - With a target (kFieldTarget set), the verdict is for that target: valid means the driver accepts
+//   the map for that target AND the hardware can execute the declared use. Without a target, every
+//   known target is tried: `valid_targets` lists those for which the spec is valid, `valid` is true
+//   when there is at least one, and the per-target findings shown are those of the first valid target
+//   (or, when none is valid, of the target with the fewest errors), named in `reported_target`.
+// - NearestValid() applies the automatic patches of the error findings, round after round, and
+//   returns a spec that validates, or false when the remaining errors have no automatic fix.
+#ifndef TMAPGEN_SRC_VALIDATOR_H_
+#define TMAPGEN_SRC_VALIDATOR_H_
+
+#include <cstdint>
+
+#include "src/derived_facts.h"
+#include "src/rule.h"
+#include "src/tensor_map_spec.h"
+
+namespace tmapgen {
+
+struct Validation {
+  DerivedFacts facts;
+  FindingList findings;
+  bool valid = false;
+  uint32_t valid_targets = 0;          // bit i = Target i
+  Target reported_target = Target::kSm90a;  // target of the per-target findings
+  int errors = 0;
+  int warnings = 0;
+  int notes = 0;
+};
+
+void Validate(const TensorMapSpec& spec, Validation* out);
+
+// The lowest target in `mask`, or false when the mask is empty.
+bool MinTarget(uint32_t mask, Target* out);
+
+// Repairs `spec` with the rules' automatic patches (at most `max_rounds` rounds). On success `*out`
+// validates (for spec's target, or for at least one target) and differs from `spec` only where a
+// rule's fix said so.
+bool NearestValid(const TensorMapSpec& spec, TensorMapSpec* out, int max_rounds = 8);
+
+}  // namespace tmapgen
+
+#endif  // TMAPGEN_SRC_VALIDATOR_H_

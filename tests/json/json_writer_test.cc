@@ -1,0 +1,349 @@
+// Tests for json::Writer, and for reading its output back with json::Reader.
+#include "src/json/json_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "src/json/json_reader.h"
+
+namespace tmapgen::json {
+namespace {
+
+std::string Quoted(std::string_view s) {
+  std::string out;
+  Writer::AppendQuoted(s, &out);
+  return out;
+}
+
+std::string DoubleText(double d) {
+  Writer w;
+  w.Double(d);
+  EXPECT_TRUE(w.complete()) << w.error();
+  return w.str();
+}
+
+TEST(JsonWriterTest, Compact) {
+  Writer w;
+  w.BeginObject();
+  w.Key("rank").Uint(3);
+  w.Key("dims").BeginArray().Uint(1024).Uint(512).EndArray();
+  w.Key("name").String("q");
+  w.Key("o").BeginObject().EndObject();
+  w.Key("a").BeginArray().EndArray();
+  w.Key("t").Bool(true);
+  w.Key("f").Bool(false);
+  w.Key("n").Null();
+  w.Key("i").Int(-7);
+  w.Key("d").Double(0.5);
+  w.EndObject();
+  EXPECT_TRUE(w.complete()) << w.error();
+  EXPECT_EQ(w.str(),
+            R"({"rank":3,"dims":[1024,512],"name":"q","o":{},"a":[],"t":true,"f":false,"n":null,"i":-7,"d":0.5})");
+}
+
+TEST(JsonWriterTest, Pretty) {
+  WriterOptions opt;
+  opt.pretty = true;
+  Writer w(opt);
+  w.BeginObject();
+  w.Key("rank").Uint(3);
+  w.Key("dims").BeginArray().Uint(1).BeginArray().EndArray().BeginObject().Key("k").Null().EndObject().EndArray();
+  w.Key("o").BeginObject().EndObject();
+  w.EndObject();
+  EXPECT_TRUE(w.complete()) << w.error();
+  EXPECT_EQ(w.str(),
+            "{\n"
+            "  \"rank\": 3,\n"
+            "  \"dims\": [\n"
+            "    1,\n"
+            "    [],\n"
+            "    {\n"
+            "      \"k\": null\n"
+            "    }\n"
+            "  ],\n"
+            "  \"o\": {}\n"
+            "}");
+}
+
+TEST(JsonWriterTest, TopLevelScalars) {
+  Writer w;
+  w.String("x");
+  EXPECT_TRUE(w.complete());
+  EXPECT_EQ(w.str(), "\"x\"");
+  WriterOptions opt;
+  opt.pretty = true;
+  Writer p(opt);
+  p.Uint(5);
+  EXPECT_EQ(p.str(), "5");
+  EXPECT_TRUE(p.complete());
+  Writer empty;
+  EXPECT_TRUE(empty.ok());
+  EXPECT_FALSE(empty.complete());
+}
+
+TEST(JsonWriterTest, StringEscapes) {
+  EXPECT_EQ(Quoted(""), "\"\"");
+  EXPECT_EQ(Quoted("a\"b\\c/d"), R"("a\"b\\c/d")");
+  EXPECT_EQ(Quoted("\b\f\n\r\t"), R"("\b\f\n\r\t")");
+  EXPECT_EQ(Quoted(std::string("\0\x01\x1f", 3)), R"("\u0000\u0001\u001f")");
+  EXPECT_EQ(Quoted("\x7f"), "\"\x7f\"");  // DEL is not a control character in JSON
+  // Valid UTF-8 is copied.
+  EXPECT_EQ(Quoted("\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\xF4\x8F\xBF\xBF"),
+            "\"\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\xF4\x8F\xBF\xBF\"");
+  // Invalid bytes become U+FFFD, one per byte that does not start a valid sequence.
+  const std::string fffd = "\xEF\xBF\xBD";
+  EXPECT_EQ(Quoted("a\xFF" "b"), "\"a" + fffd + "b\"");
+  EXPECT_EQ(Quoted("\xC0\xAF"), "\"" + fffd + fffd + "\"");           // overlong '/'
+  EXPECT_EQ(Quoted("\xED\xA0\x80"), "\"" + fffd + fffd + fffd + "\"");  // encoded surrogate
+  EXPECT_EQ(Quoted("\xE2\x82"), "\"" + fffd + fffd + "\"");             // cut short
+  EXPECT_EQ(Quoted("\xF4\x90\x80\x80"), "\"" + fffd + fffd + fffd + fffd + "\"");  // above U+10FFFF
+  // Keys are escaped the same way.
+  Writer w;
+  w.BeginObject().Key("k\"\n").Uint(1).EndObject();
+  EXPECT_EQ(w.str(), R"({"k\"\n":1})");
+}
+
+TEST(JsonWriterTest, Integers) {
+  Writer w;
+  w.BeginArray()
+      .Uint(0)
+      .Uint(std::numeric_limits<uint64_t>::max())
+      .Int(std::numeric_limits<int64_t>::min())
+      .Int(std::numeric_limits<int64_t>::max())
+      .Int(0)
+      .EndArray();
+  EXPECT_EQ(w.str(), "[0,18446744073709551615,-9223372036854775808,9223372036854775807,0]");
+}
+
+TEST(JsonWriterTest, DoublesShortestRoundTrip) {
+  EXPECT_EQ(DoubleText(0.1), "0.1");
+  EXPECT_EQ(DoubleText(0.5), "0.5");
+  EXPECT_EQ(DoubleText(100.0), "100");
+  EXPECT_EQ(DoubleText(-2.5), "-2.5");
+  EXPECT_EQ(DoubleText(1e20), "1e+20");
+  EXPECT_EQ(DoubleText(1e-7), "1e-07");
+  EXPECT_EQ(DoubleText(0.0), "0");
+  EXPECT_EQ(DoubleText(-0.0), "-0");
+  EXPECT_EQ(DoubleText(1.0 / 3.0), "0.3333333333333333");
+  EXPECT_EQ(DoubleText(std::numeric_limits<double>::denorm_min()), "5e-324");
+  EXPECT_EQ(DoubleText(std::numeric_limits<double>::max()), "1.7976931348623157e+308");
+}
+
+TEST(JsonWriterTest, NonFiniteDoublesAreNullAndAnError) {
+  for (const double d : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                         -std::numeric_limits<double>::infinity()}) {
+    Writer w;
+    w.BeginArray().Double(d).EndArray();
+    EXPECT_EQ(w.str(), "[null]");
+    EXPECT_FALSE(w.ok());
+    EXPECT_FALSE(w.complete());
+    EXPECT_EQ(w.error(), "Double with a non-finite value (written as null)");
+  }
+}
+
+TEST(JsonWriterTest, Misuse) {
+  {
+    Writer w;
+    w.BeginObject().Uint(1);
+    EXPECT_EQ(w.error(), "Uint inside an object without a Key");
+    EXPECT_EQ(w.str(), "{");  // the call was ignored
+  }
+  {
+    Writer w;
+    w.BeginArray().Key("k");
+    EXPECT_EQ(w.error(), "Key outside an object");
+  }
+  {
+    Writer w;
+    w.BeginObject().Key("a").Key("b");
+    EXPECT_EQ(w.error(), "Key after a Key without a value");
+  }
+  {
+    Writer w;
+    w.BeginObject().Key("a").EndObject();
+    EXPECT_EQ(w.error(), "EndObject after a Key without a value");
+  }
+  {
+    Writer w;
+    w.BeginObject().EndArray();
+    EXPECT_EQ(w.error(), "EndArray closing the wrong kind of container");
+  }
+  {
+    Writer w;
+    w.EndObject();
+    EXPECT_EQ(w.error(), "EndObject with no open container");
+  }
+  {
+    Writer w;
+    w.Uint(1).Uint(2);
+    EXPECT_EQ(w.error(), "Uint after the top-level value was complete");
+    EXPECT_EQ(w.str(), "1");
+    EXPECT_FALSE(w.complete());
+  }
+  {
+    Writer w;
+    w.BeginArray();
+    EXPECT_TRUE(w.ok());
+    EXPECT_FALSE(w.complete());  // still open
+  }
+}
+
+TEST(JsonWriterTest, TakeAndClear) {
+  WriterOptions opt;
+  opt.pretty = true;
+  Writer w(opt);
+  w.BeginArray().Uint(1).EndArray();
+  EXPECT_EQ(w.Take(), "[\n  1\n]");
+  EXPECT_EQ(w.str(), "");
+  w.BeginArray().Uint(2).EndArray();  // still pretty, a fresh document
+  EXPECT_TRUE(w.complete());
+  EXPECT_EQ(w.str(), "[\n  2\n]");
+  w.Uint(3);
+  EXPECT_FALSE(w.ok());
+  w.Clear();
+  EXPECT_TRUE(w.ok());
+  w.Null();
+  EXPECT_EQ(w.str(), "null");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Round trips through the reader.
+
+TEST(JsonWriterTest, RoundTripThroughReader) {
+  const std::vector<std::string> strings = {"", "plain", "q\"b\\s/", std::string("\0\x01\x1f\x7f", 4),
+                                            "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80", "\b\f\n\r\t"};
+  const std::vector<uint64_t> uints = {0, 1, 1000, 4294967296ull, std::numeric_limits<uint64_t>::max()};
+  const std::vector<int64_t> ints = {0, -1, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+  const std::vector<double> doubles = {0.0,
+                                       -0.0,
+                                       0.1,
+                                       -1.5e-300,
+                                       1e300,
+                                       123456789.125,
+                                       std::numeric_limits<double>::denorm_min(),
+                                       std::numeric_limits<double>::min(),
+                                       std::numeric_limits<double>::max(),
+                                       std::numeric_limits<double>::lowest(),
+                                       std::numeric_limits<double>::epsilon()};
+  for (const bool pretty : {false, true}) {
+    WriterOptions opt;
+    opt.pretty = pretty;
+    Writer w(opt);
+    w.BeginObject();
+    w.Key("strings").BeginArray();
+    for (const auto& s : strings) w.String(s);
+    w.EndArray();
+    w.Key("uints").BeginArray();
+    for (const auto u : uints) w.Uint(u);
+    w.EndArray();
+    w.Key("ints").BeginArray();
+    for (const auto i : ints) w.Int(i);
+    w.EndArray();
+    w.Key("doubles").BeginArray();
+    for (const auto d : doubles) w.Double(d);
+    w.EndArray();
+    w.Key("key \xC3\xA9\n").BeginObject().Key("b").Bool(true).Key("n").Null().EndObject();
+    w.EndObject();
+    ASSERT_TRUE(w.complete()) << w.error();
+
+    Reader r(w.str());
+    ASSERT_TRUE(r.BeginObject());
+    std::string_view key;
+    ASSERT_TRUE(r.NextKey(&key));
+    EXPECT_EQ(key, "strings");
+    ASSERT_TRUE(r.BeginArray());
+    for (const auto& expected : strings) {
+      std::string s;
+      ASSERT_TRUE(r.NextElement());
+      ASSERT_TRUE(r.ReadString(&s)) << r.error().ToString();
+      EXPECT_EQ(s, expected);
+    }
+    EXPECT_FALSE(r.NextElement());
+    ASSERT_TRUE(r.NextKey(&key));
+    EXPECT_EQ(key, "uints");
+    ASSERT_TRUE(r.BeginArray());
+    for (const auto expected : uints) {
+      uint64_t u;
+      ASSERT_TRUE(r.NextElement());
+      ASSERT_TRUE(r.ReadUint64(&u));
+      EXPECT_EQ(u, expected);
+    }
+    EXPECT_FALSE(r.NextElement());
+    ASSERT_TRUE(r.NextKey(&key));
+    ASSERT_TRUE(r.BeginArray());
+    for (const auto expected : ints) {
+      int64_t i;
+      ASSERT_TRUE(r.NextElement());
+      ASSERT_TRUE(r.ReadInt64(&i));
+      EXPECT_EQ(i, expected);
+    }
+    EXPECT_FALSE(r.NextElement());
+    ASSERT_TRUE(r.NextKey(&key));
+    ASSERT_TRUE(r.BeginArray());
+    for (const auto expected : doubles) {
+      double d;
+      ASSERT_TRUE(r.NextElement());
+      ASSERT_TRUE(r.ReadDouble(&d)) << r.error().ToString();
+      EXPECT_EQ(std::memcmp(&d, &expected, sizeof d), 0) << expected;  // bit for bit, -0.0 included
+    }
+    EXPECT_FALSE(r.NextElement());
+    ASSERT_TRUE(r.NextKey(&key));
+    EXPECT_EQ(key, "key \xC3\xA9\n");
+    ASSERT_TRUE(r.BeginObject());
+    bool b = false;
+    ASSERT_TRUE(r.NextKey(&key));
+    ASSERT_TRUE(r.ReadBool(&b));
+    EXPECT_TRUE(b);
+    ASSERT_TRUE(r.NextKey(&key));
+    ASSERT_TRUE(r.ReadNull());
+    EXPECT_FALSE(r.NextKey(&key));
+    EXPECT_FALSE(r.NextKey(&key));
+    ASSERT_TRUE(r.ok()) << r.error().ToString();
+    EXPECT_TRUE(r.Finish());
+  }
+}
+
+TEST(JsonWriterTest, ManyDoublesRoundTripBitForBit) {
+  // Bit patterns from a fixed linear congruential sequence: every finite double must come back exactly.
+  uint64_t x = 88172645463325252ull;
+  int tested = 0;
+  for (int i = 0; i < 20000; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    double d;
+    std::memcpy(&d, &x, sizeof d);
+    if (!std::isfinite(d)) continue;
+    const std::string text = DoubleText(d);
+    Reader r(text);
+    double back;
+    ASSERT_TRUE(r.ReadDouble(&back)) << text << ": " << r.error().ToString();
+    ASSERT_EQ(std::memcmp(&d, &back, sizeof d), 0) << text;
+    ++tested;
+  }
+  EXPECT_GT(tested, 19000);
+}
+
+TEST(JsonWriterTest, AnyBytesMakeAStringTheReaderAccepts) {
+  // Every single byte and every pair of bytes (after a fixed prefix) as a string value.
+  std::string s;
+  for (int a = 0; a < 256; ++a) {
+    for (int b = 0; b < 256; b += 3) {
+      s.assign({'x', static_cast<char>(a), static_cast<char>(b)});
+      const std::string q = Quoted(s);
+      Reader r(q);
+      std::string back;
+      ASSERT_TRUE(r.ReadString(&back)) << a << "," << b << ": " << r.error().ToString();
+      ASSERT_TRUE(r.Finish());
+      // Valid input comes back unchanged; invalid bytes were replaced, so the result is re-quoted the same.
+      EXPECT_EQ(Quoted(back), q);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tmapgen::json
