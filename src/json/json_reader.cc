@@ -21,6 +21,28 @@ constexpr PlainTable kPlain;
 inline bool IsPlain(char c) { return kPlain.v[static_cast<unsigned char>(c)]; }
 inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
+// The first byte at or after s that is not plain (see kPlain), or end. Eight bytes at a time where the
+// byte order allows it: a byte is flagged when it is '"', '\\', below 0x20 or above 0x7F. The lowest
+// flagged byte is always a true one (the borrow of the subtraction only spoils bytes above a true
+// match), so it can be located with a count of trailing zeros.
+inline const char* SkipPlain(const char* s, const char* end) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  constexpr uint64_t k01 = 0x0101010101010101ull;
+  constexpr uint64_t k80 = 0x8080808080808080ull;
+  while (end - s >= 8) {
+    uint64_t v;
+    std::memcpy(&v, s, 8);
+    const uint64_t q = v ^ (k01 * '"');
+    const uint64_t b = v ^ (k01 * '\\');
+    const uint64_t m = (((q - k01) & ~q) | ((b - k01) & ~b) | ((v - k01 * 0x20) & ~v) | v) & k80;
+    if (m != 0) return s + (__builtin_ctzll(m) >> 3);
+    s += 8;
+  }
+#endif
+  while (s < end && IsPlain(*s)) ++s;
+  return s;
+}
+
 inline const char* SkipWs(const char* p, const char* end) {
   while (p < end) {
     const char c = *p;
@@ -341,7 +363,7 @@ bool Reader::ScanString(const char* s, std::string* buf, std::string_view* out, 
   const char* run = s;            // start of the part not yet copied into *buf
   bool escaped = false;
   for (;;) {
-    while (s < end_ && IsPlain(*s)) ++s;
+    s = SkipPlain(s, end_);
     if (s == end_) return SetError(ErrorCode::kTruncated, s, "unexpected end of input in a string");
     const unsigned char c = static_cast<unsigned char>(*s);
     if (c == '"') break;

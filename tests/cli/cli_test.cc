@@ -1,1 +1,302 @@
+// End-to-end tests of the tmapgen binary: exit codes, JSON output, input errors, streaming input.
+// Expected verdicts come from cuda.h / PTX ISA rules (named next to each case), never from running
+// the tool.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "src/json/json_reader.h"
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out;
+};
+
+Result RunTool(const std::string& args, const std::string& stdin_text = "") {
+  std::string cmd = std::string(TMAPGEN_BINARY) + " " + args + " --no-gpu 2>&1";
+  std::string input_path;
+  if (!stdin_text.empty()) {
+    input_path = testing::TempDir() + "/stdin.txt";
+    std::ofstream(input_path) << stdin_text;
+    cmd += " < " + input_path;
+  }
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// `validate` treats --no-gpu as a common flag too; RunTool() always passes it.
+std::string WriteFile(const std::string& name, const std::string& text) {
+  const std::string path = testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::vector<std::string> Lines(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < s.size()) {
+    size_t nl = s.find('\n', start);
+    if (nl == std::string::npos) nl = s.size();
+    if (nl > start) out.push_back(s.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return out;
+}
+
+// Minimal field extraction from one JSON report line, through the project's reader.
+struct Report {
+  bool valid = false;
+  int64_t index = -1;
+  uint64_t transaction_bytes = 0;
+  std::vector<std::string> rules;
+  std::vector<std::string> fields;
+};
+
+bool ParseReport(const std::string& line, Report* r) {
+  tmapgen::json::Reader rd(line);
+  if (!rd.BeginObject()) return false;
+  std::string_view key;
+  while (rd.NextKey(&key)) {
+    if (key == "valid") {
+      rd.ReadBool(&r->valid);
+    } else if (key == "index") {
+      rd.ReadInt64(&r->index);
+    } else if (key == "diagnostics") {
+      rd.BeginArray();
+      while (rd.NextElement()) {
+        rd.BeginObject();
+        std::string_view k2;
+        while (rd.NextKey(&k2)) {
+          std::string v;
+          if (k2 == "rule") { rd.ReadString(&v); r->rules.push_back(v); }
+          else if (k2 == "field") { rd.ReadString(&v); r->fields.push_back(v); }
+        }
+      }
+    } else if (key == "derived") {
+      rd.BeginObject();
+      std::string_view k2;
+      while (rd.NextKey(&k2))
+        if (k2 == "transaction_bytes") rd.ReadUint64(&r->transaction_bytes);
+    }
+  }
+  return rd.ok();
+}
+
+bool Has(const std::vector<std::string>& v, const std::string& x) {
+  for (const auto& s : v) if (s == x) return true;
+  return false;
+}
+
+TEST(Cli, DefaultBuildIsValidAndExitsZero) {
+  const Result r = RunTool("");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("VALID"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cuTensorMapEncodeTiled"), std::string::npos);
+}
+
+TEST(Cli, Im2colWSwizzle128BJustWorks) {
+  // The issue's example command. im2col::w needs sm_100 (PTX target table), so with no GPU the report
+  // lists the Blackwell targets, and exits 0.
+  const Result r = RunTool("--mode im2col::w --swizzle 128B");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("cuTensorMapEncodeIm2colWide"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sm_100a"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("sm_90a"), std::string::npos) << "im2col::w cannot run on sm_90a:\n" << r.out;
+}
+
+TEST(Cli, JsonReportOfIm2colW) {
+  // 64 channels x 128 pixels x 2 bytes (f16) = 16384 transaction bytes (pixels x channels x size).
+  const Result r = RunTool("--mode im2col::w --swizzle 128B --target sm_100a --format json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 1u) << r.out;
+  Report rep;
+  ASSERT_TRUE(ParseReport(lines[0], &rep)) << lines[0];
+  EXPECT_TRUE(rep.valid);
+  EXPECT_EQ(rep.transaction_bytes, 16384u);
+}
+
+TEST(Cli, Im2colWWithoutSwizzleIsAnError) {
+  // PTX ISA 5.5.5: im2col::w must use a swizzle; the driver does not enforce it (tma-spec 6).
+  const Result r = RunTool("--mode im2col::w --swizzle none --target sm_100a --format json");
+  EXPECT_EQ(r.code, 1) << r.out;
+  Report rep;
+  ASSERT_TRUE(ParseReport(Lines(r.out).at(0), &rep));
+  EXPECT_FALSE(rep.valid);
+  EXPECT_TRUE(Has(rep.rules, "wide-swizzle")) << r.out;
+}
+
+TEST(Cli, Im2colWOnSm90aIsAnError) {
+  const Result r = RunTool("--mode im2col::w --target sm_90a --format json");
+  EXPECT_EQ(r.code, 1) << r.out;
+  Report rep;
+  ASSERT_TRUE(ParseReport(Lines(r.out).at(0), &rep));
+  EXPECT_TRUE(Has(rep.rules, "target-mode")) << r.out;
+}
+
+TEST(Cli, OneParameterAtATimeShowsTheRuleAndTheFix) {
+  // f32 is 4 bytes: a 64-element box row is 256 B, over the 128 B span of SWIZZLE_128B (cuda.h).
+  const Result r = RunTool("--dtype f32 --box 64,64");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("swizzle-inner-span"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("use box_dim[0] = 32"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("nearest valid configuration"), std::string::npos) << r.out;
+}
+
+TEST(Cli, DtypeChangeKeepsTheDefaultValid) {
+  // Without --box the default box keeps a 128-byte row for the new type.
+  EXPECT_EQ(RunTool("--dtype f32").code, 0);
+  EXPECT_EQ(RunTool("--dtype bf16 --dims 64,56,56,32 --mode im2col").code, 0);
+}
+
+TEST(Cli, StrideFixNamesTheNearestValue) {
+  const Result r = RunTool("--dims 500,64 --strides 1000 --box 8,8 --swizzle none");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("pad global_strides[0] from 1000 to 1008 bytes"), std::string::npos) << r.out;
+}
+
+TEST(Cli, BadUsageExitsTwoAndNamesTheFlag) {
+  struct Case { const char* args; const char* expect; } cases[] = {
+      {"--swizzle 96B", "--swizzle"},
+      {"--dtype fp12", "--dtype"},
+      {"--dims 64,abc", "--dims[1]"},
+      {"--dims 64,-3", "--dims[1]"},
+      {"--dims 18446744073709551616,4", "does not fit in 64 bits"},
+      {"--dims 1,2,3,4,5,6", "more than 5"},
+      {"--rank 3 --dims 64,64", "--dims"},
+      {"--strides 128,256", "--strides"},
+      {"--box 64", "--box"},
+      {"--frobnicate 1", "unknown flag"},
+      {"--format xml", "--format"},
+      {"--target sm_89", "--target"},
+      {"frob", "unknown command"},
+  };
+  for (const Case& c : cases) {
+    const Result r = RunTool(c.args);
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.expect), std::string::npos) << c.args << "\n" << r.out;
+  }
+}
+
+const char* kValidLine =
+    R"({"tensor_data_type":"bf16","global_dim":[1024,1024],"global_strides":[2048],"box_dim":[64,64],"swizzle":"128B","target":"sm_90a"})";
+const char* kInvalidLine =
+    R"({"tensor_data_type":"CU_TENSOR_MAP_DATA_TYPE_FLOAT16","global_dim":[500,64],"global_strides":[1000],"box_dim":[8,8],"target":"sm_90a"})";
+
+TEST(Cli, ValidateJsonLinesInOrderWithExitCodes) {
+  const std::string all_valid = WriteFile("valid.jsonl", std::string(kValidLine) + "\n" + kValidLine + "\n");
+  EXPECT_EQ(RunTool("validate --format json " + all_valid).code, 0);
+  const std::string some_invalid = WriteFile("mixed.jsonl", std::string(kValidLine) + "\n" + kInvalidLine + "\n");
+  const Result r = RunTool("validate --format json " + some_invalid);
+  EXPECT_EQ(r.code, 1) << r.out;
+  const auto lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 2u) << r.out;
+  Report a, b;
+  ASSERT_TRUE(ParseReport(lines[0], &a));
+  ASSERT_TRUE(ParseReport(lines[1], &b));
+  EXPECT_EQ(a.index, 0);
+  EXPECT_TRUE(a.valid);
+  EXPECT_EQ(b.index, 1);
+  EXPECT_FALSE(b.valid);
+  EXPECT_TRUE(Has(b.rules, "global-stride-align-16"));
+  EXPECT_TRUE(Has(b.fields, "global_strides[0]"));
+}
+
+TEST(Cli, UnparseableSpecsGetInputErrorsAndTheRestIsProcessed) {
+  struct Case { const char* line; const char* field; const char* text; } cases[] = {
+      {R"({"tensor_data_type":"bf17","global_dim":[8],"box_dim":[8]})", "tensor_data_type", "unknown value"},
+      {R"({"tensor_data_type":"bf16","global_dim":["64"],"box_dim":[8]})", "global_dim[0]", "expected"},
+      {R"({"tensor_data_type":"bf16","global_dim":[-4],"box_dim":[8]})", "global_dim[0]", "got -4"},
+      {R"({"tensor_data_type":"bf16","global_dim":[18446744073709551616],"box_dim":[8]})", "global_dim[0]", "<= 18446744073709551615"},
+      {R"({"tensor_data_type":"bf16","tensor_rank":3,"global_dim":[64,64],"box_dim":[8,8]})", "global_dim", "tensor_rank is 3"},
+      {R"({"tensor_data_type":"bf16","global_dim":[64,64],"global_strides":[128,8192],"box_dim":[8,8]})", "global_strides", "needs 1"},
+      {R"({"tensor_data_type":"bf16","global_dim":[64,64],"box_dims":[8,8]})", "box_dims", "did you mean"},
+      {R"({"tensor_data_type":"bf16","global_dim":[64,64],"box_dim":[8,4294967296]})", "box_dim[1]", "32 bits"},
+      {R"({"tensor_data_type":"bf16","global_dim":[64,64],"box_dim":[8,8])", "", "line"},
+  };
+  std::string text;
+  for (const Case& c : cases) text += std::string(c.line) + "\n";
+  text += std::string(kValidLine) + "\n";
+  const std::string path = WriteFile("bad.jsonl", text);
+  const Result r = RunTool("validate --format json " + path);
+  EXPECT_EQ(r.code, 2) << r.out;
+  const auto lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), std::size(cases) + 1) << r.out;
+  for (size_t i = 0; i < std::size(cases); ++i) {
+    Report rep;
+    ASSERT_TRUE(ParseReport(lines[i], &rep)) << lines[i];
+    EXPECT_FALSE(rep.valid) << lines[i];
+    EXPECT_EQ(rep.index, static_cast<int64_t>(i));
+    EXPECT_TRUE(Has(rep.rules, "input-error")) << lines[i];
+    EXPECT_NE(lines[i].find(cases[i].text), std::string::npos) << cases[i].line << "\n" << lines[i];
+    if (cases[i].field[0] != '\0') EXPECT_TRUE(Has(rep.fields, cases[i].field)) << lines[i];
+  }
+  Report last;
+  ASSERT_TRUE(ParseReport(lines.back(), &last));
+  EXPECT_TRUE(last.valid) << "the spec after the bad ones is still processed";
+}
+
+TEST(Cli, TruncatedJsonDocumentIsAnInputError) {
+  const std::string path = WriteFile("trunc.json", "{\n  \"tensor_data_type\": \"bf16\",\n  \"global_dim\": [64,");
+  const Result r = RunTool("validate --format json " + path);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("input-error"), std::string::npos) << r.out;
+}
+
+TEST(Cli, JsonArrayAndStdin) {
+  const std::string arr = WriteFile("arr.json", std::string("[") + kValidLine + ",\n" + kInvalidLine + "]");
+  const Result r = RunTool("validate --format json " + arr);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_EQ(Lines(r.out).size(), 2u) << r.out;
+  const Result s = RunTool("validate --format json -", std::string(kValidLine) + "\n");
+  EXPECT_EQ(s.code, 0) << s.out;
+  EXPECT_EQ(Lines(s.out).size(), 1u) << s.out;
+}
+
+TEST(Cli, MissingFileExitsTwo) {
+  const Result r = RunTool("validate /nonexistent/specs.jsonl");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("cannot open"), std::string::npos) << r.out;
+}
+
+TEST(Cli, TextFormatInputAndOutput) {
+  if (!TMAPGEN_HAVE_PROTOBUF) GTEST_SKIP() << "built without protobuf: no text format";
+  const std::string path = WriteFile("spec.textproto",
+                                     "tensor_data_type: CU_TENSOR_MAP_DATA_TYPE_BFLOAT16\n"
+                                     "global_dim: [1024, 1024]\nglobal_strides: 2048\nbox_dim: [64, 64]\n"
+                                     "swizzle: CU_TENSOR_MAP_SWIZZLE_128B\ntarget: \"sm_90a\"\n"
+                                     "---\n"
+                                     "tensor_data_type: CU_TENSOR_MAP_DATA_TYPE_BFLOAT16\n"
+                                     "global_dim: [1024, 1024]\nbox_dim: [64, 64]\nswizzle: CU_TENSOR_MAP_SWIZZLE_64B\n");
+  const Result r = RunTool("validate --format textproto " + path);
+  // The second spec's 128-byte row exceeds the 64 B span of SWIZZLE_64B (cuda.h).
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("valid: true"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rule: \"swizzle-inner-span\""), std::string::npos) << r.out;
+  const std::string bad = WriteFile("bad.textproto", "tensor_data_type: NOT_A_TYPE\nglobal_dim: [8]\n");
+  const Result b = RunTool("validate " + bad);
+  EXPECT_EQ(b.code, 2) << b.out;
+  EXPECT_NE(b.out.find("line 1"), std::string::npos) << b.out;
+}
+
+TEST(Cli, RulesListsEveryRule) {
+  const Result r = RunTool("rules");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("global-stride-align-16"), std::string::npos);
+  EXPECT_NE(r.out.find("im2col-channels-bytes-16"), std::string::npos);
+}
+
+}  // namespace

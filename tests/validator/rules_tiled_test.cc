@@ -1,0 +1,733 @@
+// Rule tests for tiled-like maps (tiled, gather4, scatter4) and the rules shared by every mode: rank,
+// global dims / strides / address, box, element strides, swizzle, interleave, packed types, OOB fill,
+// direction, reduction, shared-memory destination, driver version, unused fields.
+//
+// Every expectation comes from a document, named in the comment above it (see test_specs.h for the
+// short names). Each case starts from a baseline of test_specs.h that BaselinesAreClean proves spotless,
+// and changes one thing.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "tests/validator/test_specs.h"
+
+namespace tmapgen {
+namespace {
+
+using namespace test_specs;  // NOLINT
+
+TEST(TiledBaselines, BaselinesAreClean) {
+  EXPECT_TRUE(Spotless(TiledF16()));
+  EXPECT_TRUE(Spotless(TiledF16NoSwizzle()));
+  EXPECT_TRUE(Spotless(TiledF16Pitch1008()));
+  EXPECT_TRUE(Spotless(Tiled3dF16()));
+  EXPECT_TRUE(Spotless(TiledF32()));
+  EXPECT_TRUE(Spotless(Interleave16Rank3()));
+  EXPECT_TRUE(Spotless(Interleave32Rank3()));
+  EXPECT_TRUE(Spotless(PackedU4Align8()));
+  EXPECT_TRUE(Spotless(PackedU4Align16()));
+  EXPECT_TRUE(Spotless(PackedU6Align16()));
+  EXPECT_TRUE(Spotless(PackedU6Rank3()));
+  EXPECT_TRUE(Spotless(Gather4F16()));
+  EXPECT_TRUE(Spotless(Scatter4F16()));
+}
+
+// ============================== rank ==============================
+// [CUDA_H] Tiled: "tensorRank must be non-zero and less than or equal to the maximum supported
+// dimensionality of 5."
+TEST(RankRange, ZeroAndSixFailOneAndFivePass) {
+  TensorMapSpec s = TiledF16();
+  s.rank = 0;
+  EXPECT_TRUE(TripsError(s, "rank-range"));
+  s = TiledF16();
+  s.rank = 6;
+  EXPECT_TRUE(TripsError(s, "rank-range"));
+
+  TensorMapSpec one = TiledF16();  // rank 1: a single row of 4096 f16, box [64]
+  one.rank = 1;
+  one.global_dim = {4096, 0, 0, 0, 0};
+  one.global_strides = {0, 0, 0, 0};
+  one.box_dim = {64, 0, 0, 0, 0};
+  EXPECT_TRUE(Clear(one, "rank-range"));
+
+  TensorMapSpec five = TiledF16();  // rank 5: dense [64, 4, 4, 4, 4], box [64, 4, 4, 4, 4]
+  five.rank = 5;
+  five.global_dim = {64, 4, 4, 4, 4};
+  five.global_strides = {128, 512, 2048, 8192};
+  five.box_dim = {64, 4, 4, 4, 4};
+  EXPECT_TRUE(Clear(five, "rank-range"));
+}
+
+// [CUDA_H] Tiled: "If interleave is not CU_TENSOR_MAP_INTERLEAVE_NONE, then tensorRank must additionally
+// be greater than or equal to 3." "Other interleave modes can have any swizzling pattern."
+TEST(InterleaveRank, Rank2InterleavedFailsRank3Passes) {
+  TensorMapSpec s = TiledF16();
+  s.interleave = Interleave::k16B;
+  EXPECT_TRUE(TripsError(s, "interleave-rank"));
+
+  TensorMapSpec t = Tiled3dF16();
+  t.interleave = Interleave::k16B;
+  EXPECT_TRUE(Clear(t, "interleave-rank"));
+}
+
+// [PTX-CN] 5.5.3.4: ".tile::scatter4 and .tile::gather4 ... only operate on 2D tensor data";
+// [SPEC] 2.1: "2D tensors only".
+TEST(Gather4Rank, OnlyRank2) {
+  TensorMapSpec s = Gather4F16();  // made 3D, with the extra dimension filled in consistently
+  s.rank = 3;
+  s.global_dim = {4096, 4096, 2, 0, 0};
+  s.global_strides = {8192, 8192ull * 4096, 0, 0};
+  s.box_dim = {64, 1, 1, 0, 0};
+  EXPECT_TRUE(TripsError(s, "gather4-rank"));
+
+  TensorMapSpec t = Scatter4F16();
+  t.rank = 1;
+  t.global_dim = {4096, 0, 0, 0, 0};
+  t.global_strides = {0, 0, 0, 0};
+  EXPECT_TRUE(TripsError(t, "gather4-rank"));
+
+  EXPECT_TRUE(Clear(Gather4F16(), "gather4-rank"));
+  EXPECT_TRUE(Clear(Scatter4F16(), "gather4-rank"));
+}
+
+// ============================== global dims ==============================
+// [CUDA_H] "globalDim array ... must be non-zero and less than or equal to 2^32."
+TEST(GlobalDimRange, Boundaries) {
+  TensorMapSpec s = TiledF16();
+  s.global_dim[1] = k2Pow32;
+  EXPECT_TRUE(Clear(s, "global-dim-range"));
+  s.global_dim[1] = k2Pow32 + 1;
+  EXPECT_TRUE(TripsError(s, "global-dim-range"));
+  const Validation v = Run(s);
+  ASSERT_NE(FindingOf(v, "global-dim-range"), nullptr);
+  EXPECT_EQ(FindingOf(v, "global-dim-range")->index, 1);
+
+  s = TiledF16();
+  s.global_dim[0] = 0;
+  EXPECT_TRUE(TripsError(s, "global-dim-range"));
+  s.global_dim[0] = 1;  // the smallest legal dimension (the box may exceed it: only a note)
+  EXPECT_TRUE(Clear(s, "global-dim-range"));
+}
+
+// [CUDA_H] "When tensorDataType is CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B or
+// CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B, globalDim[0] must be a multiple of 128." / "When tensorDataType
+// is CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B, globalDim[0] must be a multiple of 2."
+TEST(GlobalDimPacked, MultiplesOf2And128) {
+  TensorMapSpec s = PackedU4Align8();
+  s.global_dim[0] = 4095;
+  EXPECT_TRUE(TripsError(s, "global-dim-packed"));
+  s.global_dim[0] = 4094;
+  EXPECT_TRUE(Clear(s, "global-dim-packed"));
+
+  s = PackedU4Align16();
+  s.global_dim[0] = 4000;  // 2000 B packed, still within the 2048-byte pitch
+  EXPECT_TRUE(TripsError(s, "global-dim-packed"));
+  s.global_dim[0] = 3968;  // 31 x 128
+  EXPECT_TRUE(Clear(s, "global-dim-packed"));
+
+  s = PackedU6Align16();
+  s.global_dim[0] = 4000;
+  EXPECT_TRUE(TripsError(s, "global-dim-packed"));
+
+  // The rule is about packed types only: an f16 tensor of 4095 columns is fine.
+  s = TiledF16();
+  s.global_dim[0] = 4095;
+  EXPECT_TRUE(Clear(s, "global-dim-packed"));
+}
+
+// ============================== global strides ==============================
+// [CUDA_H] "globalStrides array ... must be a multiple of 16 and less than 2^40."
+// [SPEC] pitfalls.md #1: the most common mistake.
+TEST(GlobalStrideAlign16, Stride1000FailsStride1008Passes) {
+  TensorMapSpec s = TiledF16Pitch1008();
+  s.global_strides[0] = 1000;
+  EXPECT_TRUE(TripsError(s, "global-stride-align-16"));
+  s.global_strides[0] = 1008;
+  EXPECT_TRUE(Clear(s, "global-stride-align-16"));
+}
+
+// [CUDA_H] "When interleave is CU_TENSOR_MAP_INTERLEAVE_32B, the strides must be a multiple of 32." /
+// "When tensorDataType is ... 16U6_ALIGN16B or ... 16U4_ALIGN16B, the strides must be a multiple of 32."
+TEST(GlobalStrideAlign32, PackedAndInterleave32) {
+  TensorMapSpec s = PackedU4Align16();
+  s.global_strides[0] = 2064;  // a multiple of 16, not of 32
+  EXPECT_TRUE(TripsError(s, "global-stride-align-32"));
+  s.global_strides[0] = 2080;
+  EXPECT_TRUE(Clear(s, "global-stride-align-32"));
+
+  s = PackedU6Align16();
+  s.global_strides[0] = 3088;
+  EXPECT_TRUE(TripsError(s, "global-stride-align-32"));
+
+  s = Interleave32Rank3();
+  s.global_strides[1] = 2064;
+  EXPECT_TRUE(TripsError(s, "global-stride-align-32"));
+  s.global_strides[1] = 2080;
+  EXPECT_TRUE(Clear(s, "global-stride-align-32"));
+
+  // Without INTERLEAVE_32B or a packed ALIGN16B type, 16 is enough.
+  s = TiledF16();
+  s.global_strides[0] = 8208;
+  EXPECT_TRUE(Clear(s, "global-stride-align-32"));
+  s = Interleave16Rank3();
+  s.global_strides[1] = 1040;
+  EXPECT_TRUE(Clear(s, "global-stride-align-32"));
+}
+
+// [CUDA_H] "... must be a multiple of 16 and less than 2^40."
+TEST(GlobalStrideMax, Below2Pow40) {
+  TensorMapSpec s = TiledF16();
+  s.global_strides[0] = k2Pow40 - 16;
+  EXPECT_TRUE(Clear(s, "global-stride-max"));
+  s.global_strides[0] = k2Pow40;
+  EXPECT_TRUE(TripsError(s, "global-stride-max"));
+}
+
+// [CUDA_H] "Each following dimension specified includes previous dimension stride: globalStrides[0] =
+// globalDim[0] * elementSizeInBytes(tensorDataType) + padding[0]; globalStrides[i] = globalStrides[i-1] *
+// (globalDim[i] + padding[i])". [SPEC] 6: "stride smaller than the row ...: accepted. Stride 0:
+// accepted. The driver does not check ordering or overlap." => a warning, the map stays valid.
+TEST(GlobalStrideOverlap, SmallerThanTheRowWarnsButIsValid) {
+  TensorMapSpec s = TiledF16();
+  s.global_strides[0] = 8176;  // row is 4096 x 2 = 8192 B
+  EXPECT_TRUE(TripsWarning(s, "global-stride-overlap"));
+  s.global_strides[0] = 0;
+  EXPECT_TRUE(TripsWarning(s, "global-stride-overlap"));
+  s.global_strides[0] = 8192;  // exactly the row: no padding
+  EXPECT_TRUE(Clear(s, "global-stride-overlap"));
+
+  TensorMapSpec t = Tiled3dF16();  // stride[1] must cover stride[0] x dim[1] = 128 x 64 = 8192
+  t.global_strides[1] = 8176;
+  EXPECT_TRUE(TripsWarning(t, "global-stride-overlap"));
+  const Validation v = Run(t);
+  ASSERT_NE(FindingOf(v, "global-stride-overlap"), nullptr);
+  EXPECT_EQ(FindingOf(v, "global-stride-overlap")->index, 1);
+  t.global_strides[1] = 8192;
+  EXPECT_TRUE(Clear(t, "global-stride-overlap"));
+}
+
+// ============================== global address ==============================
+// [CUDA_H] "globalAddress ... must be 16 byte aligned". [SPEC] 6: "8-byte aligned: rejected".
+TEST(GlobalAddressAlign16, EightFailsSixteenPasses) {
+  EXPECT_TRUE(TripsError(WithGlobalAddress(TiledF16NoSwizzle(), 0x10008), "global-address-align-16"));
+  EXPECT_TRUE(Clear(WithGlobalAddress(TiledF16NoSwizzle(), 0x10010), "global-address-align-16"));
+  // [SPEC] 6: "Null address: accepted".
+  EXPECT_TRUE(Clear(WithGlobalAddress(TiledF16NoSwizzle(), 0), "global-address-align-16"));
+}
+
+// [CUDA_H] "When interleave is CU_TENSOR_MAP_INTERLEAVE_32B, globalAddress must be 32 byte aligned." /
+// "When tensorDataType is ... 16U6_ALIGN16B or ... 16U4_ALIGN16B, globalAddress must be 32 byte aligned."
+TEST(GlobalAddressAlign32, Interleave32AndPacked) {
+  EXPECT_TRUE(TripsError(WithGlobalAddress(Interleave32Rank3(), 0x10010), "global-address-align-32"));
+  EXPECT_TRUE(Clear(WithGlobalAddress(Interleave32Rank3(), 0x10020), "global-address-align-32"));
+  EXPECT_TRUE(TripsError(WithGlobalAddress(PackedU4Align16(), 0x10010), "global-address-align-32"));
+  EXPECT_TRUE(TripsError(WithGlobalAddress(PackedU6Align16(), 0x10010), "global-address-align-32"));
+  EXPECT_TRUE(Clear(WithGlobalAddress(PackedU4Align16(), 0x10080), "global-address-align-32"));
+  // INTERLEAVE_16B and plain types need only 16.
+  EXPECT_TRUE(Clear(WithGlobalAddress(Interleave16Rank3(), 0x10010), "global-address-align-32"));
+  EXPECT_TRUE(Clear(WithGlobalAddress(PackedU4Align8(), 0x10080), "global-address-align-32"));
+}
+
+// [CPG] swizzle table (quoted in [SPEC] 1.8): "Global memory alignment: 128 bytes" for SWIZZLE_32B/64B/128B,
+// 16 bytes for SWIZZLE_NONE; [SPEC] 6: "global address only 16-byte aligned with SWIZZLE_128B: accepted";
+// [SPEC] 1.8 NOTE: "A validator should flag it as a warning, not an error".
+TEST(GlobalAddressAlign128Swizzle, WarnsWhenSwizzledAndNot128Aligned) {
+  EXPECT_TRUE(TripsWarning(WithGlobalAddress(TiledF16(), 0x10040), "global-address-align-128-swizzle"));
+  EXPECT_TRUE(Clear(WithGlobalAddress(TiledF16(), 0x10080), "global-address-align-128-swizzle"));
+  EXPECT_TRUE(Clear(WithGlobalAddress(TiledF16NoSwizzle(), 0x10010), "global-address-align-128-swizzle"));
+}
+
+// ============================== box ==============================
+// [CUDA_H] "boxDim array ... must be non-zero and less than or equal to 256."
+TEST(BoxDimRange, Boundaries) {
+  TensorMapSpec s = TiledF16();
+  s.box_dim[1] = 256;
+  EXPECT_TRUE(Clear(s, "box-dim-range"));
+  s.box_dim[1] = 257;
+  EXPECT_TRUE(TripsError(s, "box-dim-range"));
+  s.box_dim[1] = 0;
+  EXPECT_TRUE(TripsError(s, "box-dim-range"));
+  s.box_dim[1] = 1;
+  EXPECT_TRUE(Clear(s, "box-dim-range"));
+}
+
+// [CUDA_H] "When interleave is CU_TENSOR_MAP_INTERLEAVE_NONE, { boxDim[0] * elementSizeInBytes(
+// tensorDataType) } must be a multiple of 16 bytes." [SPEC] 6: "box[0] x element size = 120 B ... with
+// interleave NONE: rejected"; "INTERLEAVE_16B, rank 3, fp16, box[0] = 8 (16 B): accepted; box[0] = 3
+// (6 B): rejected" (and [PTX-CN] 5.5.3.1: "the size of each bounding box must be a multiple of 16 bytes").
+TEST(BoxInnerBytes16, MultipleOf16) {
+  TensorMapSpec s = TiledF16NoSwizzle();
+  s.box_dim[0] = 60;  // 120 B
+  EXPECT_TRUE(TripsError(s, "box-inner-bytes-16"));
+  s.box_dim[0] = 64;  // 128 B
+  EXPECT_TRUE(Clear(s, "box-inner-bytes-16"));
+  s.box_dim[0] = 8;  // 16 B
+  EXPECT_TRUE(Clear(s, "box-inner-bytes-16"));
+
+  TensorMapSpec t = Interleave16Rank3();
+  t.box_dim[0] = 3;
+  EXPECT_TRUE(TripsError(t, "box-inner-bytes-16"));
+  t.box_dim[0] = 8;
+  EXPECT_TRUE(Clear(t, "box-inner-bytes-16"));
+
+  // 16U4_ALIGN8B: 4 bits per element, so 32 elements = 16 B.
+  TensorMapSpec u = PackedU4Align8();
+  u.box_dim[0] = 32;
+  EXPECT_TRUE(Clear(u, "box-inner-bytes-16"));
+  u.box_dim[0] = 24;  // 12 B
+  EXPECT_TRUE(TripsError(u, "box-inner-bytes-16"));
+}
+
+// [CUDA_H] "When tensorDataType is CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B or
+// CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B, boxDim[0] must be 128."
+TEST(BoxPacked128, ExactlyOneHundredTwentyEight) {
+  TensorMapSpec s = PackedU4Align16();
+  s.box_dim[0] = 64;
+  EXPECT_TRUE(TripsError(s, "box-packed-128"));
+  s = PackedU6Align16();
+  s.box_dim[0] = 64;
+  EXPECT_TRUE(TripsError(s, "box-packed-128"));
+  EXPECT_TRUE(Clear(PackedU4Align16(), "box-packed-128"));
+  EXPECT_TRUE(Clear(PackedU6Align16(), "box-packed-128"));
+  // Not a rule for 16U4_ALIGN8B.
+  s = PackedU4Align8();
+  s.box_dim[0] = 64;
+  EXPECT_TRUE(Clear(s, "box-packed-128"));
+}
+
+// [SPEC] 6: "box larger than the tensor (box 64x8 on a 16x4 tensor): accepted." => a note at most.
+TEST(BoxExceedsTensor, NoteOnly) {
+  TensorMapSpec s = TiledF16();
+  s.global_dim[1] = 100;  // box_dim[1] = 128
+  EXPECT_TRUE(TripsNote(s, "box-exceeds-tensor"));
+  const Validation v = Run(s);
+  ASSERT_NE(FindingOf(v, "box-exceeds-tensor"), nullptr);
+  EXPECT_EQ(FindingOf(v, "box-exceeds-tensor")->index, 1);
+  s.global_dim[1] = 128;
+  EXPECT_TRUE(Clear(s, "box-exceeds-tensor"));
+}
+
+// [PTX-CN] 5.5.3.4.1: "For Tile::scatter4 and Tile::gather4 ... the size of the bounding box in dimension 1
+// must be one."
+TEST(Gather4BoxRows, BoxOneRowHigh) {
+  TensorMapSpec s = Gather4F16();
+  s.box_dim[1] = 2;
+  EXPECT_TRUE(TripsError(s, "gather4-box-rows"));
+  s = Scatter4F16();
+  s.box_dim[1] = 4;
+  EXPECT_TRUE(TripsError(s, "gather4-box-rows"));
+  EXPECT_TRUE(Clear(Gather4F16(), "gather4-box-rows"));
+  // A tiled map may have any box height.
+  EXPECT_TRUE(Clear(TiledF16(), "gather4-box-rows"));
+}
+
+// ============================== element strides ==============================
+// [CUDA_H] "elementStrides array ... must be non-zero and less than or equal to 8." [SPEC] 6:
+// "elementStrides[0] = 9: rejected (range checked)".
+TEST(ElementStrideRange, OneToEight) {
+  TensorMapSpec s = TiledF16();
+  s.element_strides[1] = 8;
+  EXPECT_TRUE(Clear(s, "element-stride-range"));
+  s.element_strides[1] = 9;
+  EXPECT_TRUE(TripsError(s, "element-stride-range"));
+  s.element_strides[1] = 0;
+  EXPECT_TRUE(TripsError(s, "element-stride-range"));
+  s = TiledF16();
+  s.element_strides[0] = 9;
+  EXPECT_TRUE(TripsError(s, "element-stride-range"));
+}
+
+// [CUDA_H] "when interleave is CU_TENSOR_MAP_INTERLEAVE_NONE, the first element of this array is ignored";
+// [PTX-CN] 5.5.3.2: "for non-interleaved layouts the traversal stride in dimension 0 must always be 1"
+// and "the traversal stride in dimension 0 can be used for interleaved layouts"; [SPEC] 6:
+// "elementStrides[0] = 3 with interleave NONE: accepted (ignored)". => a warning, valid.
+TEST(ElementStrideDim0, IgnoredWithoutInterleave) {
+  TensorMapSpec s = TiledF16();
+  s.element_strides[0] = 3;
+  EXPECT_TRUE(TripsWarning(s, "element-stride-dim0"));
+  s.element_strides[0] = 1;
+  EXPECT_TRUE(Clear(s, "element-stride-dim0"));
+  TensorMapSpec t = Interleave16Rank3();
+  t.element_strides[0] = 2;
+  EXPECT_TRUE(Clear(t, "element-stride-dim0"));
+}
+
+// ============================== swizzle ==============================
+// [CUDA_H] "When interleave is CU_TENSOR_MAP_INTERLEAVE_NONE and swizzle is not CU_TENSOR_MAP_SWIZZLE_NONE,
+// the bounding box inner dimension (computed as boxDim[0] multiplied by element size ...) must be less than
+// or equal to the swizzle size. 32B <= 32, 64B <= 64, 128B* <= 128." [SPEC] 6: "SWIZZLE_64B with a
+// 128-byte inner box: rejected."
+TEST(SwizzleInnerSpan, TiledBoundaries) {
+  TensorMapSpec s = TiledF16();
+  s.swizzle = Swizzle::k64B;  // box_dim[0] = 64 f16 = 128 B
+  EXPECT_TRUE(TripsError(s, "swizzle-inner-span"));
+  s.box_dim[0] = 32;  // 64 B
+  EXPECT_TRUE(Clear(s, "swizzle-inner-span"));
+
+  s = TiledF16();
+  s.box_dim[0] = 72;  // 144 B > 128
+  EXPECT_TRUE(TripsError(s, "swizzle-inner-span"));
+  EXPECT_TRUE(Clear(TiledF16(), "swizzle-inner-span"));  // exactly 128 B
+
+  s = TiledF16();
+  s.swizzle = Swizzle::k32B;
+  s.box_dim[0] = 24;  // 48 B
+  EXPECT_TRUE(TripsError(s, "swizzle-inner-span"));
+  s.box_dim[0] = 16;  // 32 B
+  EXPECT_TRUE(Clear(s, "swizzle-inner-span"));
+
+  // "CU_TENSOR_MAP_SWIZZLE_128B* require ... <= 128": the atomicity variants too (sm_100a).
+  s = WithTarget(TiledF16(), Target::kSm100a);
+  s.swizzle = Swizzle::k128BAtom32B;
+  s.box_dim[0] = 72;
+  EXPECT_TRUE(TripsError(s, "swizzle-inner-span"));
+
+  // Only with interleave NONE: an interleaved map with a 128B swizzle has no such limit.
+  TensorMapSpec t = Tiled3dF16();
+  t.interleave = Interleave::k16B;
+  t.swizzle = Swizzle::k32B;  // inner box 128 B > 32
+  EXPECT_TRUE(Clear(t, "swizzle-inner-span"));
+
+  // gather4 is tiled in all other respects ([PTX-CN] 5.5.3.4: "all other constraints and rules of tiled
+  // mode also apply").
+  TensorMapSpec g = Gather4F16();
+  g.swizzle = Swizzle::k64B;
+  EXPECT_TRUE(TripsError(g, "swizzle-inner-span"));
+}
+
+// [CPG] (quoted in [SPEC] 1.8): "if the swizzle width exceeds the inner dimension, ensure that the shared
+// memory is allocated to accommodate the full swizzle width" => worth a note, not an error (the box is
+// legal per [CUDA_H]: the inner dimension need only be <= the swizzle size).
+TEST(SwizzleInnerBelowSpan, NoteWhenNarrower) {
+  TensorMapSpec s = TiledF16();
+  s.box_dim[0] = 32;  // 64 B under a 128 B span
+  EXPECT_TRUE(TripsNote(s, "swizzle-inner-below-span"));
+  EXPECT_TRUE(Clear(TiledF16(), "swizzle-inner-below-span"));
+  EXPECT_TRUE(Clear(TiledF16NoSwizzle(), "swizzle-inner-below-span"));
+}
+
+// [CUDA_H] "When interleave is CU_TENSOR_MAP_INTERLEAVE_32B, swizzle must be CU_TENSOR_MAP_SWIZZLE_32B.
+// Other interleave modes can have any swizzling pattern." [SPEC] 6: the driver accepted INTERLEAVE_32B with
+// SWIZZLE_128B, and "where the driver accepts something the documentation ... forbids, the validator should
+// still report it" => error.
+TEST(Interleave32bSwizzle, RequiresSwizzle32B) {
+  TensorMapSpec s = Interleave32Rank3();
+  s.swizzle = Swizzle::k128B;
+  EXPECT_TRUE(TripsError(s, "interleave-32b-swizzle"));
+  s.swizzle = Swizzle::kNone;
+  EXPECT_TRUE(TripsError(s, "interleave-32b-swizzle"));
+  EXPECT_TRUE(Clear(Interleave32Rank3(), "interleave-32b-swizzle"));
+  TensorMapSpec t = Interleave16Rank3();
+  t.swizzle = Swizzle::k128B;
+  EXPECT_TRUE(Clear(t, "interleave-32b-swizzle"));
+}
+
+// [PTX-CN] 5.5.3.4: "interleaved layouts are not supported by .tile::scatter4 and .tile::gather4";
+// [PTX-CN] 5.5.6: ".im2col::w and .im2col::w::128 do not support interleaved layouts" (wide modes are in
+// rules_im2col_test.cc).
+TEST(InterleaveMode, Gather4AndScatter4) {
+  TensorMapSpec s = Gather4F16();
+  s.interleave = Interleave::k16B;
+  EXPECT_TRUE(TripsError(s, "interleave-mode"));
+  s = Scatter4F16();
+  s.interleave = Interleave::k16B;
+  EXPECT_TRUE(TripsError(s, "interleave-mode"));
+  EXPECT_TRUE(Clear(Gather4F16(), "interleave-mode"));
+  // Tiled maps may interleave.
+  TensorMapSpec t = Tiled3dF16();
+  t.interleave = Interleave::k16B;
+  EXPECT_TRUE(Clear(t, "interleave-mode"));
+}
+
+// ============================== packed types ==============================
+// [CUDA_H] "tensorDataType of CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B requires interleave to be
+// CU_TENSOR_MAP_INTERLEAVE_NONE."
+TEST(PackedU6Interleave, RequiresNone) {
+  TensorMapSpec s = PackedU6Rank3();
+  s.interleave = Interleave::k16B;
+  EXPECT_TRUE(TripsError(s, "packed-u6-interleave"));
+  EXPECT_TRUE(Clear(PackedU6Rank3(), "packed-u6-interleave"));
+  // The sentence is about 16U6 only.
+  TensorMapSpec t = PackedU6Rank3();
+  t.data_type = DataType::k16U4Align16B;
+  t.global_strides = {2048, 32768, 0, 0};
+  t.interleave = Interleave::k16B;
+  EXPECT_TRUE(Clear(t, "packed-u6-interleave", Verdict::kAny));
+}
+
+// [CUDA_H] Tiled: "When the tensorDataType is CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B, only the following
+// swizzle modes are supported: NONE, 128B, 128B_ATOM_32B (Load & Store), 128B_ATOM_64B (Store only)";
+// "When the tensorDataType is CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B, only ... NONE, 128B, 128B_ATOM_32B
+// (Load only)".
+TEST(PackedSwizzle, TiledLists) {
+  TensorMapSpec s = PackedU4Align16();
+  s.swizzle = Swizzle::k64B;
+  EXPECT_TRUE(TripsError(s, "packed-swizzle"));
+  s.swizzle = Swizzle::k32B;
+  EXPECT_TRUE(TripsError(s, "packed-swizzle"));
+  s.swizzle = Swizzle::k128BAtom64B;
+  EXPECT_TRUE(TripsError(s, "packed-swizzle"));
+  s.swizzle = Swizzle::k128BAtom32BFlip8B;
+  EXPECT_TRUE(TripsError(s, "packed-swizzle"));
+  s.swizzle = Swizzle::k128BAtom32B;
+  EXPECT_TRUE(Clear(s, "packed-swizzle"));
+  s.swizzle = Swizzle::kNone;
+  EXPECT_TRUE(Clear(s, "packed-swizzle"));
+
+  TensorMapSpec u = PackedU6Align16();
+  u.swizzle = Swizzle::k64B;
+  EXPECT_TRUE(TripsError(u, "packed-swizzle"));
+  u.swizzle = Swizzle::kNone;
+  EXPECT_TRUE(Clear(u, "packed-swizzle"));
+  u = PackedU6Align16();
+  u.swizzle = Swizzle::k128BAtom64B;
+  u.direction = Direction::kStore;
+  EXPECT_TRUE(Clear(u, "packed-swizzle"));
+
+  // 16U4_ALIGN8B: no swizzle restriction is documented.
+  TensorMapSpec w = PackedU4Align8();
+  w.swizzle = Swizzle::k32B;
+  w.box_dim[0] = 64;  // 32 B
+  EXPECT_TRUE(Clear(w, "packed-swizzle"));
+}
+
+// [CUDA_H]: 16U4_ALIGN16B swizzles are all "(Load only)"; 16U6_ALIGN16B with 128B_ATOM_64B "(Store only)".
+// [SPEC] 2.3 (PTX 9.7.9.25.5.1): "cp.reduce.async.bulk does not support them [the sub-byte types]" and
+// ".global.shared::cta (store) does not support .b4x16_p64".
+TEST(PackedDirection, LoadOnlyStoreOnlyNoReduce) {
+  TensorMapSpec s = PackedU4Align16();
+  s.direction = Direction::kStore;
+  EXPECT_TRUE(TripsError(s, "packed-direction"));
+  EXPECT_TRUE(Clear(PackedU4Align16(), "packed-direction"));
+  s = PackedU4Align16();
+  s.direction = Direction::kLoadCluster;
+  EXPECT_TRUE(Clear(s, "packed-direction"));
+
+  TensorMapSpec u = PackedU6Align16();
+  u.swizzle = Swizzle::k128BAtom64B;  // store only
+  EXPECT_TRUE(TripsError(u, "packed-direction"));
+  u.direction = Direction::kStore;
+  EXPECT_TRUE(Clear(u, "packed-direction"));
+
+  TensorMapSpec w = PackedU4Align8();
+  w.direction = Direction::kReduce;
+  EXPECT_TRUE(TripsError(w, "packed-direction"));
+  w.direction = Direction::kStore;  // .b4x16 (unpadded) may be stored
+  EXPECT_TRUE(Clear(w, "packed-direction"));
+  u = PackedU6Align16();
+  u.direction = Direction::kReduce;
+  EXPECT_TRUE(TripsError(u, "packed-direction"));
+}
+
+// [CUDA_H] "CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA can only be used when tensorDataType
+// represents a floating-point data type, and when tensorDataType is not ..._16U4_ALIGN8B, ..._16U4_ALIGN16B,
+// and ..._16U6_ALIGN16B." [SPEC] 6: "OOB NaN fill on INT32: rejected".
+TEST(OobNanFloat, FloatTypesOnly) {
+  TensorMapSpec s = TiledF32();
+  s.data_type = DataType::kInt32;
+  s.oob_fill = OobFill::kNanRequestZeroFma;
+  EXPECT_TRUE(TripsError(s, "oob-nan-float"));
+  s = TiledF32();
+  s.oob_fill = OobFill::kNanRequestZeroFma;
+  EXPECT_TRUE(Clear(s, "oob-nan-float"));
+  s = TiledF16();
+  s.oob_fill = OobFill::kNanRequestZeroFma;
+  EXPECT_TRUE(Clear(s, "oob-nan-float"));
+  s = PackedU4Align8();
+  s.oob_fill = OobFill::kNanRequestZeroFma;
+  EXPECT_TRUE(TripsError(s, "oob-nan-float"));
+  s = PackedU6Align16();
+  s.oob_fill = OobFill::kNanRequestZeroFma;
+  EXPECT_TRUE(TripsError(s, "oob-nan-float"));
+}
+
+// ============================== mode and direction ==============================
+// [SPEC] 2.4 (PTX 9.7.9.25.5.2): global -> shared .load_mode = {.tile, .tile::gather4, .im2col, .im2col::w,
+// .im2col::w::128}; shared::cta -> global .load_mode = {.tile, .tile::scatter4, .im2col_no_offs};
+// cp.reduce load_mode .tile / .im2col_no_offs; prefetch exists for .tile::gather4 (target table row
+// "prefetch .tile::gather4, .im2col::w, .im2col::w::128").
+TEST(ModeDirection, Gather4LoadsScatter4Stores) {
+  TensorMapSpec s = Gather4F16();
+  s.direction = Direction::kStore;
+  EXPECT_TRUE(TripsError(s, "mode-direction"));
+  s.direction = Direction::kReduce;
+  EXPECT_TRUE(TripsError(s, "mode-direction"));
+  s.direction = Direction::kPrefetch;
+  EXPECT_TRUE(Clear(s, "mode-direction"));
+  s.direction = Direction::kLoadCluster;
+  EXPECT_TRUE(Clear(s, "mode-direction"));
+
+  TensorMapSpec t = Scatter4F16();
+  t.direction = Direction::kLoadCta;
+  EXPECT_TRUE(TripsError(t, "mode-direction"));
+  t.direction = Direction::kReduce;
+  EXPECT_TRUE(TripsError(t, "mode-direction"));
+  t.direction = Direction::kPrefetch;
+  EXPECT_TRUE(TripsError(t, "mode-direction"));
+  EXPECT_TRUE(Clear(Scatter4F16(), "mode-direction"));
+}
+
+// [PTX-CN] 5.5.7: "128B swizzle with 32B atomicity and 8B flip ... is legal only when cp.async.bulk.tensor
+// specifies the copy direction .shared::cluster.global or .shared::cta.global".
+TEST(SwizzleFlip8bLoadOnly, StoresAndReductionsFail) {
+  TensorMapSpec s = WithTarget(TiledF16(), Target::kSm100a);
+  s.swizzle = Swizzle::k128BAtom32BFlip8B;
+  EXPECT_TRUE(Clear(s, "swizzle-flip8b-load-only"));
+  s.direction = Direction::kLoadCluster;
+  EXPECT_TRUE(Clear(s, "swizzle-flip8b-load-only"));
+  s.direction = Direction::kStore;
+  EXPECT_TRUE(TripsError(s, "swizzle-flip8b-load-only"));
+  s.direction = Direction::kReduce;
+  EXPECT_TRUE(TripsError(s, "swizzle-flip8b-load-only"));
+  // The same store with 128B_ATOM_32B (no flip) is fine.
+  s.swizzle = Swizzle::k128BAtom32B;
+  s.direction = Direction::kStore;
+  EXPECT_TRUE(Clear(s, "swizzle-flip8b-load-only"));
+}
+
+// [SPEC] 2.4 (cp.reduce.async.bulk.tensor): ".add: .u32 .s32 .u64 .f32 .f16 .bf16; .min/.max: .u32 .s32
+// .u64 .s64 .f16 .bf16; .inc/.dec: .u32; .and/.or/.xor: .b32 .b64".
+TEST(ReduceOpType, PtxTypeTable) {
+  struct Case {
+    ReduceOp op;
+    DataType type;
+    bool allowed;
+  };
+  const Case cases[] = {
+      {ReduceOp::kAdd, DataType::kFloat32, true},   {ReduceOp::kAdd, DataType::kFloat16, true},
+      {ReduceOp::kAdd, DataType::kBfloat16, true},  {ReduceOp::kAdd, DataType::kUint32, true},
+      {ReduceOp::kAdd, DataType::kInt32, true},     {ReduceOp::kAdd, DataType::kUint64, true},
+      {ReduceOp::kAdd, DataType::kFloat64, false},  {ReduceOp::kAdd, DataType::kInt64, false},
+      {ReduceOp::kAdd, DataType::kUint8, false},    {ReduceOp::kAdd, DataType::kUint16, false},
+      {ReduceOp::kAdd, DataType::kTfloat32, false}, {ReduceOp::kAdd, DataType::kFloat32Ftz, false},
+      {ReduceOp::kMin, DataType::kInt64, true},     {ReduceOp::kMax, DataType::kBfloat16, true},
+      {ReduceOp::kMin, DataType::kFloat32, false},  {ReduceOp::kMax, DataType::kFloat64, false},
+      {ReduceOp::kInc, DataType::kUint32, true},    {ReduceOp::kInc, DataType::kInt32, false},
+      {ReduceOp::kDec, DataType::kUint32, true},    {ReduceOp::kDec, DataType::kUint64, false},
+      {ReduceOp::kAnd, DataType::kUint32, true},    {ReduceOp::kOr, DataType::kUint64, true},
+      {ReduceOp::kXor, DataType::kInt32, true},     {ReduceOp::kAnd, DataType::kUint16, false},
+      {ReduceOp::kOr, DataType::kUint8, false},     {ReduceOp::kXor, DataType::kFloat16, false},
+  };
+  for (const Case& c : cases) {
+    // A 2D tensor whose rows are 128 B for every element size: box [128 B / size, 8], no swizzle.
+    TensorMapSpec s = TiledF16NoSwizzle();
+    s.direction = Direction::kReduce;
+    s.reduce_op = c.op;
+    s.data_type = c.type;
+    const uint32_t size = static_cast<uint32_t>(DataTypeBits(c.type) / 8);
+    s.global_dim = {1024, 64, 0, 0, 0};
+    s.global_strides = {1024ull * size, 0, 0, 0};
+    s.box_dim = {128 / size, 8, 0, 0, 0};
+    SCOPED_TRACE(std::string(Name(c.op)) + " " + std::string(ShortName(c.type)));
+    if (c.allowed) {
+      EXPECT_TRUE(Clear(s, "reduce-op-type"));
+    } else {
+      EXPECT_TRUE(TripsError(s, "reduce-op-type"));
+    }
+  }
+  // Loads do not reduce.
+  TensorMapSpec l = TiledF16();
+  l.data_type = DataType::kFloat16;
+  l.reduce_op = ReduceOp::kInc;
+  EXPECT_TRUE(Clear(l, "reduce-op-type"));
+}
+
+// ============================== shared memory ==============================
+// [CPG] alignment table (quoted in [SPEC] 1.8): "Shared memory address: must be 128 byte aligned."
+TEST(SmemAlign128, AddressAndAlignment) {
+  EXPECT_TRUE(TripsError(WithSmemAddress(TiledF16NoSwizzle(), 0x440), "smem-align-128"));
+  EXPECT_TRUE(Clear(WithSmemAddress(TiledF16NoSwizzle(), 0x480), "smem-align-128"));
+  EXPECT_TRUE(TripsError(WithSmemAlignment(TiledF16NoSwizzle(), 64), "smem-align-128"));
+  EXPECT_TRUE(Clear(WithSmemAlignment(TiledF16NoSwizzle(), 128), "smem-align-128"));
+  // A prefetch goes to L2 and has no shared-memory destination ([SPEC] 2.4: "prefetch ... L2.global").
+  TensorMapSpec p = WithSmemAddress(TiledF16NoSwizzle(), 0x440);
+  p.direction = Direction::kPrefetch;
+  EXPECT_TRUE(Clear(p, "smem-align-128"));
+}
+
+// [PTX-CN] 5.5.7 / [SPEC] 2.2: the swizzle pattern starts on a 256 (32B), 512 (64B), 1024 (128B) byte
+// boundary, otherwise the base offset is non-zero; [CPG]: "shared memory should be aligned according to the
+// number of bytes after which the swizzle pattern repeats". Legal (128 B is the hardware minimum) => a
+// warning.
+TEST(SmemSwizzlePhase, WarnsOffTheRepeat) {
+  EXPECT_TRUE(TripsWarning(WithSmemAddress(TiledF16(), 0x480), "smem-swizzle-phase"));
+  EXPECT_TRUE(Clear(WithSmemAddress(TiledF16(), 0x800), "smem-swizzle-phase"));
+
+  TensorMapSpec s64 = TiledF16();
+  s64.swizzle = Swizzle::k64B;
+  s64.box_dim[0] = 32;
+  EXPECT_TRUE(TripsWarning(WithSmemAddress(s64, 0x280), "smem-swizzle-phase"));
+  EXPECT_TRUE(Clear(WithSmemAddress(s64, 0x200), "smem-swizzle-phase"));
+
+  TensorMapSpec s32 = TiledF16();
+  s32.swizzle = Swizzle::k32B;
+  s32.box_dim[0] = 16;
+  EXPECT_TRUE(TripsWarning(WithSmemAddress(s32, 0x80), "smem-swizzle-phase"));
+  EXPECT_TRUE(Clear(WithSmemAddress(s32, 0x100), "smem-swizzle-phase"));
+
+  EXPECT_TRUE(TripsWarning(WithSmemAlignment(TiledF16(), 512), "smem-swizzle-phase"));
+  EXPECT_TRUE(Clear(WithSmemAlignment(TiledF16(), 1024), "smem-swizzle-phase"));
+  // No swizzle, no phase.
+  EXPECT_TRUE(Clear(WithSmemAddress(TiledF16NoSwizzle(), 0x80), "smem-swizzle-phase"));
+}
+
+// ============================== driver version ==============================
+// [SPEC] 1.2: entry points PFN_cuTensorMapEncodeTiled_v12000 (tensor maps since the 12.0 driver API) and
+// PFN_cuTensorMapEncodeIm2colWide_v12080; [SPEC] 1.9: 12.8 (r570) added dtypes 13-15, swizzles 4-6 and
+// cuTensorMapEncodeIm2colWide.
+TEST(DriverVersion, TwelveZeroAndTwelveEight) {
+  TensorMapSpec s = TiledF16();
+  s.driver_version = 11080;
+  EXPECT_TRUE(TripsError(s, "driver-version"));
+  s.driver_version = 12000;
+  EXPECT_TRUE(Clear(s, "driver-version"));
+
+  TensorMapSpec u = PackedU4Align8();
+  u.driver_version = 12070;
+  EXPECT_TRUE(TripsError(u, "driver-version"));
+  u.driver_version = 12080;
+  EXPECT_TRUE(Clear(u, "driver-version"));
+
+  TensorMapSpec a = WithTarget(TiledF16(), Target::kSm100a);
+  a.swizzle = Swizzle::k128BAtom32B;
+  a.driver_version = 12060;
+  EXPECT_TRUE(TripsError(a, "driver-version"));
+  a.driver_version = 12080;
+  EXPECT_TRUE(Clear(a, "driver-version"));
+
+  // Wide maps: in rules_im2col_test.cc (WideNeedsDriver12080).
+}
+
+// ============================== unused fields ==============================
+// [CUDA_H] signatures: cuTensorMapEncodeTiled has no channelsPerPixel / pixelsPerColumn / corners;
+// cuTensorMapEncodeIm2col has no boxDim; the reduction operation belongs to cp.reduce only ([SPEC] 2.4).
+// Ignoring a field is legal => a note.
+TEST(UnusedField, NotesFieldsTheModeIgnores) {
+  TensorMapSpec s = TiledF16();
+  s.channels_per_pixel = 64;
+  s.set_fields |= kFieldChannelsPerPixel;
+  EXPECT_TRUE(TripsNote(s, "unused-field"));
+
+  s = TiledF16();
+  s.set_fields |= kFieldLowerCorner;
+  EXPECT_TRUE(TripsNote(s, "unused-field"));
+
+  s = TiledF16();
+  s.set_fields |= kFieldReduceOp;  // direction is load
+  EXPECT_TRUE(TripsNote(s, "unused-field"));
+  s.direction = Direction::kReduce;
+  EXPECT_TRUE(Clear(s, "unused-field"));
+
+  s = TiledF16();
+  s.set_fields |= kFieldBoxDim | kFieldGlobalDim | kFieldGlobalStrides | kFieldSwizzle | kFieldElementStrides;
+  EXPECT_TRUE(Clear(s, "unused-field"));
+
+  // One note per ignored field.
+  s = TiledF16();
+  s.set_fields |= kFieldChannelsPerPixel | kFieldPixelsPerColumn | kFieldWideMode;
+  EXPECT_EQ(CountRule(Run(s), "unused-field"), 3) << Dump(s, Run(s));
+}
+
+}  // namespace
+}  // namespace tmapgen
