@@ -620,13 +620,26 @@ bool Reader::NextImpl(bool object, std::string_view* key) {
   first_ = false;
   if (object) {
     if (*s != '"') return SetError(ErrorCode::kSyntax, s, "expected a string key, got " + Describe(s, end_));
-    std::string_view k;
-    if (!ScanString(s, key != nullptr ? &key_buf_ : nullptr, &k, nullptr, &s)) return false;
+    // The key as (pointer, size) rather than a string_view whose address is taken: storing it in two
+    // halves and loading it whole would stall store forwarding on the hot path.
+    const char* key_data;
+    size_t key_size;
+    const char* q = SkipPlain(s + 1, end_);
+    if (q < end_ && *q == '"') {  // the common case: nothing to unescape or validate
+      key_data = s + 1;
+      key_size = static_cast<size_t>(q - s - 1);
+      s = q + 1;
+    } else {
+      std::string_view k;
+      if (!ScanString(s, key != nullptr ? &key_buf_ : nullptr, &k, nullptr, &s)) return false;
+      key_data = k.data();
+      key_size = k.size();
+    }
     s = SkipWs(s, end_);
     if (s == end_) return SetError(ErrorCode::kTruncated, s, "unexpected end of input in an object");
     if (*s != ':') return SetError(ErrorCode::kSyntax, s, "expected ':' after an object key, got " + Describe(s, end_));
     ++s;
-    if (key != nullptr) *key = k;
+    if (key != nullptr) *key = std::string_view(key_data, key_size);
   }
   p_ = s;
   pending_ = true;
@@ -652,6 +665,14 @@ bool Reader::ReadString(std::string* out) {
 bool Reader::ReadStringView(std::string_view* out, bool* had_escapes) {
   if (!StartValue()) return false;
   if (*p_ != '"') return Mismatch("a string");
+  const char* q = SkipPlain(p_ + 1, end_);
+  if (q < end_ && *q == '"') {  // the common case: nothing to unescape or validate
+    *out = std::string_view(p_ + 1, static_cast<size_t>(q - p_ - 1));
+    if (had_escapes != nullptr) *had_escapes = false;
+    p_ = q + 1;
+    pending_ = false;
+    return true;
+  }
   const char* after;
   if (!ScanString(p_, &value_buf_, out, had_escapes, &after)) return false;
   p_ = after;

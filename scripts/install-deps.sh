@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tmapgen needs, only those that are missing. Needs root (or sudo).
+set -euo pipefail
+pkgs=(cmake ninja-build g++ libgtest-dev libbenchmark-dev protobuf-compiler libprotobuf-dev)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -eq 0 ]; then exit 0; fi
+echo "installing: ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
