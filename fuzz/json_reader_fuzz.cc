@@ -1,8 +1,8 @@
 // json_reader_fuzz.cc: libFuzzer target for json::Reader, json::Writer and json::LineSplitter.
 //
 // Build and run (corpus outside the repository):
-//   clang++-14 -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -I. \
-//     fuzz/json_reader_fuzz.cc src/json/json_reader.cc src/json/json_writer.cc -o /tmp/json_fuzz
+//   clang++-14 -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -I. fuzz/json_reader_fuzz.cc
+//     src/json/json_reader.cc src/json/json_writer.cc -o /tmp/json_fuzz      (one command line)
 //   mkdir -p /tmp/json_corpus && /tmp/json_fuzz -max_total_time=60 /tmp/json_corpus
 //
 // Each input is used four ways, each with an oracle that aborts on a violation:

@@ -1297,6 +1297,7 @@ std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f) {
   if (id == "im2col-store-corners") return CornerFieldName(s, f.index);
   if ((id == "smem-align-128" || id == "smem-swizzle-phase") && f.index == 1) return "smem_alignment";
   if (r.field == "box_dim[0]" && IsIm2colMode(s.mode)) return "channels_per_pixel";
+  if (id == "target-smem-capacity" && IsIm2colMode(s.mode)) return "pixels_per_column";
   const std::string_view field = r.field;
   const size_t p = field.find("[i]");
   if (p == std::string_view::npos) return std::string(field);

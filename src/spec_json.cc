@@ -66,6 +66,9 @@ size_t Distance(std::string_view a, std::string_view b) {
 }
 
 std::string Suggest(std::string_view key) {
+  for (const KeyInfo& k : kKeys) {  // a prefix is the likeliest slip ("box" for "box_dim")
+    if (key.size() >= 3 && k.name.substr(0, key.size()) == key) return Cat(" (did you mean \"", k.name, "\"?)");
+  }
   size_t best = 99;
   std::string_view name;
   for (const KeyInfo& k : kKeys) {

@@ -308,6 +308,32 @@ Location Reader::LocationOf(size_t offset) const {
   return loc;
 }
 
+bool Reader::Fail0(ErrorCode code, const char* at, const char* message) {
+  return SetError(code, at, std::string(message));
+}
+
+bool Reader::FailGot(ErrorCode code, const char* at, const char* prefix, const char* got, const char* expected_word) {
+  std::string message = prefix + Describe(got, end_);
+  if (expected_word != nullptr) message = message + " (expected '" + expected_word + "')";
+  return SetError(code, at, std::move(message));
+}
+
+bool Reader::FailStringByte(const char* at) {
+  const unsigned char c = static_cast<unsigned char>(*at);
+  if (c >= 0x20) return SetError(ErrorCode::kBadUtf8, at, "invalid UTF-8 in a string (" + HexByte(c) + ")");
+  static const char kDigits[] = "0123456789ABCDEF";
+  std::string msg = "control character U+00";
+  msg.push_back(kDigits[c >> 4]);
+  msg.push_back(kDigits[c & 15]);
+  msg += " in a string must be escaped";
+  return SetError(ErrorCode::kSyntax, at, std::move(msg));
+}
+
+bool Reader::FailDepth() {
+  return SetError(ErrorCode::kDepthLimit, p_,
+                  "objects and arrays nested deeper than the limit of " + ToDecimal(static_cast<uint64_t>(max_depth_)));
+}
+
 bool Reader::SetError(ErrorCode code, const char* at, std::string message) {
   if (!ok()) return false;
   const Location loc = LocationOf(static_cast<size_t>(at - begin_));
@@ -347,13 +373,13 @@ bool Reader::FailAt(size_t offset, ErrorCode code, std::string_view message) {
 bool Reader::StartValue() {
   if (!ok()) return false;
   if (!pending_) {
-    return SetError(ErrorCode::kUsage, p_,
-                    depth_ == 0 ? "the top-level value has already been read"
-                                : "no value is pending here: call NextKey/NextElement first");
+    return Fail0(ErrorCode::kUsage, p_,
+                 depth_ == 0 ? "the top-level value has already been read"
+                             : "no value is pending here: call NextKey/NextElement first");
   }
   p_ = SkipWs(p_, end_);
   value_start_ = p_;
-  if (p_ == end_) return SetError(ErrorCode::kTruncated, p_, "unexpected end of input, expected a value");
+  if (p_ == end_) return Fail0(ErrorCode::kTruncated, p_, "unexpected end of input, expected a value");
   return true;
 }
 
@@ -364,7 +390,7 @@ bool Reader::ScanString(const char* s, std::string* buf, std::string_view* out, 
   bool escaped = false;
   for (;;) {
     s = SkipPlain(s, end_);
-    if (s == end_) return SetError(ErrorCode::kTruncated, s, "unexpected end of input in a string");
+    if (s == end_) return Fail0(ErrorCode::kTruncated, s, "unexpected end of input in a string");
     const unsigned char c = static_cast<unsigned char>(*s);
     if (c == '"') break;
     if (c == '\\') {
@@ -376,16 +402,11 @@ bool Reader::ScanString(const char* s, std::string* buf, std::string_view* out, 
       if (!ScanEscape(&s, buf)) return false;
       run = s;
     } else if (c < 0x20) {
-      static const char kDigits[] = "0123456789ABCDEF";
-      std::string msg = "control character U+00";
-      msg.push_back(kDigits[c >> 4]);
-      msg.push_back(kDigits[c & 15]);
-      msg += " in a string must be escaped";
-      return SetError(ErrorCode::kSyntax, s, std::move(msg));
+      return FailStringByte(s);
     } else {
       const int n = Utf8Length(s, end_);
-      if (n < 0) return SetError(ErrorCode::kTruncated, end_, "unexpected end of input in a string");
-      if (n == 0) return SetError(ErrorCode::kBadUtf8, s, "invalid UTF-8 in a string (" + HexByte(c) + ")");
+      if (n < 0) return Fail0(ErrorCode::kTruncated, end_, "unexpected end of input in a string");
+      if (n == 0) return FailStringByte(s);
       s += n;
     }
   }
@@ -403,9 +424,9 @@ bool Reader::ScanString(const char* s, std::string* buf, std::string_view* out, 
 bool Reader::ScanHex4(const char* s, const char* backslash, uint32_t* cp) {
   uint32_t v = 0;
   for (int i = 0; i < 4; ++i) {
-    if (s + i == end_) return SetError(ErrorCode::kTruncated, end_, "unexpected end of input in a string");
+    if (s + i == end_) return Fail0(ErrorCode::kTruncated, end_, "unexpected end of input in a string");
     const int h = HexValue(s[i]);
-    if (h < 0) return SetError(ErrorCode::kBadEscape, backslash, "invalid \\u escape: expected 4 hex digits");
+    if (h < 0) return Fail0(ErrorCode::kBadEscape, backslash, "invalid \\u escape: expected 4 hex digits");
     v = v * 16 + static_cast<uint32_t>(h);
   }
   *cp = v;
@@ -414,7 +435,7 @@ bool Reader::ScanHex4(const char* s, const char* backslash, uint32_t* cp) {
 
 bool Reader::ScanEscape(const char** ps, std::string* buf) {
   const char* const bs = *ps;
-  if (bs + 1 == end_) return SetError(ErrorCode::kTruncated, end_, "unexpected end of input in a string");
+  if (bs + 1 == end_) return Fail0(ErrorCode::kTruncated, end_, "unexpected end of input in a string");
   char decoded;
   switch (bs[1]) {
     case '"': decoded = '"'; break;
@@ -434,7 +455,7 @@ bool Reader::ScanEscape(const char** ps, std::string* buf) {
       }
       if (cp >= 0xD800 && cp <= 0xDBFF) {
         if (s == end_ || (*s == '\\' && s + 1 == end_)) {
-          return SetError(ErrorCode::kTruncated, end_, "unexpected end of input in a string");
+          return Fail0(ErrorCode::kTruncated, end_, "unexpected end of input in a string");
         }
         if (s[0] != '\\' || s[1] != 'u') {
           return SetError(ErrorCode::kBadEscape, bs, "unpaired UTF-16 high surrogate " + std::string(bs, 6));
@@ -467,13 +488,13 @@ bool Reader::ScanNumber(const char* s, NumberToken* t) {
   t->begin = s;
   t->negative = *s == '-';
   if (t->negative) ++s;
-  if (s == end_) return SetError(ErrorCode::kTruncated, s, "unexpected end of input in a number");
-  if (!IsDigit(*s)) return SetError(ErrorCode::kSyntax, s, "expected a digit after '-', got " + Describe(s, end_));
+  if (s == end_) return Fail0(ErrorCode::kTruncated, s, "unexpected end of input in a number");
+  if (!IsDigit(*s)) return FailGot(ErrorCode::kSyntax, s, "expected a digit after '-', got ", s);
   t->int_begin = s;
   uint64_t v = 0;
   if (*s == '0') {
     ++s;
-    if (s < end_ && IsDigit(*s)) return SetError(ErrorCode::kSyntax, s - 1, "leading zeros are not allowed in numbers");
+    if (s < end_ && IsDigit(*s)) return Fail0(ErrorCode::kSyntax, s - 1, "leading zeros are not allowed in numbers");
   } else {
     do {
       v = v * 10 + static_cast<unsigned>(*s - '0');  // wraps harmlessly beyond 19 digits
@@ -485,9 +506,9 @@ bool Reader::ScanNumber(const char* s, NumberToken* t) {
   t->frac_begin = t->frac_end = s;
   if (s < end_ && *s == '.') {
     ++s;
-    if (s == end_) return SetError(ErrorCode::kTruncated, s, "unexpected end of input in a number");
+    if (s == end_) return Fail0(ErrorCode::kTruncated, s, "unexpected end of input in a number");
     if (!IsDigit(*s)) {
-      return SetError(ErrorCode::kSyntax, s, "expected a digit after the decimal point, got " + Describe(s, end_));
+      return FailGot(ErrorCode::kSyntax, s, "expected a digit after the decimal point, got ", s);
     }
     t->frac_begin = s;
     while (s < end_ && IsDigit(*s)) ++s;
@@ -498,8 +519,8 @@ bool Reader::ScanNumber(const char* s, NumberToken* t) {
     ++s;
     bool exp_negative = false;
     if (s < end_ && (*s == '+' || *s == '-')) exp_negative = *s++ == '-';
-    if (s == end_) return SetError(ErrorCode::kTruncated, s, "unexpected end of input in a number");
-    if (!IsDigit(*s)) return SetError(ErrorCode::kSyntax, s, "expected a digit in the exponent, got " + Describe(s, end_));
+    if (s == end_) return Fail0(ErrorCode::kTruncated, s, "unexpected end of input in a number");
+    if (!IsDigit(*s)) return FailGot(ErrorCode::kSyntax, s, "expected a digit in the exponent, got ", s);
     int64_t e = 0;
     do {
       if (e < NumberToken::kExpCap) e = e * 10 + (*s - '0');
@@ -514,10 +535,8 @@ bool Reader::ScanNumber(const char* s, NumberToken* t) {
 
 bool Reader::ScanLiteral(const char* s, const char* word, size_t len) {
   for (size_t i = 0; i < len; ++i) {
-    if (s + i == end_) return SetError(ErrorCode::kTruncated, end_, "unexpected end of input in a literal");
-    if (s[i] != word[i]) {
-      return SetError(ErrorCode::kSyntax, s, "invalid literal " + Describe(s, end_) + " (expected '" + word + "')");
-    }
+    if (s + i == end_) return Fail0(ErrorCode::kTruncated, end_, "unexpected end of input in a literal");
+    if (s[i] != word[i]) return FailGot(ErrorCode::kSyntax, s, "invalid literal ", s, word);
   }
   return true;
 }
@@ -570,8 +589,7 @@ bool Reader::BeginContainer(char open) {
   if (!StartValue()) return false;
   if (*p_ != open) return Mismatch(open == '{' ? "an object" : "an array");
   if (depth_ >= max_depth_) {
-    return SetError(ErrorCode::kDepthLimit, p_,
-                    "objects and arrays nested deeper than the limit of " + ToDecimal(static_cast<uint64_t>(max_depth_)));
+    return FailDepth();
   }
   ++p_;
   Push(open == '[');
@@ -587,15 +605,13 @@ bool Reader::NextElement() { return NextImpl(false, nullptr); }
 bool Reader::NextImpl(bool object, std::string_view* key) {
   if (!ok()) return false;
   if (depth_ == 0 || is_array_[static_cast<size_t>(depth_)] == object) {
-    return SetError(ErrorCode::kUsage, p_,
-                    object ? "NextKey called outside an object" : "NextElement called outside an array");
+    return Fail0(ErrorCode::kUsage, p_, object ? "NextKey called outside an object" : "NextElement called outside an array");
   }
   if (pending_ && !SkipValue()) return false;
   const char close = object ? '}' : ']';
   const char* s = SkipWs(p_, end_);
   if (s == end_) {
-    return SetError(ErrorCode::kTruncated, s,
-                    std::string("unexpected end of input in ") + (object ? "an object" : "an array"));
+    return Fail0(ErrorCode::kTruncated, s, object ? "unexpected end of input in an object" : "unexpected end of input in an array");
   }
   if (*s == close) {
     p_ = s + 1;
@@ -605,21 +621,19 @@ bool Reader::NextImpl(bool object, std::string_view* key) {
   }
   if (!first_) {
     if (*s != ',') {
-      return SetError(ErrorCode::kSyntax, s,
-                      std::string("expected ',' or '") + close + "' after " +
-                          (object ? "an object member" : "an array element") + ", got " + Describe(s, end_));
+      return FailGot(ErrorCode::kSyntax, s,
+                     object ? "expected ',' or '}' after an object member, got " : "expected ',' or ']' after an array element, got ", s);
     }
     const char* comma = s;
     s = SkipWs(s + 1, end_);
     if (s == end_) {
-      return SetError(ErrorCode::kTruncated, s,
-                      std::string("unexpected end of input in ") + (object ? "an object" : "an array"));
+      return Fail0(ErrorCode::kTruncated, s, object ? "unexpected end of input in an object" : "unexpected end of input in an array");
     }
-    if (*s == close) return SetError(ErrorCode::kSyntax, comma, std::string("trailing comma before '") + close + "'");
+    if (*s == close) return Fail0(ErrorCode::kSyntax, comma, object ? "trailing comma before '}'" : "trailing comma before ']'");
   }
   first_ = false;
   if (object) {
-    if (*s != '"') return SetError(ErrorCode::kSyntax, s, "expected a string key, got " + Describe(s, end_));
+    if (*s != '"') return FailGot(ErrorCode::kSyntax, s, "expected a string key, got ", s);
     // The key as (pointer, size) rather than a string_view whose address is taken: storing it in two
     // halves and loading it whole would stall store forwarding on the hot path.
     const char* key_data;
@@ -636,8 +650,8 @@ bool Reader::NextImpl(bool object, std::string_view* key) {
       key_size = k.size();
     }
     s = SkipWs(s, end_);
-    if (s == end_) return SetError(ErrorCode::kTruncated, s, "unexpected end of input in an object");
-    if (*s != ':') return SetError(ErrorCode::kSyntax, s, "expected ':' after an object key, got " + Describe(s, end_));
+    if (s == end_) return Fail0(ErrorCode::kTruncated, s, "unexpected end of input in an object");
+    if (*s != ':') return FailGot(ErrorCode::kSyntax, s, "expected ':' after an object key, got ", s);
     ++s;
     if (key != nullptr) *key = std::string_view(key_data, key_size);
   }
@@ -689,38 +703,29 @@ bool Reader::StartNumber(const char* expected, NumberToken* t) {
   return true;
 }
 
-std::string Reader::NumberText(const NumberToken& t) const {
-  return Describe(t.begin, end_);
-}
-
 bool Reader::ReadUint64(uint64_t* out) {
-  static const char kExpected[] = "an unsigned integer";
   NumberToken t;
-  if (!StartNumber(kExpected, &t)) return false;
+  if (!StartNumber("an unsigned integer", &t)) return false;
   if (!t.negative && t.plain() && t.int_digits() <= 19) {
     *out = t.int_value;
     return true;
   }
   uint64_t mag;
   const IntStatus st = t.Magnitude(&mag);
-  if (st == IntStatus::kNotInteger) {
-    return SetError(ErrorCode::kNotInteger, t.begin, std::string("expected ") + kExpected + ", got " + NumberText(t));
-  }
+  if (st == IntStatus::kNotInteger) return FailGot(ErrorCode::kNotInteger, t.begin, "expected an unsigned integer, got ", t.begin);
   if (t.negative && (st == IntStatus::kTooBig || mag != 0)) {
-    return SetError(ErrorCode::kNegative, t.begin, std::string("expected ") + kExpected + ", got " + NumberText(t));
+    return FailGot(ErrorCode::kNegative, t.begin, "expected an unsigned integer, got ", t.begin);
   }
   if (st == IntStatus::kTooBig) {
-    return SetError(ErrorCode::kOutOfRange, t.begin,
-                    "expected an unsigned integer <= 18446744073709551615, got " + NumberText(t));
+    return FailGot(ErrorCode::kOutOfRange, t.begin, "expected an unsigned integer <= 18446744073709551615, got ", t.begin);
   }
   *out = mag;
   return true;
 }
 
 bool Reader::ReadInt64(int64_t* out) {
-  static const char kExpected[] = "an integer";
   NumberToken t;
-  if (!StartNumber(kExpected, &t)) return false;
+  if (!StartNumber("an integer", &t)) return false;
   if (t.plain() && t.int_digits() <= 18) {
     const int64_t v = static_cast<int64_t>(t.int_value);
     *out = t.negative ? -v : v;
@@ -728,13 +733,11 @@ bool Reader::ReadInt64(int64_t* out) {
   }
   uint64_t mag;
   const IntStatus st = t.Magnitude(&mag);
-  if (st == IntStatus::kNotInteger) {
-    return SetError(ErrorCode::kNotInteger, t.begin, std::string("expected ") + kExpected + ", got " + NumberText(t));
-  }
+  if (st == IntStatus::kNotInteger) return FailGot(ErrorCode::kNotInteger, t.begin, "expected an integer, got ", t.begin);
   constexpr uint64_t kMaxPos = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
   if (st == IntStatus::kTooBig || mag > kMaxPos + (t.negative ? 1 : 0)) {
-    return SetError(ErrorCode::kOutOfRange, t.begin,
-                    "expected an integer in [-9223372036854775808, 9223372036854775807], got " + NumberText(t));
+    return FailGot(ErrorCode::kOutOfRange, t.begin,
+                   "expected an integer in [-9223372036854775808, 9223372036854775807], got ", t.begin);
   }
   if (!t.negative) {
     *out = static_cast<int64_t>(mag);
@@ -757,12 +760,12 @@ bool Reader::ReadDouble(double* out) {
     bool zero = false;
     t.Magnitude(&mag, &high, &zero);
     if (!zero && high >= 0) {
-      return SetError(ErrorCode::kOutOfRange, t.begin, "expected a number within the range of a double, got " + NumberText(t));
+      return FailGot(ErrorCode::kOutOfRange, t.begin, "expected a number within the range of a double, got ", t.begin);
     }
     d = t.negative ? -0.0 : 0.0;  // underflow rounds to zero
   } else if (r.ec != std::errc() || r.ptr != t.end) {
     // Cannot happen for a token that passed ScanNumber; kept so that a library quirk is an error, not UB.
-    return SetError(ErrorCode::kSyntax, t.begin, "malformed number " + NumberText(t));
+    return FailGot(ErrorCode::kSyntax, t.begin, "malformed number ", t.begin);
   }
   *out = d;
   return true;
@@ -809,7 +812,7 @@ Type Reader::PeekType() {
   if (!pending_) return Type::kEnd;
   p_ = SkipWs(p_, end_);
   if (p_ == end_) {
-    SetError(ErrorCode::kTruncated, p_, "unexpected end of input, expected a value");
+    Fail0(ErrorCode::kTruncated, p_, "unexpected end of input, expected a value");
     return Type::kError;
   }
   switch (*p_) {
@@ -821,7 +824,7 @@ Type Reader::PeekType() {
     case 'n': return Type::kNull;
     default:
       if (*p_ == '-' || IsDigit(*p_)) return Type::kNumber;
-      SetError(ErrorCode::kSyntax, p_, "expected a value, got " + Describe(p_, end_));
+      FailGot(ErrorCode::kSyntax, p_, "expected a value, got ", p_);
       return Type::kError;
   }
 }
@@ -859,7 +862,7 @@ bool Reader::SkipValue() {
           break;
         default: {
           if (*s != '-' && !IsDigit(*s)) {
-            return SetError(ErrorCode::kSyntax, s, "expected a value, got " + Describe(s, end_));
+            return FailGot(ErrorCode::kSyntax, s, "expected a value, got ", s);
           }
           NumberToken t;
           if (!ScanNumber(s, &t)) return false;
@@ -887,10 +890,10 @@ bool Reader::AtEnd() {
 bool Reader::Finish() {
   if (!ok()) return false;
   if (depth_ != 0 || pending_) {
-    return SetError(ErrorCode::kUsage, p_, "Finish called before the JSON value was read completely");
+    return Fail0(ErrorCode::kUsage, p_, "Finish called before the JSON value was read completely");
   }
   p_ = SkipWs(p_, end_);
-  if (p_ != end_) return SetError(ErrorCode::kSyntax, p_, "unexpected text after the JSON value: " + Describe(p_, end_));
+  if (p_ != end_) return FailGot(ErrorCode::kSyntax, p_, "unexpected text after the JSON value: ", p_);
   return true;
 }
 

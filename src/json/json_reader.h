@@ -86,6 +86,12 @@
 #include <string>
 #include <string_view>
 
+#if defined(__GNUC__)
+#define TMAPGEN_JSON_COLD __attribute__((noinline, cold))
+#else
+#define TMAPGEN_JSON_COLD
+#endif
+
 namespace tmapgen::json {
 
 enum class Type : uint8_t { kObject, kArray, kString, kNumber, kBool, kNull, kEnd, kError };
@@ -229,8 +235,16 @@ class Reader {
   bool ScanNumber(const char* s, NumberToken* t);
   bool ScanLiteral(const char* s, const char* word, size_t len);
   bool Mismatch(const char* expected);
-  std::string NumberText(const NumberToken& t) const;
-  bool SetError(ErrorCode code, const char* at, std::string message);
+  // Error recording. All return false; the first error wins. Kept out of line, so that the hot paths
+  // that call them stay small.
+  TMAPGEN_JSON_COLD bool SetError(ErrorCode code, const char* at, std::string message);
+  TMAPGEN_JSON_COLD bool Fail0(ErrorCode code, const char* at, const char* message);
+  // message = prefix + a description of what is at `got` [+ " (expected '<expected_word>')"].
+  TMAPGEN_JSON_COLD bool FailGot(ErrorCode code, const char* at, const char* prefix, const char* got,
+                                 const char* expected_word = nullptr);
+  TMAPGEN_JSON_COLD bool FailDepth();
+  // A control character (kSyntax) or a byte that starts no valid UTF-8 sequence (kBadUtf8) in a string.
+  TMAPGEN_JSON_COLD bool FailStringByte(const char* at);
 
   const char* begin_;
   const char* end_;

@@ -75,7 +75,7 @@ TEST(Im2colCornerRange, Rank4) {
   s = Im2colRank4WideW();
   s.pixel_box_lower_corner[1] = -129;
   EXPECT_TRUE(TripsError(s, "im2col-lower-corner-range"));
-  const Validation v = Run(s);
+  const Validation v = ValidateSpec(s);
   ASSERT_NE(FindingOf(v, "im2col-lower-corner-range"), nullptr);
   EXPECT_EQ(FindingOf(v, "im2col-lower-corner-range")->index, 1);
   s.pixel_box_lower_corner[1] = -128;
@@ -133,7 +133,7 @@ TEST(Im2colBoxArea, NonZeroArea) {
   s.pixel_box_lower_corner[1] = 14;
   s.pixel_box_upper_corner[1] = 0;
   EXPECT_TRUE(TripsError(s, "im2col-box-area"));
-  const Validation v = Run(s);
+  const Validation v = ValidateSpec(s);
   ASSERT_NE(FindingOf(v, "im2col-box-area"), nullptr);
   EXPECT_EQ(FindingOf(v, "im2col-box-area")->index, 1);
 }

@@ -99,7 +99,7 @@ TEST(GlobalDimRange, Boundaries) {
   EXPECT_TRUE(Clear(s, "global-dim-range"));
   s.global_dim[1] = k2Pow32 + 1;
   EXPECT_TRUE(TripsError(s, "global-dim-range"));
-  const Validation v = Run(s);
+  const Validation v = ValidateSpec(s);
   ASSERT_NE(FindingOf(v, "global-dim-range"), nullptr);
   EXPECT_EQ(FindingOf(v, "global-dim-range")->index, 1);
 
@@ -200,7 +200,7 @@ TEST(GlobalStrideOverlap, SmallerThanTheRowWarnsButIsValid) {
   TensorMapSpec t = Tiled3dF16();  // stride[1] must cover stride[0] x dim[1] = 128 x 64 = 8192
   t.global_strides[1] = 8176;
   EXPECT_TRUE(TripsWarning(t, "global-stride-overlap"));
-  const Validation v = Run(t);
+  const Validation v = ValidateSpec(t);
   ASSERT_NE(FindingOf(v, "global-stride-overlap"), nullptr);
   EXPECT_EQ(FindingOf(v, "global-stride-overlap")->index, 1);
   t.global_strides[1] = 8192;
@@ -301,7 +301,7 @@ TEST(BoxExceedsTensor, NoteOnly) {
   TensorMapSpec s = TiledF16();
   s.global_dim[1] = 100;  // box_dim[1] = 128
   EXPECT_TRUE(TripsNote(s, "box-exceeds-tensor"));
-  const Validation v = Run(s);
+  const Validation v = ValidateSpec(s);
   ASSERT_NE(FindingOf(v, "box-exceeds-tensor"), nullptr);
   EXPECT_EQ(FindingOf(v, "box-exceeds-tensor")->index, 1);
   s.global_dim[1] = 128;
@@ -726,7 +726,7 @@ TEST(UnusedField, NotesFieldsTheModeIgnores) {
   // One note per ignored field.
   s = TiledF16();
   s.set_fields |= kFieldChannelsPerPixel | kFieldPixelsPerColumn | kFieldWideMode;
-  EXPECT_EQ(CountRule(Run(s), "unused-field"), 3) << Dump(s, Run(s));
+  EXPECT_EQ(CountRule(ValidateSpec(s), "unused-field"), 3) << Dump(s, ValidateSpec(s));
 }
 
 }  // namespace

@@ -365,7 +365,7 @@ inline TensorMapSpec WideU6() {
 }
 
 // ---- validation helpers ----------------------------------------------------------------------------
-inline Validation Run(const TensorMapSpec& s) {
+inline Validation ValidateSpec(const TensorMapSpec& s) {
   Validation v;
   Validate(s, &v);
   return v;
@@ -427,7 +427,7 @@ inline ::testing::AssertionResult Trips(const TensorMapSpec& s, std::string_view
   if (Rules()[r].severity != sev)
     return ::testing::AssertionFailure() << "rule '" << id << "' has severity " << Name(Rules()[r].severity)
                                          << ", expected " << Name(sev);
-  const Validation v = Run(s);
+  const Validation v = ValidateSpec(s);
   if (!HasRule(v, id))
     return ::testing::AssertionFailure() << "expected rule '" << id << "' to trip; got\n" << Dump(s, v);
   if (v.valid != expect_valid)
@@ -452,7 +452,7 @@ enum class Verdict { kValid, kInvalid, kAny };
 inline ::testing::AssertionResult Clear(const TensorMapSpec& s, std::string_view id,
                                         Verdict verdict = Verdict::kValid) {
   if (FindRule(id) < 0) return ::testing::AssertionFailure() << "no rule '" << id << "' in the table";
-  const Validation v = Run(s);
+  const Validation v = ValidateSpec(s);
   if (HasRule(v, id))
     return ::testing::AssertionFailure() << "expected rule '" << id << "' NOT to trip; got\n" << Dump(s, v);
   if (verdict == Verdict::kValid && !v.valid)
@@ -464,7 +464,7 @@ inline ::testing::AssertionResult Clear(const TensorMapSpec& s, std::string_view
 
 // No finding of any severity (for the baselines).
 inline ::testing::AssertionResult Spotless(const TensorMapSpec& s) {
-  const Validation v = Run(s);
+  const Validation v = ValidateSpec(s);
   if (!v.valid || v.findings.size() != 0)
     return ::testing::AssertionFailure() << "expected a valid spec without findings; got\n" << Dump(s, v);
   return ::testing::AssertionSuccess();
