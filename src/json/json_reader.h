@@ -35,6 +35,9 @@
 // - Where: syntax errors point at the offending byte; type, range and sign errors at the first byte of
 //   the value; escape errors at the backslash; UTF-8 errors at the first byte of the bad sequence;
 //   kTruncated at the end of the text; kDepthLimit at the bracket that is one too deep.
+// - Truncation: a valid document cut anywhere before the end of its top-level value fails with
+//   kTruncated at the cut, never with kSyntax (except a bare top-level number, which may be cut into a
+//   shorter number), so "the file was cut short" can be told apart from "the file is wrong".
 // - The caller knows the JSON path of the value it is reading (this reader does not track it): pass it
 //   to `ErrorAt(path)` to get "line 3, column 17: global_dim[2]: expected an unsigned integer, got -4".
 //   Semantic errors found by the caller ("box_dim must be <= 256") can be recorded with `Fail()` so that
@@ -151,6 +154,8 @@ class Reader {
   explicit Reader(std::string_view text, const ReaderOptions& options = ReaderOptions());
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
+  Reader(Reader&&) = default;  // views into the reader's buffers do not survive a move
+  Reader& operator=(Reader&&) = default;
 
   // Starts over on a new text, keeping the options and the buffers' capacity (cheap for JSON Lines).
   void Reset(std::string_view text, size_t first_line = 1);
@@ -203,7 +208,8 @@ class Reader {
   std::string ErrorAt(std::string_view path) const;
   // Records a caller-detected error at the first byte of the value most recently consumed (or started,
   // for containers), unless an error is already recorded. Always returns false, so that
-  // `return r.Fail(ErrorCode::kOutOfRange, "must be <= 256, got 300");` reads naturally.
+  // `return r.Fail(ErrorCode::kOutOfRange, "must be <= 256, got 300");` reads naturally. kNone is
+  // recorded as kCaller.
   bool Fail(ErrorCode code, std::string_view message);
   // Same, at a byte offset of `text` (clamped to its size).
   bool FailAt(size_t offset, ErrorCode code, std::string_view message);
@@ -280,11 +286,12 @@ class Reader {
 //   Lines holding only spaces, tabs and CRs are skipped but counted. Line numbers are 1-based.
 // - Views: a line that lies inside the current chunk is returned as a view into it, so the chunk must
 //   stay valid until Next() returns false; a line spanning chunks is assembled in an internal buffer.
-//   Either view is valid until the next call to Next, Feed or Finish.
-// - Feed() may be called before the previous chunk is drained; its unread part is then copied.
-//   Feed() after Finish() is ignored.
-// - Memory: at most one partial line is buffered. A line longer than max_line_bytes (0: no limit) stops
-//   the splitter: Next() returns false from then on and line_too_long() is true.
+//   Either view is valid until the next call to Next or Feed.
+// - Feed() may be called before the previous chunk is drained; its unread part is then copied (and
+//   the chunk need not stay valid). Feed() after Finish() is ignored.
+// - Memory: when chunks are drained, at most one partial line is buffered. A line longer than
+//   max_line_bytes (0: no limit; CR included, LF not) stops the splitter as soon as it is seen to be too
+//   long, before its end: Next() returns false from then on and line_too_long() is true.
 // - Cost: each byte is scanned for LF once (memchr) and copied at most once (when its line spans chunks).
 class LineSplitter {
  public:
@@ -321,5 +328,7 @@ class LineSplitter {
 };
 
 }  // namespace tmapgen::json
+
+#undef TMAPGEN_JSON_COLD
 
 #endif  // TMAPGEN_SRC_JSON_JSON_READER_H_

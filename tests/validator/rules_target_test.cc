@@ -6,10 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <climits>
 #include <cstdint>
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 #include "tests/validator/test_specs.h"
 
@@ -300,7 +304,7 @@ TEST(AllViolations, FourBrokenRulesFourErrors) {
   EXPECT_EQ(w.warnings, 1) << Dump(s, w);
   EXPECT_TRUE(HasRule(w, "element-stride-dim0")) << Dump(s, w);
 
-  // The same in an im2col map: corner range, pixels range, channels bytes, interleave 32B swizzle.
+  // The same in an im2col map: corner range, pixels range, channel bytes, element-stride range.
   TensorMapSpec i = Im2colF16();
   i.pixel_box_lower_corner[0] = -129;
   i.pixels_per_column = 1025;
@@ -409,7 +413,10 @@ TEST(DerivedFacts, SwizzleRepeatAndBaseOffset) {
   EXPECT_EQ(ValidateSpec(WithSmemAddress(TiledF16(), 0x800)).facts.swizzle_base_offset, 0);
   EXPECT_EQ(ValidateSpec(WithSmemAddress(TiledF16(), 0x380)).facts.swizzle_base_offset, 7);
   EXPECT_EQ(ValidateSpec(WithSmemAddress(s64, 0x180)).facts.swizzle_base_offset, 3);
+  EXPECT_EQ(ValidateSpec(WithSmemAddress(s64, 0x380)).facts.swizzle_base_offset, 3);  // (0x380/128)%4 = 7%4
   EXPECT_EQ(ValidateSpec(WithSmemAddress(Interleave32Rank3(), 0x80)).facts.swizzle_base_offset, 1);
+  EXPECT_EQ(ValidateSpec(WithSmemAddress(Interleave32Rank3(), 0x180)).facts.swizzle_base_offset, 1);  // 3%2
+  EXPECT_EQ(ValidateSpec(WithSmemAddress(TiledF16NoSwizzle(), 0x180)).facts.swizzle_base_offset, 0);
   EXPECT_EQ(ValidateSpec(TiledF16()).facts.swizzle_base_offset, -1);  // address unknown
 
   TensorMapSpec row = TiledF16();  // one 64-byte row under a 128-byte swizzle
@@ -457,6 +464,34 @@ TEST(NearestValid, ShrinksTheBoxToTheSwizzleSpan) {
   EXPECT_EQ(out.box_dim[0], 32u);
   EXPECT_EQ(out.box_dim[1], 128u);
   EXPECT_EQ(out.global_strides[0], 8192u);
+  EXPECT_TRUE(ValidateSpec(out).valid) << Dump(out, ValidateSpec(out));
+}
+
+// [CUDA_H]: boxDim is 1..256, so the nearest valid extent for 257 is 256 (and 1 for 0).
+TEST(NearestValid, ClampsTheBox) {
+  TensorMapSpec bad = TiledF16();
+  bad.box_dim[1] = 257;
+  TensorMapSpec out;
+  ASSERT_TRUE(NearestValid(bad, &out));
+  EXPECT_EQ(out.box_dim[1], 256u);
+  EXPECT_EQ(out.box_dim[0], 64u);
+  bad.box_dim[1] = 0;
+  ASSERT_TRUE(NearestValid(bad, &out));
+  EXPECT_EQ(out.box_dim[1], 1u);
+  EXPECT_TRUE(ValidateSpec(out).valid);
+}
+
+// Several errors repaired together, over more than one round when one fix uncovers another.
+TEST(NearestValid, RepairsSeveralErrors) {
+  TensorMapSpec bad = TiledF16Pitch1008();
+  bad.global_strides[0] = 1000;  // -> 1008
+  bad.box_dim[1] = 300;          // -> 256
+  bad.element_strides[1] = 0;    // -> 1
+  TensorMapSpec out;
+  ASSERT_TRUE(NearestValid(bad, &out));
+  EXPECT_EQ(out.global_strides[0], 1008u);
+  EXPECT_EQ(out.box_dim[1], 256u);
+  EXPECT_EQ(out.element_strides[1], 1u);
   EXPECT_TRUE(ValidateSpec(out).valid) << Dump(out, ValidateSpec(out));
 }
 
@@ -597,6 +632,155 @@ TEST(DefaultSpecs, EachModeValidatesCleanlyOnATargetThatRunsIt) {
   EXPECT_EQ(ValidateSpec(DefaultSpec(Mode::kGather4)).facts.transaction_bytes, 512u);
   EXPECT_EQ(ValidateSpec(DefaultSpec(Mode::kIm2col)).facts.transaction_bytes, 16384u);
   EXPECT_EQ(DefaultSpec(Mode::kScatter4).direction, Direction::kStore);
+}
+
+// ============================== one violating spec per rule ==============================
+// The same violations as the per-rule tests (each cites its document there), gathered so that one test can
+// check at run time that every rule of the table fires on some spec, and that every finding renders.
+struct Violation {
+  std::string_view id;
+  TensorMapSpec spec;
+};
+std::vector<Violation> OneViolationPerRule() {
+  std::vector<Violation> v;
+  auto add = [&v](std::string_view id, const TensorMapSpec& s) { v.push_back({id, s}); };
+  TensorMapSpec s;
+  s = TiledF16(); s.rank = 6; add("rank-range", s);
+  s = Im2colF16(); s.rank = 2; add("im2col-rank", s);
+  s = TiledF16(); s.interleave = Interleave::k16B; add("interleave-rank", s);
+  s = Scatter4F16(); s.rank = 1; s.global_dim = {4096, 0, 0, 0, 0}; s.global_strides = {}; add("gather4-rank", s);
+  s = TiledF16(); s.global_dim[1] = k2Pow32 + 1; add("global-dim-range", s);
+  s = PackedU4Align8(); s.global_dim[0] = 4095; add("global-dim-packed", s);
+  s = TiledF16Pitch1008(); s.global_strides[0] = 1000; add("global-stride-align-16", s);
+  s = PackedU4Align16(); s.global_strides[0] = 2064; add("global-stride-align-32", s);
+  s = TiledF16(); s.global_strides[0] = k2Pow40; add("global-stride-max", s);
+  s = TiledF16(); s.global_strides[0] = 8176; add("global-stride-overlap", s);
+  add("global-address-align-16", WithGlobalAddress(TiledF16(), 0x10008));
+  add("global-address-align-32", WithGlobalAddress(Interleave32Rank3(), 0x10010));
+  add("global-address-align-128-swizzle", WithGlobalAddress(TiledF16(), 0x10040));
+  s = TiledF16(); s.box_dim[1] = 257; add("box-dim-range", s);
+  s = TiledF16NoSwizzle(); s.box_dim[0] = 60; add("box-inner-bytes-16", s);
+  s = PackedU4Align16(); s.box_dim[0] = 64; add("box-packed-128", s);
+  s = TiledF16(); s.global_dim[1] = 100; add("box-exceeds-tensor", s);
+  s = Gather4F16(); s.box_dim[1] = 2; add("gather4-box-rows", s);
+  s = TiledF16(); s.element_strides[1] = 9; add("element-stride-range", s);
+  s = TiledF16(); s.element_strides[0] = 3; add("element-stride-dim0", s);
+  s = TiledF16(); s.swizzle = Swizzle::k64B; add("swizzle-inner-span", s);
+  s = TiledF16(); s.box_dim[0] = 32; add("swizzle-inner-below-span", s);
+  s = Interleave32Rank3(); s.swizzle = Swizzle::k128B; add("interleave-32b-swizzle", s);
+  s = Gather4F16(); s.interleave = Interleave::k16B; add("interleave-mode", s);
+  s = PackedU6Rank3(); s.interleave = Interleave::k16B; add("packed-u6-interleave", s);
+  s = PackedU4Align16(); s.swizzle = Swizzle::k64B; add("packed-swizzle", s);
+  s = PackedU4Align16(); s.direction = Direction::kStore; add("packed-direction", s);
+  s = TiledF32(); s.data_type = DataType::kInt32; s.oob_fill = OobFill::kNanRequestZeroFma; add("oob-nan-float", s);
+  s = Im2colRank4WideW(); s.pixel_box_lower_corner[0] = -129; add("im2col-lower-corner-range", s);
+  s = Im2colRank4WideW(); s.pixel_box_upper_corner[0] = 128; add("im2col-upper-corner-range", s);
+  s = Im2colSmall14(); s.pixel_box_lower_corner[0] = 5; s.pixel_box_upper_corner[0] = -20; add("im2col-box-area", s);
+  s = Im2colF16(); s.channels_per_pixel = 0; add("im2col-channels-range", s);
+  s = Im2colF16NoSwizzle(); s.channels_per_pixel = 60; add("im2col-channels-bytes-16", s);
+  s = Im2colF16(); s.pixels_per_column = 1025; add("im2col-pixels-range", s);
+  s = WideW(); s.pixel_box_lower_corner_width = -32769; add("wide-lower-corner-range", s);
+  s = WideW(); s.pixel_box_upper_corner_width = 32768; add("wide-upper-corner-range", s);
+  s = WideW(); s.pixel_box_lower_corner_width = 0; s.pixel_box_upper_corner_width = -56; add("wide-box-area", s);
+  s = WideW(); s.swizzle = Swizzle::kNone; add("wide-swizzle", s);
+  s = WideW(); s.wide_mode = Im2colWideMode::kW128; s.set_fields |= kFieldWideMode; add("wide-mode-mismatch", s);
+  s = WideW128(); s.pixels_per_column = 64; s.set_fields |= kFieldPixelsPerColumn; add("wide-w128-pixels", s);
+  s = Im2colF16(); s.direction = Direction::kStore; add("im2col-store-corners", s);
+  s = Gather4F16(); s.direction = Direction::kStore; add("mode-direction", s);
+  s = WithTarget(TiledF16(), Target::kSm100a); s.swizzle = Swizzle::k128BAtom32BFlip8B;
+  s.direction = Direction::kStore; add("swizzle-flip8b-load-only", s);
+  s = TiledF16(); s.direction = Direction::kReduce; s.reduce_op = ReduceOp::kInc; add("reduce-op-type", s);
+  s = TiledF16(); s.swizzle = Swizzle::k128BAtom32B; add("target-swizzle-atomicity", s);
+  add("target-sub-byte", WithTarget(PackedU4Align8(), Target::kSm90a));
+  add("target-mode", WithTarget(Scatter4F16(), Target::kSm100));
+  s = WithTarget(TiledF16(), Target::kSm120a); s.swizzle = Swizzle::k128BAtom32B;
+  s.direction = Direction::kLoadCluster; add("target-sm120-cluster", s);
+  add("target-smem-capacity", U8Box(228));
+  add("smem-align-128", WithSmemAddress(TiledF16(), 0x440));
+  add("smem-swizzle-phase", WithSmemAddress(TiledF16(), 0x480));
+  s = TiledF16(); s.driver_version = 11080; add("driver-version", s);
+  s = SmallTensor(64); s.driver_version = 13010; add("driver-oob-address-bug", s);
+  s = TiledF16(); s.set_fields |= kFieldChannelsPerPixel; add("unused-field", s);
+  return v;
+}
+
+TEST(RulesTable, EveryRuleFiresOnSomeSpecAndEveryFindingRenders) {
+  std::set<std::string_view> fired;
+  for (const Violation& c : OneViolationPerRule()) {
+    SCOPED_TRACE(std::string(c.id));
+    const Validation v = ValidateSpec(c.spec);
+    EXPECT_TRUE(HasRule(v, c.id)) << Dump(c.spec, v);
+    EXPECT_EQ(v.valid, Rules()[FindRule(c.id)].severity != Severity::kError) << Dump(c.spec, v);
+    for (const Finding& f : v.findings) {
+      const Rule& r = Rules()[f.rule];
+      fired.insert(r.id);
+      EXPECT_FALSE(r.message(c.spec, f).empty()) << r.id;
+      EXPECT_FALSE(r.fix(c.spec, f).empty()) << r.id;
+      EXPECT_FALSE(FieldPath(r, c.spec, f).empty()) << r.id;
+    }
+  }
+  for (int i = 0; i < NumRules(); ++i)
+    EXPECT_EQ(fired.count(Rules()[i].id), 1u) << "no spec trips '" << Rules()[i].id << "'";
+}
+
+// derived_facts.h: "ComputeDerivedFacts() is total: it never fails and never divides by zero, whatever the spec
+// holds"; validator.h: Validate() reports, it does not crash. Absurd specs are invalid and render.
+TEST(RulesTable, AbsurdSpecsAreInvalidAndRender) {
+  std::vector<TensorMapSpec> specs;
+  specs.push_back(TensorMapSpec{});  // all zero
+  TensorMapSpec s = TiledF16();
+  s.rank = 200;
+  specs.push_back(s);
+  s = TiledF16();
+  s.global_dim = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull};
+  s.global_strides = {~0ull, ~0ull, ~0ull, ~0ull};
+  s.box_dim = {~0u, ~0u, ~0u, ~0u, ~0u};
+  s.element_strides = {0, 0, 0, 0, 0};
+  s.rank = 5;
+  specs.push_back(s);
+  s = Im2colF16();
+  s.pixel_box_lower_corner = {INT32_MIN, INT32_MAX, INT32_MIN};
+  s.pixel_box_upper_corner = {INT32_MAX, INT32_MIN, INT32_MAX};
+  s.channels_per_pixel = ~0u;
+  s.pixels_per_column = ~0u;
+  specs.push_back(s);
+  s = WideW();
+  s.pixel_box_lower_corner_width = INT32_MAX;
+  s.pixel_box_upper_corner_width = INT32_MIN;
+  s.global_dim[1] = ~0ull;
+  specs.push_back(s);
+  for (size_t k = 0; k < specs.size(); ++k) {
+    SCOPED_TRACE("absurd spec " + std::to_string(k));
+    for (TensorMapSpec t : {specs[k], WithoutTarget(specs[k])}) {
+      const Validation v = ValidateSpec(t);
+      EXPECT_FALSE(v.valid) << Dump(t, v);
+      EXPECT_GE(v.errors, 1);
+      EXPECT_FALSE(Dump(t, v).empty());
+    }
+  }
+}
+
+// validator.h: "It is allocation-free and thread-safe (one Validation per thread)". Two threads validating
+// different specs at once get the same answers as one thread alone.
+TEST(Validator, ThreadSafe) {
+  const std::vector<Violation> corpus = OneViolationPerRule();
+  std::vector<int> expect_errors;
+  for (const Violation& c : corpus) expect_errors.push_back(ValidateSpec(c.spec).errors);
+  std::atomic<int> mismatches{0};
+  auto work = [&](size_t offset) {
+    Validation v;
+    for (int round = 0; round < 200; ++round) {
+      for (size_t k = 0; k < corpus.size(); ++k) {
+        const size_t j = (k + offset) % corpus.size();
+        Validate(corpus[j].spec, &v);
+        if (v.errors != expect_errors[j]) ++mismatches;
+      }
+    }
+  };
+  std::thread a(work, 0), b(work, corpus.size() / 2);
+  a.join();
+  b.join();
+  EXPECT_EQ(mismatches.load(), 0);
 }
 
 // ============================== the table ==============================

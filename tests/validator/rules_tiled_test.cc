@@ -123,6 +123,8 @@ TEST(GlobalDimPacked, MultiplesOf2And128) {
   s = PackedU4Align16();
   s.global_dim[0] = 4000;  // 2000 B packed, still within the 2048-byte pitch
   EXPECT_TRUE(TripsError(s, "global-dim-packed"));
+  s.global_dim[0] = 4032;  // 63 x 64: a multiple of 64, not of 128
+  EXPECT_TRUE(TripsError(s, "global-dim-packed"));
   s.global_dim[0] = 3968;  // 31 x 128
   EXPECT_TRUE(Clear(s, "global-dim-packed"));
 
@@ -138,7 +140,7 @@ TEST(GlobalDimPacked, MultiplesOf2And128) {
 
 // ============================== global strides ==============================
 // [CUDA_H] "globalStrides array ... must be a multiple of 16 and less than 2^40."
-// [SPEC] pitfalls.md #1: the most common mistake.
+// (/work/shared/reference/pitfalls.md #1: the most common mistake people make.)
 TEST(GlobalStrideAlign16, Stride1000FailsStride1008Passes) {
   TensorMapSpec s = TiledF16Pitch1008();
   s.global_strides[0] = 1000;
@@ -304,6 +306,8 @@ TEST(BoxExceedsTensor, NoteOnly) {
   const Validation v = ValidateSpec(s);
   ASSERT_NE(FindingOf(v, "box-exceeds-tensor"), nullptr);
   EXPECT_EQ(FindingOf(v, "box-exceeds-tensor")->index, 1);
+  s.global_dim[1] = 127;  // one row short of the box
+  EXPECT_TRUE(TripsNote(s, "box-exceeds-tensor"));
   s.global_dim[1] = 128;
   EXPECT_TRUE(Clear(s, "box-exceeds-tensor"));
 }

@@ -34,9 +34,10 @@ inline constexpr uint64_t k2Pow32 = uint64_t{1} << 32;
 inline constexpr uint64_t k2Pow40 = uint64_t{1} << 40;
 
 // ---- the list of rules these tests cover -----------------------------------------------------------
-// RulesTableCoverage (rules_target_test.cc) checks that every id of Rules() is listed here and that every
-// id listed here exists. Add a rule here only together with a test that trips it and one that passes at
-// its boundary. The comment names the file that holds those tests.
+// RulesTable.Coverage (rules_target_test.cc) checks that every id of Rules() is listed here and that every
+// id listed here exists; RulesTable.EveryRuleFiresOnSomeSpecAndEveryFindingRenders trips each one at run
+// time. Add a rule here only together with a test that trips it and one that passes at its boundary. The
+// comment names the file that holds those tests.
 inline constexpr std::string_view kCoveredRuleIds[] = {
     "rank-range",                        // rules_tiled_test.cc
     "im2col-rank",                       // rules_im2col_test.cc
