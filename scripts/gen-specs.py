@@ -107,7 +107,8 @@ def gen_tiled_like(rng, mode):
     # Keep the tensor below 2^39 bytes (strides must stay below 2^40) by shrinking outer dimensions.
     while esize * _prod(dims) >= 1 << 39:
         j = max(range(1, rank), key=lambda k: dims[k])
-        dims[j] = max(box[j], dims[j] // 4)
+        dims[j] = max(1, dims[j] // 4)
+        box[j] = min(box[j], dims[j])
     # Keep one copy inside the shared-memory budget by shrinking outer boxes.
     while True:
         total = esize

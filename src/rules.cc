@@ -588,9 +588,66 @@ void CheckIm2colBoxArea(const CheckContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgIm2colBoxArea(const TensorMapSpec& s, const Finding& f) {
   const int i = f.index;
+  std::string interleaved = s.interleave != Interleave::kNone
+      ? Cat("; with an interleaved layout the tested driver checks this corner against global_dim[", i,
+            "] instead and does not enforce the documented meaning (", kMeasured, "; docs/hardware.md B3)")
+      : std::string();
   return Cat("the bounding box along global_dim[", i + 1, "] spans global_dim[", i + 1, "] + upper - lower = ",
              s.global_dim[i + 1], " + (", s.pixel_box_upper_corner[i], ") - (", s.pixel_box_lower_corner[i], ") = ",
-             f.value, " positions: it must have non-zero area");
+             f.value, " positions: it must have non-zero area", interleaved);
+}
+
+// Measured (docs/hardware.md B3): for INTERLEAVE_16B/32B im2col maps the driver checks corner i against
+// global_dim[i], not global_dim[i + 1].
+void CheckIm2colInterleaveBoxArea(const CheckContext& c, uint16_t r, FindingList* o) {
+  if (c.spec.interleave == Interleave::kNone) return;
+  const uint32_t rank = Rank(c.spec);
+  for (uint32_t i = 0; i + 2 < rank; ++i) {
+    const int64_t extent = static_cast<int64_t>(std::min<uint64_t>(c.spec.global_dim[i], k2Pow32)) +
+                           c.spec.pixel_box_upper_corner[i] - c.spec.pixel_box_lower_corner[i];
+    if (extent <= 0) o->Add(r, static_cast<int>(i), extent, 1);
+  }
+}
+std::string MsgIm2colInterleaveBoxArea(const TensorMapSpec& s, const Finding& f) {
+  const int i = f.index;
+  return Cat("with ", FullName(s.interleave), " the driver checks corner ", i, " against global_dim[", i, "]: ",
+             s.global_dim[i], " + (", s.pixel_box_upper_corner[i], ") - (", s.pixel_box_lower_corner[i], ") = ", f.value,
+             " is not positive, so it rejects the map (", kMeasured, "; docs/hardware.md B3; undocumented)");
+}
+std::string FixIm2colInterleaveBoxArea(const TensorMapSpec& s, const Finding& f) {
+  return Cat("make global_dim[", f.index, "] + pixel_box_upper_corner[", f.index, "] - pixel_box_lower_corner[", f.index,
+             "] at least 1, or use CU_TENSOR_MAP_INTERLEAVE_NONE (", ShortName(s.interleave), " im2col layouts are not "
+             "proven on hardware)");
+}
+
+// Measured (docs/hardware.md B2): the driver computes the pixel box in signed 32-bit arithmetic, so
+// global_dim + upper corner must stay <= 2^31 - 1 along every spatial dimension (W, H, D); in the wide
+// modes H and D carry corner 0. Tiled maps are not affected (2^32 accepted).
+constexpr int64_t kInt32Max = 2147483647;
+void AddIfOver(uint16_t r, FindingList* o, int dim, uint64_t d, int64_t upper) {
+  const int64_t sum = static_cast<int64_t>(std::min<uint64_t>(d, k2Pow32 * 2)) + upper;
+  if (sum > kInt32Max) o->Add(r, dim, sum, kInt32Max);
+}
+void CheckIm2colSpatialInt32(const CheckContext& c, uint16_t r, FindingList* o) {
+  const TensorMapSpec& s = c.spec;
+  const uint32_t rank = Rank(s);
+  if (rank < 3) return;
+  const bool interleaved = s.interleave != Interleave::kNone;
+  for (uint32_t i = 0; i + 2 < rank; ++i) {
+    const int64_t upper = s.mode == Mode::kIm2col ? s.pixel_box_upper_corner[i]
+                          : (i == 0 ? s.pixel_box_upper_corner_width : 0);
+    AddIfOver(r, o, static_cast<int>(i + 1), s.global_dim[i + 1], upper);
+    if (interleaved) AddIfOver(r, o, static_cast<int>(i), s.global_dim[i], upper);
+  }
+}
+std::string MsgIm2colSpatialInt32(const TensorMapSpec& s, const Finding& f) {
+  return Cat("global_dim[", f.index, "] = ", s.global_dim[f.index], " plus its upper corner is ", f.value,
+             ", above 2^31 - 1: the driver computes the ", Name(s.mode), " pixel box in signed 32-bit arithmetic and "
+             "rejects it (", kMeasured, "; docs/hardware.md B2; undocumented)");
+}
+std::string FixIm2colSpatialInt32(const TensorMapSpec& s, const Finding& f) {
+  return Cat("keep global_dim[", f.index, "] + upper corner <= 2147483647: split the ", Name(s.mode),
+             " tensor along that dimension into pieces with their own global_address");
 }
 std::string FixIm2colBoxArea(const TensorMapSpec& s, const Finding& f) {
   const int i = f.index;
@@ -673,26 +730,35 @@ bool PatchPixelsRange(const Finding& f, TensorMapSpec* s) {
 }
 
 // ============================== im2col wide ==============================
-void CheckWideCorner(uint16_t r, FindingList* o, int32_t v) {
-  if (v < -32768 || v > 32767) o->Add(r, -1, v, 32768);
+// cuda.h allows [-32768, 32767] at every rank, but the tested driver applies the im2col ranges of the
+// rank (measured: rank 4 [-128, 127] bisected for both wide modes; tma-spec.md section 6 and
+// docs/hardware.md B4). The stricter range wins: the validator never calls valid what the driver rejects.
+void CheckWideCorner(const CheckContext& c, uint16_t r, FindingList* o, int32_t v) {
+  const int lim = Rank(c.spec) >= 3 ? CornerLimit(Rank(c.spec)) : 32768;
+  if (v < -lim || v > lim - 1) o->Add(r, -1, v, lim);
 }
-void CheckWideLower(const CheckContext& c, uint16_t r, FindingList* o) { CheckWideCorner(r, o, c.spec.pixel_box_lower_corner_width); }
-void CheckWideUpper(const CheckContext& c, uint16_t r, FindingList* o) { CheckWideCorner(r, o, c.spec.pixel_box_upper_corner_width); }
-std::string MsgWideLower(const TensorMapSpec&, const Finding& f) {
-  return Cat("pixel_box_lower_corner_width = ", f.value, " is outside [-32768, 32767]");
+void CheckWideLower(const CheckContext& c, uint16_t r, FindingList* o) { CheckWideCorner(c, r, o, c.spec.pixel_box_lower_corner_width); }
+void CheckWideUpper(const CheckContext& c, uint16_t r, FindingList* o) { CheckWideCorner(c, r, o, c.spec.pixel_box_upper_corner_width); }
+std::string WideCornerWhy(const TensorMapSpec& s, const Finding& f) {
+  if (f.limit == 32768) return "";
+  return Cat(": cuda.h allows [-32768, 32767] at any rank, but the tested driver rejects values outside the rank-",
+             s.rank, " im2col range (", kMeasured, "; docs/hardware.md B4)");
 }
-std::string MsgWideUpper(const TensorMapSpec&, const Finding& f) {
-  return Cat("pixel_box_upper_corner_width = ", f.value, " is outside [-32768, 32767]");
+std::string MsgWideLower(const TensorMapSpec& s, const Finding& f) {
+  return Cat("pixel_box_lower_corner_width = ", f.value, " is outside [", -f.limit, ", ", f.limit - 1, "]", WideCornerWhy(s, f));
+}
+std::string MsgWideUpper(const TensorMapSpec& s, const Finding& f) {
+  return Cat("pixel_box_upper_corner_width = ", f.value, " is outside [", -f.limit, ", ", f.limit - 1, "]", WideCornerWhy(s, f));
 }
 std::string FixWideCorner(const TensorMapSpec&, const Finding& f) {
-  return Cat("use ", f.value < 0 ? -32768 : 32767);
+  return Cat("use ", f.value < 0 ? -f.limit : f.limit - 1, " (the nearest legal value)");
 }
 bool PatchWideLower(const Finding& f, TensorMapSpec* s) {
-  s->pixel_box_lower_corner_width = f.value < 0 ? -32768 : 32767;
+  s->pixel_box_lower_corner_width = static_cast<int32_t>(f.value < 0 ? -f.limit : f.limit - 1);
   return true;
 }
 bool PatchWideUpper(const Finding& f, TensorMapSpec* s) {
-  s->pixel_box_upper_corner_width = f.value < 0 ? -32768 : 32767;
+  s->pixel_box_upper_corner_width = static_cast<int32_t>(f.value < 0 ? -f.limit : f.limit - 1);
   return true;
 }
 
@@ -962,8 +1028,39 @@ void CheckTargetSmemCapacity(const CheckContext& c, uint16_t r, FindingList* o) 
 }
 std::string MsgTargetSmemCapacity(const TensorMapSpec&, const Finding& f) {
   return Cat("one copy needs ", f.value, " B of shared memory, more than the ", f.limit, " B a block can have on ",
-             Name(static_cast<Target>(f.target)), "; the driver encodes such a box (", kMeasured,
-             ": 256 x 256 f16 accepted) but no kernel can receive it");
+             Name(static_cast<Target>(f.target)), ": no kernel can receive it");
+}
+
+// Measured (docs/hardware.md B1): the driver rejects a map whose box is larger than the device's opt-in
+// shared memory per block (232,448 B on the H200), whatever the map is used for (it never sees the
+// direction). Its box size: tiled prod(floor(box_dim[i] / element_strides[i])) x element size, im2col
+// channels x pixels x element size. Other targets are assumed to use their own shared-memory size.
+uint64_t DriverBoxBytes(const TensorMapSpec& s) {
+  const uint64_t bits = static_cast<uint64_t>(DataTypeSmemBits(s.data_type));
+  uint64_t n = 1;
+  if (IsIm2colMode(s.mode)) {
+    const uint64_t pixels = s.mode == Mode::kIm2colW128 ? std::max<uint64_t>(128, s.pixels_per_column) : s.pixels_per_column;
+    n = static_cast<uint64_t>(s.channels_per_pixel) * pixels;
+  } else if (IsGatherScatter(s.mode)) {
+    n = 4ull * s.box_dim[0];
+  } else {
+    for (uint32_t i = 0; i < Rank(s); ++i) {
+      const uint64_t es = (i == 0 && s.interleave == Interleave::kNone) || s.element_strides[i] == 0 ? 1 : s.element_strides[i];
+      n *= s.box_dim[i] / es;
+    }
+  }
+  return (n * bits + 7) / 8;
+}
+void CheckBoxDriverLimit(const CheckContext& c, uint16_t r, FindingList* o) {
+  const uint64_t b = DriverBoxBytes(c.spec);
+  const int cap = Info(c.target).max_smem_per_block;
+  if (b > static_cast<uint64_t>(cap)) o->Add(r, -1, static_cast<int64_t>(b), cap, c.target);
+}
+std::string MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f) {
+  return Cat("the box is ", f.value, " B, more than the ", f.limit, " B of shared memory per block on ",
+             Name(static_cast<Target>(f.target)), ": the driver rejects such a map for every use, ",
+             s.direction == Direction::kPrefetch ? "prefetch included " : "", "(", kMeasured,
+             ": 235,008 B rejected, 220,560 B accepted; docs/hardware.md B1)");
 }
 std::string FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f) {
   return Cat("split the box: at most ", f.limit, " B per copy, for example halve ",
@@ -1185,6 +1282,14 @@ const Rule kRules[] = {
      "The im2col bounding box has non-zero area: dim + upper - lower >= 1 along each of D, H, W.",
      CheckIm2colBoxArea, MsgIm2colBoxArea, FixIm2colBoxArea, PatchIm2colBoxArea,
      "cuda.h (CUDA 13.0), cuTensorMapEncodeIm2col; measured (tma-spec.md section 6)"},
+    {"im2col-interleave-box-area", Severity::kError, kIm2colOnly, false, "pixel_box_upper_corner[i]",
+     "With an interleaved layout the driver checks im2col corner i against global_dim[i]: dim + upper - lower >= 1.",
+     CheckIm2colInterleaveBoxArea, MsgIm2colInterleaveBoxArea, FixIm2colInterleaveBoxArea, PatchInterleaveNone,
+     "measured: H200 sm_90, driver 580.159.04 (docs/hardware.md B3); undocumented in cuda.h"},
+    {"im2col-spatial-dim-int32", Severity::kError, kIm2colAll, false, "global_dim[i]",
+     "Along W, H and D, global_dim + upper corner is at most 2^31 - 1 (the driver computes the pixel box in int32).",
+     CheckIm2colSpatialInt32, MsgIm2colSpatialInt32, FixIm2colSpatialInt32, nullptr,
+     "measured: H200 sm_90, driver 580.159.04 (docs/hardware.md B2); undocumented in cuda.h"},
     {"im2col-channels-range", Severity::kError, kIm2colAll, false, "channels_per_pixel",
      "channels_per_pixel is 1 to 256 (exactly 128 for the ALIGN16B packed types).",
      CheckChannelsRange, MsgChannelsRange, FixChannelsRange, PatchChannelsRange,
@@ -1198,11 +1303,13 @@ const Rule kRules[] = {
      CheckPixelsRange, MsgPixelsRange, FixPixelsRange, PatchPixelsRange,
      "cuda.h (CUDA 13.0) Im2col and Im2colWide; 0 and 1025 measured rejected (tma-spec.md section 6)"},
     {"wide-lower-corner-range", Severity::kError, kWide, false, "pixel_box_lower_corner_width",
-     "pixel_box_lower_corner_width is within [-32768, 32767].",
-     CheckWideLower, MsgWideLower, FixWideCorner, PatchWideLower, kSrcWide},
+     "pixel_box_lower_corner_width is within the rank's im2col corner range (cuda.h says [-32768, 32767]; the driver enforces the im2col range).",
+     CheckWideLower, MsgWideLower, FixWideCorner, PatchWideLower,
+     "cuda.h (CUDA 13.0), cuTensorMapEncodeIm2colWide; measured per-rank range (docs/hardware.md B4)"},
     {"wide-upper-corner-range", Severity::kError, kWide, false, "pixel_box_upper_corner_width",
-     "pixel_box_upper_corner_width is within [-32768, 32767].",
-     CheckWideUpper, MsgWideUpper, FixWideCorner, PatchWideUpper, kSrcWide},
+     "pixel_box_upper_corner_width is within the rank's im2col corner range (cuda.h says [-32768, 32767]; the driver enforces the im2col range).",
+     CheckWideUpper, MsgWideUpper, FixWideCorner, PatchWideUpper,
+     "cuda.h (CUDA 13.0), cuTensorMapEncodeIm2colWide; measured per-rank range (docs/hardware.md B4)"},
     {"wide-box-area", Severity::kError, kWide, false, "pixel_box_upper_corner_width",
      "The W bounding box has non-zero area: W + upper - lower >= 1.",
      CheckWideBoxArea, MsgWideBoxArea, FixWideBoxArea, PatchWideBoxArea, kSrcWide},
@@ -1249,6 +1356,11 @@ const Rule kRules[] = {
      "One copy fits in the shared memory a block can have on the target (227 KiB; 99 KiB on sm_120 class).",
      CheckTargetSmemCapacity, MsgTargetSmemCapacity, FixTargetSmemCapacity, nullptr,
      "CUDA Programming Guide, compute capabilities table (shared memory per block); driver behaviour measured"},
+    {"box-driver-size-limit", Severity::kError, kAll, true, "box_dim",
+     "The box (tiled: prod floor(box_dim / element_strides); im2col: channels x pixels) x element size fits the "
+     "target's shared memory per block, whatever the direction.",
+     CheckBoxDriverLimit, MsgBoxDriverLimit, FixTargetSmemCapacity, nullptr,
+     "measured: H200 sm_90, driver 580.159.04 (docs/hardware.md B1); undocumented in cuda.h"},
     {"smem-align-128", Severity::kError, kAll, false, "smem_address",
      "The shared-memory destination is 128-byte aligned.",
      CheckSmemAlign128, MsgSmemAlign128, FixSmemAlign128, nullptr, kSrcCpgAlign},
@@ -1297,7 +1409,7 @@ std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f) {
   if (id == "im2col-store-corners") return CornerFieldName(s, f.index);
   if ((id == "smem-align-128" || id == "smem-swizzle-phase") && f.index == 1) return "smem_alignment";
   if (r.field == "box_dim[0]" && IsIm2colMode(s.mode)) return "channels_per_pixel";
-  if (id == "target-smem-capacity" && IsIm2colMode(s.mode)) return "pixels_per_column";
+  if ((id == "target-smem-capacity" || id == "box-driver-size-limit") && IsIm2colMode(s.mode)) return "pixels_per_column";
   const std::string_view field = r.field;
   const size_t p = field.find("[i]");
   if (p == std::string_view::npos) return std::string(field);

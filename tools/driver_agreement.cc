@@ -220,6 +220,25 @@ bool Explained(const TensorMapSpec& s) {
   return false;
 }
 
+// For a spec the driver accepted: the driver-level error rules that fired and whose message does not say the
+// driver lets it through (a message that says "rejects" is contradicted even for a target rule).
+std::vector<std::string> Contradicted(const TensorMapSpec& s) {
+  const TensorMapSpec d = DriverView(s);
+  Validation v;
+  Validate(d, &v);
+  std::vector<std::string> out;
+  for (const Finding& f : v.findings) {
+    const Rule& r = Rules()[f.rule];
+    if (r.severity != Severity::kError || IgnoredInDriverView(r)) continue;
+    const std::string msg = r.message(d, f);
+    const bool claims_reject = msg.find("rejects") != std::string::npos;
+    if (claims_reject || (!IsUseFinding(r, d) && !SaysNotEnforced(msg))) out.emplace_back(r.id);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 // ============================== shrinking ==============================
 struct Mutation {
   std::string name;
@@ -562,6 +581,62 @@ TensorMapSpec RandomSpec(Rng& r) {
   return s;
 }
 
+// A near-valid spec: the wild spec repaired with the validator's own automatic patches (NearestValid), which
+// stop exactly at the rules' limits, then sometimes pushed across one boundary. gather4/scatter4 are repaired
+// as the tiled map the driver sees, im2col::w as for sm_100a (where the mode exists); the target is then set
+// back to sm_90a.
+void PerturbOne(Rng& r, TensorMapSpec* s) {
+  const uint32_t n = std::max<uint32_t>(1, std::min<uint32_t>(s->rank, kMaxRank));
+  const uint32_t i = static_cast<uint32_t>(r.Below(n));
+  const int bits = DataTypeBits(s->data_type);
+  const uint32_t step = static_cast<uint32_t>(std::max(1, 128 / std::max(1, bits)));  // elements per 16 B
+  switch (r.Below(16)) {
+    case 0: s->box_dim[0] += r.Chance(50) ? 1 : step; break;
+    case 1: if (s->box_dim[0] > 1) s->box_dim[0] -= 1; break;
+    case 2: if (i + 1 < n) s->global_strides[i] += r.Chance(50) ? 16 : 8; break;
+    case 3: if (i + 1 < n) s->global_strides[i] = s->global_strides[i] >= 16 ? s->global_strides[i] - 16 : 0; break;
+    case 4: s->global_dim[i] = r.Chance(50) ? k2Pow32 : k2Pow32 + 1; break;
+    case 5: s->element_strides[i] = static_cast<uint32_t>(r.Range(0, 9)); break;
+    case 6: s->swizzle = static_cast<Swizzle>(r.Below(4)); break;
+    case 7: s->interleave = static_cast<Interleave>(r.Below(kNumInterleaves)); break;
+    case 8:
+      s->set_fields |= kFieldGlobalAddress;
+      s->global_address = (2 * static_cast<uint64_t>(r.Range(1, 1 << 20)) + 1) * (r.Chance(50) ? 8 : 16);
+      break;
+    case 9: s->channels_per_pixel += r.Chance(50) ? step : 1; break;
+    case 10: s->pixels_per_column = r.Chance(50) ? 1025 : 1024; break;
+    case 11: {
+      const int32_t lim = s->rank == 3 ? 32768 : s->rank == 4 ? 128 : 16;
+      (r.Chance(50) ? s->pixel_box_lower_corner : s->pixel_box_upper_corner)[r.Below(3)] =
+          r.Chance(50) ? -lim : lim - 1;
+      break;
+    }
+    case 12: {
+      const int32_t v[] = {-32768, 32767, -16384, 16383, 16384, -16385};
+      (r.Chance(50) ? s->pixel_box_lower_corner_width : s->pixel_box_upper_corner_width) = r.Pick(v);
+      break;
+    }
+    case 13: s->box_dim[i] = r.Chance(50) ? 256 : 257; break;
+    case 14: s->oob_fill = OobFill::kNanRequestZeroFma; break;
+    default: s->data_type = static_cast<DataType>(r.Below(kNumDataTypes)); break;
+  }
+}
+
+TensorMapSpec Tame(Rng& r, const TensorMapSpec& wild) {
+  TensorMapSpec t = wild;
+  if (IsGatherScatter(t.mode)) { t.mode = Mode::kTiled; t.direction = Direction::kLoadCta; }
+  if (IsWideMode(t.mode)) t.target = Target::kSm100a;
+  if (IsSubByte(t.data_type) && r.Chance(70)) t.data_type = static_cast<DataType>(r.Below(13));
+  if (IsAtomicitySwizzle(t.swizzle) && r.Chance(70)) t.swizzle = Swizzle::k128B;
+  TensorMapSpec u;
+  NearestValid(t, &u);
+  u.mode = wild.mode;
+  u.direction = wild.direction;
+  u.target = kTarget;
+  if (r.Chance(40)) PerturbOne(r, &u);
+  return u;
+}
+
 // ============================== random sweep ==============================
 struct RejectGroup {
   uint64_t count = 0, explained = 0, unexplained = 0;
@@ -618,12 +693,14 @@ int RunRandom(const CudaDriver& drv, uint64_t n, uint64_t seed, int max_print, j
   std::map<std::string, Shrunk> bad_groups, masked_groups;  // by mode + essential fields
   std::vector<std::pair<TensorMapSpec, std::string>> bad_list;
   uint64_t masked = 0, not_submitted = 0;
+  std::map<std::string, std::pair<uint64_t, TensorMapSpec>> contradicted;  // rule -> (count, first example)
   uint64_t shrunk_budget = 20000;
   const bool progress = isatty(2) != 0;
 
   for (uint64_t i = 0; i < n; ++i) {
     if (progress && (i % 4096 == 0)) std::fprintf(stderr, "\r  random: %" PRIu64 " / %" PRIu64, i, n);
-    const TensorMapSpec s = RandomSpec(rng);
+    const TensorMapSpec wild = RandomSpec(rng);
+    const TensorMapSpec s = rng.Chance(60) ? Tame(rng, wild) : wild;
     Validation v;
     Validate(s, &v);
     std::string cu_name;
@@ -657,6 +734,10 @@ int RunRandom(const CudaDriver& drv, uint64_t n, uint64_t seed, int max_print, j
       if (g.count == 0) g.example = s;
       ++g.count;
       ++g.by_mode[mode];
+      for (const std::string& id : Contradicted(s)) {
+        auto& c = contradicted[id];
+        if (c.first++ == 0) c.second = s;
+      }
       if (Explained(s)) {
         ++g.explained;
       } else {
@@ -741,6 +822,13 @@ int RunRandom(const CudaDriver& drv, uint64_t n, uint64_t seed, int max_print, j
   std::printf("\nrules firing in reject-only examples: target/use | says not enforced | claims driver rule (groups)\n");
   for (const auto& t : rule_tags)
     std::printf("  %-34s %4" PRIu64 " %4" PRIu64 " %4" PRIu64 "\n", t.first.c_str(), t.second[0], t.second[1], t.second[2]);
+  std::printf("\n-- driver-level rules that fired (driver view) on specs the driver ACCEPTED, although their message does "
+              "not say the driver lets them through: %zu --\n", contradicted.size());
+  for (const auto& c : contradicted) {
+    std::printf("\n[CONTRADICTED x%" PRIu64 "] %s\n  spec: %s\n", c.second.first, c.first.c_str(),
+                SpecText(c.second.second).c_str());
+    PrintMessages(DriverView(c.second.second), "    ");
+  }
   std::printf("\nunexplained reject-only examples (one per group):\n");
   for (const auto& g : sorted) {
     if (!g.second->has_unexplained_example) continue;
@@ -763,6 +851,7 @@ int RunRandom(const CudaDriver& drv, uint64_t n, uint64_t seed, int max_print, j
     w.Key("reject_only_explained").Uint(expl);
     w.Key("reject_only_unexplained").Uint(unexpl);
     w.Key("masked").Uint(masked);
+    w.Key("contradicted_rule_ids").Uint(contradicted.size());
     w.Key("not_submitted").Uint(not_submitted);
     w.EndObject();
     w.Key("by_mode").BeginObject();
@@ -803,6 +892,18 @@ int RunRandom(const CudaDriver& drv, uint64_t n, uint64_t seed, int max_print, j
     }
     w.EndArray();
     write_shrunk("masked_groups", masked_groups);
+    w.Key("contradicted_rules").BeginArray();
+    for (const auto& c : contradicted) {
+      w.BeginObject();
+      w.Key("rule").String(c.first);
+      w.Key("count").Uint(c.second.first);
+      w.Key("example");
+      WriteSpecValue(&w, c.second.second);
+      w.Key("messages");
+      WriteMessages(&w, DriverView(c.second.second));
+      w.EndObject();
+    }
+    w.EndArray();
     w.Key("reject_only_groups").BeginArray();
     for (const auto& g : sorted) {
       w.BeginObject();
@@ -886,7 +987,7 @@ struct Prober {
   const CudaDriver& drv;
   json::Writer* jw;
   std::string group;
-  int bad = 0, masked = 0, reject_only_unexplained = 0, probes = 0;
+  int bad = 0, masked = 0, reject_only_unexplained = 0, probes = 0, contradicted = 0;
 
   static std::string Verdict(bool valid, const std::vector<uint16_t>& errs) {
     return valid ? std::string("valid") : Cat("reject[", RuleList(errs), "]");
@@ -912,6 +1013,9 @@ struct Prober {
       cls = ex ? "reject-only(explained)" : "reject-only(UNEXPLAINED)";
       if (!ex) ++reject_only_unexplained;
     }
+    std::vector<std::string> contra;
+    if (e.driver_ok()) contra = Contradicted(s);
+    if (!contra.empty()) { cls += " contradicts:" + Join(contra, ","); ++contradicted; }
     std::printf("  %-56s driver %-26s validator %-44s driver-view %-30s %s\n", name.c_str(),
                 e.driver_ok() ? "ACCEPT" : e.cu_name.c_str(), Verdict(e.valid, e.errors).c_str(),
                 Verdict(e.dv_valid, e.dv_errors).c_str(), cls.c_str());
@@ -938,44 +1042,48 @@ struct Prober {
 
   bool Accepts(const TensorMapSpec& s) { return EncodeResult(drv, s, nullptr) == driver::kCudaSuccess; }
 
-  // Finds where the driver's (and the validator's driver-view) verdict changes for x in [lo, hi].
+  // Finds where the driver's (and the validator's driver-view) verdict changes for x in [lo, hi]: 33 evenly
+  // spaced samples, then a bisection inside every pair of neighbouring samples that disagree.
   void Search(const std::string& name, int64_t lo, int64_t hi, const std::function<TensorMapSpec(int64_t)>& make) {
-    auto bisect = [&](const std::function<bool(int64_t)>& f, int64_t a, int64_t b, int64_t* last_a, int64_t* first_b) {
-      const bool fa = f(a);
-      if (f(b) == fa) return false;
-      while (b - a > 1) {
-        const int64_t m = a + (b - a) / 2;
-        if (f(m) == fa) a = m; else b = m;
-      }
-      *last_a = a;
-      *first_b = b;
-      return true;
-    };
     auto drv_ok = [&](int64_t x) { return Accepts(make(x)); };
     auto val_ok = [&](int64_t x) { return DriverViewValid(make(x)); };
-    // Monotonicity check over 33 samples.
-    int changes = 0;
-    bool prev = drv_ok(lo);
-    std::string samples;
-    for (int k = 0; k <= 32; ++k) {
-      const int64_t x = lo + static_cast<int64_t>((static_cast<__int128>(hi - lo) * k) / 32);
-      const bool a = drv_ok(x);
-      if (k > 0 && a != prev) ++changes;
-      prev = a;
-      samples += a ? '+' : '-';
-    }
-    int64_t da = 0, db = 0, va = 0, vb = 0;
-    const bool dt = bisect(drv_ok, lo, hi, &da, &db);
-    const bool vt = bisect(val_ok, lo, hi, &va, &vb);
-    std::string dtext = dt ? Cat("driver ", drv_ok(da) ? "accepts" : "rejects", " x=", da, ", ",
-                                 drv_ok(db) ? "accepts" : "rejects", " x=", db)
-                           : Cat("driver ", drv_ok(lo) ? "accepts" : "rejects", " all of [", lo, ", ", hi, "] (ends)");
-    std::string vtext = vt ? Cat("validator(driver view) changes between x=", va, " and x=", vb)
-                           : Cat("validator(driver view) ", val_ok(lo) ? "valid" : "rejects", " at both ends");
-    const bool agree = (dt == vt) && (!dt || (da == va && db == vb)) && (drv_ok(lo) == val_ok(lo));
-    std::printf("  search %-50s x in [%" PRId64 ", %" PRId64 "]: %s; %s; samples %s%s%s\n", name.c_str(), lo, hi,
-                dtext.c_str(), vtext.c_str(), samples.c_str(), changes > 1 ? " NON-MONOTONIC" : "",
-                agree ? "" : "  <-- validator boundary differs");
+    auto transitions = [&](const std::function<bool(int64_t)>& f, std::string* samples) {
+      std::vector<std::pair<int64_t, int64_t>> out;  // (last x like the left sample, first x unlike it)
+      int64_t prev_x = lo;
+      bool prev = f(lo);
+      for (int k = 0; k <= 32; ++k) {
+        const int64_t x = lo + static_cast<int64_t>((static_cast<__int128>(hi - lo) * k) / 32);
+        const bool v = f(x);
+        if (samples != nullptr) *samples += v ? '+' : '-';
+        if (k > 0 && v != prev) {
+          int64_t a = prev_x, b = x;
+          while (b - a > 1) {
+            const int64_t m = a + (b - a) / 2;
+            if (f(m) == prev) a = m; else b = m;
+          }
+          out.emplace_back(a, b);
+        }
+        prev = v;
+        prev_x = x;
+      }
+      return out;
+    };
+    std::string dsamples, vsamples;
+    const auto dt = transitions(drv_ok, &dsamples);
+    const auto vt = transitions(val_ok, &vsamples);
+    auto describe = [&](const char* who, const std::function<bool(int64_t)>& f,
+                        const std::vector<std::pair<int64_t, int64_t>>& t) {
+      if (t.empty()) return Cat(who, " ", f(lo) ? "accepts" : "rejects", " every sample");
+      std::string out = Cat(who, " ", f(lo) ? "accepts" : "rejects", " from x=", lo);
+      for (const auto& p : t) out += Cat("; x=", p.first, " ", f(p.first) ? "accept" : "reject", " / x=", p.second, " ",
+                                         f(p.second) ? "accept" : "reject");
+      return out;
+    };
+    const bool agree = dt == vt && drv_ok(lo) == val_ok(lo);
+    std::printf("  search %s, x in [%" PRId64 ", %" PRId64 "]\n    %s\n    %s\n    driver samples %s%s\n",
+                name.c_str(), lo, hi, describe("driver", drv_ok, dt).c_str(),
+                describe("validator(driver view)", val_ok, vt).c_str(), dsamples.c_str(),
+                agree ? "" : "   <-- validator boundary differs");
     if (jw != nullptr) {
       json::Writer& w = *jw;
       w.BeginObject();
@@ -985,13 +1093,15 @@ struct Prober {
       w.Key("lo").Int(lo);
       w.Key("hi").Int(hi);
       w.Key("driver_accepts_lo").Bool(drv_ok(lo));
-      w.Key("driver_accepts_hi").Bool(drv_ok(hi));
-      w.Key("driver_transition").Bool(dt);
-      if (dt) { w.Key("driver_last_same_as_lo").Int(da); w.Key("driver_first_same_as_hi").Int(db); }
-      w.Key("validator_transition").Bool(vt);
-      if (vt) { w.Key("validator_last_same_as_lo").Int(va); w.Key("validator_first_same_as_hi").Int(vb); }
-      w.Key("samples").String(samples);
-      w.Key("monotonic").Bool(changes <= 1);
+      w.Key("driver_transitions").BeginArray();
+      for (const auto& p : dt) { w.BeginArray(); w.Int(p.first); w.Int(p.second); w.EndArray(); }
+      w.EndArray();
+      w.Key("validator_accepts_lo").Bool(val_ok(lo));
+      w.Key("validator_transitions").BeginArray();
+      for (const auto& p : vt) { w.BeginArray(); w.Int(p.first); w.Int(p.second); w.EndArray(); }
+      w.EndArray();
+      w.Key("driver_samples").String(dsamples);
+      w.Key("validator_samples").String(vsamples);
       w.Key("agree").Bool(agree);
       w.Key("spec_at_lo");
       WriteSpecJson(make(lo), &w);
@@ -1002,7 +1112,7 @@ struct Prober {
 
 void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
   if (jw != nullptr) jw->Key("boundaries").BeginArray();
-  Prober p{drv, jw, "", 0, 0, 0, 0};
+  Prober p{drv, jw, "", 0, 0, 0, 0, 0};
   std::printf("\n== boundary probes (target %s; 'driver-view' = the validator's driver-level rules only) ==\n",
               std::string(Name(kTarget)).c_str());
 
@@ -1025,15 +1135,44 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
     const uint64_t widths[] = {14, 1, 65536};
     for (uint64_t w : widths)
       for (const auto& pr : pairs) p.Probe(Cat(mn, " W=", w, " lower=", pr[0], " upper=", pr[1]), wide(w, pr[0], pr[1]));
+    // The W extent of the bounding box, E = W + upper - lower, around 2^15 and 2^16, reached four ways.
+    for (int64_t e : {int64_t{32767}, int64_t{32768}, int64_t{32769}, int64_t{65535}, int64_t{65536}, int64_t{65537}}) {
+      p.Probe(Cat(mn, " E=", e, ": W=E lower=0 upper=0"), wide(static_cast<uint64_t>(e), 0, 0));
+      if (e - 14 <= 32768)
+        p.Probe(Cat(mn, " E=", e, ": W=14 lower=", -(e - 14), " upper=0"), wide(14, static_cast<int32_t>(-(e - 14)), 0));
+      if (e - 14 <= 32767)
+        p.Probe(Cat(mn, " E=", e, ": W=14 lower=0 upper=", e - 14), wide(14, 0, static_cast<int32_t>(e - 14)));
+      if (e - 14 - 16384 <= 32767)
+        p.Probe(Cat(mn, " E=", e, ": W=14 lower=-16384 upper=", e - 14 - 16384),
+                wide(14, -16384, static_cast<int32_t>(e - 14 - 16384)));
+      if (e - 32767 >= 1)
+        p.Probe(Cat(mn, " E=", e, ": W=", e - 32767, " lower=0 upper=32767"),
+                wide(static_cast<uint64_t>(e - 32767), 0, 32767));
+      if (e - 32768 >= 1)
+        p.Probe(Cat(mn, " E=", e, ": W=", e - 32768, " lower=-32768 upper=0"),
+                wide(static_cast<uint64_t>(e - 32768), -32768, 0));
+    }
+    // Other ranks (NWC, NDHWC).
+    for (uint32_t rank : {3u, 5u}) {
+      const int32_t rp[][2] = {{-32768, 0}, {-32767, 0}, {0, 32767}, {-16384, 16383}, {-16384, 16384}, {-1, -1}};
+      for (const auto& pr : rp) {
+        std::vector<uint64_t> dims = {64, 14};
+        for (uint32_t i = 2; i < rank; ++i) dims.push_back(2);
+        TensorMapSpec s = Im2col(wm, DataType::kFloat16, dims, 64, 128, Swizzle::k128B);
+        s.pixel_box_lower_corner_width = pr[0];
+        s.pixel_box_upper_corner_width = pr[1];
+        p.Probe(Cat(mn, " rank ", rank, " W=14 lower=", pr[0], " upper=", pr[1]), s);
+      }
+    }
     p.Search(Cat(mn, " W=14 upper=0, lower=x"), -32768, 0, [&](int64_t x) { return wide(14, static_cast<int32_t>(x), 0); });
     p.Search(Cat(mn, " W=14 lower=0, upper=x"), 0, 32767, [&](int64_t x) { return wide(14, 0, static_cast<int32_t>(x)); });
-    p.Search(Cat(mn, " W=14 lower=-32768, upper=x"), -32768 - 13, 32767,
+    p.Search(Cat(mn, " W=14 lower=-32768, upper=x"), -32768, 32767,
              [&](int64_t x) { return wide(14, -32768, static_cast<int32_t>(x)); });
-    p.Search(Cat(mn, " W=14 upper=32767, lower=x"), -32768, 32767 + 13,
+    p.Search(Cat(mn, " W=14 upper=32767, lower=x"), -32768, 32767,
              [&](int64_t x) { return wide(14, static_cast<int32_t>(x), 32767); });
     p.Search(Cat(mn, " W=14 lower=-x, upper=x"), 0, 32767,
              [&](int64_t x) { return wide(14, static_cast<int32_t>(-x), static_cast<int32_t>(x)); });
-    p.Search(Cat(mn, " W=14 lower=-16384, upper=x"), -16384 - 13, 32767,
+    p.Search(Cat(mn, " W=14 lower=-16384, upper=x"), -16384, 32767,
              [&](int64_t x) { return wide(14, -16384, static_cast<int32_t>(x)); });
     p.Search(Cat(mn, " W=65536 lower=-32768, upper=x"), -32768, 32767,
              [&](int64_t x) { return wide(65536, -32768, static_cast<int32_t>(x)); });
@@ -1064,9 +1203,9 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
                                  {-32769, 0}, {0, 32768}, {-1, -1}};
     for (uint64_t w : {uint64_t{14}, uint64_t{65536}})
       for (const auto& pr : pairs3) p.Probe(Cat("rank3 W=", w, " lower=", pr[0], " upper=", pr[1]), im(3, w, pr[0], pr[1], 0));
-    p.Search("rank3 W=14 lower=-32768, upper=x", -32768 - 13, 32767,
+    p.Search("rank3 W=14 lower=-32768, upper=x", -32768, 32767,
              [&](int64_t x) { return im(3, 14, -32768, static_cast<int32_t>(x), 0); });
-    p.Search("rank3 W=14 upper=32767, lower=x", -32768, 32767 + 13,
+    p.Search("rank3 W=14 upper=32767, lower=x", -32768, 32767,
              [&](int64_t x) { return im(3, 14, static_cast<int32_t>(x), 32767, 0); });
     p.Search("rank3 W=14 lower=-x, upper=x", 0, 32767,
              [&](int64_t x) { return im(3, 14, static_cast<int32_t>(-x), static_cast<int32_t>(x), 0); });
@@ -1338,14 +1477,15 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
   }
 
   if (jw != nullptr) jw->EndArray();
-  std::printf("\nboundary probes: %d; BAD %d; MASKED %d; reject-only UNEXPLAINED %d\n", p.probes, p.bad, p.masked,
-              p.reject_only_unexplained);
+  std::printf("\nboundary probes: %d; BAD %d; MASKED %d; reject-only UNEXPLAINED %d; accepted by the driver although a "
+              "driver-level rule fired: %d\n", p.probes, p.bad, p.masked, p.reject_only_unexplained, p.contradicted);
   if (jw != nullptr) {
     jw->Key("boundary_summary").BeginObject();
     jw->Key("probes").Int(p.probes);
     jw->Key("bad").Int(p.bad);
     jw->Key("masked").Int(p.masked);
     jw->Key("reject_only_unexplained").Int(p.reject_only_unexplained);
+    jw->Key("contradicted").Int(p.contradicted);
     jw->EndObject();
   }
   *bad_out += p.bad;

@@ -192,10 +192,13 @@ TEST(TargetSmemCapacity, TwoTwentySevenAndNinetyNineKiB) {
   EXPECT_TRUE(TripsError(WithTarget(U8Box(100), Target::kSm120a), "target-smem-capacity"));  // 102400 B
   EXPECT_TRUE(Clear(U8Box(100), "target-smem-capacity"));
 
-  // A prefetch lands in L2, not in shared memory.
+  // A prefetch lands in L2, not in shared memory: the capacity rule does not apply, but the driver rejects
+  // a box over 232448 B for every use (docs/hardware.md B1), so the spec is still invalid.
   TensorMapSpec p = U8Box(228);
   p.direction = Direction::kPrefetch;
-  EXPECT_TRUE(Clear(p, "target-smem-capacity"));
+  EXPECT_FALSE(HasRule(ValidateSpec(p), "target-smem-capacity"));
+  EXPECT_TRUE(TripsError(p, "box-driver-size-limit"));
+  EXPECT_TRUE(Clear(p = U8Box(227), "box-driver-size-limit"));
 
   // The box of [SPEC] 6, 256 x 256 f16 = 131072 B: fits 227 KiB, not 99 KiB.
   TensorMapSpec b = TiledF16NoSwizzle();
@@ -268,8 +271,10 @@ TEST(PerTarget, NoValidTargetReportsTheFewestErrors) {
   EXPECT_FALSE(v.valid) << Dump(s, v);
   EXPECT_EQ(v.valid_targets, 0u);
   EXPECT_GE(Info(v.reported_target).cc, 100) << Dump(s, v);
-  EXPECT_EQ(v.errors, 1) << Dump(s, v);
+  // Two errors on the best target: the shared-memory capacity, and the driver's box limit (hardware.md B1).
+  EXPECT_EQ(v.errors, 2) << Dump(s, v);
   EXPECT_TRUE(HasRule(v, "target-smem-capacity")) << Dump(s, v);
+  EXPECT_TRUE(HasRule(v, "box-driver-size-limit")) << Dump(s, v);
 }
 
 // validator.h: "Without a target ... `valid` is true when there is at least one"; a target-independent error
@@ -696,6 +701,12 @@ std::vector<Violation> OneViolationPerRule() {
   s = WithTarget(TiledF16(), Target::kSm120a); s.swizzle = Swizzle::k128BAtom32B;
   s.direction = Direction::kLoadCluster; add("target-sm120-cluster", s);
   add("target-smem-capacity", U8Box(228));
+  s = U8Box(228); s.direction = Direction::kPrefetch; add("box-driver-size-limit", s);
+  s = Im2colRank3(); s.interleave = Interleave::k16B; s.swizzle = Swizzle::kNone; s.channels_per_pixel = 8;
+  s.global_dim = {1, 64, 64, 0, 0}; s.global_strides = {16, 1024, 0, 0};
+  s.pixel_box_lower_corner = {1, 0, 0}; s.pixel_box_upper_corner = {-1, 0, 0}; add("im2col-interleave-box-area", s);
+  s = Im2colRank3(); s.global_dim[1] = 2147483649ull; s.global_strides[1] = 128ull * 2147483649ull;
+  add("im2col-spatial-dim-int32", s);
   add("smem-align-128", WithSmemAddress(TiledF16(), 0x440));
   add("smem-swizzle-phase", WithSmemAddress(TiledF16(), 0x480));
   s = TiledF16(); s.driver_version = 11080; add("driver-version", s);

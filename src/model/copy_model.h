@@ -1,0 +1,160 @@
+// copy_model.h: a CPU reference model of cp.async.bulk.tensor and cp.reduce.async.bulk.tensor, exact to
+// the byte: what a copy with a validated tensor map writes to shared memory (loads) or to global memory
+// (stores and reductions).
+//
+// Contract
+// - Input: a TensorMapSpec that validates (Validate() from src/validator.h; the model refuses a spec that
+//   does not, naming the first error), the bytes of the global tensor (byte 0 = the element at
+//   coordinate 0 of every dimension; the map's global_address is not used), and one CopyInstruction.
+// - Output of a load (ModelLoad): the shared-memory image starting at the destination address, with a
+//   state for every byte (data, out-of-bounds fill, undefined padding of the packed sub-byte types, or
+//   untouched), and the transaction byte count (the mbarrier complete_tx count), which equals
+//   ComputeDerivedFacts().transaction_bytes plus the halo pixels of im2col::w / im2col::w::128.
+// - Output of a store or reduction (ModelStore): the global tensor updated in place, a mask of the
+//   global bytes written, and the number of shared-memory bytes read.
+// - No I/O, no CUDA, no global state; thread-safe. A 64x128 bf16 box with SWIZZLE_128B is modelled in a
+//   few microseconds (docs/model.md records the timings).
+// - Every place where the documentation leaves a choice is one "reading", listed in docs/model.md with the
+//   GPU check that settles it. The most important ones: the swizzle is an XOR of absolute shared-memory
+//   address bits (swizzle.h); with a swizzle each box row starts on a swizzle-span boundary (an inner box
+//   narrower than the span is padded, the padding is untouched); the im2col pixel walk starts at the
+//   instruction's coordinates and steps by the traversal stride, wrapping W to the lower corner and
+//   carrying into H, D, then N, even when the start lies outside the bounding box.
+#ifndef TMAPGEN_SRC_MODEL_COPY_MODEL_H_
+#define TMAPGEN_SRC_MODEL_COPY_MODEL_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/tensor_map_spec.h"
+#include "src/types.h"
+
+namespace tmapgen::model {
+
+// The .load_mode of the instruction (PTX ISA 9.2 section 9.7.9.25.5.2).
+enum class CopyMode : uint8_t {
+  kTile = 0,          // .tile (loads, stores, reductions)
+  kTileGather4 = 1,   // .tile::gather4 (loads; 2D maps)
+  kTileScatter4 = 2,  // .tile::scatter4 (stores; 2D maps)
+  kIm2col = 3,        // .im2col (loads)
+  kIm2colW = 4,       // .im2col::w (loads)
+  kIm2colW128 = 5,    // .im2col::w::128 (loads)
+  kIm2colNoOffs = 6,  // .im2col_no_offs (stores, reductions; im2col and im2col::w maps)
+};
+inline constexpr int kNumCopyModes = 7;
+std::string_view Name(CopyMode m);  // ".tile", ".tile::gather4", ..., ".im2col_no_offs"
+bool Parse(std::string_view s, CopyMode* out);  // with or without the dot; "tiled" and "gather4" too
+
+// One instruction. Coordinates are in elements, dimension 0 (innermost) first, as in the PTX operand
+// tensorCoords: tiled {x0, x1, ...}; im2col {c, w, h, d, n} for the dims the map has (rank 4: {c, w, h, n});
+// gather4/scatter4 {column, row0, row1, row2, row3} go to coords[0] and rows[0..3].
+struct CopyInstruction {
+  CopyMode mode = CopyMode::kTile;
+  Direction direction = Direction::kLoadCta;  // kLoadCta, kLoadCluster, kStore, kReduce
+  ReduceOp reduce_op = ReduceOp::kAdd;
+  std::array<int32_t, kMaxRank> coords{};
+  std::array<int32_t, 4> rows{};                    // gather4/scatter4 row indices
+  std::array<uint16_t, kMaxRank - 2> im2col_offsets{};  // .im2col: {W, H, D} offsets (rank - 2 of them)
+  uint16_t w_halo = 0;    // .im2col::w, .im2col::w::128
+  uint16_t w_offset = 0;  // .im2col::w, .im2col::w::128
+  uint64_t smem_address = 0;  // destination (load) or source (store); its bits 7.. steer the swizzle
+};
+
+// The instruction a spec is usually used with: its mode and direction (stores of im2col maps use
+// .im2col_no_offs), coordinates 0, the spec's smem_address when given (else 0).
+CopyInstruction DefaultInstruction(const TensorMapSpec& spec);
+
+// State of one shared-memory byte after a load.
+enum ByteState : uint8_t {
+  kUntouched = 0,  // not written by the copy (padding of an inner box narrower than the swizzle span)
+  kData = 1,       // copied from the tensor
+  kFill = 2,       // out of bounds: zero or the OOB-NaN pattern
+  kPadding = 3,    // written with undefined contents (the gaps of 16U4_ALIGN16B and 16U6_ALIGN16B)
+};
+
+struct SmemImage {
+  uint64_t address = 0;        // shared-memory address of bytes[0] (the destination)
+  std::vector<uint8_t> bytes;  // untouched and padding bytes are 0 here
+  std::vector<uint8_t> state;  // ByteState per byte
+  uint64_t transaction_bytes = 0;
+};
+
+// Geometry of one copy in shared memory. A "row" is what the copy engine moves contiguously: one box row
+// (dimension 0) in tiled modes, one of the four rows of gather4/scatter4, one pixel (channels) in im2col
+// modes. Rows are placed at row_pitch intervals before the swizzle.
+struct CopyLayout {
+  CopyMode mode = CopyMode::kTile;
+  int global_element_bits = 16;
+  int smem_element_bits = 16;
+  uint32_t row_elements = 0;  // elements per row
+  uint32_t row_bytes = 0;     // bytes one row occupies in shared memory (packed-type padding included)
+  uint32_t row_pitch = 0;     // bytes from one row to the next: row_bytes, or the swizzle span when wider
+  uint32_t rows = 0;          // rows per copy (halo pixels included)
+  uint32_t main_rows = 0;     // rows without the halo pixels
+  std::array<uint32_t, kMaxRank> box_counts{};  // tiled: elements along each dimension (after strides)
+  uint64_t footprint_bytes = 0;    // bytes of shared memory the copy may touch, from the destination
+  uint64_t transaction_bytes = 0;  // bytes counted by complete_tx (data, fill and packed padding)
+  uint64_t required_global_bytes = 0;  // size the global buffer must have
+};
+
+// Where one element goes: the model's answer for pictures and for debugging a mismatch.
+struct ElementPlacement {
+  std::array<int64_t, kMaxRank> coord{};  // global coordinates of the element (as accessed, offsets added)
+  uint64_t linear_bit = 0;   // bit offset from the destination before the swizzle
+  uint64_t smem_bit = 0;     // bit offset from the destination after the swizzle
+  uint32_t row = 0;          // row in shared memory (box row, gather row, pixel incl. halo)
+  uint32_t index = 0;        // element within the row
+  bool oob = false;          // out of bounds: filled (load) or skipped (store)
+  bool halo = false;         // an im2col::w halo pixel
+  bool skipped = false;      // store: not executed (after the first out-of-bounds pixel of im2col_no_offs)
+};
+
+// Checks spec + instruction (the spec must validate with the instruction's mode and direction) and
+// computes the layout. Returns false with a message naming the problem.
+bool DescribeCopy(const TensorMapSpec& spec, const CopyInstruction& instr, CopyLayout* layout, std::string* error);
+
+// Every element of the copy, in shared-memory order.
+bool ModelPlacements(const TensorMapSpec& spec, const CopyInstruction& instr, std::vector<ElementPlacement>* out,
+                     CopyLayout* layout, std::string* error);
+
+// A load: global -> shared memory. `global` holds `global_size` bytes (at least
+// layout.required_global_bytes). `out` is resized to the footprint; its buffers are reused.
+bool ModelLoad(const TensorMapSpec& spec, const CopyInstruction& instr, const uint8_t* global, size_t global_size,
+               SmemImage* out, std::string* error);
+
+struct StoreResult {
+  uint64_t bytes_written = 0;       // global bytes changed or rewritten
+  uint64_t transaction_bytes = 0;   // shared-memory bytes read (the bulk_group's bytes)
+  uint32_t elements_written = 0;
+  uint32_t elements_skipped = 0;    // out of bounds (or after the first out-of-bounds im2col_no_offs pixel)
+};
+
+// A store or reduction: shared memory -> global. `smem` holds the bytes from instr.smem_address on
+// (at least layout.footprint_bytes). `global` is updated in place; `written_mask`, when given, is resized to
+// global_size and gets 1 for every global byte the operation wrote.
+bool ModelStore(const TensorMapSpec& spec, const CopyInstruction& instr, const uint8_t* smem, size_t smem_size,
+                uint8_t* global, size_t global_size, std::vector<uint8_t>* written_mask, StoreResult* result,
+                std::string* error);
+
+// The bytes written for one out-of-bounds element: zeros, or the OOB-NaN pattern of a float type
+// (reading: the all-ones-payload quiet NaN, 0x7fff / 0x7fffffff / 0x7fffffffffffffff). Returns the byte count
+// (0 for the sub-byte types, whose fill is zero bits).
+int OobFillBytes(DataType type, OobFill fill, uint8_t out[8]);
+
+// The reduction of one element, exposed for tests: *dst = op(*dst, src) for the PTX type of `type`.
+// Returns false when the combination is not supported by cp.reduce.async.bulk.tensor.
+bool ReduceElement(DataType type, ReduceOp op, uint8_t* dst, const uint8_t* src);
+
+// IEEE binary16 / bfloat16 helpers (round to nearest even), exposed for tests.
+uint16_t FloatToHalf(double v);
+double HalfToFloat(uint16_t h);
+uint16_t FloatToBf16(double v);
+double Bf16ToFloat(uint16_t h);
+
+}  // namespace tmapgen::model
+
+#endif  // TMAPGEN_SRC_MODEL_COPY_MODEL_H_
