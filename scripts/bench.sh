@@ -66,6 +66,10 @@ echo "compiler: $(${CXX:-c++} --version | head -1)"
 echo "kernel:   $(uname -sr)"
 echo "date:     $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "load:     $(cut -d' ' -f1-3 /proc/loadavg)"
+if git rev-parse --git-dir >/dev/null 2>&1; then
+  dirty=$(git status --porcelain -- src cli CMakeLists.txt | wc -l)
+  echo "commit:   $(git rev-parse --short HEAD)$( [ "$dirty" -gt 0 ] && echo " + $dirty uncommitted paths in src/ cli/")"
+fi
 
 if [ "$MICRO" = 1 ]; then
   echo
@@ -90,7 +94,7 @@ if [ "$CLI" = 1 ]; then
   fi
   echo "file: $SPECS ($(wc -c <"$SPECS") bytes, $(wc -l <"$SPECS") lines)"
 
-  TIMER=time
+  TIMER="time"
   if command -v hyperfine >/dev/null 2>&1; then TIMER=hyperfine; fi
 
   # One timed run: prints "wall_s user_s sys_s max_rss_kb exit".

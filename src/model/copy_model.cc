@@ -238,6 +238,22 @@ bool BuildPlan(const TensorMapSpec& spec, const CopyInstruction& in, Plan* plan,
                              in.coords[0], " elements of ", DataTypeBits(spec.data_type),
                              " bits); the GPU raises an illegal-instruction error"));
   }
+  if (spec.interleave != Interleave::kNone)
+    return Fail(error, Cat("interleaved layouts (", FullName(spec.interleave), ") are not modelled: on an H200 the copy engine "
+                           "moves whole 16/32-byte slices along dimension 0 and the box rule is not yet pinned down "
+                           "(docs/model.md, measurement M6)"));
+  if (in.mode == CopyMode::kIm2col || (in.mode == CopyMode::kIm2colNoOffs && spec.mode == Mode::kIm2col)) {
+    // Measured on an H200 (docs/model.md M4): a filter base point outside the bounding box raises an
+    // illegal-instruction error (PTX ISA 5.5.4.1: "the filter corner must lie within the bounding box").
+    static constexpr const char* kDim[3] = {"W", "H", "D"};
+    for (int i = 0; i < rank - 2; ++i) {
+      const int64_t lo = spec.pixel_box_lower_corner[i];
+      const int64_t hi = static_cast<int64_t>(spec.global_dim[i + 1]) - 1 + spec.pixel_box_upper_corner[i];
+      if (in.coords[i + 1] < lo || in.coords[i + 1] > hi)
+        return Fail(error, Cat("coords[", i + 1, "] = ", in.coords[i + 1], ": the filter base point lies outside the bounding box along ",
+                               kDim[i], " [", lo, ", ", hi, "]; the GPU raises an illegal-instruction error"));
+    }
+  }
   if (in.mode == CopyMode::kIm2col) {
     const uint32_t limit = rank == 3 ? 65535u : rank == 4 ? 255u : 31u;
     for (int i = 0; i < rank - 2; ++i)
@@ -454,6 +470,19 @@ void LoadRow(const Plan& p, const Row& row, const uint8_t* global, uint8_t* buf,
   }
 }
 
+// Measured on an H200 (docs/model.md M5): loads of TFLOAT32 and TFLOAT32_FTZ round every element to tf32
+// (round to nearest even at bit 13, low 13 bits cleared; NaN becomes 0x7fffe000; no flush of denormals).
+void RoundTf32(uint8_t* buf, const uint8_t* st, uint32_t n) {
+  for (uint32_t i = 0; i + 4 <= n; i += 4) {
+    if (st[i] != kData) continue;
+    uint32_t v;
+    std::memcpy(&v, buf + i, 4);
+    if ((v & 0x7f800000u) == 0x7f800000u && (v & 0x007fffffu) != 0) v = 0x7fffe000u;
+    else v = (v + 0xfffu + ((v >> 13) & 1u)) & ~0x1fffu;
+    std::memcpy(buf + i, &v, 4);
+  }
+}
+
 // Copies `n` row bytes (a multiple of 8) between a row buffer and the image through the swizzle.
 void ScatterRow(Swizzle sw, uint64_t dst, uint64_t row_off, const uint8_t* buf, const uint8_t* st, uint32_t n,
                 uint8_t* img, uint8_t* img_st) {
@@ -632,6 +661,9 @@ bool ModelPlacements(const TensorMapSpec& spec, const CopyInstruction& instr, st
   out->clear();
   out->reserve(static_cast<size_t>(p.layout.rows) * p.layout.row_elements);
   const int sbits = p.layout.smem_element_bits;
+  const uint64_t gbits = static_cast<uint64_t>(p.layout.global_element_bits);
+  const int64_t dim0_bound = p.load ? static_cast<int64_t>(spec.global_dim[0])
+                                    : static_cast<int64_t>(CeilDiv(spec.global_dim[0] * gbits, 128) * 128 / gbits);
   bool stopped = false;
   for (uint32_t r = 0; r < p.rows.size(); ++r) {
     const Row& row = p.rows[r];
@@ -643,7 +675,7 @@ bool ModelPlacements(const TensorMapSpec& spec, const CopyInstruction& instr, st
       ep.row = r;
       ep.index = e;
       ep.halo = row.halo;
-      ep.oob = row.outer_oob || ep.coord[0] < 0 || ep.coord[0] >= static_cast<int64_t>(spec.global_dim[0]);
+      ep.oob = row.outer_oob || ep.coord[0] < 0 || ep.coord[0] >= dim0_bound;
       ep.skipped = stopped;
       ep.linear_bit = row.linear_offset * 8 + ElementBit(p.packing, sbits, e);
       const uint64_t lin_byte = ep.linear_bit / 8;
@@ -669,8 +701,10 @@ bool ModelLoad(const TensorMapSpec& spec, const CopyInstruction& instr, const ui
   uint8_t pat[8];
   const int pat_bytes = OobFillBytes(spec.data_type, spec.oob_fill, pat);
   std::vector<uint8_t> buf(L.row_bytes + 8), st(L.row_bytes + 8);
+  const bool tf32 = spec.data_type == DataType::kTfloat32 || spec.data_type == DataType::kTfloat32Ftz;
   for (const Row& row : p.rows) {
     LoadRow(p, row, global, buf.data(), st.data(), pat, pat_bytes);
+    if (tf32) RoundTf32(buf.data(), st.data(), L.row_bytes);
     ScatterRow(spec.swizzle, instr.smem_address, row.linear_offset, buf.data(), st.data(), L.row_bytes,
                out->bytes.data(), out->state.data());
   }
@@ -697,6 +731,10 @@ bool ModelStore(const TensorMapSpec& spec, const CopyInstruction& instr, const u
   const bool reduce = instr.direction == Direction::kReduce;
   std::vector<uint8_t> buf(L.row_bytes + 8);
   bool stopped = false;
+  // Measured on an H200 (docs/model.md M7): along dimension 0 a store or reduction writes every element of
+  // the 16-byte chunk that holds the tensor's last element, so the bound is global_dim[0] rounded up to 16 bytes.
+  const int64_t store_dim0 = static_cast<int64_t>(
+      CeilDiv(spec.global_dim[0] * static_cast<uint64_t>(gbits), 128) * 128 / static_cast<uint64_t>(gbits));
   for (const Row& row : p.rows) {
     if (p.stop_at_first_oob && row.outer_oob) stopped = true;  // reading R9
     if (stopped || row.outer_oob) {
@@ -709,7 +747,7 @@ bool ModelStore(const TensorMapSpec& spec, const CopyInstruction& instr, const u
     const uint64_t row_gbit = GlobalBit(spec, p.rank, c, gbits);
     for (uint32_t e = 0; e < row.count; ++e) {
       const int64_t x0 = row.coord[0] + static_cast<int64_t>(e) * row.step0;
-      if (x0 < 0 || x0 >= static_cast<int64_t>(spec.global_dim[0])) {
+      if (x0 < 0 || x0 >= store_dim0) {
         ++res.elements_skipped;
         continue;
       }

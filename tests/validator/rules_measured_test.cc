@@ -8,8 +8,8 @@ namespace {
 
 using namespace test_specs;
 
-// B1: "Largest box the driver accepted: 220,560 B ... smallest it rejected: 235,008 B"; the limit is the
-// device's 232,448 B, for every direction. Shrunk BAD spec: f32_ftz prefetch, box [256,1,256,1] = 256 KiB.
+// B1: the smallest box the driver rejected is 235,008 B, and a 232,960 B box (s64 [20, 28, 52], random sweep
+// seed 1) was accepted, for every direction. Shrunk BAD spec: f32_ftz prefetch, box [256,1,256,1] = 256 KiB.
 TEST(BoxDriverSizeLimit, PrefetchOfA256KiBBoxIsRejected) {
   TensorMapSpec s;
   s.mode = Mode::kTiled;
@@ -29,6 +29,28 @@ TEST(BoxDriverSizeLimit, PrefetchOfA256KiBBoxIsRejected) {
   i.channels_per_pixel = 120;
   i.pixels_per_column = 919;
   EXPECT_FALSE(HasRule(ValidateSpec(i), "box-driver-size-limit")) << Dump(i, ValidateSpec(i));
+  // 232,960 B (s64 box [20, 28, 52]) was accepted by the driver; a kernel still cannot receive it.
+  TensorMapSpec b = TiledF16NoSwizzle();
+  b.data_type = DataType::kInt64;
+  b.rank = 3;
+  b.global_dim = {6016, 188, 52, 0, 0};
+  b.global_strides = {48208 + 16, 9063104 + 3008, 0, 0};
+  b.box_dim = {20, 28, 52, 0, 0};
+  const Validation vb = ValidateSpec(b);
+  EXPECT_FALSE(HasRule(vb, "box-driver-size-limit")) << Dump(b, vb);
+  EXPECT_TRUE(HasRule(vb, "target-smem-capacity")) << Dump(b, vb);
+}
+
+// B3 + B2: interleaved, dims [86, 2^31, 1], corners -32768 / 0 were accepted (random sweep): the driver
+// checks corner 0 against global_dim[0] = 86, so no int32 overflow there.
+TEST(Im2colSpatialDimInt32, InterleavedUsesTheShiftedDim) {
+  TensorMapSpec s = Im2colRank3();
+  s.interleave = Interleave::k16B;
+  s.swizzle = Swizzle::kNone;
+  s.global_dim = {86, 2147483648ull, 1, 0, 0};
+  s.pixel_box_lower_corner = {-32768, 0, 0};
+  s.pixel_box_upper_corner = {0, 0, 0};
+  EXPECT_FALSE(HasRule(ValidateSpec(s), "im2col-spatial-dim-int32")) << Dump(s, ValidateSpec(s));
 }
 
 // B1: the driver counts floor(box_dim / element_strides) per dimension.
@@ -93,6 +115,36 @@ TEST(Im2colInterleaveBoxArea, InterleavedCornersUseTheShiftedDim) {
   n.pixel_box_lower_corner = {1, 0, 0};
   n.pixel_box_upper_corner = {-1, 0, 0};
   EXPECT_FALSE(HasRule(ValidateSpec(n), "im2col-interleave-box-area"));
+}
+
+// Random sweep, seed 3 (docs/hardware.md): f32 box [256, 256] with element_strides [7, 1] was accepted by the
+// driver (it divides dimension 0 too: 36 x 256 x 4 B), while the hardware, which ignores element_strides[0]
+// without interleave, would move 256 x 256 x 4 = 262144 B: more than a block's shared memory.
+TEST(BoxDriverSizeLimit, DriverDividesDimensionZero) {
+  TensorMapSpec s = TiledF32();
+  s.swizzle = Swizzle::kNone;
+  s.global_dim = {4096, 4096, 0, 0, 0};
+  s.global_strides = {16384, 0, 0, 0};
+  s.box_dim = {256, 256, 0, 0, 0};
+  s.element_strides = {7, 1, 1, 1, 1};
+  const Validation v = ValidateSpec(s);
+  EXPECT_FALSE(HasRule(v, "box-driver-size-limit")) << Dump(s, v);
+  EXPECT_TRUE(HasRule(v, "target-smem-capacity")) << Dump(s, v);
+}
+
+// Random sweep, seed 3: dims [3968, 2^32, 2^32], corners -1 / 1 were accepted by the driver (its int32 sum
+// wraps to 1 > -1). The box is meaningless, so the rule still rejects it, and says the driver accepts it.
+TEST(Im2colSpatialDimInt32, WrapAroundIsStillAnErrorAndSaysSo) {
+  TensorMapSpec s = Im2colRank3();
+  s.swizzle = Swizzle::kNone;
+  s.global_dim = {64, k2Pow32, 32, 0, 0};
+  s.pixel_box_lower_corner = {-1, 0, 0};
+  s.pixel_box_upper_corner = {1, 0, 0};
+  const Validation v = ValidateSpec(s);
+  const Finding* f = FindingOf(v, "im2col-spatial-dim-int32");
+  ASSERT_NE(f, nullptr) << Dump(s, v);
+  const std::string msg = Rules()[f->rule].message(s, *f);
+  EXPECT_NE(msg.find("wraps around"), std::string::npos) << msg;
 }
 
 }  // namespace

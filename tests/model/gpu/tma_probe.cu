@@ -338,6 +338,10 @@ void RunCase(const Case& c, uint64_t seed) {
   } else {
     ++g_fail;
     std::printf("FAIL %s: %s\n", c.name.c_str(), fail.c_str());
+    json::Writer w;
+    WriteSpecJson(c.spec, &w);
+    std::printf("    spec %s coords %d %d %d %d %d dst %llu\n", w.str().c_str(), c.in.coords[0], c.in.coords[1], c.in.coords[2],
+                c.in.coords[3], c.in.coords[4], static_cast<unsigned long long>(c.in.smem_address));
   }
   CK(cudaFree(dg));
   CK(cudaFree(d_in));
@@ -500,16 +504,16 @@ void AddFixedCases(std::vector<Case>* cs) {
            Instr(CopyMode::kIm2col, {0, -3, 1, 0})};
     cs->push_back(k);
     Case n{"im2col NaN fill", Im2col(DataType::kFloat16, {16, 10, 6, 2}, {-1, -1}, {-1, -1}, 16, 24),
-           Instr(CopyMode::kIm2col, {4, -1, -1, 1})};
+           Instr(CopyMode::kIm2col, {8, -1, -1, 1})};
     n.spec.oob_fill = OobFill::kNanRequestZeroFma;
     cs->push_back(n);
   }
   // Stores and reductions.
   {
-    CopyInstruction st = Instr(CopyMode::kTile, {10, 3});
+    CopyInstruction st = Instr(CopyMode::kTile, {8, 3});
     st.direction = Direction::kStore;
     cs->push_back({"store partial OOB 128B swizzle", Tiled(DataType::kFloat16, {70, 9}, {64, 8}, Swizzle::k128B), st});
-    CopyInstruction st3 = Instr(CopyMode::kTile, {3, 1, 2}, 1024 + 384);
+    CopyInstruction st3 = Instr(CopyMode::kTile, {4, 1, 2}, 1024 + 384);
     st3.direction = Direction::kStore;
     Case c{"store 3D strided 64B swizzle phase 3", Tiled(DataType::kFloat32, {40, 10, 9}, {16, 6, 4}, Swizzle::k64B), st3};
     c.spec.element_strides = {1, 2, 3, 1, 1};
@@ -524,12 +528,22 @@ void AddFixedCases(std::vector<Case>* cs) {
     };
     for (const auto& r : reds) {
       const uint32_t eb = DataTypeBits(r.t) / 8;
-      CopyInstruction in = Instr(CopyMode::kTile, {2, 1});
+      CopyInstruction in = Instr(CopyMode::kTile, {static_cast<int>(16 / eb), 1});
       in.direction = Direction::kReduce;
       in.reduce_op = r.op;
       cs->push_back({"reduce " + std::string(Name(r.op)) + " " + std::string(ShortName(r.t)),
                      Tiled(r.t, {64 / eb + 4, 8}, {64 / eb, 8}, Swizzle::k64B), in});
     }
+    for (ReduceOp op : {ReduceOp::kAdd, ReduceOp::kMax}) {
+      CopyInstruction in = Instr(CopyMode::kTile, {0, 1});
+      in.direction = Direction::kReduce;
+      in.reduce_op = op;
+      cs->push_back({"reduce " + std::string(Name(op)) + " past the end of dim 0 (s32 6 of 8)",
+                     Tiled(DataType::kInt32, {6, 5}, {8, 4}, Swizzle::k32B), in});
+    }
+    CopyInstruction st16 = Instr(CopyMode::kTile, {0, 0});
+    st16.direction = Direction::kStore;
+    cs->push_back({"store u8 dims 11 (16-byte granule)", Tiled(DataType::kUint8, {11, 3, 2}, {32, 2, 2}), st16});
     CopyInstruction ist = Instr(CopyMode::kIm2colNoOffs, {0, 1, 2, 0});
     ist.direction = Direction::kStore;
     cs->push_back({"im2col_no_offs store", Im2col(DataType::kFloat16, {32, 6, 5, 2}, {0, 0}, {0, 0}, 32, 40, Swizzle::k64B), ist});

@@ -1,0 +1,672 @@
+// desc_cmd.cc: `tmapgen desc ...` and `tmapgen idesc ...`.
+#include "cli/desc_cmd.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "src/desc/desc_render.h"
+#include "src/desc/desc_rules.h"
+#include "src/desc/instr_descriptor.h"
+#include "src/desc/map_consistency.h"
+#include "src/desc/smem_descriptor.h"
+#include "src/json/json_writer.h"
+#include "src/spec_json.h"
+#include "src/str_cat.h"
+
+namespace tmapgen::cli {
+namespace {
+
+using namespace tmapgen::desc;  // NOLINT
+
+const char* kDescUsage =
+    "usage: tmapgen desc wgmma|tcgen05 [layout flags] [--for-map SPEC [--check VALUE]] [--k-slice N | --sub-tile MN,K]\n"
+    "       tmapgen desc decode VALUE [--arch wgmma|tcgen05] [--tile MN,K --major K|MN --dtype T] [--for-map SPEC]\n"
+    "       tmapgen desc --help\n";
+
+const char* kDescHelp =
+    "\nBuild a shared-memory matrix descriptor from a tile description, derive it from the tensor map that\n"
+    "fills the tile, check one against the map, or decode one (docs/descriptors.md).\n"
+    "\nlayout flags:\n"
+    "  --operand A|B                 the MMA operand (default A)\n"
+    "  --major K|MN                  contiguous dimension: K-major or M/N-major (default K)\n"
+    "  --dtype T                     f16 bf16 tf32 e4m3 e5m2 e2m3 e3m2 e2m1 s8 u8 (default bf16, or the map's)\n"
+    "  --padded                      e2m1 stored one value per byte (16U4_ALIGN16B; f8f6f4/mxf8f6f4 kinds)\n"
+    "  --swizzle S                   none 32B 64B 128B 128B_atom_32B (default 128B, or the map's)\n"
+    "  --tile MN,K                   tile extent in elements: M (A) or N (B), then K (default 128 x one swizzle row)\n"
+    "  --smem-address ADDR           shared-memory address (or offset) of the tile (default 0)\n"
+    "  --lbo BYTES, --sbo BYTES      your own strides (default: the dense tile's, as TMA writes it)\n"
+    "  --base-offset N               your own base offset (default: (address % repeat) / 128)\n"
+    "  --lbo-mode relative|absolute  tcgen05 leading-dimension mode (absolute: sm_103a; --lbo is then an address)\n"
+    "  --mma-k K                     K of one MMA in elements (default: 32 bytes' worth)\n"
+    "  --target T                    sm_90a, sm_100a, sm_103a, ... (checks the family and target-only features)\n"
+    "\nother flags:\n"
+    "  --for-map SPEC                tensor-map spec (JSON file, or inline JSON starting with '{') that fills the tile\n"
+    "  --check VALUE                 with --for-map: report every disagreement of VALUE with the map\n"
+    "  --arch wgmma|tcgen05          decode: the descriptor family (default: tcgen05 when bits 46-48 are 0b001)\n"
+    "  --k-slice N                   the descriptor of the N-th MMA K slice of the tile\n"
+    "  --sub-tile MN,K               the descriptor of the sub-tile starting at element (MN, K)\n"
+    "  --draw                        draw the 16-byte chunks each core matrix is read from (and where the map put them)\n"
+    "  --svg FILE                    write the drawing as SVG to FILE\n"
+    "  --max-lines N                 drawing height in 128-byte lines (default 32)\n"
+    "  --format text|json            output format (default text)\n"
+    "  --color auto|always|never     colors in text output (default auto)\n"
+    "\nexit status: 0 valid, 1 invalid, 2 bad usage\n";
+
+const char* kIdescUsage =
+    "usage: tmapgen idesc [--kind K] [--m M] [--n N] [--a-type T] [--b-type T] [--d-type T] [flags]\n"
+    "       tmapgen idesc decode VALUE [--kind K] [--cta-group 1|2] [--ws] [--target T]\n"
+    "       tmapgen idesc --help\n";
+
+const char* kIdescHelp =
+    "\nBuild or decode the 32-bit tcgen05 instruction descriptor (PTX ISA 9.7.16.4.2, Tables 42-44).\n"
+    "\nflags:\n"
+    "  --kind K                      f16 tf32 f8f6f4 i8 mxf8f6f4 mxf4 mxf4nvf4 (default f16; decode: every kind)\n"
+    "  --m M, --n N                  instruction shape (default 128 x 256)\n"
+    "  --k K                         only to choose K = 96 (mxf4, mxf4nvf4 on sm_103a); otherwise the kind fixes K\n"
+    "  --a-type T, --b-type T        operand types (default: the kind's first: bf16, tf32, e4m3, s8, e2m1)\n"
+    "  --d-type f16|f32|s32          accumulator type (default f32; s32 for i8)\n"
+    "  --a-major K|MN, --b-major K|MN  MN = transposed (default K)\n"
+    "  --negate-a, --negate-b        negate an operand\n"
+    "  --sparse                      sparse A (K doubles); --sparse-selector N (0..3)\n"
+    "  --saturate                    i8 saturation\n"
+    "  --cta-group 1|2               .cta_group::1 or ::2 (default 1)\n"
+    "  --ws                          tcgen05.mma.ws; --max-shift 0|8|16|32\n"
+    "  --scale-type ue8m0|ue4m3      block-scaled kinds (default ue8m0)\n"
+    "  --a-sf-id N, --b-sf-id N      block-scaled kinds: scale-factor data ids (0..3)\n"
+    "  --target T                    sm_100a, sm_103a, ...\n"
+    "  --format text|json            output format (default text)\n"
+    "  --color auto|always|never     colors in text output (default auto)\n"
+    "\nexit status: 0 valid, 1 invalid, 2 bad usage\n";
+
+struct Io {
+  std::string* out;
+  std::string* err;
+};
+
+int Usage(const Io& io, const char* usage, const std::string& msg) {
+  *io.err += Cat("tmapgen: ", msg, "\n", usage);
+  return 2;
+}
+
+// Flags: name -> value ("" for switches), in order.
+struct Flags {
+  std::vector<std::pair<std::string, std::string>> items;
+  std::vector<std::string> positional;
+  bool Has(std::string_view n) const {
+    for (const auto& kv : items)
+      if (kv.first == n) return true;
+    return false;
+  }
+  const std::string* Get(std::string_view n) const {
+    const std::string* v = nullptr;
+    for (const auto& kv : items)
+      if (kv.first == n) v = &kv.second;
+    return v;
+  }
+};
+
+struct FlagDef {
+  std::string_view name;
+  bool takes_value;
+};
+
+bool ParseFlags(const std::vector<std::string>& args, size_t start, const std::vector<FlagDef>& defs, Flags* out,
+                std::string* err) {
+  for (size_t i = start; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.size() < 2 || a[0] != '-' || (a[1] != '-' && !(a[1] >= 'a' && a[1] <= 'z'))) {
+      out->positional.push_back(a);
+      continue;
+    }
+    std::string name = a.substr(a[1] == '-' ? 2 : 1), value;
+    bool has_value = false;
+    const size_t eq = name.find('=');
+    if (eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has_value = true;
+    }
+    for (char& c : name)
+      if (c == '_') c = '-';
+    const FlagDef* def = nullptr;
+    for (const FlagDef& d : defs)
+      if (d.name == name) def = &d;
+    if (def == nullptr) {
+      *err = Cat("unknown flag ", a);
+      return false;
+    }
+    if (def->takes_value) {
+      if (!has_value) {
+        if (i + 1 >= args.size()) {
+          *err = Cat("--", name, " needs a value");
+          return false;
+        }
+        value = args[++i];
+      }
+    } else if (has_value) {
+      *err = Cat("--", name, " takes no value");
+      return false;
+    }
+    out->items.emplace_back(name, value);
+  }
+  return true;
+}
+
+bool ParseUint(std::string_view flag, std::string_view v, uint64_t* out, std::string* err) {
+  std::string_view d = v;
+  int base = 10;
+  if (d.size() > 2 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) {
+    d.remove_prefix(2);
+    base = 16;
+  }
+  std::string clean;
+  for (char c : d)
+    if (c != '_' && c != '\'') clean.push_back(c);
+  if (clean.empty()) {
+    *err = Cat("--", flag, ": expected an unsigned integer, got \"", v, "\"");
+    return false;
+  }
+  auto r = std::from_chars(clean.data(), clean.data() + clean.size(), *out, base);
+  if (r.ec != std::errc() || r.ptr != clean.data() + clean.size()) {
+    *err = Cat("--", flag, ": expected an unsigned integer (decimal or 0x hex) below 2^64, got \"", v, "\"");
+    return false;
+  }
+  return true;
+}
+
+bool ParseU32(std::string_view flag, std::string_view v, uint32_t* out, std::string* err) {
+  uint64_t x = 0;
+  if (!ParseUint(flag, v, &x, err)) return false;
+  if (x > UINT32_MAX) {
+    *err = Cat("--", flag, ": ", v, " is out of range (at most 4294967295)");
+    return false;
+  }
+  *out = static_cast<uint32_t>(x);
+  return true;
+}
+
+bool ParsePair(std::string_view flag, std::string_view v, uint32_t* a, uint32_t* b, std::string* err) {
+  const size_t comma = v.find_first_of(",x");
+  if (comma == std::string_view::npos) {
+    *err = Cat("--", flag, ": expected two numbers MN,K, got \"", v, "\"");
+    return false;
+  }
+  return ParseU32(flag, v.substr(0, comma), a, err) && ParseU32(flag, v.substr(comma + 1), b, err);
+}
+
+template <typename E>
+bool ParseEnum(std::string_view flag, std::string_view v, E* out, std::string* err) {
+  if (Parse(v, out)) return true;
+  *err = Cat("--", flag, ": unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr)));
+  return false;
+}
+
+bool ParseTarget(std::string_view v, Target* out, std::string* err) {
+  if (tmapgen::Parse(v, out)) return true;
+  *err = Cat("--target: unknown value \"", v, "\"; expected one of: ", tmapgen::AcceptedNames(static_cast<Target*>(nullptr)));
+  return false;
+}
+
+struct Output {
+  bool json = false;
+  bool color = false;
+};
+
+bool ParseOutput(const Flags& f, Output* o, std::string* err) {
+  if (const std::string* v = f.Get("format")) {
+    if (*v == "json") o->json = true;
+    else if (*v != "text") {
+      *err = Cat("--format: unknown value \"", *v, "\"; expected text or json");
+      return false;
+    }
+  }
+  std::string color = "auto";
+  if (const std::string* v = f.Get("color")) color = *v;
+  if (color != "auto" && color != "always" && color != "never") {
+    *err = Cat("--color: unknown value \"", color, "\"; expected auto, always or never");
+    return false;
+  }
+  const bool tty = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
+  o->color = !o->json && (color == "always" || (color == "auto" && tty));
+  return true;
+}
+
+bool ReadFile(const std::string& name, std::string* text, std::string* err) {
+  FILE* f = std::fopen(name.c_str(), "rb");
+  if (f == nullptr) {
+    *err = Cat("cannot open ", name, ": ", std::strerror(errno));
+    return false;
+  }
+  char buf[1 << 14];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, n);
+  const bool ok = std::ferror(f) == 0;
+  std::fclose(f);
+  if (!ok) *err = Cat("cannot read ", name);
+  return ok;
+}
+
+bool LoadMap(const std::string& spec, TensorMapSpec* map, std::string* source, std::string* err) {
+  std::string text;
+  size_t i = 0;
+  while (i < spec.size() && (spec[i] == ' ' || spec[i] == '\t' || spec[i] == '\n')) ++i;
+  if (i < spec.size() && spec[i] == '{') {
+    text = spec;
+    *source = "inline";
+  } else {
+    if (!ReadFile(spec, &text, err)) {
+      *err = Cat("--for-map: ", *err);
+      return false;
+    }
+    *source = spec;
+  }
+  InputError e;
+  if (!ParseSpecJson(text, 1, map, &e)) {
+    *err = Cat("--for-map: ", *source, ": ", e.message);
+    return false;
+  }
+  return true;
+}
+
+bool WriteFile(const std::string& name, const std::string& text, std::string* err) {
+  FILE* f = std::fopen(name.c_str(), "wb");
+  if (f == nullptr) {
+    *err = Cat("--svg: cannot open ", name, ": ", std::strerror(errno));
+    return false;
+  }
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  std::fclose(f);
+  if (!ok) *err = Cat("--svg: cannot write ", name);
+  return ok;
+}
+
+// ---------------------------------------------------------------------------------------------- desc
+
+const std::vector<FlagDef>& DescFlagDefs() {
+  static const std::vector<FlagDef> d = {
+      {"operand", true},   {"major", true},       {"dtype", true},      {"padded", false},   {"swizzle", true},
+      {"tile", true},      {"smem-address", true}, {"address", true},   {"start", true},     {"lbo", true},
+      {"sbo", true},       {"base-offset", true}, {"lbo-mode", true},   {"mma-k", true},     {"target", true},
+      {"for-map", true},   {"check", true},       {"arch", true},       {"k-slice", true},   {"sub-tile", true},
+      {"draw", false},     {"svg", true},         {"max-lines", true},  {"format", true},    {"color", true},
+      {"help", false},     {"h", false},
+  };
+  return d;
+}
+
+int DescMain(const std::vector<std::string>& args_in, const Io& io) {
+  std::vector<std::string> args = args_in;
+  if (!args.empty() && args[0] == "desc") args.erase(args.begin());
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") {
+      *io.out += kDescUsage;
+      *io.out += kDescHelp;
+      return 0;
+    }
+  if (args.empty()) return Usage(io, kDescUsage, "desc needs a subcommand: wgmma, tcgen05 or decode");
+  const std::string sub = args[0];
+  if (sub != "wgmma" && sub != "tcgen05" && sub != "decode")
+    return Usage(io, kDescUsage, Cat("desc: unknown subcommand \"", sub, "\"; expected wgmma, tcgen05 or decode"));
+  Flags f;
+  std::string err;
+  if (!ParseFlags(args, 1, DescFlagDefs(), &f, &err)) return Usage(io, kDescUsage, err);
+  Output out;
+  if (!ParseOutput(f, &out, &err)) return Usage(io, kDescUsage, err);
+
+  const bool decode = sub == "decode";
+  uint64_t value = 0;
+  if (decode) {
+    if (f.positional.size() != 1)
+      return Usage(io, kDescUsage, f.positional.empty() ? "desc decode needs the descriptor VALUE (0x...)"
+                                                        : Cat("desc decode: unexpected argument \"", f.positional[1], "\""));
+    if (!ParseUint("value", f.positional[0], &value, &err)) return Usage(io, kDescUsage, Cat("desc decode: ", err));
+  } else if (!f.positional.empty()) {
+    return Usage(io, kDescUsage, Cat("desc ", sub, ": unexpected argument \"", f.positional[0], "\""));
+  }
+  if (!decode && f.Has("arch")) return Usage(io, kDescUsage, "--arch is for desc decode (the subcommand names the family)");
+
+  SmemDescReport r;
+  DescArch arch = sub == "wgmma" ? DescArch::kWgmma : DescArch::kTcgen05;
+  bool arch_guessed = false;
+  if (decode) {
+    if (const std::string* v = f.Get("arch")) {
+      if (!ParseEnum("arch", *v, &arch, &err)) return Usage(io, kDescUsage, err);
+    } else {
+      arch = ((value >> 46) & 7) == 1 ? DescArch::kTcgen05 : DescArch::kWgmma;
+      arch_guessed = true;
+    }
+  }
+
+  // Layout flags.
+  OperandLayout l;
+  l.arch = arch;
+  bool layout_given = false, has_type = false, has_swizzle = false, has_tile = false;
+  if (const std::string* v = f.Get("operand")) { if (!ParseEnum("operand", *v, &l.operand, &err)) return Usage(io, kDescUsage, err); layout_given = true; }
+  if (const std::string* v = f.Get("major")) { if (!ParseEnum("major", *v, &l.major, &err)) return Usage(io, kDescUsage, err); layout_given = true; }
+  if (const std::string* v = f.Get("dtype")) { if (!ParseEnum("dtype", *v, &l.type, &err)) return Usage(io, kDescUsage, err); has_type = layout_given = true; }
+  if (f.Has("padded")) { l.padded = true; layout_given = true; }
+  if (const std::string* v = f.Get("swizzle")) {
+    if (decode) return Usage(io, kDescUsage, "--swizzle: desc decode takes the swizzle from the value");
+    if (!ParseEnum("swizzle", *v, &l.swizzle, &err)) return Usage(io, kDescUsage, err);
+    has_swizzle = true;
+  }
+  if (const std::string* v = f.Get("tile")) { if (!ParsePair("tile", *v, &l.mn, &l.k, &err)) return Usage(io, kDescUsage, err); has_tile = layout_given = true; }
+  bool has_addr = false;
+  for (const char* name : {"smem-address", "address", "start"}) {
+    if (const std::string* v = f.Get(name)) {
+      if (decode && !f.Has("for-map"))
+        return Usage(io, kDescUsage, Cat("--", name, ": desc decode takes the start address from the value"));
+      if (!ParseUint(name, *v, &l.smem_address, &err)) return Usage(io, kDescUsage, err);
+      has_addr = true;
+    }
+  }
+  for (const char* name : {"lbo", "sbo", "base-offset", "lbo-mode"})
+    if (decode && f.Has(name)) return Usage(io, kDescUsage, Cat("--", name, ": desc decode takes it from the value"));
+  if (const std::string* v = f.Get("lbo")) { if (!ParseUint("lbo", *v, &l.lbo, &err)) return Usage(io, kDescUsage, err); l.has_lbo = true; }
+  if (const std::string* v = f.Get("sbo")) { if (!ParseUint("sbo", *v, &l.sbo, &err)) return Usage(io, kDescUsage, err); l.has_sbo = true; }
+  if (const std::string* v = f.Get("base-offset")) {
+    if (!ParseU32("base-offset", *v, &l.base_offset, &err)) return Usage(io, kDescUsage, err);
+    if (l.base_offset > 7) return Usage(io, kDescUsage, "--base-offset: the field has 3 bits (0..7)");
+    l.has_base_offset = true;
+  }
+  if (const std::string* v = f.Get("lbo-mode")) {
+    if (*v == "absolute") l.lbo_absolute = true;
+    else if (*v != "relative") return Usage(io, kDescUsage, Cat("--lbo-mode: unknown value \"", *v, "\"; expected relative or absolute"));
+    if (l.lbo_absolute && arch != DescArch::kTcgen05) return Usage(io, kDescUsage, "--lbo-mode absolute: tcgen05 descriptors only");
+    if (l.lbo_absolute && !l.has_lbo) return Usage(io, kDescUsage, "--lbo-mode absolute needs --lbo ADDRESS (the second K chunk's address)");
+  }
+  if (const std::string* v = f.Get("mma-k")) { if (!ParseU32("mma-k", *v, &l.mma_k, &err)) return Usage(io, kDescUsage, err); }
+  if (const std::string* v = f.Get("target")) {
+    if (!ParseTarget(*v, &r.target, &err)) return Usage(io, kDescUsage, err);
+    r.has_target = true;
+    l.has_target = true;
+    l.target = r.target;
+  }
+  bool has_k_slice = false, has_sub_tile = false;
+  if (const std::string* v = f.Get("k-slice")) { if (!ParseU32("k-slice", *v, &r.advance_k_slice, &err)) return Usage(io, kDescUsage, err); has_k_slice = true; }
+  if (const std::string* v = f.Get("sub-tile")) { if (!ParsePair("sub-tile", *v, &r.advance_mn, &r.advance_k, &err)) return Usage(io, kDescUsage, err); has_sub_tile = true; }
+  if (has_k_slice && has_sub_tile) return Usage(io, kDescUsage, "--k-slice and --sub-tile: give one");
+  r.draw = f.Has("draw");
+  if (const std::string* v = f.Get("max-lines")) {
+    uint32_t n = 0;
+    if (!ParseU32("max-lines", *v, &n, &err)) return Usage(io, kDescUsage, err);
+    r.max_lines = static_cast<int>(n > 100000 ? 100000 : n);
+  }
+  const std::string* svg = f.Get("svg");
+
+  // The map.
+  const std::string* for_map = f.Get("for-map");
+  const std::string* check = f.Get("check");
+  if (check && decode) return Usage(io, kDescUsage, "--check: desc decode already checks its VALUE");
+  if (check && !for_map)
+    return Usage(io, kDescUsage, "--check needs --for-map SPEC (to check a value against a tile: desc decode VALUE --tile ...)");
+  uint64_t check_value = 0;
+  if (check && !ParseUint("check", *check, &check_value, &err)) return Usage(io, kDescUsage, err);
+
+  if (for_map) {
+    TensorMapSpec map;
+    if (!LoadMap(*for_map, &map, &r.map_source, &err)) return Usage(io, kDescUsage, err);
+    if (has_swizzle) return Usage(io, kDescUsage, "--swizzle: with --for-map the swizzle comes from the map");
+    if (has_tile) return Usage(io, kDescUsage, "--tile: with --for-map the tile comes from the map's box");
+    MapUse use;
+    use.arch = arch;
+    use.operand = l.operand;
+    use.major = l.major;
+    use.has_type = has_type;
+    use.type = l.type;
+    use.has_smem_address = has_addr;
+    use.smem_address = l.smem_address;
+    use.mma_k = l.mma_k;
+    use.has_target = r.has_target;
+    use.target = r.target;
+    DeriveFromMap(map, use, &r.map);
+    r.has_map = true;
+    r.has_layout = true;
+    r.layout = r.map.layout;
+    if (l.has_lbo || l.has_sbo || l.has_base_offset || l.lbo_absolute)
+      return Usage(io, kDescUsage, "--lbo/--sbo/--base-offset/--lbo-mode: with --for-map they come from the map; put your "
+                                   "descriptor in --check VALUE to compare it");
+    r.facts = r.map.facts;
+    if (decode) {
+      r.desc = SmemDesc(arch, value);
+      r.user_value = true;
+    } else if (check) {
+      r.desc = SmemDesc(arch, check_value);
+      r.user_value = true;
+    } else {
+      r.desc = r.map.desc;
+    }
+  } else if (decode) {
+    r.desc = SmemDesc(arch, value);
+    r.user_value = true;
+    if (layout_given) {
+      if (!has_tile) return Usage(io, kDescUsage, "desc decode with --major/--dtype/--operand needs --tile MN,K (the tile it reads)");
+      DescSwizzle sw = DescSwizzle::kNone;
+      if (r.desc.swizzle(&sw)) l.swizzle = sw;
+      else l.swizzle = DescSwizzle::kNone;
+      l.smem_address = r.desc.start_bytes();
+      l.has_lbo = l.has_sbo = l.has_base_offset = true;
+      l.lbo = r.desc.lbo_bytes();
+      l.sbo = r.desc.sbo_bytes();
+      l.base_offset = r.desc.base_offset();
+      l.lbo_absolute = r.desc.lbo_absolute();
+      r.layout = l;
+      r.facts = ComputeLayoutFacts(l);
+      r.has_layout = true;
+    }
+  } else {
+    if (!has_tile) {
+      // One swizzle row of K (at least one MMA K) for K-major; 128 x 64 for MN-major.
+      const int bits = SmemBits(l.type, l.padded);
+      const uint32_t row_elems = static_cast<uint32_t>(RowBytes(l.swizzle) * 8 / bits);
+      const uint32_t mma_k = l.mma_k != 0 ? l.mma_k : static_cast<uint32_t>(256 / bits);
+      l.mn = 128;
+      l.k = l.major == Major::kK ? (row_elems > mma_k ? row_elems : mma_k) : 64;
+    }
+    r.layout = l;
+    r.facts = ComputeLayoutFacts(l);
+    r.has_layout = true;
+    r.desc = BuildSmemDesc(r.layout, r.facts);
+  }
+  if ((has_k_slice || has_sub_tile) && !r.has_layout)
+    return Usage(io, kDescUsage, "--k-slice/--sub-tile need the tile (layout flags, --tile or --for-map)");
+  if (has_k_slice || has_sub_tile) {
+    r.has_advance = true;
+    r.advance_is_sub_tile = has_sub_tile;
+    r.advance = has_sub_tile ? AdvanceSubTile(r.layout, r.facts, r.desc, r.advance_mn, r.advance_k)
+                             : AdvanceKSlice(r.layout, r.facts, r.desc, r.advance_k_slice);
+  }
+  FinishSmemReport(&r);
+
+  if (svg != nullptr) {
+    if (!r.has_layout) return Usage(io, kDescUsage, "--svg needs the tile (layout flags, --tile or --for-map)");
+    if (!WriteFile(*svg, DrawSvg(r), &err)) return Usage(io, kDescUsage, err);
+  }
+  if (out.json) {
+    json::Writer w;
+    WriteSmemJson(r, &w);
+    *io.out += w.str();
+    *io.out += "\n";
+  } else {
+    if (arch_guessed)
+      *io.out += Cat("(family ", Name(arch), ", read from bits 46-48 = ", (value >> 46) & 7, "; --arch to choose)\n");
+    *io.out += RenderSmemText(r, out.color);
+  }
+  return r.validation.valid ? 0 : 1;
+}
+
+// ---------------------------------------------------------------------------------------------- idesc
+
+const std::vector<FlagDef>& IdescFlagDefs() {
+  static const std::vector<FlagDef> d = {
+      {"kind", true},       {"m", true},          {"n", true},          {"k", true},            {"a-type", true},
+      {"b-type", true},     {"d-type", true},     {"a-major", true},    {"b-major", true},      {"negate-a", false},
+      {"negate-b", false},  {"sparse", false},    {"sparse-selector", true}, {"saturate", false}, {"cta-group", true},
+      {"ws", false},        {"max-shift", true},  {"scale-type", true}, {"a-sf-id", true},      {"b-sf-id", true},
+      {"target", true},     {"format", true},     {"color", true},      {"help", false},        {"h", false},
+  };
+  return d;
+}
+
+ElemType DefaultType(MmaKind k) {
+  switch (k) {
+    case MmaKind::kF16: return ElemType::kBF16;
+    case MmaKind::kTf32: return ElemType::kTF32;
+    case MmaKind::kF8f6f4: case MmaKind::kMxf8f6f4: return ElemType::kE4M3;
+    case MmaKind::kI8: return ElemType::kS8;
+    default: return ElemType::kE2M1;
+  }
+}
+
+int IdescMain(const std::vector<std::string>& args_in, const Io& io) {
+  std::vector<std::string> args = args_in;
+  if (!args.empty() && args[0] == "idesc") args.erase(args.begin());
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") {
+      *io.out += kIdescUsage;
+      *io.out += kIdescHelp;
+      return 0;
+    }
+  const bool decode = !args.empty() && args[0] == "decode";
+  Flags f;
+  std::string err;
+  if (!ParseFlags(args, decode ? 1 : 0, IdescFlagDefs(), &f, &err)) return Usage(io, kIdescUsage, err);
+  Output out;
+  if (!ParseOutput(f, &out, &err)) return Usage(io, kIdescUsage, err);
+
+  IdescSpec s;
+  bool kind_given = false;
+  if (const std::string* v = f.Get("kind")) {
+    if (!ParseEnum("kind", *v, &s.kind, &err)) return Usage(io, kIdescUsage, err);
+    kind_given = true;
+  }
+  if (const std::string* v = f.Get("cta-group")) {
+    uint32_t g = 0;
+    if (!ParseU32("cta-group", *v, &g, &err)) return Usage(io, kIdescUsage, err);
+    if (g != 1 && g != 2) return Usage(io, kIdescUsage, Cat("--cta-group: expected 1 or 2, got ", *v));
+    s.cta_group = static_cast<int>(g);
+  }
+  s.ws = f.Has("ws");
+  if (const std::string* v = f.Get("target")) {
+    if (!ParseTarget(*v, &s.target, &err)) return Usage(io, kIdescUsage, err);
+    s.has_target = true;
+  }
+
+  IdescReport r;
+  if (decode) {
+    if (f.positional.size() != 1)
+      return Usage(io, kIdescUsage, f.positional.empty() ? "idesc decode needs the descriptor VALUE (0x...)"
+                                                         : Cat("idesc decode: unexpected argument \"", f.positional[1], "\""));
+    uint64_t v = 0;
+    if (!ParseUint("value", f.positional[0], &v, &err)) return Usage(io, kIdescUsage, Cat("idesc decode: ", err));
+    if (v > UINT32_MAX) return Usage(io, kIdescUsage, "idesc decode: the instruction descriptor has 32 bits");
+    for (const auto& kv : f.items) {
+      const std::string& n = kv.first;
+      if (n != "kind" && n != "cta-group" && n != "ws" && n != "target" && n != "format" && n != "color")
+        return Usage(io, kIdescUsage, Cat("--", n, ": idesc decode takes it from the value"));
+    }
+    const uint32_t value = static_cast<uint32_t>(v);
+    if (!kind_given) {
+      if (out.json) {
+        json::Writer w;
+        WriteIdescAllKindsJson(value, s, &w);
+        *io.out += w.str();
+        *io.out += "\n";
+      } else {
+        *io.out += RenderIdescAllKindsText(value, s, out.color);
+      }
+      return IdescValidForSomeKind(value, s) ? 0 : 1;
+    }
+    r.check.fields = DecodeIdescFields(value, s.kind);
+    r.check.spec = SpecFromFields(r.check.fields, s);
+    r.check.user_value = true;
+  } else {
+    if (!f.positional.empty()) return Usage(io, kIdescUsage, Cat("idesc: unexpected argument \"", f.positional[0], "\""));
+    s.a_type = s.b_type = DefaultType(s.kind);
+    s.d_type = s.kind == MmaKind::kI8 ? DType::kS32 : DType::kF32;
+    if (const std::string* v = f.Get("m")) { if (!ParseU32("m", *v, &s.m, &err)) return Usage(io, kIdescUsage, err); }
+    if (const std::string* v = f.Get("n")) { if (!ParseU32("n", *v, &s.n, &err)) return Usage(io, kIdescUsage, err); }
+    if (const std::string* v = f.Get("a-type")) { if (!ParseEnum("a-type", *v, &s.a_type, &err)) return Usage(io, kIdescUsage, err); }
+    if (const std::string* v = f.Get("b-type")) { if (!ParseEnum("b-type", *v, &s.b_type, &err)) return Usage(io, kIdescUsage, err); }
+    if (const std::string* v = f.Get("d-type")) {
+      if (!Parse(*v, &s.d_type)) return Usage(io, kIdescUsage, Cat("--d-type: unknown value \"", *v, "\"; expected f16, f32 or s32"));
+    }
+    if (const std::string* v = f.Get("a-major")) { if (!ParseEnum("a-major", *v, &s.a_major, &err)) return Usage(io, kIdescUsage, err); }
+    if (const std::string* v = f.Get("b-major")) { if (!ParseEnum("b-major", *v, &s.b_major, &err)) return Usage(io, kIdescUsage, err); }
+    s.negate_a = f.Has("negate-a");
+    s.negate_b = f.Has("negate-b");
+    s.sparse = f.Has("sparse");
+    s.saturate = f.Has("saturate");
+    if (const std::string* v = f.Get("sparse-selector")) {
+      if (!ParseU32("sparse-selector", *v, &s.sparse_selector, &err)) return Usage(io, kIdescUsage, err);
+      if (s.sparse_selector > 3) return Usage(io, kIdescUsage, "--sparse-selector: the field has 2 bits (0..3)");
+    }
+    if (const std::string* v = f.Get("max-shift")) { if (!ParseU32("max-shift", *v, &s.max_shift, &err)) return Usage(io, kIdescUsage, err); }
+    if (const std::string* v = f.Get("scale-type")) {
+      if (!Parse(*v, &s.scale_type)) return Usage(io, kIdescUsage, Cat("--scale-type: unknown value \"", *v, "\"; expected ue8m0 or ue4m3"));
+    }
+    if (const std::string* v = f.Get("a-sf-id")) { if (!ParseU32("a-sf-id", *v, &s.a_sf_id, &err)) return Usage(io, kIdescUsage, err); }
+    if (const std::string* v = f.Get("b-sf-id")) { if (!ParseU32("b-sf-id", *v, &s.b_sf_id, &err)) return Usage(io, kIdescUsage, err); }
+    if (const std::string* v = f.Get("k")) {
+      uint32_t k = 0;
+      if (!ParseU32("k", *v, &k, &err)) return Usage(io, kIdescUsage, err);
+      if (k == 96 && (s.kind == MmaKind::kMxf4 || s.kind == MmaKind::kMxf4nvf4)) {
+        s.k96 = true;
+      } else if (k != InstrK(s)) {
+        return Usage(io, kIdescUsage, Cat("--k: .kind::", Name(s.kind), s.sparse ? " (sparse)" : "", " has K = ", InstrK(s),
+                                          "; only .kind::mxf4/.kind::mxf4nvf4 can choose K = 96"));
+      }
+    }
+    r.check.spec = s;
+    r.check.fields = DecodeIdescFields(EncodeIdesc(s), s.kind);
+    r.check.user_value = false;
+  }
+  r.kind_given = true;
+  FinishIdescReport(&r);
+  if (out.json) {
+    json::Writer w;
+    WriteIdescJson(r, &w);
+    *io.out += w.str();
+    *io.out += "\n";
+  } else {
+    *io.out += RenderIdescText(r, out.color);
+  }
+  return r.validation.valid ? 0 : 1;
+}
+
+int Flush(int rc, const std::string& out, const std::string& err) {
+  if (!out.empty()) std::fwrite(out.data(), 1, out.size(), stdout);
+  if (!err.empty()) std::fwrite(err.data(), 1, err.size(), stderr);
+  std::fflush(stdout);
+  return rc;
+}
+
+}  // namespace
+
+int RunDescCommandTo(const std::vector<std::string>& args, std::string* out, std::string* err) {
+  return DescMain(args, Io{out, err});
+}
+int RunIdescCommandTo(const std::vector<std::string>& args, std::string* out, std::string* err) {
+  return IdescMain(args, Io{out, err});
+}
+int RunDescCommand(const std::vector<std::string>& args) {
+  std::string out, err;
+  const int rc = RunDescCommandTo(args, &out, &err);
+  return Flush(rc, out, err);
+}
+int RunIdescCommand(const std::vector<std::string>& args) {
+  std::string out, err;
+  const int rc = RunIdescCommandTo(args, &out, &err);
+  return Flush(rc, out, err);
+}
+
+}  // namespace tmapgen::cli
