@@ -191,6 +191,7 @@ bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pa
 
 struct Emitter {
   Emitter(const Options& o, const Gpu& g) : opt(o), gpu(g) {}
+  Validation v;  // reused: validation allocates nothing, and neither should its result
   const Options& opt;
   const Gpu& gpu;
   int total = 0, valid = 0, invalid = 0, input_errors = 0;
@@ -213,7 +214,6 @@ struct Emitter {
       spec.target = gpu.target;
       spec.set_fields |= kFieldTarget;
     }
-    Validation v;
     Validate(spec, &v);
     Encoding enc;
     if (allow_encode && opt.encode && gpu.present && v.valid) Encode(spec, &enc);
@@ -230,12 +230,14 @@ struct Emitter {
         buf += "\n";
         break;
       case Format::kJson:
+        if (opt.quiet && v.valid) break;
         w.Clear();
         WriteReportJson(index, spec, v, enc, ro, &w);
         buf += w.str();
         buf += "\n";
         break;
       case Format::kTextproto:
+        if (opt.quiet && v.valid) break;
         buf += ReportTextproto(index, spec, v, enc);
         buf += "---\n";
         break;

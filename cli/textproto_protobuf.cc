@@ -167,13 +167,13 @@ std::string ReportTextproto(int index, const TensorMapSpec& s, const Validation&
   if (MinTarget(v.valid_targets, &min_target)) r.set_min_target(std::string(Name(min_target)));
   for (const Diagnostic& d : MakeDiagnostics(s, v)) {
     v1::Diagnostic* p = r.add_diagnostics();
-    p->set_rule(d.rule);
+    p->set_rule(std::string(d.rule));
     p->set_severity(std::string(Name(d.severity)));
     p->set_field(d.field);
     p->set_message(d.message);
     p->set_fix(d.fix);
-    p->set_source(d.source);
-    p->set_target(d.target);
+    p->set_source(std::string(d.source));
+    p->set_target(std::string(d.target));
   }
   const DerivedFacts& f = v.facts;
   v1::DerivedFacts* df = r.mutable_derived();

@@ -4,12 +4,13 @@ namespace tmapgen {
 namespace {
 
 uint64_t CeilDiv(uint64_t a, uint64_t b) { return b == 0 ? a : (a + b - 1) / b; }
-uint64_t RoundUp(uint64_t a, uint64_t m) { return m == 0 ? a : CeilDiv(a, m) * m; }
+// m is a power of two (16, 32, 64 or 128).
+uint64_t RoundUpPow2(uint64_t a, uint64_t m) { return a > UINT64_MAX - (m - 1) ? UINT64_MAX : (a + m - 1) & ~(m - 1); }
 
 // Saturating multiply so absurd inputs cannot wrap around into plausible numbers.
 uint64_t SatMul(uint64_t a, uint64_t b) {
-  if (a != 0 && b > UINT64_MAX / a) return UINT64_MAX;
-  return a * b;
+  uint64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
 }  // namespace
@@ -42,14 +43,14 @@ DerivedFacts ComputeDerivedFacts(const TensorMapSpec& s) {
       uint64_t n = 1;
       for (uint32_t i = 0; i < rank; ++i) {
         const uint64_t stride = (i == 0 && s.interleave == Interleave::kNone) ? 1 : s.element_strides[i];
-        n = SatMul(n, CeilDiv(s.box_dim[i], stride == 0 ? 1 : stride));
+        n = SatMul(n, stride <= 1 ? s.box_dim[i] : CeilDiv(s.box_dim[i], stride));
       }
       f.elements_per_copy = rank == 0 ? 0 : n;
     }
   }
   f.transaction_bytes = s.direction == Direction::kPrefetch ? 0 : CeilDiv(SatMul(f.elements_per_copy, sbits), 8);
   const uint64_t granule = f.swizzle_span > 16 ? f.swizzle_span : 16;
-  f.smem_footprint_bytes = s.direction == Direction::kPrefetch ? 0 : RoundUp(f.transaction_bytes, granule);
+  f.smem_footprint_bytes = s.direction == Direction::kPrefetch ? 0 : RoundUpPow2(f.transaction_bytes, granule);
 
   if (s.Has(kFieldSmemAddress) && f.swizzle_repeat != 0) {
     f.swizzle_base_offset = static_cast<int>((s.smem_address / 128) % (f.swizzle_repeat / 128));

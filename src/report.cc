@@ -78,21 +78,21 @@ std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validat
   std::vector<Diagnostic> out;
   out.reserve(static_cast<size_t>(v.findings.size()));
   const Rule* rules = Rules();
-  for (const Finding& f : v.findings) {
-    const Rule& r = rules[f.rule];
-    Diagnostic d;
-    d.rule = std::string(r.id);
-    d.severity = r.severity;
-    d.field = FieldPath(r, spec, f);
-    d.message = r.message(spec, f);
-    d.fix = r.fix(spec, f);
-    d.source = std::string(r.source);
-    if (r.per_target) d.target = std::string(Name(static_cast<Target>(f.target)));
-    out.push_back(std::move(d));
+  // Errors first, then warnings, then notes; within a severity, in table order.
+  for (const Severity sev : {Severity::kError, Severity::kWarning, Severity::kNote}) {
+    for (const Finding& f : v.findings) {
+      const Rule& r = rules[f.rule];
+      if (r.severity != sev) continue;
+      Diagnostic& d = out.emplace_back();
+      d.rule = r.id;
+      d.severity = r.severity;
+      d.field = FieldPath(r, spec, f);
+      d.message = r.message(spec, f);
+      d.fix = r.fix(spec, f);
+      d.source = r.source;
+      if (r.per_target) d.target = Name(static_cast<Target>(f.target));
+    }
   }
-  std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return static_cast<int>(a.severity) < static_cast<int>(b.severity);
-  });
   return out;
 }
 
@@ -383,7 +383,7 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
              " warning", v.warnings == 1 ? "" : "s", ", ", v.notes, " note", v.notes == 1 ? "" : "s", ")\n");
     for (const Diagnostic& d : diags) {
       const char* col = d.severity == Severity::kError ? c.red() : d.severity == Severity::kWarning ? c.yellow() : c.blue();
-      o += Cat("  ", col, Name(d.severity), c.off(), " [", d.rule, "] ", d.field.empty() ? "" : d.field + ": ", d.message,
+      o += Cat("  ", col, Name(d.severity), c.off(), " [", d.rule, "] ", d.field.empty() ? std::string() : d.field + ": ", d.message,
                d.target.empty() ? "" : Cat(" (target ", d.target, ")"), "\n");
       o += Cat("      fix: ", d.fix, "\n");
       o += Cat(c.dim(), "      source: ", d.source, c.off(), "\n");

@@ -22,14 +22,15 @@
 
 namespace tmapgen {
 
+// One finding, explained. The views point at static data (the rule table, target names).
 struct Diagnostic {
-  std::string rule;
+  std::string_view rule;
   Severity severity = Severity::kError;
   std::string field;
   std::string message;
   std::string fix;
-  std::string source;
-  std::string target;  // for per-target rules: the target the finding is about
+  std::string_view source;
+  std::string_view target;  // for per-target rules: the target the finding is about
 };
 
 std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validation& v);

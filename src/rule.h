@@ -27,12 +27,14 @@ namespace tmapgen {
 enum class Severity : uint8_t { kError = 0, kWarning = 1, kNote = 2 };
 std::string_view Name(Severity s);  // "error", "warning", "note"
 
+// Trivially constructible on purpose: a FindingList holds kMaxFindings of them and must cost nothing to
+// create. FindingList::Add sets every field.
 struct Finding {
-  uint16_t rule = 0;   // index into Rules()
-  int8_t index = -1;   // array index the finding is about (dimension, corner), -1 for none
-  uint8_t target = 0;  // Target the finding was evaluated for (meaningful for per-target rules)
-  int64_t value = 0;   // the offending value (rule-specific meaning)
-  int64_t limit = 0;   // the limit it broke (rule-specific meaning)
+  uint16_t rule;   // index into Rules()
+  int8_t index;    // array index the finding is about (dimension, corner), -1 for none
+  uint8_t target;  // Target the finding was evaluated for (meaningful for per-target rules)
+  int64_t value;   // the offending value (rule-specific meaning)
+  int64_t limit;   // the limit it broke (rule-specific meaning)
 };
 
 inline constexpr int kMaxFindings = 96;
@@ -92,6 +94,11 @@ const Rule* Rules();
 int NumRules();
 // Index of a rule by id, or -1.
 int FindRule(std::string_view id);
+
+// Runs every rule of one kind (target-independent, or per-target for ctx.target) that applies to the
+// spec's mode, appending findings to *out. Returns the number of error findings added. The checks are
+// called directly, not through the table's pointers, so that they can be inlined.
+int RunRules(const CheckContext& ctx, bool per_target, FindingList* out);
 
 // Rendering helpers.
 std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f);  // "global_strides[0]"

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "src/rule.h"
 #include "src/str_cat.h"
@@ -1067,8 +1068,8 @@ uint64_t DriverBoxBytes(const TensorMapSpec& s) {
     // The driver divides dimension 0 too, even without interleave where the hardware ignores
     // element_strides[0] (measured: f32 box [256, 256] with element_strides [7, 1] accepted).
     for (uint32_t i = 0; i < Rank(s); ++i) {
-      const uint64_t es = s.element_strides[i] == 0 ? 1 : s.element_strides[i];
-      n *= s.box_dim[i] / es;
+      const uint64_t es = s.element_strides[i];
+      n *= es <= 1 ? s.box_dim[i] : s.box_dim[i] / es;  // no division in the common case
     }
   }
   return (n * bits + 7) / 8;
@@ -1222,7 +1223,7 @@ constexpr std::string_view kSrcPtxCopy = "PTX ISA 9.2 section 9.7.9.25.5.1 (rest
 constexpr std::string_view kSrcPtxTargets = "PTX ISA 9.2 section 9.7.9.25.5.2 (cp.async.bulk.tensor target table)";
 constexpr std::string_view kSrcCpgAlign = "CUDA Programming Guide, TMA alignment table and swizzle table (section 4.11.2.2)";
 
-const Rule kRules[] = {
+constexpr Rule kRules[] = {
     {"rank-range", Severity::kError, kTiledLike & ~kGS, false, "tensor_rank", "tensor_rank is 1 to 5.",
      CheckRankRange, MsgRankRange, FixRankRange, nullptr, kSrcTiled},
     {"im2col-rank", Severity::kError, kIm2colAll, false, "tensor_rank", "im2col maps have rank 3, 4 or 5 (NWC, NHWC, NDHWC).",
@@ -1409,7 +1410,42 @@ const Rule kRules[] = {
 
 constexpr int kNumRulesValue = static_cast<int>(sizeof(kRules) / sizeof(kRules[0]));
 
+// Runs the rules of one kind for one mode. The table is constexpr, so each check is called directly and
+// can be inlined; rules that do not apply to the mode cost nothing.
+template <int M, bool PerTarget, size_t... I>
+int RunFor(const CheckContext& c, FindingList* o, std::index_sequence<I...>) {
+  int errors = 0;
+  auto one = [&](auto index) {
+    constexpr size_t i = decltype(index)::value;
+    if constexpr (kRules[i].per_target == PerTarget && (kRules[i].modes & ModeBit(static_cast<Mode>(M))) != 0) {
+      const int before = o->size();
+      kRules[i].check(c, static_cast<uint16_t>(i), o);
+      if constexpr (kRules[i].severity == Severity::kError) errors += o->size() - before;
+    }
+  };
+  (one(std::integral_constant<size_t, I>{}), ...);
+  return errors;
+}
+
+template <bool PerTarget>
+int RunForMode(const CheckContext& c, FindingList* o) {
+  using Seq = std::make_index_sequence<static_cast<size_t>(kNumRulesValue)>;
+  switch (c.spec.mode) {
+    case Mode::kTiled: return RunFor<0, PerTarget>(c, o, Seq{});
+    case Mode::kIm2col: return RunFor<1, PerTarget>(c, o, Seq{});
+    case Mode::kIm2colW: return RunFor<2, PerTarget>(c, o, Seq{});
+    case Mode::kIm2colW128: return RunFor<3, PerTarget>(c, o, Seq{});
+    case Mode::kGather4: return RunFor<4, PerTarget>(c, o, Seq{});
+    case Mode::kScatter4: return RunFor<5, PerTarget>(c, o, Seq{});
+  }
+  return 0;
+}
+
 }  // namespace
+
+int RunRules(const CheckContext& ctx, bool per_target, FindingList* out) {
+  return per_target ? RunForMode<true>(ctx, out) : RunForMode<false>(ctx, out);
+}
 
 std::string_view Name(Severity s) {
   switch (s) {

@@ -145,58 +145,19 @@ constexpr std::array<std::string_view, kNumReduceOps> kReduceNames = {"add", "mi
 constexpr std::array<Alias, 8> kReduceAliases = {
     {{"add", 0}, {"min", 1}, {"max", 2}, {"inc", 3}, {"dec", 4}, {"and", 5}, {"or", 6}, {"xor", 7}}};
 
-constexpr int kSmem227K = 232448;  // 227 KiB: sm_90 and sm_100 class, opt-in per block
-constexpr int kSmem99K = 101376;   // 99 KiB: sm_120 class
-constexpr std::array<TargetInfo, kNumTargets> kTargets = {{
-    {Target::kSm90, "sm_90", 90, ' ', kSmem227K},
-    {Target::kSm90a, "sm_90a", 90, 'a', kSmem227K},
-    {Target::kSm100, "sm_100", 100, ' ', kSmem227K},
-    {Target::kSm100a, "sm_100a", 100, 'a', kSmem227K},
-    {Target::kSm100f, "sm_100f", 100, 'f', kSmem227K},
-    {Target::kSm101a, "sm_101a", 101, 'a', kSmem227K},
-    {Target::kSm103, "sm_103", 103, ' ', kSmem227K},
-    {Target::kSm103a, "sm_103a", 103, 'a', kSmem227K},
-    {Target::kSm103f, "sm_103f", 103, 'f', kSmem227K},
-    {Target::kSm110, "sm_110", 110, ' ', kSmem227K},
-    {Target::kSm110a, "sm_110a", 110, 'a', kSmem227K},
-    {Target::kSm110f, "sm_110f", 110, 'f', kSmem227K},
-    {Target::kSm120, "sm_120", 120, ' ', kSmem99K},
-    {Target::kSm120a, "sm_120a", 120, 'a', kSmem99K},
-    {Target::kSm120f, "sm_120f", 120, 'f', kSmem99K},
-    {Target::kSm121a, "sm_121a", 121, 'a', kSmem99K},
-}};
+
 
 std::string_view AcceptedList(std::string_view list) { return list; }
 
 }  // namespace
 
-int DataTypeBits(DataType t) {
-  switch (t) {
-    case DataType::kUint8: return 8;
-    case DataType::kUint16: case DataType::kFloat16: case DataType::kBfloat16: return 16;
-    case DataType::kUint32: case DataType::kInt32: case DataType::kFloat32: case DataType::kFloat32Ftz:
-    case DataType::kTfloat32: case DataType::kTfloat32Ftz: return 32;
-    case DataType::kUint64: case DataType::kInt64: case DataType::kFloat64: return 64;
-    case DataType::k16U4Align8B: case DataType::k16U4Align16B: return 4;
-    case DataType::k16U6Align16B: return 6;
-  }
-  return 8;
-}
 
-int DataTypeSmemBits(DataType t) {
-  if (t == DataType::k16U4Align16B || t == DataType::k16U6Align16B) return 8;
-  return DataTypeBits(t);
-}
 
-bool IsSubByte(DataType t) { return static_cast<int>(t) >= 13; }
-bool IsAlign16BPacked(DataType t) { return t == DataType::k16U4Align16B || t == DataType::k16U6Align16B; }
-bool IsFloat(DataType t) {
-  switch (t) {
-    case DataType::kFloat16: case DataType::kFloat32: case DataType::kFloat64: case DataType::kBfloat16:
-    case DataType::kFloat32Ftz: case DataType::kTfloat32: case DataType::kTfloat32Ftz: return true;
-    default: return false;
-  }
-}
+
+
+
+
+
 
 std::string_view PtxElemType(DataType t) {
   static constexpr std::array<std::string_view, kNumDataTypes> k = {
@@ -214,33 +175,10 @@ int PtxElemTypeValue(DataType t) {
   }
 }
 
-int SwizzleSpanBytes(Swizzle s) {
-  switch (s) {
-    case Swizzle::kNone: return 0;
-    case Swizzle::k32B: return 32;
-    case Swizzle::k64B: return 64;
-    default: return 128;
-  }
-}
-int SwizzleRepeatBytes(Swizzle s) {
-  switch (s) {
-    case Swizzle::kNone: return 0;
-    case Swizzle::k32B: return 256;
-    case Swizzle::k64B: return 512;
-    case Swizzle::k128B: return 1024;
-    case Swizzle::k128BAtom32B: case Swizzle::k128BAtom32BFlip8B: return 512;
-    case Swizzle::k128BAtom64B: return 256;
-  }
-  return 0;
-}
-int SwizzleAtomicityBytes(Swizzle s) {
-  switch (s) {
-    case Swizzle::k128BAtom32B: case Swizzle::k128BAtom32BFlip8B: return 32;
-    case Swizzle::k128BAtom64B: return 64;
-    default: return 16;
-  }
-}
-bool IsAtomicitySwizzle(Swizzle s) { return static_cast<int>(s) >= 4; }
+
+
+
+
 int PtxSwizzleModeValue(Swizzle s) {
   switch (s) {
     case Swizzle::kNone: return 0;
@@ -258,25 +196,13 @@ int PtxSwizzleAtomicityValue(Swizzle s) {
   }
 }
 
-Encoder EncoderFor(Mode m) {
-  switch (m) {
-    case Mode::kIm2col: return Encoder::kIm2col;
-    case Mode::kIm2colW: case Mode::kIm2colW128: return Encoder::kIm2colWide;
-    default: return Encoder::kTiled;
-  }
-}
-bool IsIm2colMode(Mode m) { return m == Mode::kIm2col || m == Mode::kIm2colW || m == Mode::kIm2colW128; }
-bool IsWideMode(Mode m) { return m == Mode::kIm2colW || m == Mode::kIm2colW128; }
-bool IsGatherScatter(Mode m) { return m == Mode::kGather4 || m == Mode::kScatter4; }
-bool IsLoad(Direction d) { return d == Direction::kLoadCta || d == Direction::kLoadCluster; }
-bool IsStoreLike(Direction d) { return d == Direction::kStore || d == Direction::kReduce; }
 
-const TargetInfo& Info(Target t) { return kTargets[static_cast<int>(t)]; }
-bool IsBlackwellOrLater(Target t) { return Info(t).cc >= 100; }
-bool HasBlackwellDatacenterFeatures(Target t) {
-  const TargetInfo& i = Info(t);
-  return i.cc >= 100 && i.cc < 120 && i.variant != ' ';
-}
+
+
+
+
+
+
 
 std::string_view FullName(DataType v) { return kDataTypeFull[static_cast<int>(v)]; }
 std::string_view ShortName(DataType v) { return kDataTypeShort[static_cast<int>(v)]; }
@@ -327,7 +253,7 @@ bool Parse(std::string_view s, Mode* out) { return ParseWith(kModeAliases, s, ou
 bool Parse(std::string_view s, Direction* out) { return ParseWith(kDirectionAliases, s, out); }
 bool Parse(std::string_view s, ReduceOp* out) { return ParseWith(kReduceAliases, s, out); }
 bool Parse(std::string_view s, Target* out) {
-  for (const TargetInfo& t : kTargets) {
+  for (const TargetInfo& t : internal_types::kTargets) {
     if (EqualsIgnoreCase(t.name, s)) {
       *out = t.target;
       return true;

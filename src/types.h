@@ -13,6 +13,7 @@
 #ifndef TMAPGEN_SRC_TYPES_H_
 #define TMAPGEN_SRC_TYPES_H_
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -80,38 +81,87 @@ enum class Encoder : uint8_t { kTiled = 0, kIm2col = 1, kIm2colWide = 2 };
 // ---- per-value facts -------------------------------------------------------------------------------
 
 // Bits one element occupies in global memory: 4 for the 16U4 types, 6 for 16U6, else 8 x size.
-int DataTypeBits(DataType t);
+constexpr inline int DataTypeBits(DataType t) {
+  switch (t) {
+    case DataType::kUint8: return 8;
+    case DataType::kUint16: case DataType::kFloat16: case DataType::kBfloat16: return 16;
+    case DataType::kUint32: case DataType::kInt32: case DataType::kFloat32: case DataType::kFloat32Ftz:
+    case DataType::kTfloat32: case DataType::kTfloat32Ftz: return 32;
+    case DataType::kUint64: case DataType::kInt64: case DataType::kFloat64: return 64;
+    case DataType::k16U4Align8B: case DataType::k16U4Align16B: return 4;
+    case DataType::k16U6Align16B: return 6;
+  }
+  return 8;
+}
 // Bits one element occupies in shared memory after a load (16U4_ALIGN16B and 16U6_ALIGN16B are padded
 // to 8 bits per element: 16 elements in 16 bytes; PTX ISA 5.5.1.1).
-int DataTypeSmemBits(DataType t);
-bool IsSubByte(DataType t);        // 13, 14, 15
-bool IsFloat(DataType t);          // FLOAT16/32/64, BFLOAT16, FLOAT32_FTZ, TFLOAT32, TFLOAT32_FTZ
-bool IsAlign16BPacked(DataType t); // 16U4_ALIGN16B, 16U6_ALIGN16B
+constexpr inline int DataTypeSmemBits(DataType t) {
+  if (t == DataType::k16U4Align16B || t == DataType::k16U6Align16B) return 8;
+  return DataTypeBits(t);
+}
+constexpr inline bool IsSubByte(DataType t) { return static_cast<int>(t) >= 13; }        // 13, 14, 15
+constexpr inline bool IsFloat(DataType t) {
+  switch (t) {
+    case DataType::kFloat16: case DataType::kFloat32: case DataType::kFloat64: case DataType::kBfloat16:
+    case DataType::kFloat32Ftz: case DataType::kTfloat32: case DataType::kTfloat32Ftz: return true;
+    default: return false;
+  }
+}          // FLOAT16/32/64, BFLOAT16, FLOAT32_FTZ, TFLOAT32, TFLOAT32_FTZ
+constexpr inline bool IsAlign16BPacked(DataType t) { return t == DataType::k16U4Align16B || t == DataType::k16U6Align16B; } // 16U4_ALIGN16B, 16U6_ALIGN16B
 std::string_view PtxElemType(DataType t);  // tensormap.replace .elemtype name (".f16", ".b4x16_p64")
 int PtxElemTypeValue(DataType t);          // tensormap.replace .elemtype value (not the driver value)
 
 // Swizzle span in bytes (the inner-box limit): 0 for NONE, 32, 64, 128 for all 128B modes.
-int SwizzleSpanBytes(Swizzle s);
+constexpr inline int SwizzleSpanBytes(Swizzle s) {
+  switch (s) {
+    case Swizzle::kNone: return 0;
+    case Swizzle::k32B: return 32;
+    case Swizzle::k64B: return 64;
+    default: return 128;
+  }
+}
 // Bytes after which the shared-memory swizzle pattern repeats (0 for NONE). 256/512/1024 for
 // 32B/64B/128B (PTX ISA 5.5.7, Programming Guide table "swizzle patterns"); for the 128B atomicity
 // variants derived from their XOR rule: ATOM_32B and ATOM_32B_FLIP_8B 512, ATOM_64B 256.
-int SwizzleRepeatBytes(Swizzle s);
+constexpr inline int SwizzleRepeatBytes(Swizzle s) {
+  switch (s) {
+    case Swizzle::kNone: return 0;
+    case Swizzle::k32B: return 256;
+    case Swizzle::k64B: return 512;
+    case Swizzle::k128B: return 1024;
+    case Swizzle::k128BAtom32B: case Swizzle::k128BAtom32BFlip8B: return 512;
+    case Swizzle::k128BAtom64B: return 256;
+  }
+  return 0;
+}
 // Smallest alignment of the shared-memory destination the hardware needs at all: 128 bytes for every
 // tensor copy (Programming Guide alignment table).
 inline constexpr int kSmemMinAlignment = 128;
 // Atomicity (bytes kept together) of a swizzle: 16 for 32B/64B/128B, 32 or 64 for the atom variants.
-int SwizzleAtomicityBytes(Swizzle s);
-bool IsAtomicitySwizzle(Swizzle s);  // 128B_ATOM_*
+constexpr inline int SwizzleAtomicityBytes(Swizzle s) {
+  switch (s) {
+    case Swizzle::k128BAtom32B: case Swizzle::k128BAtom32BFlip8B: return 32;
+    case Swizzle::k128BAtom64B: return 64;
+    default: return 16;
+  }
+}
+constexpr inline bool IsAtomicitySwizzle(Swizzle s) { return static_cast<int>(s) >= 4; }  // 128B_ATOM_*
 // tensormap.replace encodings (PTX ISA Table 33).
 int PtxSwizzleModeValue(Swizzle s);
 int PtxSwizzleAtomicityValue(Swizzle s);
 
-Encoder EncoderFor(Mode m);
-bool IsIm2colMode(Mode m);      // im2col, im2col::w, im2col::w::128
-bool IsWideMode(Mode m);        // im2col::w, im2col::w::128
-bool IsGatherScatter(Mode m);   // gather4, scatter4
-bool IsLoad(Direction d);       // load to shared::cta or shared::cluster
-bool IsStoreLike(Direction d);  // store or reduce
+constexpr inline Encoder EncoderFor(Mode m) {
+  switch (m) {
+    case Mode::kIm2col: return Encoder::kIm2col;
+    case Mode::kIm2colW: case Mode::kIm2colW128: return Encoder::kIm2colWide;
+    default: return Encoder::kTiled;
+  }
+}
+constexpr inline bool IsIm2colMode(Mode m) { return m == Mode::kIm2col || m == Mode::kIm2colW || m == Mode::kIm2colW128; }      // im2col, im2col::w, im2col::w::128
+constexpr inline bool IsWideMode(Mode m) { return m == Mode::kIm2colW || m == Mode::kIm2colW128; }        // im2col::w, im2col::w::128
+constexpr inline bool IsGatherScatter(Mode m) { return m == Mode::kGather4 || m == Mode::kScatter4; }   // gather4, scatter4
+constexpr inline bool IsLoad(Direction d) { return d == Direction::kLoadCta || d == Direction::kLoadCluster; }       // load to shared::cta or shared::cluster
+constexpr inline bool IsStoreLike(Direction d) { return d == Direction::kStore || d == Direction::kReduce; }  // store or reduce
 
 // Targets.
 struct TargetInfo {
@@ -121,11 +171,35 @@ struct TargetInfo {
   char variant;           // ' ' plain, 'a' arch-specific, 'f' family
   int max_smem_per_block; // bytes of shared memory one block can opt in to
 };
-const TargetInfo& Info(Target t);
-bool IsBlackwellOrLater(Target t);     // cc >= 100
+namespace internal_types {
+inline constexpr int kSmem227K = 232448;  // 227 KiB: sm_90 and sm_100 class, opt-in per block
+inline constexpr int kSmem99K = 101376;   // 99 KiB: sm_120 class
+inline constexpr std::array<TargetInfo, kNumTargets> kTargets = {{
+    {Target::kSm90, "sm_90", 90, ' ', kSmem227K},
+    {Target::kSm90a, "sm_90a", 90, 'a', kSmem227K},
+    {Target::kSm100, "sm_100", 100, ' ', kSmem227K},
+    {Target::kSm100a, "sm_100a", 100, 'a', kSmem227K},
+    {Target::kSm100f, "sm_100f", 100, 'f', kSmem227K},
+    {Target::kSm101a, "sm_101a", 101, 'a', kSmem227K},
+    {Target::kSm103, "sm_103", 103, ' ', kSmem227K},
+    {Target::kSm103a, "sm_103a", 103, 'a', kSmem227K},
+    {Target::kSm103f, "sm_103f", 103, 'f', kSmem227K},
+    {Target::kSm110, "sm_110", 110, ' ', kSmem227K},
+    {Target::kSm110a, "sm_110a", 110, 'a', kSmem227K},
+    {Target::kSm110f, "sm_110f", 110, 'f', kSmem227K},
+    {Target::kSm120, "sm_120", 120, ' ', kSmem99K},
+    {Target::kSm120a, "sm_120a", 120, 'a', kSmem99K},
+    {Target::kSm120f, "sm_120f", 120, 'f', kSmem99K},
+    {Target::kSm121a, "sm_121a", 121, 'a', kSmem99K},
+}};
+}  // namespace internal_types
+constexpr inline const TargetInfo& Info(Target t) { return internal_types::kTargets[static_cast<int>(t)]; }
+constexpr inline bool IsBlackwellOrLater(Target t) { return Info(t).cc >= 100; }
 // sm_100a/sm_100f/sm_101a/sm_103a/sm_103f/sm_110a/sm_110f: the datacenter Blackwell features that PTX
 // gives to the "a" and "f" targets of the 10.x/11.x families (tcgen05, .cta_group, scatter4, im2col::w::128).
-bool HasBlackwellDatacenterFeatures(Target t);
+constexpr inline bool HasBlackwellDatacenterFeatures(Target t) {
+  return Info(t).cc >= 100 && Info(t).cc < 120 && Info(t).variant != ' ';
+}
 
 // ---- names -------------------------------------------------------------------------------------------
 std::string_view FullName(DataType v);

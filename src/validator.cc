@@ -15,20 +15,9 @@ void Count(Validation* v) {
   }
 }
 
-int RunPerTarget(const TensorMapSpec& spec, const DerivedFacts& facts, Target t, uint8_t mode_bit,
-                 FindingList* out) {
-  const Rule* rules = Rules();
-  const int n = NumRules();
+int RunPerTarget(const TensorMapSpec& spec, const DerivedFacts& facts, Target t, FindingList* out) {
   const CheckContext ctx{spec, facts, t};
-  int errors = 0;
-  for (int i = 0; i < n; ++i) {
-    const Rule& r = rules[i];
-    if (!r.per_target || (r.modes & mode_bit) == 0) continue;
-    const int before = out->size();
-    r.check(ctx, static_cast<uint16_t>(i), out);
-    if (r.severity == Severity::kError) errors += out->size() - before;
-  }
-  return errors;
+  return RunRules(ctx, /*per_target=*/true, out);
 }
 
 }  // namespace
@@ -36,22 +25,12 @@ int RunPerTarget(const TensorMapSpec& spec, const DerivedFacts& facts, Target t,
 void Validate(const TensorMapSpec& spec, Validation* v) {
   v->facts = ComputeDerivedFacts(spec);
   v->findings.Clear();
-  const uint8_t mode_bit = ModeBit(spec.mode);
-  const Rule* rules = Rules();
-  const int n = NumRules();
   const CheckContext ctx{spec, v->facts, spec.target};
-  int independent_errors = 0;
-  for (int i = 0; i < n; ++i) {
-    const Rule& r = rules[i];
-    if (r.per_target || (r.modes & mode_bit) == 0) continue;
-    const int before = v->findings.size();
-    r.check(ctx, static_cast<uint16_t>(i), &v->findings);
-    if (r.severity == Severity::kError) independent_errors += v->findings.size() - before;
-  }
+  const int independent_errors = RunRules(ctx, /*per_target=*/false, &v->findings);
 
   uint32_t valid_targets = 0;
   if (spec.has_target()) {
-    const int e = RunPerTarget(spec, v->facts, spec.target, mode_bit, &v->findings);
+    const int e = RunPerTarget(spec, v->facts, spec.target, &v->findings);
     v->reported_target = spec.target;
     if (e == 0 && independent_errors == 0) valid_targets = 1u << static_cast<int>(spec.target);
   } else {
@@ -59,13 +38,13 @@ void Validate(const TensorMapSpec& spec, Validation* v) {
     int best = -1, best_errors = 1 << 30;
     for (int t = 0; t < kNumTargets; ++t) {
       scratch.Clear();
-      const int e = RunPerTarget(spec, v->facts, static_cast<Target>(t), mode_bit, &scratch);
+      const int e = RunPerTarget(spec, v->facts, static_cast<Target>(t), &scratch);
       if (e == 0) valid_targets |= 1u << t;
       if (e < best_errors) { best_errors = e; best = t; }
     }
     v->reported_target = static_cast<Target>(best);
     scratch.Clear();
-    RunPerTarget(spec, v->facts, v->reported_target, mode_bit, &v->findings);
+    RunPerTarget(spec, v->facts, v->reported_target, &v->findings);
     if (independent_errors != 0) valid_targets = 0;
   }
   v->valid_targets = valid_targets;

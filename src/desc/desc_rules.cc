@@ -579,17 +579,10 @@ void CheckAdvRange(const DescContext& c, uint16_t r, FindingList* o) {
   if (A(c) && A(c)->field_overflow) o->Add(r, -1, static_cast<int64_t>(A(c)->start_bytes), static_cast<int64_t>(kMaxFieldBytes));
 }
 std::string MsgAdvRange(const DescContext& c, const Finding& f) {
-  return Cat("the ", What(c), " starts at ", H(static_cast<uint64_t>(f.value)), ", beyond the 14-bit start field (262128 B)");
+  return Cat("the ", What(c), " starts at ", H(static_cast<uint64_t>(f.value)), ", beyond the 14-bit start field (262128 B); "
+             "adding the step to the raw descriptor would also carry into reserved bit 14");
 }
 std::string FixAdvRange(const DescContext&, const Finding&) { return "place the tile lower in shared memory"; }
-void CheckAdvCarry(const DescContext& c, uint16_t r, FindingList* o) {
-  if (A(c) && A(c)->carries_into_reserved && !A(c)->field_overflow) o->Add(r, -1, A(c)->delta_bytes, 0);
-}
-std::string MsgAdvCarry(const DescContext& c, const Finding&) {
-  return Cat("adding ", A(c)->delta_bytes / 16, " to the descriptor's low word carries out of the 14-bit start field into "
-             "reserved bit 14");
-}
-std::string FixAdvCarry(const DescContext&, const Finding&) { return "rebuild the start-address field instead of adding to the raw value"; }
 void CheckAdvOutside(const DescContext& c, uint16_t r, FindingList* o) {
   if (A(c) && F(c) && !A(c)->inside_tile) o->Add(r, -1, A(c)->delta_bytes, static_cast<int64_t>(F(c)->footprint_bytes));
 }
@@ -1235,9 +1228,6 @@ constexpr DescRule kRules[] = {
      kSrcBase},
     {"desc-advance-range", Severity::kError, kScopeAdvance, "start_address",
      "The advanced start address fits the 14-bit field.", CheckAdvRange, MsgAdvRange, FixAdvRange, kSrcBoth},
-    {"desc-advance-carry", Severity::kWarning, kScopeAdvance, "start_address",
-     "Adding the step to the raw descriptor does not carry into reserved bit 14.", CheckAdvCarry, MsgAdvCarry,
-     FixAdvCarry, kSrcAdvance},
     {"desc-advance-outside-tile", Severity::kError, kScopeAdvance, "start_address",
      "The K slice or sub-tile lies inside the tile.", CheckAdvOutside, MsgAdvOutside, FixAdvOutside, kSrcAdvance},
     // ---- map ----

@@ -257,7 +257,6 @@ Advance Finish(const OperandLayout& l, const LayoutFacts& f, const SmemDesc& bas
   a.aligned_16 = exact && delta % 16 == 0;
   a.start_bytes = base.start_bytes() + delta;
   a.field_overflow = a.start_bytes > kMaxFieldBytes;
-  a.carries_into_reserved = uint64_t{base.start_enc()} + delta / 16 >= (uint64_t{1} << 14);
   DescSwizzle sw = l.swizzle;
   if (!base.swizzle(&sw)) sw = l.swizzle;
   const uint64_t mask = static_cast<uint64_t>(BaseOffsetMask(sw));

@@ -219,8 +219,8 @@ struct Advance {
   uint32_t base_offset = 0;   // base offset the new descriptor needs
   bool aligned_16 = true;     // delta is a multiple of 16 bytes
   bool base_offset_changed = false;  // differs from the original descriptor's
-  bool field_overflow = false;       // the new start does not fit the 14-bit field
-  bool carries_into_reserved = false;  // adding delta/16 to the low word would carry into bit 14
+  bool field_overflow = false;       // the new start does not fit the 14-bit field (adding delta / 16 to
+                                     // the raw value would carry into reserved bit 14)
   bool inside_tile = true;    // the new start lies inside the tile's footprint
 };
 // The descriptor of the k-th K slice of the tile (slice 0 = BuildSmemDesc).

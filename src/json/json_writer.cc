@@ -1,6 +1,8 @@
 // json_writer.cc: see json_writer.h for the contract.
 #include "src/json/json_writer.h"
 
+#include <cstring>
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -62,6 +64,17 @@ void Writer::AppendQuoted(std::string_view value, std::string* out) {
   out->push_back('"');
   while (s < end) {
     const unsigned char* run = s;
+    // Eight bytes at a time while none is special (control, '"', '\\' or non-ASCII), then byte by byte.
+    while (end - s >= 8) {
+      uint64_t x;
+      std::memcpy(&x, s, 8);
+      constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+      const uint64_t control = (x - kOnes * 0x20) & ~x;               // bytes < 0x20 (or >= 0x80)
+      const uint64_t quote = ((x ^ (kOnes * '"')) - kOnes) & ~(x ^ (kOnes * '"'));
+      const uint64_t backslash = ((x ^ (kOnes * '\\')) - kOnes) & ~(x ^ (kOnes * '\\'));
+      if (((control | quote | backslash) & kHigh) != 0 || (x & kHigh) != 0) break;
+      s += 8;
+    }
     while (s < end && kPlain.v[*s]) ++s;
     out->append(reinterpret_cast<const char*>(run), static_cast<size_t>(s - run));
     if (s == end) break;
