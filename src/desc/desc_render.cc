@@ -74,7 +74,7 @@ std::string SmemFieldMeaning(const SmemDesc& d, const BitField& f, uint64_t v) {
 std::string LayoutTitle(const OperandLayout& l) {
   return Cat("operand ", Name(l.operand), ", ", Name(l.major), "-major, ", Name(l.type),
              l.type == ElemType::kE2M1 ? (l.padded ? " (padded, 1 B each)" : " (packed, 2 per byte)") : "", ", ",
-             Name(l.swizzle), " swizzle, tile ", l.mn, " (", l.operand == Operand::kA ? "M" : "N", ") x ", l.k,
+             l.swizzle == DescSwizzle::kNone ? std::string("no") : std::string(Name(l.swizzle)), " swizzle, tile ", l.mn, " (", l.operand == Operand::kA ? "M" : "N", ") x ", l.k,
              " (K) at ", Hex(l.smem_address));
 }
 
@@ -369,7 +369,7 @@ std::string RenderSmemText(const SmemDescReport& r, bool color) {
     const LayoutFacts& f = r.facts;
     o += Cat(c.bold(), "layout", c.off(), " (", LayoutTitle(l), ")\n");
     const uint32_t m = l.major == Major::kK ? l.mn / 8 : static_cast<uint32_t>(CeilDiv(f.contiguous_bytes, static_cast<uint64_t>(f.row_bytes)));
-    const uint32_t k = l.major == Major::kK ? static_cast<uint32_t>(CeilDiv(f.kstep_bytes, 32)) : f.kstep_rows / 8;
+    const uint32_t k = l.major == Major::kK ? static_cast<uint32_t>(CeilDiv(f.kstep_bytes, 32)) : f.kstep_rows / static_cast<uint32_t>(f.atom_rows);
     const CanonicalLayout cl = DescribeCanonical(l.arch, l.major, sw_ok ? sw : l.swizzle, f.smem_bits, d.lbo_bytes(),
                                                  d.sbo_bytes(), m, k);
     o += Row("canonical layout", Cat(cl.cute_swizzle, " o ", cl.generic));
@@ -474,7 +474,7 @@ void WriteSmemJson(const SmemDescReport& r, json::Writer* w) {
     w->Key("footprint_bytes").Uint(f.footprint_bytes);
     w->EndObject();
     const uint32_t m = l.major == Major::kK ? l.mn / 8 : static_cast<uint32_t>(CeilDiv(f.contiguous_bytes, static_cast<uint64_t>(f.row_bytes)));
-    const uint32_t k = l.major == Major::kK ? static_cast<uint32_t>(CeilDiv(f.kstep_bytes, 32)) : f.kstep_rows / 8;
+    const uint32_t k = l.major == Major::kK ? static_cast<uint32_t>(CeilDiv(f.kstep_bytes, 32)) : f.kstep_rows / static_cast<uint32_t>(f.atom_rows);
     w->Key("canonical");
     Canonical(w, DescribeCanonical(l.arch, l.major, sw_ok ? sw : l.swizzle, f.smem_bits, d.lbo_bytes(), d.sbo_bytes(), m, k));
     w->Key("k_slices").BeginArray();

@@ -785,7 +785,7 @@ void CheckMapLbo(const DescContext& c, uint16_t r, FindingList* o) {
 std::string MsgMapLbo(const DescContext& c, const Finding& f) {
   const MapDerivation* m = M(c);
   const CanonicalLayout cl = DescribeCanonical(m->use.arch, m->use.major, m->layout.swizzle, m->facts.smem_bits, 0, 0, 0, 0);
-  return Cat("LBO = ", U16(static_cast<uint64_t>(f.value)), " but the box puts ", cl.lbo_meaning, " at ",
+  return Cat("LBO = ", U16(static_cast<uint64_t>(f.value)), ", but in the box the ", cl.lbo_meaning, " is ",
              U16(static_cast<uint64_t>(f.limit)), SwapNote(c));
 }
 std::string FixMapLbo(const DescContext&, const Finding& f) {
@@ -799,7 +799,7 @@ void CheckMapSbo(const DescContext& c, uint16_t r, FindingList* o) {
 std::string MsgMapSbo(const DescContext& c, const Finding& f) {
   const MapDerivation* m = M(c);
   const CanonicalLayout cl = DescribeCanonical(m->use.arch, m->use.major, m->layout.swizzle, m->facts.smem_bits, 0, 0, 0, 0);
-  return Cat("SBO = ", U16(static_cast<uint64_t>(f.value)), " but the box puts ", cl.sbo_meaning, " at ",
+  return Cat("SBO = ", U16(static_cast<uint64_t>(f.value)), ", but in the box the ", cl.sbo_meaning, " is ",
              U16(static_cast<uint64_t>(f.limit)), SwapNote(c));
 }
 std::string FixMapSbo(const DescContext&, const Finding& f) {

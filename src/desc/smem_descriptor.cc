@@ -179,7 +179,7 @@ CanonicalLayout DescribeCanonical(DescArch arch, Major major, DescSwizzle s, int
       c.generic = Cat("((8,m),(T,2k)):((", w, "T,SBO),(1,T))");
       c.instantiated = Cat("((8,", ms, "),(", ts, ",", k2, ")):((", times(w), ",", S, "),(1,", ts, "))");
       c.lbo_meaning = "not used by swizzled K-major layouts (assumed 1, i.e. 16 B)";
-      c.sbo_meaning = Cat("byte offset between 8-row groups along M/N (", 8 * RowBytes(s), " B when dense)");
+      c.sbo_meaning = "byte offset between 8-row groups along M/N";
     }
   } else {
     if (s == DescSwizzle::kNone) {
@@ -191,12 +191,12 @@ CanonicalLayout DescribeCanonical(DescArch arch, Major major, DescSwizzle s, int
       c.generic = "((T,8,m),(4,k)):((1,T,LBO),(8T,SBO))";
       c.instantiated = Cat("((", ts, ",8,", ms, "),(4,", ks, ")):((1,", ts, ",", L, "),(", times(8), ",", S, "))");
       c.lbo_meaning = "byte offset between 128-byte swizzle atoms along M/N";
-      c.sbo_meaning = "byte offset between 4-row groups along K (512 B when dense)";
+      c.sbo_meaning = "byte offset between 4-row groups along K";
     } else {
       c.generic = Cat("((T,", w, ",m),(8,k)):((1,T,LBO),(", w, "T,SBO))");
       c.instantiated = Cat("((", ts, ",", w, ",", ms, "),(8,", ks, ")):((1,", ts, ",", L, "),(", times(w), ",", S, "))");
       c.lbo_meaning = Cat("byte offset between ", RowBytes(s), "-byte swizzle atoms along M/N");
-      c.sbo_meaning = Cat("byte offset between 8-row groups along K (", 8 * RowBytes(s), " B when dense)");
+      c.sbo_meaning = "byte offset between 8-row groups along K";
     }
   }
   return c;

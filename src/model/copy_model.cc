@@ -403,6 +403,18 @@ bool BuildPlan(const TensorMapSpec& spec, const CopyInstruction& in, Plan* plan,
 void FillElements(const Plan& p, uint8_t* buf, uint8_t* st, uint32_t e0, uint32_t n, const uint8_t* pat, int pat_bytes) {
   const int sbits = p.layout.smem_element_bits;
   const int dbits = ElementDataBits(p.packing, sbits);
+  if (p.packing == Packing::kPlain && pat_bytes > 0 && dbits == pat_bytes * 8) {
+    // Whole-byte elements: the pattern repeated over the range.
+    const size_t b0 = static_cast<size_t>(e0) * static_cast<size_t>(pat_bytes);
+    const size_t nb = static_cast<size_t>(n) * static_cast<size_t>(pat_bytes);
+    if (nb > 0) {
+      std::memcpy(buf + b0, pat, static_cast<size_t>(pat_bytes));
+      for (size_t done = static_cast<size_t>(pat_bytes); done < nb; done *= 2)
+        std::memcpy(buf + b0 + done, buf + b0, std::min(done, nb - done));
+    }
+    std::memset(st + b0, kFill, nb);
+    return;
+  }
   for (uint32_t e = e0; e < e0 + n; ++e) {
     const uint64_t bit = ElementBit(p.packing, sbits, e);
     if (pat_bytes > 0 && (bit & 7) == 0 && dbits == pat_bytes * 8) {
@@ -745,6 +757,22 @@ bool ModelStore(const TensorMapSpec& spec, const CopyInstruction& instr, const u
     std::array<int64_t, kMaxRank> c = row.coord;
     c[0] = 0;
     const uint64_t row_gbit = GlobalBit(spec, p.rank, c, gbits);
+    if (!reduce && row.step0 == 1 && p.packing == Packing::kPlain && (gbits & 7) == 0 && gbits == sbits) {
+      // Fast path: one contiguous range of whole-byte elements.
+      const int64_t lo = std::clamp<int64_t>(-row.coord[0], 0, row.count);
+      const int64_t hi = std::clamp<int64_t>(store_dim0 - row.coord[0], lo, row.count);
+      const size_t eb = static_cast<size_t>(gbits / 8);
+      if (hi > lo) {
+        const uint64_t b0 = row_gbit / 8 + static_cast<uint64_t>(row.coord[0] + lo) * eb;
+        const size_t nb = static_cast<size_t>(hi - lo) * eb;
+        std::memcpy(global + b0, buf.data() + static_cast<size_t>(lo) * eb, nb);
+        if (written_mask != nullptr) std::memset(written_mask->data() + b0, 1, nb);
+        res.bytes_written += nb;
+        res.elements_written += static_cast<uint32_t>(hi - lo);
+      }
+      res.elements_skipped += static_cast<uint32_t>(row.count - (hi - lo));
+      continue;
+    }
     for (uint32_t e = 0; e < row.count; ++e) {
       const int64_t x0 = row.coord[0] + static_cast<int64_t>(e) * row.step0;
       if (x0 < 0 || x0 >= store_dim0) {

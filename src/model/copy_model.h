@@ -14,12 +14,12 @@
 //   global bytes written, and the number of shared-memory bytes read.
 // - No I/O, no CUDA, no global state; thread-safe. A 64x128 bf16 box with SWIZZLE_128B is modelled in a
 //   few microseconds (docs/model.md records the timings).
-// - Every place where the documentation leaves a choice is one "reading", listed in docs/model.md with the
-//   GPU check that settles it. The most important ones: the swizzle is an XOR of absolute shared-memory
-//   address bits (swizzle.h); with a swizzle each box row starts on a swizzle-span boundary (an inner box
-//   narrower than the span is padded, the padding is untouched); the im2col pixel walk starts at the
-//   instruction's coordinates and steps by the traversal stride, wrapping W to the lower corner and
-//   carrying into H, D, then N, even when the start lies outside the bounding box.
+// - Every place where the documentation leaves a choice is one "reading", listed in docs/model.md; what an
+//   H200 showed (tests/model/gpu/tma_probe.cu, 1104 cases bit-exact) is listed there as measurements M1-M7:
+//   the swizzle is an XOR of absolute shared-memory address bits (swizzle.h); with a swizzle each row starts
+//   on a swizzle-span boundary; OOB-NaN is 0x7ff7 repeated; tf32 loads round; a box start that is not
+//   16-byte aligned along dimension 0, or an im2col base point outside the bounding box, traps (refused);
+//   stores write whole 16-byte chunks at the end of dimension 0; interleaved maps are refused (not modelled).
 #ifndef TMAPGEN_SRC_MODEL_COPY_MODEL_H_
 #define TMAPGEN_SRC_MODEL_COPY_MODEL_H_
 

@@ -210,7 +210,7 @@ std::string RenderSvg(const ShowData& d, int max_lines) {
   const int right_x = margin + 60 + left_w + gap;
   const int top = 118;
   const int panel_h = static_cast<int>(std::max<size_t>(shown, box_rows)) * ch;
-  const int width = right_x + 8 * cw + 90;
+  const int width = right_x + 8 * cw + 130;
   const int height = top + panel_h + 40 + 22 * static_cast<int>(d.banks.size()) + 70;
   std::string o;
   o += Cat("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"", width, "\" height=\"", height, "\" viewBox=\"0 0 ", width, " ",

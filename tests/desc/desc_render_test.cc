@@ -1,0 +1,98 @@
+// Rendering tests: chunk placements against the documented 128B pattern, complete JSON, SVG, colors.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "src/desc/desc_render.h"
+#include "src/json/json_reader.h"
+#include "tests/desc/desc_test_util.h"
+
+namespace tmapgen::desc {
+namespace {
+
+SmemDescReport MapReport(Swizzle sw, uint32_t box0, uint64_t smem, const SmemDesc* user = nullptr) {
+  SmemDescReport r;
+  MapUse use;
+  DeriveFromMap(test::Map2d(DataType::kBfloat16, box0, 128, sw, smem), use, &r.map);
+  r.has_map = true;
+  r.has_layout = true;
+  r.layout = r.map.layout;
+  r.facts = r.map.facts;
+  r.desc = user ? *user : r.map.desc;
+  r.user_value = user != nullptr;
+  r.draw = true;
+  FinishSmemReport(&r);
+  return r;
+}
+
+// [PTX-SW] 128B: row r holds chunk c at position c ^ r. Row 1 of a tile at 0x400 is the 128 bytes at
+// 0x480; its K chunks 0 and 1 sit at positions 1 and 0: 0x490 and 0x480.
+TEST(Placements, FollowThe128BPattern) {
+  const SmemDescReport r = MapReport(Swizzle::k128B, 64, 0x400);
+  bool seen0 = false, seen1 = false;
+  for (const ChunkPlace& p : MmaPlacements(r)) {
+    if (p.row == 1 && p.col == 0) { EXPECT_EQ(p.address, 0x490u); seen0 = true; }
+    if (p.row == 1 && p.col == 1) { EXPECT_EQ(p.address, 0x480u); seen1 = true; }
+  }
+  EXPECT_TRUE(seen0 && seen1);
+  EXPECT_EQ(MmaPlacements(r).size(), 128u * 2);   // 128 rows x 32 B of K
+  EXPECT_EQ(TmaPlacements(r).size(), 128u * 8);   // 128 rows x 128 B
+  for (const ChunkPlace& p : TmaPlacements(r))
+    if (p.row == 7 && p.col == 3) {
+      EXPECT_EQ(p.address, 0x400u + 7 * 128 + (3 ^ 7) * 16);
+    }
+}
+
+TEST(DrawText, AgreementAndDisagreement) {
+  const SmemDescReport ok = MapReport(Swizzle::k128B, 64, 0x400);
+  const std::string t = DrawText(ok);
+  EXPECT_NE(t.find("every chunk the MMA reads is where the TMA put it"), std::string::npos);
+  EXPECT_NE(t.find("core matrices"), std::string::npos);
+  SmemDesc bad = ok.desc;
+  bad.set_base_offset(3);
+  const SmemDescReport wrong = MapReport(Swizzle::k128B, 64, 0x400, &bad);
+  EXPECT_NE(DrawText(wrong).find("differ"), std::string::npos);
+  EXPECT_FALSE(wrong.validation.valid);
+}
+
+TEST(Json, CompleteDocuments) {
+  const SmemDescReport r = MapReport(Swizzle::k64B, 32, 0x400);
+  json::Writer w;
+  WriteSmemJson(r, &w);
+  EXPECT_TRUE(w.complete()) << w.error();
+  json::Reader rd(w.str());
+  EXPECT_TRUE(rd.SkipValue() && rd.Finish());
+  EXPECT_NE(w.str().find("\"kind\":\"smem_descriptor\""), std::string::npos);
+  EXPECT_NE(w.str().find("\"drawing\""), std::string::npos);
+
+  IdescReport ir;
+  ir.check.spec.kind = MmaKind::kF16;
+  ir.check.fields = DecodeIdescFields(EncodeIdesc(ir.check.spec), MmaKind::kF16);
+  FinishIdescReport(&ir);
+  json::Writer w2;
+  WriteIdescJson(ir, &w2);
+  EXPECT_TRUE(w2.complete());
+  EXPECT_NE(w2.str().find("\"value\":\"0x08400490\""), std::string::npos);
+  json::Writer w3;
+  WriteIdescAllKindsJson(0x08400490u, IdescSpec(), &w3);
+  EXPECT_TRUE(w3.complete());
+}
+
+TEST(Svg, OneRectPerCellAndClosed) {
+  const SmemDescReport r = MapReport(Swizzle::k128B, 64, 0x400);
+  const std::string svg = DrawSvg(r);
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+  EXPECT_NE(svg.find("MMA reads"), std::string::npos);
+  EXPECT_NE(svg.find("TMA wrote"), std::string::npos);
+  EXPECT_EQ(svg.find("#d00"), std::string::npos);  // nothing marked as misplaced
+}
+
+TEST(Text, ColorsOnlyWhenAsked) {
+  const SmemDescReport r = MapReport(Swizzle::k128B, 64, 0x400);
+  EXPECT_EQ(RenderSmemText(r, false).find('\033'), std::string::npos);
+  EXPECT_NE(RenderSmemText(r, true).find('\033'), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tmapgen::desc
