@@ -428,6 +428,12 @@ int DescMain(const std::vector<std::string>& args_in, const Io& io) {
     use.mma_k = l.mma_k;
     use.has_target = r.has_target;
     use.target = r.target;
+    if (!r.has_target && map.has_target()) {  // the MMA runs where the copy runs
+      r.has_target = true;
+      r.target = map.target;
+    }
+    use.has_target = r.has_target;
+    use.target = r.target;
     DeriveFromMap(map, use, &r.map);
     r.has_map = true;
     r.has_layout = true;
@@ -485,6 +491,7 @@ int DescMain(const std::vector<std::string>& args_in, const Io& io) {
     r.advance = has_sub_tile ? AdvanceSubTile(r.layout, r.facts, r.desc, r.advance_mn, r.advance_k)
                              : AdvanceKSlice(r.layout, r.facts, r.desc, r.advance_k_slice);
   }
+  r.arch_guessed = arch_guessed;
   FinishSmemReport(&r);
 
   if (svg != nullptr) {

@@ -192,6 +192,8 @@ std::string ReportTextproto(int index, const TensorMapSpec& s, const Validation&
   df->set_swizzle_atomicity(f.swizzle_atomicity);
   if (f.swizzle_base_offset >= 0) df->set_swizzle_base_offset(f.swizzle_base_offset);
   df->set_global_extent_bytes(f.global_extent_bytes);
+  df->set_smem_row_pitch(f.smem_row_pitch);
+  df->set_coord0_multiple(f.coord0_multiple);
   for (const std::string& p : PtxForms(s)) df->add_ptx(p);
   ToProto(s, r.mutable_spec());
   if (!v.valid) {

@@ -50,7 +50,21 @@ DerivedFacts ComputeDerivedFacts(const TensorMapSpec& s) {
   }
   f.transaction_bytes = s.direction == Direction::kPrefetch ? 0 : CeilDiv(SatMul(f.elements_per_copy, sbits), 8);
   const uint64_t granule = f.swizzle_span > 16 ? f.swizzle_span : 16;
-  f.smem_footprint_bytes = s.direction == Direction::kPrefetch ? 0 : RoundUpPow2(f.transaction_bytes, granule);
+  const uint64_t inner = f.inner_box_bytes;
+  if (s.swizzle != Swizzle::kNone && s.interleave == Interleave::kNone && inner > 0 && inner < f.swizzle_span) {
+    f.smem_row_pitch = f.swizzle_span;
+    f.smem_footprint_bytes = SatMul(CeilDiv(f.transaction_bytes, inner), f.swizzle_span);
+  } else {
+    f.smem_row_pitch = inner;
+    f.smem_footprint_bytes = RoundUpPow2(f.transaction_bytes, granule);
+  }
+  if (s.direction == Direction::kPrefetch) f.smem_footprint_bytes = 0;
+  if (IsAlign16BPacked(s.data_type)) {
+    f.coord0_multiple = 128;
+  } else {
+    const uint32_t bits = static_cast<uint32_t>(f.element_bits);
+    f.coord0_multiple = bits >= 128 ? 1 : 128 / bits;
+  }
 
   if (s.Has(kFieldSmemAddress) && f.swizzle_repeat != 0) {
     f.swizzle_base_offset = static_cast<int>((s.smem_address / 128) % (f.swizzle_repeat / 128));

@@ -31,8 +31,15 @@ struct DerivedFacts {
   // wHalo is an operand of the instruction, so the report gives the bytes per halo pixel.
   bool halo_adds_bytes = false;
   uint64_t bytes_per_halo_pixel = 0;
-  // Shared memory the destination must provide: transaction bytes rounded up to the swizzle span.
+  // Shared memory the destination must provide. Rows narrower than the swizzle span still occupy a
+  // whole span each (measured on an H200: docs/model.md M1), so the footprint is rows x span then;
+  // otherwise the transaction bytes rounded up to the swizzle span.
   uint64_t smem_footprint_bytes = 0;
+  uint64_t smem_row_pitch = 0;  // bytes from one box row to the next in shared memory
+  // The instruction's coordinate along dimension 0 (x0, or the channel c of im2col) must be a multiple
+  // of this many elements: 16 bytes (measured: otherwise an illegal-instruction fault, docs/model.md M2;
+  // 128 elements for the ALIGN16B packed types, PTX ISA 9.7.9.25.5.1).
+  uint32_t coord0_multiple = 1;
   uint32_t smem_alignment_required = kSmemMinAlignment;  // hardware minimum (128 B)
   uint32_t smem_alignment_recommended = kSmemMinAlignment;  // swizzle repeat, so the phase is 0
   uint32_t swizzle_span = 0;

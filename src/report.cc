@@ -242,6 +242,8 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
   w->Key("transaction_bytes").Uint(f.transaction_bytes);
   if (f.halo_adds_bytes) w->Key("bytes_per_halo_pixel").Uint(f.bytes_per_halo_pixel);
   w->Key("smem_footprint_bytes").Uint(f.smem_footprint_bytes);
+  w->Key("smem_row_pitch").Uint(f.smem_row_pitch);
+  w->Key("coord0_multiple").Uint(f.coord0_multiple);
   w->Key("smem_alignment_required").Uint(f.smem_alignment_required);
   w->Key("smem_alignment_recommended").Uint(f.smem_alignment_recommended);
   w->Key("swizzle_span").Uint(f.swizzle_span);
@@ -370,7 +372,10 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
   if (s.swizzle != Swizzle::kNone)
     o += Row("swizzle", Cat(f.swizzle_span, " B span, ", f.swizzle_atomicity, " B atoms, repeats every ", f.swizzle_repeat,
                             " B", f.swizzle_base_offset >= 0 ? Cat(", base offset ", f.swizzle_base_offset) : std::string()));
-  o += Row("inner box", Cat(f.inner_box_bytes, " B per row"));
+  o += Row("inner box", Cat(f.inner_box_bytes, " B per row",
+                            f.smem_row_pitch != f.inner_box_bytes ? Cat(", rows ", f.smem_row_pitch, " B apart in shared memory") : std::string()));
+    o += Row("coordinates", Cat(IsIm2colMode(s.mode) ? "c" : IsGatherScatter(s.mode) ? "col" : "x0",
+                                " must be a multiple of ", f.coord0_multiple, " elements (16 B), or the copy faults"));
   Target min_target;
   if (MinTarget(v.valid_targets, &min_target)) o += Row("minimum target", std::string(Name(min_target)));
   if (!s.has_target() && v.valid_targets != 0) o += Row("valid for", TargetList(v.valid_targets));

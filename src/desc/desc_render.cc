@@ -446,6 +446,7 @@ void WriteSmemJson(const SmemDescReport& r, json::Writer* w) {
   w->BeginObject();
   w->Key("kind").String("smem_descriptor");
   w->Key("arch").String(Name(d.arch()));
+  if (r.arch_guessed) w->Key("arch_guessed").Bool(true);
   w->Key("valid").Bool(r.validation.valid);
   w->Key("value").String(V64(d.bits()));
   if (r.has_target) w->Key("target").String(Name(r.target)); else w->Key("target").Null();
@@ -661,8 +662,13 @@ std::string RenderIdescAllKindsText(uint32_t value, const IdescSpec& context, bo
       for (const DescDiagnostic& d : MakeDescDiagnostics(ctx, r.validation))
         if (d.severity == Severity::kError) { first = Cat(": [", d.rule, "] ", d.message); break; }
     }
+    ElemType at, bt;
+    const std::string a = TypeFromCode(s.kind, r.check.fields.a_type, &at) ? std::string(Name(at))
+                                                                           : Cat("code ", r.check.fields.a_type);
+    const std::string b = TypeFromCode(s.kind, r.check.fields.b_type, &bt) ? std::string(Name(bt))
+                                                                           : Cat("code ", r.check.fields.b_type);
     o += Cat("  ", Pad(Cat(".kind::", Name(s.kind)), 17), Verdict(r.validation.valid, c), "  M=", s.m, " N=", s.n, " K=",
-             InstrK(s), " A=", Name(s.a_type), " B=", Name(s.b_type), first, "\n");
+             InstrK(s), " A=", a, " B=", b, first, "\n");
   }
   return o;
 }

@@ -46,6 +46,7 @@ struct SmemDescReport {
   uint32_t advance_mn = 0, advance_k = 0;
   bool has_target = false;
   Target target = Target::kSm100a;
+  bool arch_guessed = false;  // decode: the family was read from bits 46-48, not given
   bool draw = false;         // include the drawing in text and JSON
   int max_lines = 32;        // drawing height in 128-byte lines
   DescValidation validation;

@@ -147,5 +147,33 @@ TEST(Im2colSpatialDimInt32, WrapAroundIsStillAnErrorAndSaysSo) {
   EXPECT_NE(msg.find("wraps around"), std::string::npos) << msg;
 }
 
+// docs/model.md M1 (H200): "64-byte rows under the 128B swizzle sit at a 128-byte pitch", so a box of 16
+// rows of 32 f16 needs 16 x 128 = 2048 B, not 1024.
+TEST(DerivedFactsMeasured, NarrowRowsOccupyWholeSwizzleSpans) {
+  TensorMapSpec s = TiledF16();  // SWIZZLE_128B
+  s.box_dim = {32, 16, 0, 0, 0};
+  const Validation v = ValidateSpec(s);
+  EXPECT_EQ(v.facts.transaction_bytes, 1024u);
+  EXPECT_EQ(v.facts.smem_row_pitch, 128u);
+  EXPECT_EQ(v.facts.smem_footprint_bytes, 2048u);
+  s.swizzle = Swizzle::kNone;  // no swizzle: rows are packed
+  EXPECT_EQ(ValidateSpec(s).facts.smem_footprint_bytes, 1024u);
+}
+
+// docs/model.md M2 (H200): a start along dimension 0 that is not 16-byte aligned faults; PTX ISA
+// 9.7.9.25.5.1: the first coordinate of the ALIGN16B packed types is a multiple of 128.
+TEST(DerivedFactsMeasured, FirstCoordinateMultiple) {
+  TensorMapSpec s = TiledF16();
+  EXPECT_EQ(ValidateSpec(s).facts.coord0_multiple, 8u);
+  s.data_type = DataType::kFloat32;
+  EXPECT_EQ(ValidateSpec(s).facts.coord0_multiple, 4u);
+  s.data_type = DataType::kUint8;
+  EXPECT_EQ(ValidateSpec(s).facts.coord0_multiple, 16u);
+  s.data_type = DataType::kFloat64;
+  EXPECT_EQ(ValidateSpec(s).facts.coord0_multiple, 2u);
+  EXPECT_EQ(ValidateSpec(PackedU4Align16()).facts.coord0_multiple, 128u);
+  EXPECT_EQ(ValidateSpec(PackedU4Align8()).facts.coord0_multiple, 32u);
+}
+
 }  // namespace
 }  // namespace tmapgen
