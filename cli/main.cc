@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/desc_cmd.h"
 #include "cli/show_cmd.h"
 #include "cli/spec_flags.h"
 #include "cli/textproto.h"
@@ -78,6 +79,8 @@ const char* kUsage =
     "usage: tmapgen [--mode M] [spec flags] [--format text|json|textproto]   build and validate one map\n"
     "       tmapgen validate [--target T] [--format F] [--input-format json|jsonl|textproto] FILE... | -\n"
     "       tmapgen rules [--format text|json]\n"
+    "       tmapgen desc wgmma|tcgen05|decode ...   shared-memory matrix descriptors (tmapgen desc --help)\n"
+    "       tmapgen idesc [decode VALUE] ...         tcgen05 instruction descriptors (tmapgen idesc --help)\n"
     "       tmapgen show SPEC [--coords x,y,..] [--svg FILE] [--smem-address A] [--format text|json]\n"
     "       tmapgen --help | --version\n";
 
@@ -494,6 +497,8 @@ int Main(int argc, char** argv) {
     if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") { PrintHelp(); return 0; }
     if (args[0] == "--version") { std::printf("tmapgen %s\n", TMAPGEN_VERSION); return 0; }
     if (args[0] == "show") return RunShowCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "desc") return RunDescCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "idesc") return RunIdescCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "validate" || args[0] == "rules" || args[0] == "build") {
       command = args[0];
       args.erase(args.begin());

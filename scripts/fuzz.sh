@@ -11,5 +11,5 @@ mkdir -p build-fuzz/corpus
 for f in examples/*.json examples/*.jsonl; do [ -f "$f" ] && cp "$f" build-fuzz/corpus/; done
 for t in spec_json_fuzz json_reader_fuzz; do
   echo "== $t (${secs}s)"
-  (cd build-fuzz && ./$t -max_total_time="$secs" -max_len=4096 -print_final_stats=1 corpus 2>&1 | tail -12)
+  (cd build-fuzz && ./fuzz/$t -max_total_time="$secs" -max_len=4096 -print_final_stats=1 corpus 2>&1 | tail -12)
 done

@@ -1211,11 +1211,9 @@ std::string FixUnusedFields(const TensorMapSpec& s, const Finding& f) {
 
 // ============================== the table ==============================
 constexpr uint8_t kAll = kAllModes;
-constexpr uint8_t kTiledOnly = ModeBit(Mode::kTiled);
 constexpr uint8_t kIm2colOnly = ModeBit(Mode::kIm2col);
 constexpr uint8_t kNotGSWide = ModeBit(Mode::kTiled) | ModeBit(Mode::kIm2col);
 
-constexpr std::string_view kSrcPtxTile = "PTX ISA 9.2 section 5.5.3.1 (tiled mode: bounding box)";
 constexpr std::string_view kSrcPtxGather = "PTX ISA 9.2 section 5.5.3.4 (.tile::gather4 and .tile::scatter4)";
 constexpr std::string_view kSrcPtxWide = "PTX ISA 9.2 section 5.5.5 (im2col::w and im2col::w::128)";
 constexpr std::string_view kSrcPtxInterleave = "PTX ISA 9.2 sections 5.5.3.4 and 5.5.6 (interleave layout)";
