@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "src/str_cat.h"
+#include "src/text_util.h"
 
 namespace tmapgen {
 namespace {
@@ -300,16 +301,7 @@ void WriteInputErrorJson(int index, const InputError& e, json::Writer* w) {
 // ------------------------------------------------------------------------------------------------ text
 
 namespace {
-struct Colors {
-  bool on;
-  const char* red() const { return on ? "\033[31m" : ""; }
-  const char* yellow() const { return on ? "\033[33m" : ""; }
-  const char* green() const { return on ? "\033[32m" : ""; }
-  const char* blue() const { return on ? "\033[36m" : ""; }
-  const char* bold() const { return on ? "\033[1m" : ""; }
-  const char* dim() const { return on ? "\033[2m" : ""; }
-  const char* off() const { return on ? "\033[0m" : ""; }
-};
+using Colors = TermColors;
 std::string Row(const char* key, const std::string& value) {
   std::string k = key;
   if (k.size() < 22) k.resize(22, ' ');

@@ -1,5 +1,7 @@
 #include "src/types.h"
 
+#include "src/text_util.h"
+
 #include <array>
 
 namespace tmapgen {
@@ -9,17 +11,6 @@ struct Alias {
   std::string_view name;
   uint8_t value;
 };
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
 
 template <size_t N>
 bool Lookup(const std::array<Alias, N>& table, std::string_view s, uint8_t* out) {

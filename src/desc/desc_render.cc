@@ -5,20 +5,12 @@
 #include <map>
 
 #include "src/str_cat.h"
+#include "src/text_util.h"
 
 namespace tmapgen::desc {
 namespace {
 
-struct Colors {
-  bool on;
-  const char* red() const { return on ? "\033[31m" : ""; }
-  const char* yellow() const { return on ? "\033[33m" : ""; }
-  const char* green() const { return on ? "\033[32m" : ""; }
-  const char* blue() const { return on ? "\033[36m" : ""; }
-  const char* bold() const { return on ? "\033[1m" : ""; }
-  const char* dim() const { return on ? "\033[2m" : ""; }
-  const char* off() const { return on ? "\033[0m" : ""; }
-};
+using Colors = TermColors;
 
 std::string Pad(std::string s, size_t n) {
   if (s.size() < n) s.resize(n, ' ');
