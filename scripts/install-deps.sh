@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tmapgen needs, only those that are missing. Needs root (or sudo).
+# chromium renders the SVG pictures to PNG in a test (tmapgen show).
 set -euo pipefail
-pkgs=(cmake ninja-build g++ libgtest-dev libbenchmark-dev protobuf-compiler libprotobuf-dev)
+pkgs=(cmake ninja-build g++ libgtest-dev libbenchmark-dev protobuf-compiler libprotobuf-dev chromium)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
