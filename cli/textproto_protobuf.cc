@@ -174,6 +174,8 @@ std::string ReportTextproto(int index, const TensorMapSpec& s, const Validation&
     p->set_fix(d.fix);
     p->set_source(std::string(d.source));
     p->set_target(std::string(d.target));
+    p->set_value(d.value);
+    p->set_limit(d.limit);
   }
   const DerivedFacts& f = v.facts;
   v1::DerivedFacts* df = r.mutable_derived();

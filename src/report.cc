@@ -92,6 +92,8 @@ std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validat
       d.fix = r.fix(spec, f);
       d.source = r.source;
       if (r.per_target) d.target = Name(static_cast<Target>(f.target));
+      d.value = f.value;
+      d.limit = f.limit;
     }
   }
   return out;
@@ -231,6 +233,7 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
     w->Key("rule").String(d.rule).Key("severity").String(Name(d.severity)).Key("field").String(d.field);
     w->Key("message").String(d.message).Key("fix").String(d.fix).Key("source").String(d.source);
     if (!d.target.empty()) w->Key("target").String(d.target);
+    w->Key("value").Int(d.value).Key("limit").Int(d.limit);
     w->EndObject();
   }
   w->EndArray();

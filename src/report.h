@@ -31,6 +31,8 @@ struct Diagnostic {
   std::string fix;
   std::string_view source;
   std::string_view target;  // for per-target rules: the target the finding is about
+  int64_t value = 0;        // the offending value and the limit it broke, as the rule defines them
+  int64_t limit = 0;        //   (docs/rules.md); the message says the same in words
 };
 
 std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validation& v);

@@ -166,6 +166,10 @@ TEST(Cli, StrideFixNamesTheNearestValue) {
   const Result r = RunTool("--dims 500,64 --strides 1000 --box 8,8 --swizzle none");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("pad global_strides[0] from 1000 to 1008 bytes"), std::string::npos) << r.out;
+  // cuda.h: globalStrides must be a multiple of 16: the offending value 1000 and the limit 16.
+  const Result j = RunTool("--dims 500,64 --strides 1000 --box 8,8 --swizzle none --format json");
+  EXPECT_NE(j.out.find(R"("field":"global_strides[0]")"), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find(R"("value":1000,"limit":16)"), std::string::npos) << j.out;
 }
 
 TEST(Cli, BadUsageExitsTwoAndNamesTheFlag) {
