@@ -1,0 +1,341 @@
+#include "cli/codegen_cmd.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/textproto.h"
+#include "src/codegen/codegen.h"
+#include "src/json/json_reader.h"
+#include "src/report.h"
+#include "src/spec_json.h"
+#include "src/str_cat.h"
+
+namespace tmapgen::cli {
+namespace {
+
+const char* kCodegenUsage =
+    "usage: tmapgen codegen SPEC... [--lang cpp|json|ptx] [-o FILE] [--target T] [--namespace NS]\n"
+    "                       [--desc MAP:ARCH:OPERAND:MAJOR[:TYPE]]... [--idesc key=value,...]...\n";
+
+const char* kCodegenHelp =
+    "\nWrites code for validated tensor maps (docs/codegen.md):\n"
+    "  --lang cpp       a self-contained C++17 header: constexpr parameters, transaction bytes, shared-memory\n"
+    "                   footprint and alignment, static_asserts, host Encode/ReplaceAddress (default)\n"
+    "  --lang json      the same facts as JSON, for other tools\n"
+    "  --lang ptx       tensormap.replace sequences that build the same tiled maps on the device (sm_90a+)\n"
+    "  -o, --output F   write F atomically instead of standard output\n"
+    "  --target T       target of the specs that name none (else: valid for at least one target)\n"
+    "  --namespace NS   C++ namespace (default tmapgen_gen)\n"
+    "  --desc MAP:ARCH:OPERAND:MAJOR[:TYPE]  a shared-memory matrix descriptor (wgmma|tcgen05, A|B, K|MN)\n"
+    "                   derived from map MAP's box (MAP: the spec's name or #INDEX)\n"
+    "  --idesc k=v,...  a tcgen05 instruction descriptor: kind, m, n, a-type, b-type, d-type, a-major,\n"
+    "                   b-major, cta-group, negate-a, negate-b, sparse, saturate, ws, target, name\n"
+    "exit status: 0 written, 1 invalid spec or descriptor (report on stderr, nothing written), 2 bad usage\n";
+
+struct Io {
+  std::string* out;
+  std::string* err;
+};
+
+int Usage(const Io& io, const std::string& msg) {
+  *io.err += Cat("tmapgen codegen: ", msg, "\n", kCodegenUsage);
+  return 2;
+}
+
+bool EndsWith(std::string_view s, std::string_view suf) {
+  return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
+}
+
+bool ReadInput(const std::string& name, std::string* text, std::string* err) {
+  FILE* f = name == "-" ? stdin : std::fopen(name.c_str(), "rb");
+  if (f == nullptr) {
+    *err = Cat("cannot open ", name, ": ", std::strerror(errno));
+    return false;
+  }
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, n);
+  const bool ok = std::ferror(f) == 0;
+  if (f != stdin) std::fclose(f);
+  if (!ok) *err = Cat("cannot read ", name);
+  return ok;
+}
+
+enum class Fmt { kJson, kJsonl, kText };
+
+Fmt Detect(const std::string& name, std::string_view text) {
+  if (EndsWith(name, ".jsonl") || EndsWith(name, ".ndjson")) return Fmt::kJsonl;
+  if (EndsWith(name, ".textproto") || EndsWith(name, ".txtpb") || EndsWith(name, ".pbtxt") || EndsWith(name, ".txt"))
+    return Fmt::kText;
+  size_t i = text.find_first_not_of(" \t\r\n");
+  if (i == std::string_view::npos) return Fmt::kJsonl;
+  if (text[i] == '[') return Fmt::kJson;
+  if (text[i] != '{') return Fmt::kText;
+  if (EndsWith(name, ".json")) return Fmt::kJson;
+  // A whole JSON value on the first line: JSON Lines; else one pretty-printed document.
+  const size_t nl = text.find('\n', i);
+  if (nl == std::string_view::npos) return Fmt::kJsonl;
+  json::Reader r(text.substr(i, nl - i));
+  return (r.SkipValue() && r.Finish()) ? Fmt::kJsonl : Fmt::kJson;
+}
+
+// Appends the specs of one input; false with *err on the first input error.
+bool ParseInput(const std::string& name, const std::string& text, std::vector<TensorMapSpec>* specs, std::string* err) {
+  InputError e;
+  switch (Detect(name, text)) {
+    case Fmt::kJsonl: {
+      size_t start = 0, line = 0;
+      while (start < text.size()) {
+        size_t nl = text.find('\n', start);
+        if (nl == std::string::npos) nl = text.size();
+        ++line;
+        std::string_view l(text.data() + start, nl - start);
+        start = nl + 1;
+        if (l.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+        TensorMapSpec s;
+        if (!ParseSpecJson(l, line, &s, &e)) {
+          *err = Cat(name, ":", line, ": ", e.message);
+          return false;
+        }
+        specs->push_back(s);
+      }
+      return true;
+    }
+    case Fmt::kJson: {
+      json::ReaderOptions ro;
+      ro.max_depth = 8;
+      json::Reader r(text, ro);
+      if (r.PeekType() == json::Type::kArray) {
+        r.BeginArray();
+        while (r.NextElement()) {
+          TensorMapSpec s;
+          if (!ReadSpecObject(&r, &s, &e)) {
+            *err = Cat(name, ": ", e.message.empty() ? r.error().ToString() : e.message);
+            return false;
+          }
+          specs->push_back(s);
+        }
+        if (!r.ok() || !r.Finish()) {
+          *err = Cat(name, ": ", r.error().ToString());
+          return false;
+        }
+        return true;
+      }
+      TensorMapSpec s;
+      if (!ParseSpecJson(text, 1, &s, &e)) {
+        *err = Cat(name, ": ", e.message);
+        return false;
+      }
+      specs->push_back(s);
+      return true;
+    }
+    case Fmt::kText: {
+      if (!TextprotoAvailable()) {
+        *err = Cat(name, ": this build has no text-format support (built without protobuf); use JSON");
+        return false;
+      }
+      // Chunks separated by lines holding only "---".
+      size_t start = 0, line = 1, chunk_line = 1;
+      std::string chunk;
+      auto flush = [&]() {
+        if (chunk.find_first_not_of(" \t\r\n") == std::string::npos) return true;
+        TensorMapSpec s;
+        if (!ParseSpecTextproto(chunk, chunk_line, &s, &e)) {
+          *err = Cat(name, ": ", e.message);
+          return false;
+        }
+        specs->push_back(s);
+        return true;
+      };
+      while (start <= text.size()) {
+        size_t nl = text.find('\n', start);
+        const bool last = nl == std::string::npos;
+        if (last) nl = text.size();
+        std::string_view l(text.data() + start, nl - start);
+        std::string_view t = l;
+        while (!t.empty() && (t.back() == '\r' || t.back() == ' ')) t.remove_suffix(1);
+        if (t == "---") {
+          if (!flush()) return false;
+          chunk.clear();
+          chunk_line = line + 1;
+        } else {
+          chunk.append(l.data(), l.size());
+          chunk += '\n';
+        }
+        ++line;
+        if (last) break;
+        start = nl + 1;
+      }
+      return flush();
+    }
+  }
+  return true;
+}
+
+bool WriteAtomically(const std::string& path, const std::string& data, std::string* err) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  std::string tmpl = Cat(dir, "/.", slash == std::string::npos ? path : path.substr(slash + 1), ".tmp.XXXXXX");
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  const int fd = mkstemp(buf.data());
+  if (fd < 0) {
+    *err = Cat("cannot create a temporary file next to ", path, ": ", std::strerror(errno));
+    return false;
+  }
+  const std::string tmp(buf.data());
+  size_t off = 0;
+  bool ok = true;
+  while (off < data.size()) {
+    const ssize_t n = write(fd, data.data() + off, data.size() - off);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ok = false;
+      break;
+    }
+    off += static_cast<size_t>(n);
+  }
+  if (ok && fsync(fd) != 0) ok = false;
+  const int saved = errno;
+  if (close(fd) != 0) ok = false;
+  if (ok) {
+    // mkstemp makes the file 0600; a generated header is an ordinary file.
+    const mode_t mask = umask(0);
+    umask(mask);
+    if (chmod(tmp.c_str(), 0666 & ~mask) != 0) ok = false;
+  }
+  if (ok && std::rename(tmp.c_str(), path.c_str()) != 0) ok = false;
+  if (!ok) {
+    *err = Cat("cannot write ", path, ": ", std::strerror(errno ? errno : saved));
+    unlink(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+int CodegenMain(const std::vector<std::string>& args_in, const Io& io) {
+  std::vector<std::string> args = args_in;
+  if (!args.empty() && args[0] == "codegen") args.erase(args.begin());
+  codegen::Input input;
+  codegen::Options opt;
+  codegen::Lang lang = codegen::Lang::kCpp;
+  std::string output;
+  std::vector<std::string> files;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "-" || a.size() < 2 || a[0] != '-') {
+      files.push_back(a);
+      continue;
+    }
+    if (a == "--") {
+      for (size_t j = i + 1; j < args.size(); ++j) files.push_back(args[j]);
+      break;
+    }
+    std::string name = a.substr(a[1] == '-' ? 2 : 1), value;
+    bool has_value = false;
+    const size_t eq = name.find('=');
+    if (eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has_value = true;
+    }
+    for (char& c : name)
+      if (c == '_') c = '-';
+    if (name == "help" || name == "h") {
+      *io.out += kCodegenUsage;
+      *io.out += kCodegenHelp;
+      return 0;
+    }
+    const std::string flag = name.size() == 1 ? Cat("-", name) : Cat("--", name);
+    if (name != "lang" && name != "o" && name != "output" && name != "target" && name != "namespace" && name != "desc" &&
+        name != "idesc")
+      return Usage(io, Cat("unknown flag ", a));
+    if (!has_value) {
+      if (i + 1 >= args.size()) return Usage(io, Cat(flag, " needs a value"));
+      value = args[++i];
+    }
+    std::string err;
+    if (name == "lang") {
+      if (!codegen::ParseLang(value, &lang)) return Usage(io, Cat("--lang: unknown value \"", value, "\"; expected cpp, json or ptx"));
+    } else if (name == "o" || name == "output") {
+      if (value.empty()) return Usage(io, Cat(flag, ": empty file name"));
+      output = value;
+    } else if (name == "target") {
+      if (!Parse(value, &opt.target))
+        return Usage(io, Cat("--target: unknown value \"", value, "\"; expected one of: ",
+                             AcceptedNames(static_cast<Target*>(nullptr))));
+      opt.has_target = true;
+    } else if (name == "namespace") {
+      if (codegen::SanitizeIdentifier(value, "") != value || value.empty())
+        return Usage(io, Cat("--namespace: \"", value, "\" is not a plain C++ identifier"));
+      opt.name_space = value;
+    } else if (name == "desc") {
+      codegen::DescRequest r;
+      if (!codegen::ParseDescRequest(value, &r, &err)) return Usage(io, err);
+      input.descs.push_back(r);
+    } else if (name == "idesc") {
+      codegen::IdescRequest r;
+      if (!codegen::ParseIdescRequest(value, &r, &err)) return Usage(io, err);
+      input.idescs.push_back(r);
+    }
+  }
+  if (files.empty()) return Usage(io, "codegen needs at least one SPEC file (or - for standard input)");
+  for (const std::string& f : files) {
+    std::string text, err;
+    if (!ReadInput(f, &text, &err)) return Usage(io, err);
+    if (!ParseInput(f, text, &input.specs, &err)) return Usage(io, Cat("input error: ", err));
+    opt.sources.push_back(f);
+  }
+  if (input.specs.empty()) return Usage(io, "the SPEC files hold no spec");
+
+  codegen::Plan plan;
+  std::string err;
+  if (!codegen::MakePlan(input, opt, &plan, &err)) return Usage(io, err);
+  if (!plan.valid) {
+    *io.err += codegen::RenderRejection(plan);
+    *io.err += "tmapgen codegen: invalid spec or descriptor: nothing written\n";
+    return 1;
+  }
+  std::string text;
+  switch (lang) {
+    case codegen::Lang::kCpp: text = codegen::GenerateCpp(plan, opt); break;
+    case codegen::Lang::kJson: text = codegen::GenerateJson(plan, opt); break;
+    case codegen::Lang::kPtx:
+      if (!codegen::GeneratePtx(plan, opt, &text, &err)) return Usage(io, Cat("--lang ptx: ", err));
+      break;
+  }
+  if (output.empty() || output == "-") {
+    *io.out += text;
+    return 0;
+  }
+  if (!WriteAtomically(output, text, &err)) {
+    *io.err += Cat("tmapgen codegen: ", err, "\n");
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int RunCodegenCommandTo(const std::vector<std::string>& args, std::string* out, std::string* err) {
+  return CodegenMain(args, Io{out, err});
+}
+
+int RunCodegenCommand(const std::vector<std::string>& args) {
+  std::string out, err;
+  const int rc = CodegenMain(args, Io{&out, &err});
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+  std::fwrite(err.data(), 1, err.size(), stderr);
+  return rc;
+}
+
+}  // namespace tmapgen::cli

@@ -1,0 +1,777 @@
+#include "src/codegen/codegen.h"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+#include "src/derived_facts.h"
+#include "src/json/json_writer.h"
+#include "src/report.h"
+#include "src/spec_json.h"
+#include "src/str_cat.h"
+
+#ifndef TMAPGEN_VERSION
+#define TMAPGEN_VERSION "0.1.0"
+#endif
+
+namespace tmapgen::codegen {
+namespace {
+
+using desc::DescArch;
+using desc::Major;
+using desc::Operand;
+
+constexpr std::string_view kKeywords[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
+    "char", "char16_t", "char32_t", "char8_t", "class", "co_await", "co_return", "co_yield", "compl", "concept",
+    "const", "const_cast", "consteval", "constexpr", "constinit", "continue", "decltype", "default", "delete",
+    "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+    "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
+    "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
+    "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
+    "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+    // Names the header itself uses at namespace scope, and the standard macros that would break them.
+    "std", "assert", "NULL", "errno", "main",
+};
+
+bool IsKeyword(std::string_view s) {
+  for (std::string_view k : kKeywords)
+    if (s == k) return true;
+  return false;
+}
+
+std::string Upper(std::string_view s) {
+  std::string o(s);
+  for (char& c : o)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  return o;
+}
+
+// Unique within `used` (which it extends).
+std::string Unique(const std::string& base, std::set<std::string>* used) {
+  std::string id = base;
+  for (int i = 2; used->count(id) != 0; ++i) id = Cat(base, "_", i);
+  used->insert(id);
+  return id;
+}
+
+std::string U(uint64_t v) { return Cat(v, "u"); }
+std::string Ull(uint64_t v) { return Cat(v, "ull"); }
+std::string HexU(uint64_t v, int digits, std::string_view suffix) {
+  std::string h = Hex(v).substr(2);
+  while (static_cast<int>(h.size()) < digits) h.insert(h.begin(), '0');
+  return Cat("0x", h, suffix);
+}
+
+uint32_t GlobalAlignment(const TensorMapSpec& s) {
+  return (s.interleave == Interleave::k32B || IsAlign16BPacked(s.data_type)) ? 32 : 16;
+}
+
+std::string SpecJsonLine(const TensorMapSpec& s) {
+  json::Writer w;
+  WriteSpecJson(s, &w);
+  return w.Take();
+}
+
+// "comment" text safe inside a // comment (no newlines, no trailing backslash).
+std::string CommentSafe(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!s.empty() && s.back() == '\\') s.pop_back();
+  return s;
+}
+
+std::string ArrayInit(const uint64_t* v, uint32_t n, bool ull) {
+  std::string o = "{";
+  for (uint32_t i = 0; i < n; ++i) o += Cat(i ? ", " : "", ull ? Ull(v[i]) : U(v[i]));
+  return o + "}";
+}
+template <typename T>
+std::string ArrayInitOf(const T* v, uint32_t n, bool ull) {
+  uint64_t tmp[kMaxRank] = {};
+  for (uint32_t i = 0; i < n && i < kMaxRank; ++i) tmp[i] = static_cast<uint64_t>(v[i]);
+  return ArrayInit(tmp, n, ull);
+}
+std::string IntArrayInit(const int32_t* v, uint32_t n) {
+  std::string o = "{";
+  for (uint32_t i = 0; i < n; ++i) o += Cat(i ? ", " : "", v[i]);
+  return o + "}";
+}
+
+uint32_t Rank(const TensorMapSpec& s) { return std::min<uint32_t>(s.rank, kMaxRank); }
+uint32_t CornerCount(const TensorMapSpec& s) { return Rank(s) >= 2 ? std::min<uint32_t>(Rank(s) - 2, 3) : 0; }
+
+std::string DescIdent(const DescRequest& r) {
+  std::string id = Cat("k", r.arch == DescArch::kWgmma ? "Wgmma" : "Tcgen05", "Desc", desc::Name(r.operand));
+  if (r.major == Major::kMN) id += "_MN";
+  return id;
+}
+
+bool ParseBoolValue(std::string_view v, bool* out) {
+  if (v.empty() || v == "1" || v == "true") { *out = true; return true; }
+  if (v == "0" || v == "false") { *out = false; return true; }
+  return false;
+}
+
+bool ParseU32Value(std::string_view v, uint32_t* out) {
+  if (v.empty()) return false;
+  uint32_t x = 0;
+  auto r = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (r.ec != std::errc() || r.ptr != v.data() + v.size()) return false;
+  *out = x;
+  return true;
+}
+
+desc::ElemType DefaultIdescType(desc::MmaKind k) {
+  switch (k) {
+    case desc::MmaKind::kF16: return desc::ElemType::kBF16;
+    case desc::MmaKind::kTf32: return desc::ElemType::kTF32;
+    case desc::MmaKind::kF8f6f4: case desc::MmaKind::kMxf8f6f4: return desc::ElemType::kE4M3;
+    case desc::MmaKind::kI8: return desc::ElemType::kS8;
+    default: return desc::ElemType::kE2M1;
+  }
+}
+
+void BuildSmemCheck(const PlannedDesc& d, desc::SmemCheck* c) {
+  c->desc = d.derivation.desc;
+  c->user_value = false;
+  c->layout = &d.derivation.layout;
+  c->facts = &d.derivation.facts;
+  c->has_target = d.derivation.use.has_target;
+  c->target = d.derivation.use.target;
+  c->map = &d.derivation;
+}
+
+std::string RenderDescDiagnostics(const desc::DescContext& ctx, const desc::DescValidation& v) {
+  std::string o;
+  for (const desc::DescDiagnostic& d : desc::MakeDescDiagnostics(ctx, v)) {
+    if (d.severity != Severity::kError) continue;
+    o += Cat("  error ", d.rule, d.field.empty() ? "" : Cat(" (", d.field, ")"), ": ", d.message, "\n");
+    if (!d.fix.empty()) o += Cat("    fix: ", d.fix, "\n");
+  }
+  return o;
+}
+
+std::string Header(const Plan& plan, const Options& opt, std::string_view lang, std::string_view comment) {
+  const std::string version = opt.tool_version.empty() ? ToolVersion() : opt.tool_version;
+  std::string o = Cat(comment, " Generated by tmapgen ", version, " (tmapgen codegen --lang ", lang, "). Do not edit.\n");
+  o += Cat(comment, " Same specs and flags give the same bytes; regenerate instead of editing.\n");
+  if (!opt.sources.empty()) {
+    o += Cat(comment, " From:");
+    for (const std::string& s : opt.sources) o += Cat(" ", CommentSafe(s));
+    o += "\n";
+  }
+  for (const PlannedMap& m : plan.maps)
+    o += Cat(comment, " spec ", m.ident, ": ", CommentSafe(SpecJsonLine(m.spec)), "\n");
+  return o;
+}
+
+std::string TargetsText(const PlannedMap& m) {
+  if (m.spec.has_target()) return std::string(Name(m.spec.target));
+  std::string o;
+  for (int t = 0; t < kNumTargets; ++t)
+    if (m.validation.valid_targets & (1u << t)) o += Cat(o.empty() ? "" : " ", Name(static_cast<Target>(t)));
+  return o;
+}
+
+// The number of elements one copy moves, as a C++ expression of the constants (so that editing a box
+// constant breaks the static_assert against kTransactionBytes).
+std::string ElementsExpr(const TensorMapSpec& s) {
+  if (IsIm2colMode(s.mode))
+    return s.mode == Mode::kIm2colW128 ? "128ull * kChannelsPerPixel" : "1ull * kPixelsPerColumn * kChannelsPerPixel";
+  if (IsGatherScatter(s.mode)) return "4ull * kBoxDim[0]";
+  std::string e;
+  for (uint32_t i = 0; i < Rank(s); ++i) {
+    const bool ignore = (i == 0 && s.interleave == Interleave::kNone) || s.element_strides[i] <= 1;
+    const std::string f = ignore ? Cat("kBoxDim[", i, "]")
+                                 : Cat("((kBoxDim[", i, "] + kElementStrides[", i, "] - 1u) / kElementStrides[", i, "])");
+    e += Cat(i ? " * " : "1ull * ", f);
+  }
+  return e;
+}
+
+void EmitMapConstants(const PlannedMap& m, std::string* o) {
+  const TensorMapSpec& s = m.spec;
+  const DerivedFacts& f = m.validation.facts;
+  const uint32_t r = Rank(s);
+  *o += Cat("// ---- ", m.ident, ": ", Name(s.mode), ", ", Name(s.direction), ", ", Name(EncoderFor(s.mode)),
+            "; valid for: ", TargetsText(m), "\n");
+  *o += Cat("namespace ", m.ident, " {\n");
+  *o += "// Validated parameters (cuda.h units: dims in elements, strides in bytes, dim 0 innermost).\n";
+  *o += Cat("constexpr unsigned kRank = ", U(s.rank), ";\n");
+  *o += Cat("constexpr unsigned kDataType = ", U(static_cast<unsigned>(s.data_type)), ";  // ", FullName(s.data_type), "\n");
+  *o += Cat("constexpr unsigned kElementBits = ", U(f.element_bits), ";  // in global memory\n");
+  *o += Cat("constexpr unsigned kSmemElementBits = ", U(f.smem_element_bits), ";  // in shared memory\n");
+  *o += Cat("constexpr unsigned long long kGlobalDim[", r, "] = ", ArrayInitOf(s.global_dim.data(), r, true), ";\n");
+  if (r > 1)
+    *o += Cat("constexpr unsigned long long kGlobalStrides[", r - 1, "] = ", ArrayInitOf(s.global_strides.data(), r - 1, true),
+              ";  // bytes\n");
+  if (EncoderFor(s.mode) == Encoder::kTiled)
+    *o += Cat("constexpr unsigned kBoxDim[", r, "] = ", ArrayInitOf(s.box_dim.data(), r, false), ";\n");
+  *o += Cat("constexpr unsigned kElementStrides[", r, "] = ", ArrayInitOf(s.element_strides.data(), r, false), ";\n");
+  if (EncoderFor(s.mode) == Encoder::kIm2col) {
+    const uint32_t n = CornerCount(s);
+    if (n > 0) {
+      *o += Cat("constexpr int kLowerCorner[", n, "] = ", IntArrayInit(s.pixel_box_lower_corner.data(), n), ";\n");
+      *o += Cat("constexpr int kUpperCorner[", n, "] = ", IntArrayInit(s.pixel_box_upper_corner.data(), n), ";\n");
+    }
+  }
+  if (EncoderFor(s.mode) == Encoder::kIm2colWide) {
+    *o += Cat("constexpr int kLowerCornerWidth = ", s.pixel_box_lower_corner_width, ";\n");
+    *o += Cat("constexpr int kUpperCornerWidth = ", s.pixel_box_upper_corner_width, ";\n");
+    *o += Cat("constexpr unsigned kWideMode = ", U(static_cast<unsigned>(s.wide_mode)), ";  // ", FullName(s.wide_mode), "\n");
+  }
+  if (IsIm2colMode(s.mode)) {
+    *o += Cat("constexpr unsigned kChannelsPerPixel = ", U(s.channels_per_pixel), ";\n");
+    *o += Cat("constexpr unsigned kPixelsPerColumn = ", U(s.pixels_per_column), ";\n");
+  }
+  *o += Cat("constexpr unsigned kInterleave = ", U(static_cast<unsigned>(s.interleave)), ";  // ", FullName(s.interleave), "\n");
+  *o += Cat("constexpr unsigned kSwizzle = ", U(static_cast<unsigned>(s.swizzle)), ";  // ", FullName(s.swizzle), "\n");
+  *o += Cat("constexpr unsigned kL2Promotion = ", U(static_cast<unsigned>(s.l2_promotion)), ";  // ", FullName(s.l2_promotion), "\n");
+  *o += Cat("constexpr unsigned kOobFill = ", U(static_cast<unsigned>(s.oob_fill)), ";  // ", FullName(s.oob_fill), "\n");
+  if (EncoderFor(s.mode) == Encoder::kTiled) {
+    *o += "// Scalar copies of the box for device code (no array access needed there).\n";
+    for (uint32_t i = 0; i < r; ++i) *o += Cat("constexpr unsigned kBoxDim", i, " = ", U(s.box_dim[i]), ";\n");
+  }
+  *o += "// Derived facts (src/derived_facts.h), checked below.\n";
+  *o += Cat("constexpr unsigned long long kElementsPerCopy = ", Ull(f.elements_per_copy), ";\n");
+  *o += Cat("constexpr unsigned kTransactionBytes = ", U(f.transaction_bytes), ";  // mbarrier expect_tx bytes of one ",
+            s.direction == Direction::kPrefetch ? "prefetch (none)" : "copy",
+            f.halo_adds_bytes ? Cat(", plus ", s.mode == Mode::kIm2colW128 ? "4 x " : "", "kBytesPerHaloPixel per halo pixel (wHalo)")
+                              : std::string(), "\n");
+  if (f.halo_adds_bytes) *o += Cat("constexpr unsigned kBytesPerHaloPixel = ", U(f.bytes_per_halo_pixel), ";\n");
+  *o += Cat("constexpr unsigned kSmemFootprintBytes = ", U(f.smem_footprint_bytes), ";  // shared memory one box occupies\n");
+  *o += Cat("constexpr unsigned kSmemAlignment = ", U(f.smem_alignment_recommended),
+            ";  // align the box to this (swizzle repeat: phase 0, descriptors with base offset 0)\n");
+  *o += Cat("constexpr unsigned kSmemAlignmentRequired = ", U(f.smem_alignment_required), ";  // hardware minimum\n");
+  *o += Cat("constexpr unsigned kSmemRowPitch = ", U(f.smem_row_pitch), ";  // bytes from one box row to the next\n");
+  *o += Cat("constexpr unsigned kInnerBoxBytes = ", U(f.inner_box_bytes), ";\n");
+  *o += Cat("constexpr unsigned kSwizzleSpanBytes = ", U(f.swizzle_span), ";\n");
+  *o += Cat("constexpr unsigned kSwizzleRepeatBytes = ", U(f.swizzle_repeat), ";\n");
+  *o += Cat("constexpr unsigned kCoord0Multiple = ", U(f.coord0_multiple), ";  // the dim-0 coordinate must be a multiple (elements)\n");
+  *o += Cat("constexpr unsigned kGlobalAddressAlignment = ", U(GlobalAlignment(s)), ";  // bytes, for Encode and ReplaceAddress\n");
+  *o += "// Invariants: an edited constant that breaks the validated configuration stops the build.\n";
+  const std::string id = m.ident;
+  *o += Cat("static_assert(kElementsPerCopy == ", ElementsExpr(s), ", \"", id, ": box and transaction count disagree\");\n");
+  if (s.direction != Direction::kPrefetch)
+    *o += Cat("static_assert(kTransactionBytes == (kElementsPerCopy * kSmemElementBits + 7u) / 8u, \"", id,
+              ": transaction bytes are the box bytes\");\n");
+  *o += Cat("static_assert(kSmemFootprintBytes >= kTransactionBytes, \"", id, ": the footprint holds the box\");\n");
+  *o += Cat("static_assert(kSmemAlignment >= kSmemAlignmentRequired && (kSmemAlignment & (kSmemAlignment - 1u)) == 0u && "
+            "kSmemAlignment % 128u == 0u, \"", id, ": shared-memory alignment is a power of two >= 128\");\n");
+  *o += Cat("static_assert(kSwizzleRepeatBytes == 0u || kSmemAlignment % kSwizzleRepeatBytes == 0u, \"", id,
+            ": a swizzled box is aligned to the swizzle repeat\");\n");
+  *o += Cat("static_assert(kGlobalAddressAlignment == 16u || kGlobalAddressAlignment == 32u, \"", id, ": global alignment\");\n");
+  if (r > 1) {
+    for (uint32_t i = 0; i + 1 < r; ++i)
+      *o += Cat("static_assert(kGlobalStrides[", i, "] % kGlobalAddressAlignment == 0u, \"", id,
+                ": global strides are multiples of the global alignment\");\n");
+  }
+  if (EncoderFor(s.mode) == Encoder::kTiled) {
+    for (uint32_t i = 0; i < r; ++i)
+      *o += Cat("static_assert(kBoxDim", i, " == kBoxDim[", i, "] && kBoxDim[", i, "] >= 1u && kBoxDim[", i, "] <= 256u, \"", id,
+                ": box_dim in 1..256\");\n");
+    *o += Cat("static_assert(kInnerBoxBytes == (kBoxDim[0] * kSmemElementBits + 7u) / 8u, \"", id, ": inner box bytes\");\n");
+  } else {
+    *o += Cat("static_assert(kInnerBoxBytes == (kChannelsPerPixel * kSmemElementBits + 7u) / 8u, \"", id, ": inner box bytes\");\n");
+  }
+  if (s.interleave == Interleave::kNone)
+    *o += Cat("static_assert(kInnerBoxBytes % 16u == 0u, \"", id, ": the inner box is a multiple of 16 bytes\");\n");
+  if (s.swizzle != Swizzle::kNone && s.interleave == Interleave::kNone)
+    *o += Cat("static_assert(kInnerBoxBytes <= kSwizzleSpanBytes, \"", id, ": the inner box fits the swizzle span\");\n");
+  *o += Cat("}  // namespace ", m.ident, "\n\n");
+}
+
+void EmitDesc(const Plan& plan, const PlannedDesc& d, std::string* o) {
+  const PlannedMap& m = plan.maps[d.map_index];
+  const desc::MapDerivation& dv = d.derivation;
+  const std::string fn = d.ident.substr(1);
+  const bool wg = d.request.arch == DescArch::kWgmma;
+  *o += Cat("namespace ", m.ident, " {\n");
+  *o += Cat("// ", desc::Name(d.request.arch), " shared-memory matrix descriptor: operand ", desc::Name(d.request.operand), ", ",
+            desc::Name(d.request.major), "-major, ", desc::Name(dv.layout.type), ", swizzle ", desc::Name(dv.layout.swizzle),
+            ", tile ", dv.layout.mn, " (", d.request.operand == Operand::kA ? "M" : "N", ") x ", dv.layout.k, " (K),\n");
+  *o += Cat("// as this map writes its box. LBO ", dv.facts.lbo, " B, SBO ", dv.facts.sbo, " B, base offset ",
+            dv.desc.base_offset(), ". The start-address field (bits 0-13) is clear: ", fn, "(addr) adds it.\n");
+  *o += Cat("// The tile must start on a kSmemAlignment (", m.validation.facts.smem_alignment_recommended,
+            " B) boundary for base offset ", dv.desc.base_offset(), " to hold.\n");
+  *o += Cat("constexpr unsigned long long ", d.ident, " = ", HexU(d.value, 16, "ull"), ";\n");
+  *o += Cat("TMAPGEN_GEN_HD constexpr unsigned long long ", fn, "(unsigned smem_address) {\n");
+  *o += Cat("  return ", d.ident, " | ((static_cast<unsigned long long>(smem_address) & 0x3FFFFull) >> 4);\n}\n");
+  *o += Cat("static_assert((", d.ident, " & 0x3FFFull) == 0ull, \"", m.ident, ": the start-address field is clear\");\n");
+  if (!wg)
+    *o += Cat("static_assert(((", d.ident, " >> 46) & 0x7ull) == 1ull, \"", m.ident, ": tcgen05 descriptors carry 0b001 at bits 46-48\");\n");
+  *o += Cat("}  // namespace ", m.ident, "\n\n");
+}
+
+void EmitIdesc(const PlannedIdesc& d, std::string* o) {
+  const desc::IdescSpec& s = d.spec;
+  *o += Cat("// tcgen05 instruction descriptor: .kind::", desc::Name(s.kind), ", M ", s.m, ", N ", s.n, ", K ", d.k, ", A ",
+            desc::Name(s.a_type), " (", desc::Name(s.a_major), "-major), B ", desc::Name(s.b_type), " (", desc::Name(s.b_major),
+            "-major)", desc::IsBlockScaled(s.kind) ? std::string() : Cat(", D ", desc::Name(s.d_type)), ", cta_group::",
+            s.cta_group, s.sparse ? ", sparse" : "", s.ws ? ", .ws" : "", "\n");
+  *o += Cat("namespace ", d.ident, " {\n");
+  *o += Cat("constexpr unsigned kValue = ", HexU(d.value, 8, "u"), ";\n");
+  *o += Cat("constexpr unsigned kM = ", U(s.m), ";\nconstexpr unsigned kN = ", U(s.n), ";\nconstexpr unsigned kK = ", U(d.k), ";\n");
+  *o += Cat("constexpr unsigned kCtaGroup = ", U(static_cast<unsigned>(s.cta_group)), ";\n");
+  *o += Cat("}  // namespace ", d.ident, "\n\n");
+}
+
+void EmitHost(const PlannedMap& m, std::string* o) {
+  const TensorMapSpec& s = m.spec;
+  const uint32_t r = Rank(s);
+  *o += Cat("namespace ", m.ident, " {\n");
+  *o += Cat("static_assert(kDataType == static_cast<unsigned>(", FullName(s.data_type), ") && kSwizzle == static_cast<unsigned>(",
+            FullName(s.swizzle), "), \"", m.ident, ": constants and cuda.h enumerators agree\");\n");
+  *o += Cat("// Encodes the map for the tensor at `global_address` (aligned to kGlobalAddressAlignment bytes) with\n"
+            "// exactly the validated parameters. `map` must be 64-byte aligned (CUtensorMap is).\n");
+  *o += "inline CUresult Encode(CUtensorMap* map, void* global_address) {\n";
+  std::string dims = "{", strides = "{", es = "{", box = "{";
+  for (uint32_t i = 0; i < r; ++i) {
+    dims += Cat(i ? ", " : "", "static_cast<cuuint64_t>(kGlobalDim[", i, "])");
+    es += Cat(i ? ", " : "", "static_cast<cuuint32_t>(kElementStrides[", i, "])");
+    box += Cat(i ? ", " : "", "static_cast<cuuint32_t>(kBoxDim[", i, "])");
+    if (i + 1 < r) strides += Cat(i ? ", " : "", "static_cast<cuuint64_t>(kGlobalStrides[", i, "])");
+  }
+  *o += Cat("  const cuuint64_t global_dim[", r, "] = ", dims, "};\n");
+  if (r > 1) *o += Cat("  const cuuint64_t global_strides[", r - 1, "] = ", strides, "};  // bytes\n");
+  else *o += "  const cuuint64_t* global_strides = nullptr;\n";
+  *o += Cat("  const cuuint32_t element_strides[", r, "] = ", es, "};\n");
+  const std::string tail = Cat("      ", FullName(s.interleave), ", ", FullName(s.swizzle), ",\n      ", FullName(s.l2_promotion),
+                               ", ", FullName(s.oob_fill));
+  switch (EncoderFor(s.mode)) {
+    case Encoder::kTiled:
+      *o += Cat("  const cuuint32_t box_dim[", r, "] = ", box, "};\n");
+      *o += Cat("  return cuTensorMapEncodeTiled(map, ", FullName(s.data_type), ", kRank, global_address, global_dim,\n"
+                "      global_strides, box_dim, element_strides,\n", tail, ");\n");
+      break;
+    case Encoder::kIm2col: {
+      const uint32_t n = CornerCount(s);
+      if (n > 0) {
+        std::string lo = "{", hi = "{";
+        for (uint32_t i = 0; i < n; ++i) {
+          lo += Cat(i ? ", " : "", "kLowerCorner[", i, "]");
+          hi += Cat(i ? ", " : "", "kUpperCorner[", i, "]");
+        }
+        *o += Cat("  const int lower_corner[", n, "] = ", lo, "};\n  const int upper_corner[", n, "] = ", hi, "};\n");
+      } else {
+        *o += "  const int* lower_corner = nullptr;\n  const int* upper_corner = nullptr;\n";
+      }
+      *o += Cat("  return cuTensorMapEncodeIm2col(map, ", FullName(s.data_type), ", kRank, global_address, global_dim,\n"
+                "      global_strides, lower_corner, upper_corner, kChannelsPerPixel, kPixelsPerColumn, element_strides,\n",
+                tail, ");\n");
+      break;
+    }
+    case Encoder::kIm2colWide:
+      *o += Cat("  return cuTensorMapEncodeIm2colWide(map, ", FullName(s.data_type), ", kRank, global_address, global_dim,\n"
+                "      global_strides, kLowerCornerWidth, kUpperCornerWidth, kChannelsPerPixel, kPixelsPerColumn,\n"
+                "      element_strides, ", FullName(s.interleave), ", ", FullName(s.wide_mode), ", ", FullName(s.swizzle),
+                ",\n      ", FullName(s.l2_promotion), ", ", FullName(s.oob_fill), ");\n");
+      break;
+  }
+  *o += "}\n";
+  *o += "// Re-points an encoded map at another tensor of the same shape (the same alignment rules apply).\n";
+  *o += "inline CUresult ReplaceAddress(CUtensorMap* map, void* global_address) {\n"
+        "  return cuTensorMapReplaceAddress(map, global_address);\n}\n";
+  *o += Cat("}  // namespace ", m.ident, "\n\n");
+}
+
+bool NeedsCuda128(const TensorMapSpec& s) {
+  return IsSubByte(s.data_type) || IsWideMode(s.mode) || IsAtomicitySwizzle(s.swizzle);
+}
+
+}  // namespace
+
+const char* ToolVersion() { return TMAPGEN_VERSION; }
+
+bool ParseLang(std::string_view s, Lang* out) {
+  if (s == "cpp" || s == "c++" || s == "h" || s == "hpp") { *out = Lang::kCpp; return true; }
+  if (s == "json") { *out = Lang::kJson; return true; }
+  if (s == "ptx") { *out = Lang::kPtx; return true; }
+  return false;
+}
+
+std::string_view Name(Lang l) {
+  switch (l) {
+    case Lang::kCpp: return "cpp";
+    case Lang::kJson: return "json";
+    case Lang::kPtx: return "ptx";
+  }
+  return "cpp";
+}
+
+std::string SanitizeIdentifier(std::string_view name, std::string_view fallback) {
+  std::string o;
+  for (char ch : name) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    const char x = ok ? ch : '_';
+    if (x == '_' && (o.empty() || o.back() == '_')) continue;  // no leading '_', no "__"
+    o.push_back(x);
+  }
+  if (o.empty()) o = std::string(fallback);
+  if (o[0] >= '0' && o[0] <= '9') o = "map_" + o;
+  if (IsKeyword(o)) o += "_";
+  return o;
+}
+
+bool ParseDescRequest(std::string_view text, DescRequest* out, std::string* err) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t c = text.find(':', start);
+    parts.push_back(text.substr(start, c == std::string_view::npos ? std::string_view::npos : c - start));
+    if (c == std::string_view::npos) break;
+    start = c + 1;
+  }
+  if (parts.size() < 4 || parts.size() > 5 || parts[0].empty()) {
+    *err = Cat("--desc: expected MAP:ARCH:OPERAND:MAJOR[:TYPE] (e.g. tile_a:wgmma:A:K), got \"", text, "\"");
+    return false;
+  }
+  DescRequest r;
+  r.map = std::string(parts[0]);
+  if (!desc::Parse(parts[1], &r.arch)) { *err = Cat("--desc: unknown family \"", parts[1], "\"; expected wgmma or tcgen05"); return false; }
+  if (!desc::Parse(parts[2], &r.operand)) { *err = Cat("--desc: unknown operand \"", parts[2], "\"; expected A or B"); return false; }
+  if (!desc::Parse(parts[3], &r.major)) { *err = Cat("--desc: unknown major-ness \"", parts[3], "\"; expected K or MN"); return false; }
+  if (parts.size() == 5) {
+    if (!desc::Parse(parts[4], &r.type)) { *err = Cat("--desc: unknown element type \"", parts[4], "\""); return false; }
+    r.has_type = true;
+  }
+  *out = r;
+  return true;
+}
+
+bool ParseIdescRequest(std::string_view text, IdescRequest* out, std::string* err) {
+  IdescRequest r;
+  r.name = "idesc";
+  desc::IdescSpec& s = r.spec;
+  // First pass: the kind decides the default types.
+  std::vector<std::pair<std::string_view, std::string_view>> kv;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t c = text.find(',', start);
+    if (c == std::string_view::npos) c = text.size();
+    std::string_view item = text.substr(start, c - start);
+    start = c + 1;
+    if (item.empty()) continue;
+    const size_t eq = item.find('=');
+    kv.emplace_back(item.substr(0, eq), eq == std::string_view::npos ? std::string_view() : item.substr(eq + 1));
+  }
+  for (const auto& [k, v] : kv)
+    if (k == "kind" && !desc::Parse(v, &s.kind)) { *err = Cat("--idesc: kind: unknown value \"", v, "\""); return false; }
+  s.a_type = s.b_type = DefaultIdescType(s.kind);
+  s.d_type = s.kind == desc::MmaKind::kI8 ? desc::DType::kS32 : desc::DType::kF32;
+  for (const auto& [k, v] : kv) {
+    bool ok = true;
+    if (k == "kind") continue;
+    else if (k == "name") { r.name = std::string(v); ok = !v.empty(); }
+    else if (k == "m") ok = ParseU32Value(v, &s.m);
+    else if (k == "n") ok = ParseU32Value(v, &s.n);
+    else if (k == "a-type" || k == "a") ok = desc::Parse(v, &s.a_type);
+    else if (k == "b-type" || k == "b") ok = desc::Parse(v, &s.b_type);
+    else if (k == "d-type" || k == "d") ok = desc::Parse(v, &s.d_type);
+    else if (k == "a-major") ok = desc::Parse(v, &s.a_major);
+    else if (k == "b-major") ok = desc::Parse(v, &s.b_major);
+    else if (k == "negate-a") ok = ParseBoolValue(v, &s.negate_a);
+    else if (k == "negate-b") ok = ParseBoolValue(v, &s.negate_b);
+    else if (k == "sparse") ok = ParseBoolValue(v, &s.sparse);
+    else if (k == "saturate") ok = ParseBoolValue(v, &s.saturate);
+    else if (k == "ws") ok = ParseBoolValue(v, &s.ws);
+    else if (k == "cta-group") {
+      uint32_t g = 0;
+      ok = ParseU32Value(v, &g) && (g == 1 || g == 2);
+      s.cta_group = static_cast<int>(g);
+    } else if (k == "target") {
+      ok = Parse(v, &s.target);
+      s.has_target = ok;
+    } else {
+      *err = Cat("--idesc: unknown key \"", k, "\"; expected kind, m, n, a-type, b-type, d-type, a-major, b-major, "
+                 "negate-a, negate-b, sparse, saturate, ws, cta-group, target, name");
+      return false;
+    }
+    if (!ok) { *err = Cat("--idesc: ", k, ": bad value \"", v, "\""); return false; }
+  }
+  *out = r;
+  return true;
+}
+
+bool MakePlan(const Input& in, const Options& opt, Plan* plan, std::string* err) {
+  *plan = Plan();
+  std::set<std::string> used;
+  plan->name_space = SanitizeIdentifier(opt.name_space, "tmapgen_gen");
+  used.insert(plan->name_space);
+  plan->valid = true;
+  for (size_t i = 0; i < in.specs.size(); ++i) {
+    PlannedMap m;
+    m.spec = in.specs[i];
+    if (!m.spec.has_target() && opt.has_target) {
+      m.spec.target = opt.target;
+      m.spec.set_fields |= kFieldTarget;
+    }
+    m.ident = Unique(SanitizeIdentifier(m.spec.name, Cat("map", i)), &used);
+    Validate(m.spec, &m.validation);
+    if (!m.validation.valid) plan->valid = false;
+    plan->maps.push_back(std::move(m));
+  }
+  for (const DescRequest& r : in.descs) {
+    PlannedDesc d;
+    d.request = r;
+    bool found = false;
+    if (!r.map.empty() && r.map[0] == '#') {
+      uint32_t idx = 0;
+      if (ParseU32Value(std::string_view(r.map).substr(1), &idx) && idx < plan->maps.size()) {
+        d.map_index = idx;
+        found = true;
+      }
+    } else {
+      for (size_t i = 0; i < plan->maps.size() && !found; ++i)
+        if (in.specs[i].name == r.map || plan->maps[i].ident == r.map) { d.map_index = i; found = true; }
+    }
+    if (!found) {
+      *err = Cat("--desc ", r.map, ": no spec has this name (use the spec's \"name\" or #INDEX)");
+      return false;
+    }
+    d.ident = DescIdent(r);
+    for (const PlannedDesc& o : plan->descs)
+      if (o.map_index == d.map_index && o.ident == d.ident) {
+        *err = Cat("--desc ", r.map, ": ", desc::Name(r.arch), " operand ", desc::Name(r.operand), " ", desc::Name(r.major),
+                   "-major is asked for twice");
+        return false;
+      }
+    const TensorMapSpec& spec = plan->maps[d.map_index].spec;
+    desc::MapUse use;
+    use.arch = r.arch;
+    use.operand = r.operand;
+    use.major = r.major;
+    use.has_type = r.has_type;
+    use.type = r.type;
+    if (spec.has_target()) {
+      use.has_target = true;
+      use.target = spec.target;
+    }
+    desc::DeriveFromMap(spec, use, &d.derivation);
+    d.value = d.derivation.desc.bits() & ~desc::FieldMask(desc::wgmma_field::kStart);
+    plan->descs.push_back(std::move(d));
+  }
+  // Validate after the vector stops moving (the checks point into it).
+  for (PlannedDesc& d : plan->descs) {
+    desc::SmemCheck c;
+    BuildSmemCheck(d, &c);
+    desc::ValidateSmem(c, &d.validation);
+    if (!d.validation.valid) plan->valid = false;
+  }
+  for (const IdescRequest& r : in.idescs) {
+    PlannedIdesc d;
+    d.spec = r.spec;
+    d.ident = Unique(SanitizeIdentifier(r.name, "idesc"), &used);
+    d.value = desc::EncodeIdesc(r.spec);
+    d.k = desc::InstrK(r.spec);
+    desc::IdescCheck c;
+    c.spec = r.spec;
+    c.fields = desc::DecodeIdescFields(d.value, r.spec.kind);
+    desc::ValidateIdesc(c, &d.validation);
+    if (!d.validation.valid) plan->valid = false;
+    plan->idescs.push_back(std::move(d));
+  }
+  return true;
+}
+
+std::string RenderRejection(const Plan& plan) {
+  std::string o;
+  ReportOptions ro;
+  ro.show_code = false;
+  for (size_t i = 0; i < plan.maps.size(); ++i) {
+    const PlannedMap& m = plan.maps[i];
+    if (m.validation.valid) continue;
+    o += RenderReportText(static_cast<int>(i), m.spec, m.validation, Encoding(), ro);
+    o += "\n";
+  }
+  for (const PlannedDesc& d : plan.descs) {
+    if (d.validation.valid) continue;
+    desc::SmemCheck c;
+    BuildSmemCheck(d, &c);
+    desc::DescContext ctx;
+    ctx.smem = &c;
+    o += Cat("descriptor ", plan.maps[d.map_index].ident, "::", d.ident, " (", desc::Name(d.request.arch), " operand ",
+             desc::Name(d.request.operand), ", ", desc::Name(d.request.major), "-major): invalid\n");
+    o += RenderDescDiagnostics(ctx, d.validation);
+    o += "\n";
+  }
+  for (const PlannedIdesc& d : plan.idescs) {
+    if (d.validation.valid) continue;
+    desc::IdescCheck c;
+    c.spec = d.spec;
+    c.fields = desc::DecodeIdescFields(d.value, d.spec.kind);
+    desc::DescContext ctx;
+    ctx.idesc = &c;
+    o += Cat("instruction descriptor ", d.ident, " (", Hex(d.value), "): invalid\n");
+    o += RenderDescDiagnostics(ctx, d.validation);
+    o += "\n";
+  }
+  return o;
+}
+
+std::string GenerateCpp(const Plan& plan, const Options& opt) {
+  if (!plan.valid) return "";
+  std::string guard = opt.guard;
+  if (guard.empty()) {
+    guard = Upper(plan.name_space);
+    if (guard.rfind("TMAPGEN", 0) != 0) guard = "TMAPGEN_GEN_" + guard;
+    if (!plan.maps.empty()) guard += "_" + Upper(plan.maps[0].ident);
+    guard += "_H_";
+    guard = SanitizeIdentifier(guard, "TMAPGEN_GEN_H_");
+  }
+  std::string o = Header(plan, opt, "cpp", "//");
+  o += "//\n"
+       "// Host part: needs <cuda.h> (CUDA 12.x/13.x driver API; link with -lcuda). Define TMAPGEN_GEN_NO_HOST\n"
+       "// before including to get only the constexpr part (device-only code, NVRTC).\n";
+  o += Cat("#ifndef ", guard, "\n#define ", guard, "\n\n");
+  o += "#ifndef TMAPGEN_GEN_HD\n#if defined(__CUDACC__)\n#define TMAPGEN_GEN_HD __host__ __device__\n#else\n"
+       "#define TMAPGEN_GEN_HD\n#endif\n#endif\n\n";
+  o += Cat("namespace ", plan.name_space, " {\n\n");
+  for (const PlannedMap& m : plan.maps) EmitMapConstants(m, &o);
+  for (const PlannedDesc& d : plan.descs) EmitDesc(plan, d, &o);
+  for (const PlannedIdesc& d : plan.idescs) EmitIdesc(d, &o);
+  o += Cat("}  // namespace ", plan.name_space, "\n\n");
+  bool needs128 = false;
+  for (const PlannedMap& m : plan.maps) needs128 = needs128 || NeedsCuda128(m.spec);
+  o += "#if !defined(TMAPGEN_GEN_NO_HOST) && !defined(__CUDACC_RTC__)\n#include <cuda.h>\n\n";
+  o += "static_assert(sizeof(CUtensorMap) == 128, \"CUtensorMap is 128 bytes\");\n";
+  o += "static_assert(alignof(CUtensorMap) >= 64, \"CUtensorMap is at least 64-byte aligned\");\n";
+  if (needs128)
+    o += "static_assert(CUDA_VERSION >= 12080, \"these maps use CUDA 12.8 driver features (sub-byte types, im2col::w, "
+         "128B atomicity swizzles)\");\n";
+  o += Cat("\nnamespace ", plan.name_space, " {\n\n");
+  for (const PlannedMap& m : plan.maps) EmitHost(m, &o);
+  o += Cat("}  // namespace ", plan.name_space, "\n#endif  // host part\n\n");
+  o += Cat("#endif  // ", guard, "\n");
+  return o;
+}
+
+std::string GenerateCpp(const Input& in, const Options& opt) {
+  Plan plan;
+  std::string err;
+  if (!MakePlan(in, opt, &plan, &err)) return "";
+  return GenerateCpp(plan, opt);
+}
+
+std::string GenerateJson(const Plan& plan, const Options& opt) {
+  if (!plan.valid) return "";
+  json::WriterOptions wo;
+  wo.pretty = true;
+  json::Writer w(wo);
+  w.BeginObject();
+  w.Key("generator").String(Cat("tmapgen ", opt.tool_version.empty() ? ToolVersion() : opt.tool_version));
+  w.Key("sources").BeginArray();
+  for (const std::string& s : opt.sources) w.String(s);
+  w.EndArray();
+  w.Key("namespace").String(plan.name_space);
+  w.Key("maps").BeginArray();
+  for (const PlannedMap& m : plan.maps) {
+    const DerivedFacts& f = m.validation.facts;
+    w.BeginObject();
+    w.Key("identifier").String(m.ident);
+    w.Key("encoder").String(Name(EncoderFor(m.spec.mode)));
+    w.Key("spec");
+    WriteSpecJson(m.spec, &w);
+    w.Key("valid_targets").BeginArray();
+    for (int t = 0; t < kNumTargets; ++t)
+      if (m.validation.valid_targets & (1u << t)) w.String(Name(static_cast<Target>(t)));
+    w.EndArray();
+    w.Key("derived").BeginObject();
+    w.Key("elements_per_copy").Uint(f.elements_per_copy);
+    w.Key("transaction_bytes").Uint(f.transaction_bytes);
+    if (f.halo_adds_bytes) w.Key("bytes_per_halo_pixel").Uint(f.bytes_per_halo_pixel);
+    w.Key("smem_footprint_bytes").Uint(f.smem_footprint_bytes);
+    w.Key("smem_alignment").Uint(f.smem_alignment_recommended);
+    w.Key("smem_alignment_required").Uint(f.smem_alignment_required);
+    w.Key("smem_row_pitch").Uint(f.smem_row_pitch);
+    w.Key("inner_box_bytes").Uint(f.inner_box_bytes);
+    w.Key("swizzle_span").Uint(f.swizzle_span);
+    w.Key("swizzle_repeat").Uint(f.swizzle_repeat);
+    w.Key("coord0_multiple").Uint(f.coord0_multiple);
+    w.Key("global_address_alignment").Uint(GlobalAlignment(m.spec));
+    w.EndObject();
+    w.Key("descriptors").BeginArray();
+    for (const PlannedDesc& d : plan.descs) {
+      if (&plan.maps[d.map_index] != &m) continue;
+      w.BeginObject();
+      w.Key("identifier").String(d.ident);
+      w.Key("family").String(desc::Name(d.request.arch));
+      w.Key("operand").String(desc::Name(d.request.operand));
+      w.Key("major").String(desc::Name(d.request.major));
+      w.Key("type").String(desc::Name(d.derivation.layout.type));
+      w.Key("value_without_start").String(HexU(d.value, 16, ""));
+      w.Key("lbo_bytes").Uint(d.derivation.facts.lbo);
+      w.Key("sbo_bytes").Uint(d.derivation.facts.sbo);
+      w.Key("base_offset").Uint(d.derivation.desc.base_offset());
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("instruction_descriptors").BeginArray();
+  for (const PlannedIdesc& d : plan.idescs) {
+    w.BeginObject();
+    w.Key("identifier").String(d.ident);
+    w.Key("kind").String(desc::Name(d.spec.kind));
+    w.Key("value").String(HexU(d.value, 8, ""));
+    w.Key("m").Uint(d.spec.m).Key("n").Uint(d.spec.n).Key("k").Uint(d.k);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return w.Take() + "\n";
+}
+
+bool GeneratePtx(const Plan& plan, const Options& opt, std::string* out, std::string* err) {
+  if (!plan.valid) { *err = "the specs are invalid"; return false; }
+  for (const PlannedMap& m : plan.maps)
+    if (EncoderFor(m.spec.mode) != Encoder::kTiled) {
+      *err = Cat(m.ident, ": tensormap.replace builds tiled maps only (mode ", Name(m.spec.mode),
+                 " needs ", Name(EncoderFor(m.spec.mode)), " on the host)");
+      return false;
+    }
+  std::string o = Header(plan, opt, "ptx", "//");
+  o += "//\n"
+       "// tensormap.replace (PTX ISA 9.7.9.26; PTX 8.3, sm_90a and later) sequences that turn a 128-byte tensor map\n"
+       "// in shared memory into each map below. Operands: %tmap = .shared::cta address of the 128-byte map (.b32 or\n"
+       "// .b64 register); %gaddr = .b64 global address of the tensor. Start from a map encoded on the host (any\n"
+       "// tiled map) or, on sm_90a, from 128 zero bytes. What no tensormap.replace field sets (L2 promotion, and\n"
+       "// driver-computed words) is kept from the starting map; from a host map of the same shape the result\n"
+       "// equals cuTensorMapEncodeTiled's bytes (measured on an H200, docs/codegen.md).\n"
+       "// Units: dims and element strides in elements; .global_stride in BYTES (the PTX text does not state the\n"
+       "// unit, tma-spec.md 2.5; CUTLASS passes bytes with CUDA 12.5+, and the H200 measurement agrees). Stride\n"
+       "// ord i is cuda.h's globalStrides[i], the stride of dimension i+1.\n"
+       "// Then publish it: tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned\n"
+       "// [%gmap], [%tmap], 128; and before use: fence.proxy.tensormap::generic.acquire.gpu [%gmap], 128;\n\n";
+  for (const PlannedMap& m : plan.maps) {
+    const TensorMapSpec& s = m.spec;
+    const uint32_t r = Rank(s);
+    const bool blackwell = s.has_target() && IsBlackwellOrLater(s.target);
+    const std::string p = "tensormap.replace.tile.";
+    const std::string q = ".shared::cta.b1024.";
+    o += Cat("// ", m.ident, ": ", Name(s.mode), ", ", FullName(s.data_type), ", ", FullName(s.swizzle), "; valid for: ",
+             TargetsText(m), "\n");
+    o += Cat(p, "global_address", q, "b64 [%tmap], %gaddr;\n");
+    o += Cat(p, "rank", q, "b32 [%tmap], ", s.rank - 1, ";  // rank - 1\n");
+    for (uint32_t i = 0; i < r; ++i) o += Cat(p, "global_dim", q, "b32 [%tmap], ", i, ", ", s.global_dim[i], ";\n");
+    for (uint32_t i = 0; i + 1 < r; ++i)
+      o += Cat(p, "global_stride", q, "b64 [%tmap], ", i, ", ", s.global_strides[i], ";  // bytes\n");
+    for (uint32_t i = 0; i < r; ++i) o += Cat(p, "box_dim", q, "b32 [%tmap], ", i, ", ", s.box_dim[i], ";\n");
+    for (uint32_t i = 0; i < r; ++i) o += Cat(p, "element_stride", q, "b32 [%tmap], ", i, ", ", s.element_strides[i], ";\n");
+    o += Cat(p, "elemtype", q, "b32 [%tmap], ", PtxElemTypeValue(s.data_type), ";  // ", PtxElemType(s.data_type), "\n");
+    o += Cat(p, "interleave_layout", q, "b32 [%tmap], ", static_cast<int>(s.interleave), ";  // ", FullName(s.interleave), "\n");
+    o += Cat(p, "swizzle_mode", q, "b32 [%tmap], ", PtxSwizzleModeValue(s.swizzle), ";  // ", FullName(s.swizzle), "\n");
+    if (blackwell || IsAtomicitySwizzle(s.swizzle))
+      o += Cat(p, "swizzle_atomicity", q, "b32 [%tmap], ", PtxSwizzleAtomicityValue(s.swizzle),
+               ";  // PTX 8.6, sm_100a and later\n");
+    o += Cat(p, "fill_mode", q, "b32 [%tmap], ", static_cast<int>(s.oob_fill), ";  // ", FullName(s.oob_fill), "\n\n");
+  }
+  *out = o;
+  return true;
+}
+
+}  // namespace tmapgen::codegen
