@@ -14,7 +14,12 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/codegen_cmd.h"
+#include "cli/bench_cmd.h"
+#include "cli/check_cmd.h"
 #include "cli/desc_cmd.h"
+#include "cli/sweep_cmd.h"
+#include "cli/remote.h"
 #include "cli/show_cmd.h"
 #include "cli/spec_flags.h"
 #include "cli/textproto.h"
@@ -80,8 +85,12 @@ const char* kUsage =
     "       tmapgen validate [--target T] [--format F] [--input-format json|jsonl|textproto] FILE... | -\n"
     "       tmapgen rules [--format text|json]\n"
     "       tmapgen desc wgmma|tcgen05|decode ...   shared-memory matrix descriptors (tmapgen desc --help)\n"
+    "       tmapgen codegen SPEC... --lang cpp|json|ptx [-o FILE]  code for validated maps (tmapgen codegen --help)\n"
     "       tmapgen idesc [decode VALUE] ...         tcgen05 instruction descriptors (tmapgen idesc --help)\n"
     "       tmapgen show SPEC [--coords x,y,..] [--svg FILE] [--smem-address A] [--format text|json]\n"
+    "       tmapgen check SPEC... [--seed S] [--verbose]   run the copies on this GPU, byte-exact vs the model\n"
+    "       tmapgen sweep --random N [--seed S] | --matrix [--count N]   validator vs driver; hardware matrix\n"
+    "       tmapgen bench SPEC [--gib G]             TMA copy bandwidth vs cuMemcpyDtoD\n"
     "       tmapgen --help | --version\n";
 
 void PrintHelp() {
@@ -492,12 +501,20 @@ int CmdRules(const Options& opt) {
 
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (RemoteRequested(args)) {  // tmapgen --remote HOST:PORT ... (cli/remote.h); -1: run the rest here
+    const int rc = RunRemote(&args);
+    if (rc >= 0) return rc;
+  }
   std::string command;
   if (!args.empty()) {
     if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") { PrintHelp(); return 0; }
     if (args[0] == "--version") { std::printf("tmapgen %s\n", TMAPGEN_VERSION); return 0; }
     if (args[0] == "show") return RunShowCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "desc") return RunDescCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "check") return RunCheckCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "sweep") return RunSweepCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "bench") return RunBenchCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "codegen") return RunCodegenCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "idesc") return RunIdescCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "validate" || args[0] == "rules" || args[0] == "build") {
       command = args[0];

@@ -1,21 +1,59 @@
-# CUDA kernels (kernels/*.cu) are compiled when nvcc is found, for sm_90a and sm_100a, into one fatbin
-# that the tools load at run time through the driver API. Without nvcc they are skipped, and the build
-# says so. Nothing here links against CUDA.
+# CUDA kernels (kernels/*.cu: one translation unit, kernels/tmapgen_kernels.cu, including kernels/*.cuh) are compiled when nvcc is found, for sm_90a and sm_100a, into one fatbin
+# that is embedded in the tmapgen binary (a generated .cc holding its bytes, tmapgen_kernels_fatbin[]) and
+# loaded at run time through the driver API (cuModuleLoadData from the dlopen'd libcuda). Without nvcc
+# the embedded array is empty and the GPU commands say that this build has no kernels. Nothing here links
+# against CUDA.
+#
+# Also defines tmapgen_gpu (src/gpu/: the on-GPU checks, sweeps and bench) and links it, with the
+# check/sweep/bench commands, into tmapgen_cli_lib.
 file(GLOB TMAPGEN_KERNEL_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.cu)
+file(GLOB TMAPGEN_KERNEL_HEADERS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.h ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.cuh)
 find_program(TMAPGEN_NVCC nvcc HINTS /usr/local/cuda/bin ENV CUDA_HOME PATH_SUFFIXES bin)
+set(TMAPGEN_FATBIN_CC ${CMAKE_CURRENT_BINARY_DIR}/tmapgen_kernels_fatbin.cc)
+set(TMAPGEN_HAVE_KERNELS OFF)
 if(NOT TMAPGEN_KERNEL_SOURCES)
-  message(STATUS "tmapgen: no CUDA kernels in kernels/ yet")
+  message(STATUS "tmapgen: no CUDA kernels in kernels/")
 elseif(NOT TMAPGEN_NVCC)
-  message(STATUS "tmapgen: nvcc not found: CUDA kernels are NOT built (GPU checks unavailable)")
+  message(STATUS "tmapgen: nvcc not found: CUDA kernels are NOT built (GPU checks unavailable in this build)")
 else()
+  set(TMAPGEN_HAVE_KERNELS ON)
+endif()
+if(TMAPGEN_HAVE_KERNELS)
   set(TMAPGEN_FATBIN ${CMAKE_CURRENT_BINARY_DIR}/tmapgen_kernels.fatbin)
   add_custom_command(
     OUTPUT ${TMAPGEN_FATBIN}
-    COMMAND ${TMAPGEN_NVCC} -fatbin -std=c++17
+    COMMAND ${TMAPGEN_NVCC} -fatbin -std=c++17 -O3 -I${CMAKE_CURRENT_SOURCE_DIR}
             -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_100a,code=sm_100a
             -o ${TMAPGEN_FATBIN} ${TMAPGEN_KERNEL_SOURCES}
-    DEPENDS ${TMAPGEN_KERNEL_SOURCES}
+    DEPENDS ${TMAPGEN_KERNEL_SOURCES} ${TMAPGEN_KERNEL_HEADERS}
     COMMENT "nvcc: kernels for sm_90a and sm_100a")
-  add_custom_target(tmapgen_kernels ALL DEPENDS ${TMAPGEN_FATBIN})
-  message(STATUS "tmapgen: nvcc found (${TMAPGEN_NVCC}): kernels built for sm_90a and sm_100a")
+  add_custom_command(
+    OUTPUT ${TMAPGEN_FATBIN_CC}
+    COMMAND ${CMAKE_COMMAND} -DINPUT=${TMAPGEN_FATBIN} -DOUTPUT=${TMAPGEN_FATBIN_CC}
+            -DSYMBOL=tmapgen_kernels_fatbin -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/embed_file.cmake
+    DEPENDS ${TMAPGEN_FATBIN} ${CMAKE_CURRENT_SOURCE_DIR}/cmake/embed_file.cmake
+    COMMENT "embedding the kernel fatbin")
+  add_custom_target(tmapgen_kernels ALL DEPENDS ${TMAPGEN_FATBIN_CC})
+  message(STATUS "tmapgen: nvcc found (${TMAPGEN_NVCC}): kernels built for sm_90a and sm_100a and embedded")
+else()
+  # No nvcc: an empty array (written at configure time).
+  execute_process(COMMAND ${CMAKE_COMMAND} -DINPUT=/nonexistent -DOUTPUT=${TMAPGEN_FATBIN_CC}
+                          -DSYMBOL=tmapgen_kernels_fatbin -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/embed_file.cmake)
 endif()
+
+add_library(tmapgen_gpu STATIC
+  src/gpu/gpu_api.cc
+  src/gpu/check_plan.cc
+  src/gpu/check_runner.cc
+  src/gpu/driver_agreement.cc
+  src/gpu/matrix.cc
+  src/gpu/bench.cc
+  src/gpu/wgmma_check.cc
+  ${TMAPGEN_FATBIN_CC}
+)
+target_link_libraries(tmapgen_gpu PUBLIC tmapgen_core tmapgen_model tmapgen_desc tmapgen_driver)
+if(TMAPGEN_HAVE_KERNELS)
+  add_dependencies(tmapgen_gpu tmapgen_kernels)
+endif()
+target_sources(tmapgen_cli_lib PRIVATE cli/check_cmd.cc cli/sweep_cmd.cc cli/bench_cmd.cc)
+target_link_libraries(tmapgen_cli_lib PUBLIC tmapgen_gpu)

@@ -3,6 +3,8 @@
 # chromium renders the SVG pictures to PNG in a test (tmapgen show).
 set -euo pipefail
 pkgs=(cmake ninja-build g++ libgtest-dev libbenchmark-dev protobuf-compiler libprotobuf-dev chromium)
+# tmapd (server/) and tmapgen --remote; the service tests use a Python gRPC client and openssl.
+pkgs+=(libgrpc++-dev protobuf-compiler-grpc python3-grpcio python3-grpc-tools python3-protobuf openssl)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

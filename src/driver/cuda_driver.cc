@@ -415,6 +415,11 @@ bool CudaDriver::has_im2col_wide() const {
   return impl_->info.available && impl_->encode_im2col_wide != nullptr;
 }
 
+void* CudaDriver::GetProcAddress(const char* symbol, int cuda_version) const {
+  if (!impl_->info.available) return nullptr;
+  return impl_->Lookup(symbol, cuda_version);
+}
+
 std::string CudaDriver::ErrorName(int cu_result) const {
   return impl_->Name(cu_result);
 }

@@ -205,6 +205,11 @@ class CudaDriver {
   bool has_im2col() const;
   bool has_im2col_wide() const;
 
+  // Any other driver entry point, looked up with cuGetProcAddress for `cuda_version` (the PFN_<name>_v<N>
+  // version of cudaTypedefs.h); null when the driver is unavailable or lacks it. The caller casts it to the
+  // matching signature (src/gpu/gpu_api.cc does this for modules, launches, copies and events).
+  void* GetProcAddress(const char* symbol, int cuda_version) const;
+
   // "CUDA_ERROR_INVALID_VALUE" etc. Uses cuGetErrorName when available, else
   // a built-in table of common codes, else "CUDA_ERROR_<n>".
   std::string ErrorName(int cu_result) const;

@@ -1,0 +1,80 @@
+#include "cli/bench_cmd.h"
+
+#include <cstdio>
+#include <algorithm>
+#include <cstdlib>
+
+#include "cli/check_cmd.h"
+#include "src/gpu/bench.h"
+#include "src/validator.h"
+
+namespace tmapgen::cli {
+namespace {
+
+int Usage(const std::string& msg) {
+  std::fprintf(stderr,
+               "tmapgen bench: %s\nusage: tmapgen bench SPEC [--gib G] [--iters N] [--stages S] [--blocks-per-sm B]\n",
+               msg.c_str());
+  return 2;
+}
+
+}  // namespace
+
+int RunBenchCommand(const std::vector<std::string>& args_in) {
+  std::vector<std::string> args = args_in;
+  if (!args.empty() && args[0] == "bench") args.erase(args.begin());
+  gpu::BenchOptions opt;
+  std::string file;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto num = [&](double* v) {
+      if (i + 1 >= args.size()) return false;
+      char* end = nullptr;
+      *v = std::strtod(args[++i].c_str(), &end);
+      return end != nullptr && *end == '\0' && *v > 0;
+    };
+    double v = 0;
+    if (a == "--help" || a == "-h") return Usage("help") == 2 ? 0 : 0;
+    if (a == "--gib") {
+      if (!num(&v)) return Usage("--gib needs a positive number");
+      opt.bytes = static_cast<uint64_t>(v * 1073741824.0);
+    } else if (a == "--iters") {
+      if (!num(&v)) return Usage("--iters needs a positive number");
+      opt.iters = static_cast<int>(v);
+    } else if (a == "--stages") {
+      if (!num(&v)) return Usage("--stages needs a positive number");
+      opt.stages = static_cast<int>(v);
+      opt.stages_set = true;
+    } else if (a == "--blocks-per-sm") {
+      if (!num(&v)) return Usage("--blocks-per-sm needs a positive number");
+      opt.blocks_per_sm = static_cast<int>(v);
+    } else if (!a.empty() && a[0] == '-' && a != "-") {
+      return Usage("unknown flag " + a);
+    } else if (file.empty()) {
+      file = a;
+    } else {
+      return Usage("one SPEC only");
+    }
+  }
+  if (file.empty()) return Usage("missing SPEC");
+  std::vector<TensorMapSpec> specs;
+  std::vector<std::string> names;
+  std::string err;
+  if (!ReadSpecsFile(file, &specs, &names, &err)) return Usage(err);
+  int rc = 0;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    Validation v;
+    Validate(specs[i], &v);
+    std::printf("%s== %s\n", i ? "\n" : "", names[i].c_str());
+    if (!v.valid) {
+      std::printf("invalid spec (run tmapgen validate): not benchmarked\n");
+      rc = std::max(rc, 1);
+      continue;
+    }
+    std::fflush(stdout);
+    rc = std::max(rc, gpu::RunBench(specs[i], opt, stdout));
+  }
+  return rc;
+}
+
+}  // namespace tmapgen::cli

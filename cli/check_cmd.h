@@ -1,0 +1,35 @@
+// check_cmd.h: `tmapgen check SPEC...`: proves on this machine's GPU that each spec's copies move exactly the
+// bytes the reference model predicts (docs/gpu-checks.md).
+//
+//   tmapgen check SPEC... [--seed S] [--verbose] [--max-coords N]
+//
+// SPEC is a JSON spec file (docs/schema.md) or a JSON-lines file of specs (examples/specs.jsonl). For each
+// valid spec: the real driver encodes the map, the global tensor is filled with seeded random data, and
+// every copy kind of the spec's mode runs at a coordinate set covering the interior, every edge, negative
+// coordinates and boxes hanging past the end; every byte is compared with the model. One line per spec and
+// copy kind (PASS / FAIL / NOT RUN), every failing copy with its first differing bytes (coordinates, expected
+// and actual), and a summary of what was and was not proven on hardware.
+//
+// Exit status: 0 every copy run passed (copies this GPU cannot execute are reported, not failed), 1 a
+// mismatch, timeout, fault or invalid spec, 2 bad usage, unreadable input or no usable GPU.
+#ifndef TMAPGEN_CLI_CHECK_CMD_H_
+#define TMAPGEN_CLI_CHECK_CMD_H_
+
+#include <string>
+#include <vector>
+
+#include "src/tensor_map_spec.h"
+
+namespace tmapgen::cli {
+
+// `args` are the arguments after "check".
+int RunCheckCommand(const std::vector<std::string>& args);
+
+// Reads specs from a JSON file or a JSON-lines file; names unnamed specs "FILE:LINE". Returns false with
+// a message on an unreadable file or a malformed spec.
+bool ReadSpecsFile(const std::string& path, std::vector<TensorMapSpec>* specs, std::vector<std::string>* names,
+                   std::string* err);
+
+}  // namespace tmapgen::cli
+
+#endif  // TMAPGEN_CLI_CHECK_CMD_H_

@@ -1,0 +1,652 @@
+// remote.cc: tmapgen --remote (see remote.h). The argument handling and input reading mirror
+// cli/main.cc (ParseCommon, ProcessInput) so that remote and local runs read the same specs and print
+// the same bytes; the server validates, encodes and renders (server/engine.cc, which mirrors
+// Emitter::Spec). Input errors are rendered here, as locally: they never reach the server.
+#include "cli/remote.h"
+
+#include <grpcpp/grpcpp.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <thread>
+
+#include "cli/spec_flags.h"
+#include "cli/textproto.h"
+#include "proto/tmapd.grpc.pb.h"
+#include "src/json/json_reader.h"
+#include "src/json/json_writer.h"
+#include "src/proto_convert.h"
+#include "src/report.h"
+#include "src/spec_json.h"
+#include "src/str_cat.h"
+
+namespace tmapgen::cli {
+namespace {
+
+// Usage errors are the local command's: RunRemote returns kRunLocally and cli/main.cc, running the same
+// arguments (without the remote flags), prints exactly what it prints without --remote.
+constexpr int kRunLocally = -1;
+
+int Fail(const std::string& msg) {
+  std::fprintf(stderr, "tmapgen: %s\n", msg.c_str());
+  return 2;
+}
+
+struct Conn {
+  std::string target, token, tls_ca;
+  long deadline_ms = 0;
+};
+
+enum class InputFormat { kAuto, kJson, kJsonl, kTextproto };
+
+struct Options {
+  v1::OutputFormat format = v1::OUTPUT_TEXT;
+  InputFormat input_format = InputFormat::kAuto;
+  bool color = false;
+  bool encode = true;
+  bool use_gpu = true;
+  bool quiet = false;
+  bool has_target = false;
+  Target target = Target::kSm90a;
+  std::string spec_file;
+};
+
+// cli/main.cc ParseCommon, with the same messages.
+bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pair<std::string, std::string>>* spec_flags,
+                 std::vector<std::string>* positional, std::string* err) {
+  std::string color = "auto";
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string a = args[i];
+    if (a == "-" || a.size() < 2 || a[0] != '-') {
+      positional->push_back(a);
+      continue;
+    }
+    if (a == "--") {
+      for (size_t j = i + 1; j < args.size(); ++j) positional->push_back(args[j]);
+      break;
+    }
+    std::string name = a.substr(a[1] == '-' ? 2 : 1), value;
+    bool has_value = false;
+    const size_t eq = name.find('=');
+    if (eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has_value = true;
+    }
+    for (char& c : name) if (c == '_') c = '-';
+    auto take = [&](std::string* out) {
+      if (has_value) { *out = value; return true; }
+      if (i + 1 >= args.size()) { *err = Cat("--", name, " needs a value"); return false; }
+      *out = args[++i];
+      return true;
+    };
+    auto no_value = [&]() {
+      if (has_value) { *err = Cat("--", name, " takes no value"); return false; }
+      return true;
+    };
+    std::string v;
+    if (name == "format") {
+      if (!take(&v)) return false;
+      if (v == "text") o->format = v1::OUTPUT_TEXT;
+      else if (v == "json") o->format = v1::OUTPUT_JSON;
+      else if (v == "textproto") o->format = v1::OUTPUT_TEXTPROTO;
+      else { *err = Cat("--format: unknown value \"", v, "\"; expected text, json or textproto"); return false; }
+    } else if (name == "input-format") {
+      if (!take(&v)) return false;
+      if (v == "json") o->input_format = InputFormat::kJson;
+      else if (v == "jsonl") o->input_format = InputFormat::kJsonl;
+      else if (v == "textproto") o->input_format = InputFormat::kTextproto;
+      else { *err = Cat("--input-format: unknown value \"", v, "\"; expected json, jsonl or textproto"); return false; }
+    } else if (name == "color") {
+      if (!take(&color)) return false;
+      if (color != "auto" && color != "always" && color != "never") {
+        *err = Cat("--color: unknown value \"", color, "\"; expected auto, always or never");
+        return false;
+      }
+    } else if (name == "no-encode") {
+      if (!no_value()) return false;
+      o->encode = false;
+    } else if (name == "no-gpu") {
+      if (!no_value()) return false;
+      o->use_gpu = false;
+    } else if (name == "quiet" || name == "q") {
+      if (!no_value()) return false;
+      o->quiet = true;
+    } else if (name == "spec") {
+      if (!take(&o->spec_file)) return false;
+    } else if (IsSpecFlag(name)) {
+      if (!take(&v)) return false;
+      if (name == "target") {
+        if (!Parse(v, &o->target)) {
+          *err = Cat("--target: unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<Target*>(nullptr)));
+          return false;
+        }
+        o->has_target = true;
+      }
+      spec_flags->emplace_back(name, v);
+    } else {
+      *err = Cat("unknown flag ", a);
+      return false;
+    }
+  }
+  const bool tty = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
+  o->color = color == "always" || (color == "auto" && tty && o->format == v1::OUTPUT_TEXT);
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------- the call
+
+std::shared_ptr<grpc::Channel> MakeChannel(const Conn& c, std::string* err) {
+  std::shared_ptr<grpc::ChannelCredentials> creds;
+  if (!c.tls_ca.empty()) {
+    std::string pem;
+    FILE* f = std::fopen(c.tls_ca.c_str(), "rb");
+    if (f == nullptr) {
+      *err = Cat("--tls-ca: cannot open ", c.tls_ca, ": ", std::strerror(errno));
+      return nullptr;
+    }
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) pem.append(buf, n);
+    std::fclose(f);
+    grpc::SslCredentialsOptions o;
+    o.pem_root_certs = pem;
+    creds = grpc::SslCredentials(o);
+  } else {
+    creds = grpc::InsecureChannelCredentials();
+  }
+  grpc::ChannelArguments args;
+  args.SetLoadBalancingPolicyName("round_robin");
+  args.SetMaxReceiveMessageSize(-1);
+  return grpc::CreateCustomChannel(c.target, creds, args);
+}
+
+void Prepare(const Conn& c, grpc::ClientContext* ctx) {
+  if (!c.token.empty()) ctx->AddMetadata("authorization", "Bearer " + c.token);
+  if (c.deadline_ms > 0) ctx->set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(c.deadline_ms));
+}
+
+const char* CodeName(grpc::StatusCode c) {
+  static const char* const kNames[] = {"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
+                                       "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
+                                       "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL",
+                                       "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"};
+  const int i = static_cast<int>(c);
+  return i >= 0 && i <= 16 ? kNames[i] : "UNKNOWN";
+}
+
+int CallFailed(const Conn& c, const grpc::Status& s) {
+  std::fprintf(stderr, "tmapgen: remote %s: %s: %s\n", c.target.c_str(), CodeName(s.error_code()),
+               s.error_message().c_str());
+  return 2;
+}
+
+void Write(const std::string& s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+
+// ---------------------------------------------------------------------------------------------- inputs
+
+bool EndsWith(std::string_view s, std::string_view suf) {
+  return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
+}
+
+InputFormat FormatForName(std::string_view name) {
+  if (EndsWith(name, ".jsonl") || EndsWith(name, ".ndjson")) return InputFormat::kJsonl;
+  if (EndsWith(name, ".json")) return InputFormat::kJson;
+  if (EndsWith(name, ".textproto") || EndsWith(name, ".txtpb") || EndsWith(name, ".pbtxt") || EndsWith(name, ".txt"))
+    return InputFormat::kTextproto;
+  return InputFormat::kAuto;
+}
+
+InputFormat Sniff(std::string_view head) {
+  size_t i = 0;
+  while (i < head.size() && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) ++i;
+  if (i == head.size()) return InputFormat::kJsonl;
+  if (head[i] == '[') return InputFormat::kJson;
+  if (head[i] != '{') return InputFormat::kTextproto;
+  const size_t nl = head.find('\n', i);
+  if (nl == std::string_view::npos) return InputFormat::kJsonl;
+  json::Reader r(head.substr(i, nl - i));
+  return (r.SkipValue() && r.Finish()) ? InputFormat::kJsonl : InputFormat::kJson;
+}
+
+bool ReadAll(FILE* f, std::string* out) {
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out->append(buf, n);
+  return std::ferror(f) == 0;
+}
+
+// The inputs, in order: specs (sent to the server) and input errors (rendered here).
+struct Item {
+  bool is_spec = false;
+  v1::TensorMapSpec spec;
+  InputError error;
+  std::string where;
+};
+
+struct Inputs {
+  std::vector<Item> items;
+  void Spec(const TensorMapSpec& s) {
+    items.emplace_back();
+    items.back().is_spec = true;
+    SpecToProto(s, &items.back().spec);
+  }
+  void Error(const InputError& e, const std::string& where) {
+    items.emplace_back();
+    items.back().error = e;
+    items.back().where = where;
+  }
+};
+
+// cli/main.cc ProcessInput, collecting instead of validating.
+bool ProcessInput(const std::string& name, const Options& opt, Inputs* em) {
+  FILE* f = name == "-" ? stdin : std::fopen(name.c_str(), "rb");
+  if (f == nullptr) {
+    std::fprintf(stderr, "tmapgen: cannot open %s: %s\n", name.c_str(), std::strerror(errno));
+    return false;
+  }
+  InputFormat fmt = opt.input_format != InputFormat::kAuto ? opt.input_format : FormatForName(name);
+  std::string head;
+  if (fmt == InputFormat::kAuto) {
+    char buf[1 << 16];
+    const size_t n = std::fread(buf, 1, sizeof buf, f);
+    head.assign(buf, n);
+    fmt = Sniff(head);
+  }
+  bool ok = true;
+  if (fmt == InputFormat::kJsonl) {
+    json::LineSplitter split;
+    std::string_view line;
+    size_t line_no = 0;
+    TensorMapSpec spec;
+    InputError err;
+    auto drain = [&]() {
+      while (split.Next(&line, &line_no)) {
+        if (ParseSpecJson(line, line_no, &spec, &err)) em->Spec(spec);
+        else em->Error(err, Cat(name, ":", line_no));
+      }
+    };
+    split.Feed(head);
+    drain();
+    std::vector<char> buf(1 << 20);
+    size_t n;
+    while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) {
+      split.Feed(std::string_view(buf.data(), n));
+      drain();
+    }
+    split.Finish();
+    drain();
+    if (split.line_too_long()) {
+      InputError e;
+      e.line = split.error_line();
+      e.message = Cat("line ", e.line, ": longer than ", json::LineSplitter::kDefaultMaxLineBytes, " bytes");
+      em->Error(e, Cat(name, ":", e.line));
+    }
+    if (std::ferror(f)) ok = false;
+  } else {
+    std::string text = std::move(head);
+    if (!ReadAll(f, &text)) ok = false;
+    if (fmt == InputFormat::kJson) {
+      json::ReaderOptions ro;
+      ro.max_depth = 8;
+      json::Reader r(text, ro);
+      TensorMapSpec spec;
+      InputError err;
+      if (r.PeekType() == json::Type::kArray) {
+        r.BeginArray();
+        int i = 0;
+        while (r.NextElement()) {
+          if (ReadSpecObject(&r, &spec, &err)) em->Spec(spec);
+          else em->Error(err, Cat(name, "[", i, "]"));
+          ++i;
+          if (!r.ok()) break;
+        }
+        if (!r.ok() && err.message.empty()) {
+          err.message = r.ErrorAt("");
+          em->Error(err, name);
+        }
+        if (r.ok() && !r.Finish()) {
+          InputError e;
+          e.message = r.ErrorAt("");
+          em->Error(e, name);
+        }
+      } else if (ParseSpecJson(text, 1, &spec, &err)) {
+        em->Spec(spec);
+      } else {
+        em->Error(err, name);
+      }
+    } else {
+      size_t start = 0, line = 1;
+      while (start <= text.size()) {
+        size_t sep = start, cur_line = line, end = text.size(), next = text.size() + 1;
+        while (sep < text.size()) {
+          const size_t nl = text.find('\n', sep);
+          const size_t le = nl == std::string::npos ? text.size() : nl;
+          std::string_view l(text.data() + sep, le - sep);
+          while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.remove_suffix(1);
+          if (l == "---") { end = sep; next = le + 1; break; }
+          ++cur_line;
+          sep = le + 1;
+        }
+        std::string_view chunk(text.data() + start, std::min(end, text.size()) - start);
+        bool blank = chunk.find_first_not_of(" \t\r\n") == std::string_view::npos;
+        if (!blank) {
+          TensorMapSpec spec;
+          InputError err;
+          if (ParseSpecTextproto(chunk, line, &spec, &err)) em->Spec(spec);
+          else em->Error(err, Cat(name, ":", line));
+        }
+        line = cur_line + 1;
+        start = next;
+        if (next > text.size()) break;
+      }
+    }
+  }
+  if (f != stdin) std::fclose(f);
+  return ok;
+}
+
+v1::RenderOptions MakeRenderOptions(const Options& opt) {
+  v1::RenderOptions r;
+  r.set_format(opt.format);
+  r.set_color(opt.color);
+  r.set_quiet(opt.quiet);
+  r.set_no_gpu(!opt.use_gpu);
+  r.set_no_report(opt.format != v1::OUTPUT_TEXTPROTO);
+  if (opt.has_target) r.set_default_target(std::string(Name(opt.target)));
+  return r;
+}
+
+std::string RenderError(int index, const Item& it, const Options& opt) {
+  switch (opt.format) {
+    case v1::OUTPUT_JSON: {
+      json::Writer w;
+      WriteInputErrorJson(index, it.error, &w);
+      return w.str() + "\n";
+    }
+    case v1::OUTPUT_TEXTPROTO: return InputErrorTextproto(index, it.error) + "---\n";
+    default: return RenderInputErrorText(index, it.where, it.error, opt.color);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- commands
+
+int RemoteValidate(const Conn& conn, v1::Tmapd::Stub* stub, const Options& opt, const std::vector<std::string>& positional) {
+  Inputs in;
+  bool read_ok = true;
+  for (const std::string& p : positional) read_ok = ProcessInput(p, opt, &in) && read_ok;
+  const std::vector<Item>& items = in.items;
+  int valid = 0, invalid = 0, input_errors = 0;
+  grpc::Status status = grpc::Status::OK;
+  size_t printed = 0;  // items[0, printed) are out
+  auto print_errors_until = [&](size_t end) {
+    for (; printed < end; ++printed) {
+      const Item& it = items[printed];
+      if (it.is_spec) continue;
+      ++invalid;
+      ++input_errors;
+      Write(RenderError(static_cast<int>(printed), it, opt));
+    }
+  };
+  bool any_spec = false;
+  for (const Item& it : items) any_spec = any_spec || it.is_spec;
+  if (any_spec) {
+    grpc::ClientContext ctx;
+    Prepare(conn, &ctx);
+    auto stream = stub->ValidateBatch(&ctx);
+    const v1::RenderOptions ro = MakeRenderOptions(opt);
+    std::thread writer([&] {
+      constexpr int kPerMessage = 1000;
+      v1::BatchRequest req;
+      bool first = true;
+      auto flush = [&]() {
+        if (req.specs_size() == 0) return true;
+        if (first) *req.mutable_options() = ro;
+        first = false;
+        const bool ok = stream->Write(req);
+        req.Clear();
+        return ok;
+      };
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (!items[i].is_spec) {
+          if (!flush()) break;
+          continue;
+        }
+        if (req.specs_size() == 0) req.set_first_index(static_cast<int>(i));
+        *req.add_specs() = items[i].spec;
+        if (req.specs_size() >= kPerMessage && !flush()) break;
+      }
+      flush();
+      stream->WritesDone();
+    });
+    v1::BatchResponse res;
+    while (stream->Read(&res)) {
+      for (const v1::Result& r : res.results()) {
+        print_errors_until(static_cast<size_t>(r.index()));
+        if (r.valid()) ++valid; else ++invalid;
+        Write(r.rendered());
+        printed = static_cast<size_t>(r.index()) + 1;
+      }
+    }
+    writer.join();
+    status = stream->Finish();
+  }
+  if (!status.ok()) {
+    std::fflush(stdout);
+    return CallFailed(conn, status);
+  }
+  print_errors_until(items.size());
+  std::fflush(stdout);
+  const int total = valid + invalid;
+  if (opt.format == v1::OUTPUT_TEXT)
+    std::fprintf(stderr, "%d spec%s: %d valid, %d invalid%s\n", total, total == 1 ? "" : "s", valid, invalid,
+                 input_errors ? Cat(" (", input_errors, " unreadable)").c_str() : "");
+  if (!read_ok) return 2;
+  if (input_errors > 0) return 2;
+  return invalid > 0 ? 1 : 0;
+}
+
+int RemoteBuild(const Conn& conn, v1::Tmapd::Stub* stub, const Options& opt,
+                const std::vector<std::pair<std::string, std::string>>& spec_flags) {
+  TensorMapSpec base;
+  const TensorMapSpec* base_ptr = nullptr;
+  if (!opt.spec_file.empty()) {
+    std::string text;
+    FILE* f = opt.spec_file == "-" ? stdin : std::fopen(opt.spec_file.c_str(), "rb");
+    if (f == nullptr) return kRunLocally;
+    const bool ok = ReadAll(f, &text);
+    if (f != stdin) std::fclose(f);
+    if (!ok) return kRunLocally;
+    InputError e;
+    InputFormat fmt = FormatForName(opt.spec_file);
+    if (fmt == InputFormat::kAuto || fmt == InputFormat::kJsonl)
+      fmt = Sniff(text) == InputFormat::kTextproto ? InputFormat::kTextproto : InputFormat::kJson;
+    const bool parsed = fmt == InputFormat::kTextproto ? ParseSpecTextproto(text, 1, &base, &e) : ParseSpecJson(text, 1, &base, &e);
+    if (!parsed) return kRunLocally;
+    base_ptr = &base;
+  }
+  TensorMapSpec spec;
+  std::string err;
+  if (!BuildSpecFromFlags(spec_flags, base_ptr, &spec, &err)) return kRunLocally;
+  v1::BuildRequest req;
+  SpecToProto(spec, req.mutable_spec());
+  *req.mutable_options() = MakeRenderOptions(opt);
+  req.set_no_encode(!opt.encode);
+  v1::Result res;
+  grpc::ClientContext ctx;
+  Prepare(conn, &ctx);
+  const grpc::Status s = stub->Build(&ctx, req, &res);
+  if (!s.ok()) return CallFailed(conn, s);
+  Write(res.rendered());
+  std::fflush(stdout);
+  return res.valid() ? 0 : 1;
+}
+
+int RemoteDescriptor(const Conn& conn, v1::Tmapd::Stub* stub, bool instruction, std::vector<std::string> args) {
+  v1::DescriptorRequest req;
+  req.set_kind(instruction ? v1::DescriptorRequest::INSTRUCTION : v1::DescriptorRequest::MATRIX);
+  // --color auto is decided here (the server has no terminal); a --for-map file is read here.
+  bool has_color = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const size_t eq = a.find('=');
+    const std::string name = a.substr(0, eq);
+    std::string* value = eq != std::string::npos ? nullptr : (i + 1 < args.size() ? &args[i + 1] : nullptr);
+    std::string inline_value = eq != std::string::npos ? a.substr(eq + 1) : "";
+    std::string& v = value ? *value : inline_value;
+    if (name == "--color" || name == "-color") {
+      has_color = true;
+      if (v == "auto") v = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr ? "always" : "never";
+    } else if ((name == "--for-map" || name == "-for-map") && (value != nullptr || eq != std::string::npos)) {
+      const size_t first = v.find_first_not_of(" \t\n");
+      if (first == std::string::npos || v[first] != '{') {
+        std::string text;
+        FILE* f = std::fopen(v.c_str(), "rb");
+        if (f == nullptr) return kRunLocally;  // the local command's message
+        ReadAll(f, &text);
+        std::fclose(f);
+        req.set_for_map(text);
+        req.set_for_map_name(v);
+        v = "@";
+      }
+    }
+    if (eq != std::string::npos) args[i] = name + "=" + inline_value;
+    else if (value != nullptr && (name == "--color" || name == "-color" || name == "--for-map" || name == "-for-map")) ++i;
+  }
+  if (!has_color) {
+    args.push_back("--color");
+    args.push_back(isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr ? "always" : "never");
+  }
+  for (const std::string& a : args) req.add_args(a);
+  v1::DescriptorResponse res;
+  grpc::ClientContext ctx;
+  Prepare(conn, &ctx);
+  const grpc::Status s = stub->Descriptor(&ctx, req, &res);
+  if (!s.ok()) return CallFailed(conn, s);
+  Write(res.out());
+  std::fflush(stdout);
+  std::fwrite(res.err().data(), 1, res.err().size(), stderr);
+  return res.exit_code();
+}
+
+// tmapgen check SPEC... [--seed S] [--verbose] on the server's GPU. The spec files are read here.
+int RemoteCheck(const Conn& conn, v1::Tmapd::Stub* stub, const std::vector<std::string>& args) {
+  v1::CheckRequest req;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--seed" && i + 1 < args.size()) {
+      req.add_args(a);
+      req.add_args(args[++i]);
+    } else if (a == "--verbose" || a == "-v") {
+      req.add_args(a);
+    } else if (!a.empty() && a[0] == '-' && a != "-") {
+      return kRunLocally;  // the local command's usage error (or --self-test, which checks this host)
+    } else {
+      std::string text;
+      FILE* f = a == "-" ? stdin : std::fopen(a.c_str(), "rb");
+      if (f == nullptr) return kRunLocally;  // the local command reports the unreadable file
+      const bool ok = ReadAll(f, &text);
+      if (f != stdin) std::fclose(f);
+      if (!ok) return kRunLocally;
+      v1::SpecFile* sf = req.add_files();
+      sf->set_name(a);
+      sf->set_content(std::move(text));
+    }
+  }
+  if (req.files_size() == 0) return kRunLocally;
+  v1::CheckResponse res;
+  grpc::ClientContext ctx;
+  Prepare(conn, &ctx);
+  const grpc::Status s = stub->Check(&ctx, req, &res);
+  if (!s.ok()) return CallFailed(conn, s);
+  Write(res.out());
+  std::fflush(stdout);
+  std::fwrite(res.err().data(), 1, res.err().size(), stderr);
+  return res.exit_code();
+}
+
+}  // namespace
+
+int RunRemote(std::vector<std::string>* args_io) {
+  Conn conn;
+  if (const char* t = std::getenv("TMAPGEN_TOKEN")) conn.token = t;
+  const std::vector<std::string> args_in = *args_io;
+  std::vector<std::string> args;
+  for (size_t i = 0; i < args_in.size(); ++i) {
+    const std::string& a = args_in[i];
+    if (a == "--") {
+      args.insert(args.end(), args_in.begin() + static_cast<long>(i), args_in.end());
+      break;
+    }
+    std::string name = a, value;
+    const size_t eq = a.find('=');
+    bool has_value = false;
+    if (a.rfind("--", 0) == 0 && eq != std::string::npos) {
+      name = a.substr(0, eq);
+      value = a.substr(eq + 1);
+      has_value = true;
+    }
+    if (name != "--remote" && name != "--token" && name != "--tls-ca" && name != "--deadline-ms") {
+      args.push_back(a);
+      continue;
+    }
+    if (!has_value) {
+      if (i + 1 >= args_in.size()) return Fail(Cat(name, " needs a value"));
+      value = args_in[++i];
+    }
+    if (name == "--remote") conn.target = value;
+    else if (name == "--token") conn.token = value;
+    else if (name == "--tls-ca") conn.tls_ca = value;
+    else {
+      char* end = nullptr;
+      conn.deadline_ms = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || conn.deadline_ms <= 0) return Fail("--deadline-ms needs a positive number of milliseconds");
+    }
+  }
+  if (conn.target.empty()) return Fail("--remote needs HOST:PORT (or a gRPC target such as dns:///host:port)");
+  *args_io = args;  // what runs locally when this returns kRunLocally
+
+  // Commands that do not run remotely, --help, --version and every usage error: the local command.
+  std::string command;
+  if (args.empty()) return kRunLocally;
+  const bool desc = args[0] == "desc", idesc = args[0] == "idesc", check = args[0] == "check";
+  if (!desc && !idesc && !check) {
+    if (args[0] == "validate" || args[0] == "build") {
+      command = args[0];
+      args.erase(args.begin());
+    } else if (args[0] == "sweep" || args[0] == "bench" || args[0] == "codegen") {
+      return Fail(Cat("--remote: ", args[0], " does not run remotely in this version (remote commands: build, "
+                      "validate, desc, idesc, check)"));
+    } else if (!args[0].empty() && args[0][0] != '-') {
+      return kRunLocally;  // rules, show (the same everywhere), unknown commands (the usage error)
+    }
+  }
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h" || a == "--version" || a == "help") return kRunLocally;
+
+  std::string err;
+  std::shared_ptr<grpc::Channel> channel = MakeChannel(conn, &err);
+  if (!channel) return Fail(err);
+  std::unique_ptr<v1::Tmapd::Stub> stub = v1::Tmapd::NewStub(channel);
+  if (desc || idesc) return RemoteDescriptor(conn, stub.get(), idesc, std::vector<std::string>(args.begin() + 1, args.end()));
+  if (check) return RemoteCheck(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
+
+  Options opt;
+  std::vector<std::pair<std::string, std::string>> spec_flags;
+  std::vector<std::string> positional;
+  if (!ParseCommon(args, &opt, &spec_flags, &positional, &err)) return kRunLocally;
+  if (opt.format == v1::OUTPUT_TEXTPROTO && !TextprotoAvailable()) return kRunLocally;
+  if (command == "validate") {
+    if (positional.empty()) return kRunLocally;
+    for (const auto& [name, value] : spec_flags)
+      if (name != "target") return kRunLocally;
+    return RemoteValidate(conn, stub.get(), opt, positional);
+  }
+  if (!positional.empty()) return kRunLocally;
+  return RemoteBuild(conn, stub.get(), opt, spec_flags);
+}
+
+}  // namespace tmapgen::cli

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# gpu-check.sh: builds tmapgen with its GPU kernels and runs every on-GPU check in one go on a GPU host
+# (docs/gpu-checks.md): the fault/timeout self-test, `tmapgen check` over the check specs, the
+# validator-vs-driver sweep, the hardware coverage matrix and the bandwidth table; ends with a summary.
+#
+#   scripts/gpu-check.sh [OUT_DIR]        (logs go to OUT_DIR, default build-gpucheck/out)
+#   env: RANDOM_N (200000), MATRIX_N (50000), MATRIX_SECONDS (120), BENCH_GIB (4), JOBS (nproc),
+#        STEPS (default "selftest check random matrix bench wgmma": which steps run, in this order)
+#
+# Needs nvcc (CUDA 12.8+ for sm_100a), CMake, a C++17 compiler, a GPU and its driver. No gRPC, Protobuf,
+# Abseil or GoogleTest. Exit status: 0 when every step passed.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+b=${TMAPGEN_GPU_BUILD:-$root/build-gpucheck}
+out=${1:-$b/out}
+mkdir -p "$out"
+jobs=${JOBS:-$(nproc)}
+random_n=${RANDOM_N:-200000}
+matrix_n=${MATRIX_N:-50000}
+bench_gib=${BENCH_GIB:-4}
+matrix_s=${MATRIX_SECONDS:-120}
+steps=${STEPS:-selftest check random matrix bench wgmma}
+summary=()
+fail=0
+step() {  # step NAME LOG RESULT-LINE-REGEX CMD...
+  local name=$1 log=$2 pat=$3
+  shift 3
+  local t0=$SECONDS
+  "$@" > "$out/$log" 2>&1
+  local rc=$?
+  local line
+  line=$(grep -E "$pat" "$out/$log" | tail -1 | cut -c1-150)
+  [ $rc -ne 0 ] && fail=1
+  summary+=("$(printf '| %-22s | %3d | %4ds | %s |' "$name" "$rc" $((SECONDS - t0)) "$line")")
+  echo "== $name: rc $rc (${line})"
+}
+
+echo "== build ($b)"
+t0=$SECONDS
+cmake -S "$root" -B "$b" -DCMAKE_BUILD_TYPE=Release -DTMAPGEN_WITH_PROTOBUF=OFF -DTMAPGEN_TESTS=OFF \
+  -DTMAPGEN_BENCH=OFF > "$out/build.log" 2>&1 &&
+  cmake --build "$b" -j "$jobs" --target tmapgen >> "$out/build.log" 2>&1
+rc=$?
+summary+=("$(printf '| %-22s | %3d | %4ds | %s |' build "$rc" $((SECONDS - t0)) "$(grep -E 'kernels|nvcc' "$out/build.log" | head -1 | cut -c1-120)")")
+if [ $rc -ne 0 ]; then
+  tail -30 "$out/build.log"
+  exit 2
+fi
+t=$b/tmapgen
+(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>/dev/null || true) > "$out/gpu.txt"
+echo "GPU: $(cat "$out/gpu.txt")"
+
+for s in $steps; do
+  case $s in
+    selftest) step "check --self-test" selftest.txt '^self-test' "$t" check --self-test ;;
+    check) step "check (specs)" check.txt '^summary' "$t" check "$root/tests/gpu/specs/check_specs.jsonl" ;;
+    random) step "sweep --random" sweep_random.txt 'BAD\)' "$t" sweep --random "$random_n" --seed 1 ;;
+    matrix) step "sweep --matrix" sweep_matrix.txt 'configurations/s' "$t" sweep --matrix --count "$matrix_n" --seed 1 \
+              --max-seconds "$matrix_s" ;;
+    bench) step "bench" bench.txt 'TMA copy / plain copy' "$t" bench "$root/tests/gpu/specs/bench_specs.jsonl" \
+             --gib "$bench_gib" ;;
+    wgmma) step "wgmma proof" wgmma.txt '^wgmma:' "$t" check --wgmma ;;
+    *) echo "unknown step $s"; fail=1 ;;
+  esac
+done
+{
+  echo
+  echo "## gpu-check summary ($(cat "$out/gpu.txt"))"
+  echo
+  echo "| step                   |  rc | time | result |"
+  echo "|------------------------|-----|------|--------|"
+  printf '%s\n' "${summary[@]}"
+  echo
+  echo "bandwidth (TMA load+store vs cuMemcpyDtoD):"
+  grep -E '^(== |\| TMA|\| cuMemcpy|TMA copy)' "$out/bench.txt" 2>/dev/null || true
+  echo
+  grep -E '^not proven|^not covered' "$out/check.txt" "$out/sweep_matrix.txt" 2>/dev/null | sed 's/^[^:]*://' | sort -u
+} | tee "$out/summary.md"
+exit $fail

@@ -1,0 +1,146 @@
+// tmapd: the tmapgen gRPC service (docs/service.md).
+//
+//   tmapd [--listen 127.0.0.1:50051] [--tls-cert FILE --tls-key FILE] [--token-file FILE] [limits...]
+//
+// Prints "tmapd: listening on HOST:PORT" on standard error once serving; SIGTERM or SIGINT stop it
+// gracefully (calls in flight finish, up to --grace-ms).
+#include <pthread.h>
+#include <signal.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "server/service.h"
+#include "src/str_cat.h"
+
+namespace {
+
+const char* kUsage =
+    "usage: tmapd [--listen ADDR] [--tls-cert FILE --tls-key FILE] [--token-file FILE]\n"
+    "             [--max-message-bytes N] [--max-specs-per-message N] [--max-specs-per-call N]\n"
+    "             [--gpu-concurrency N] [--gpu-queue N] [--threads N] [--grace-ms N] [--no-gpu] [--no-log]\n"
+    "             [--check-worker TMAPGEN] [--max-check-tensor-bytes N] [--check-timeout-ms N]\n"
+    "  --listen ADDR       127.0.0.1:50051 by default; port 0 picks one. Other than loopback needs TLS.\n"
+    "  --token-file FILE   require \"authorization: Bearer <token>\" on every call (also $TMAPD_TOKEN)\n";
+
+bool ReadFile(const std::string& path, std::string* out) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  *out = ss.str();
+  return true;
+}
+
+bool ParseU64(const std::string& s, uint64_t* out) {
+  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 18) return false;
+  *out = std::strtoull(s.c_str(), nullptr, 10);
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using tmapgen::Cat;
+  tmapgen::server::ServerConfig c;
+  std::string cert_file, key_file, token_file;
+  uint64_t grace_ms = 10000;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i], value;
+    const size_t eq = a.find('=');
+    bool has_value = false;
+    if (a.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = a.substr(eq + 1);
+      a = a.substr(0, eq);
+      has_value = true;
+    }
+    auto take = [&]() -> bool {
+      if (has_value) return true;
+      if (i + 1 >= argc) return false;
+      value = argv[++i];
+      return true;
+    };
+    auto num = [&](uint64_t* out, uint64_t max) -> bool {
+      if (!take() || !ParseU64(value, out) || *out == 0 || *out > max) {
+        std::fprintf(stderr, "tmapd: %s needs a number from 1 to %llu\n%s", a.c_str(),
+                     static_cast<unsigned long long>(max), kUsage);
+        return false;
+      }
+      return true;
+    };
+    uint64_t n = 0;
+    if (a == "--help" || a == "-h") { std::fputs(kUsage, stdout); return 0; }
+    else if (a == "--listen") { if (!take()) { std::fputs(kUsage, stderr); return 2; } c.listen = value; }
+    else if (a == "--tls-cert") { if (!take()) { std::fputs(kUsage, stderr); return 2; } cert_file = value; }
+    else if (a == "--tls-key") { if (!take()) { std::fputs(kUsage, stderr); return 2; } key_file = value; }
+    else if (a == "--token-file") { if (!take()) { std::fputs(kUsage, stderr); return 2; } token_file = value; }
+    else if (a == "--no-gpu") c.use_gpu = false;
+    else if (a == "--no-log") c.log = false;
+    else if (a == "--max-message-bytes") { if (!num(&n, 1u << 30)) return 2; c.limits.max_message_bytes = n; }
+    else if (a == "--max-specs-per-message") { if (!num(&n, 1u << 24)) return 2; c.limits.max_specs_per_message = static_cast<uint32_t>(n); }
+    else if (a == "--max-specs-per-call") { if (!num(&n, 1u << 31)) return 2; c.limits.max_specs_per_call = static_cast<uint32_t>(n); }
+    else if (a == "--gpu-concurrency") { if (!num(&n, 64)) return 2; c.limits.gpu_concurrency = static_cast<uint32_t>(n); }
+    else if (a == "--gpu-queue") { if (!num(&n, 1u << 20)) return 2; c.limits.gpu_queue = static_cast<uint32_t>(n); }
+    else if (a == "--threads") { if (!num(&n, 1024)) return 2; c.threads = static_cast<int>(n); }
+    else if (a == "--grace-ms") { if (!num(&n, 3600000)) return 2; grace_ms = n; }
+    else if (a == "--check-worker") { if (!take()) { std::fputs(kUsage, stderr); return 2; } c.check_worker = value; }
+    else if (a == "--max-check-tensor-bytes") { if (!num(&n, uint64_t{1} << 40)) return 2; c.limits.max_check_tensor_bytes = n; }
+    else if (a == "--check-timeout-ms") { if (!num(&n, 3600000)) return 2; c.limits.check_timeout_ms = static_cast<uint32_t>(n); }
+    else {
+      std::fprintf(stderr, "tmapd: unknown argument %s\n%s", a.c_str(), kUsage);
+      return 2;
+    }
+  }
+  if (!cert_file.empty() && !ReadFile(cert_file, &c.tls_cert_pem)) {
+    std::fprintf(stderr, "tmapd: cannot read --tls-cert %s\n", cert_file.c_str());
+    return 2;
+  }
+  if (!key_file.empty() && !ReadFile(key_file, &c.tls_key_pem)) {
+    std::fprintf(stderr, "tmapd: cannot read --tls-key %s\n", key_file.c_str());
+    return 2;
+  }
+  if (!token_file.empty()) {
+    if (!ReadFile(token_file, &c.token)) {
+      std::fprintf(stderr, "tmapd: cannot read --token-file %s\n", token_file.c_str());
+      return 2;
+    }
+  } else if (const char* t = std::getenv("TMAPD_TOKEN")) {
+    c.token = t;
+  }
+  while (!c.token.empty() && (c.token.back() == '\n' || c.token.back() == '\r' || c.token.back() == ' ')) c.token.pop_back();
+
+  // SIGTERM/SIGINT are taken by a thread (sigwait), so block them before gRPC starts its threads.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+
+  std::string err;
+  std::unique_ptr<tmapgen::server::Server> server = tmapgen::server::Server::Start(c, &err);
+  if (!server) {
+    std::fprintf(stderr, "tmapd: %s\n", err.c_str());
+    return 1;
+  }
+  std::string shown = c.listen;
+  if (shown.size() > 2 && shown.substr(shown.size() - 2) == ":0") shown = Cat(shown.substr(0, shown.size() - 1), server->port());
+  std::fprintf(stderr, "tmapd: listening on %s (%s%s)\n", shown.c_str(), c.tls_cert_pem.empty() ? "plaintext" : "TLS",
+               c.token.empty() ? "" : ", token required");
+  std::fflush(stderr);
+
+  std::thread stopper([&] {
+    int sig = 0;
+    sigwait(&set, &sig);
+    std::fprintf(stderr, "tmapd: signal %d: finishing calls in flight (at most %llu ms)\n", sig,
+                 static_cast<unsigned long long>(grace_ms));
+    server->Shutdown(std::chrono::milliseconds(grace_ms));
+  });
+  server->Wait();
+  stopper.join();
+  std::fprintf(stderr, "tmapd: stopped\n");
+  return 0;
+}

@@ -1,0 +1,187 @@
+#include "src/gpu/gpu_api.h"
+
+#include <cstring>
+
+extern const unsigned char tmapgen_kernels_fatbin[];
+extern const unsigned long tmapgen_kernels_fatbin_size;
+
+namespace tmapgen::gpu {
+namespace {
+
+// ABI-compatible declarations (cuda.h / cudaTypedefs.h, CUDA 13.0); see src/driver/cuda_driver.cc.
+using CUresult = int;
+using CUdeviceptr = unsigned long long;
+using CUmodule = void*;
+using CUfunction = void*;
+using CUevent = void*;
+using CUstream = void*;
+
+struct CUlaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    struct { unsigned x, y, z; } cluster_dim;
+  } value;
+};
+static_assert(sizeof(CUlaunchAttribute) == 72, "CUlaunchAttribute layout");
+struct CUlaunchConfig {
+  unsigned grid_x, grid_y, grid_z;
+  unsigned block_x, block_y, block_z;
+  unsigned shared_mem_bytes;
+  CUstream stream;
+  CUlaunchAttribute* attrs;
+  unsigned num_attrs;
+};
+constexpr int kAttrClusterDimension = 4;         // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+constexpr int kFuncAttrMaxDynamicSmem = 8;       // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+
+using PFN_ModuleLoadData = CUresult (*)(CUmodule*, const void*);
+using PFN_ModuleGetFunction = CUresult (*)(CUfunction*, CUmodule, const char*);
+using PFN_LaunchKernelEx = CUresult (*)(const CUlaunchConfig*, CUfunction, void**, void**);
+using PFN_MemcpyHtoD = CUresult (*)(CUdeviceptr, const void*, size_t);
+using PFN_MemcpyDtoH = CUresult (*)(void*, CUdeviceptr, size_t);
+using PFN_MemcpyDtoD = CUresult (*)(CUdeviceptr, CUdeviceptr, size_t);
+using PFN_MemsetD8 = CUresult (*)(CUdeviceptr, unsigned char, size_t);
+using PFN_CtxSynchronize = CUresult (*)();
+using PFN_FuncSetAttribute = CUresult (*)(CUfunction, int, int);
+using PFN_EventCreate = CUresult (*)(CUevent*, unsigned);
+using PFN_EventRecord = CUresult (*)(CUevent, CUstream);
+using PFN_EventElapsedTime = CUresult (*)(float*, CUevent, CUevent);
+using PFN_MemGetInfo = CUresult (*)(size_t*, size_t*);
+
+enum Fn {
+  kModuleLoadData, kModuleGetFunction, kLaunchKernelEx, kMemcpyHtoD, kMemcpyDtoH, kMemcpyDtoD, kMemsetD8,
+  kCtxSynchronize, kFuncSetAttribute, kEventCreate, kEventRecord, kEventElapsedTime, kMemGetInfo, kNumFns
+};
+struct FnEntry {
+  const char* name;
+  int version;
+};
+constexpr FnEntry kFns[kNumFns] = {
+    {"cuModuleLoadData", 2000},  {"cuModuleGetFunction", 2000}, {"cuLaunchKernelEx", 11060},
+    {"cuMemcpyHtoD", 3020},      {"cuMemcpyDtoH", 3020},        {"cuMemcpyDtoD", 3020},
+    {"cuMemsetD8", 3020},        {"cuCtxSynchronize", 2000},    {"cuFuncSetAttribute", 9000},
+    {"cuEventCreate", 2000},     {"cuEventRecord", 2000},       {"cuEventElapsedTime", 2000},
+    {"cuMemGetInfo", 3020},
+};
+const char* const kKernelNames[Gpu::kNumKernels] = {"tmapgen_tma_check", "tmapgen_tma_check_batch",
+                                                     "tmapgen_tma_bench", "tmapgen_wgmma_check"};
+
+template <typename F>
+F As(void* p) {
+  return reinterpret_cast<F>(p);
+}
+
+}  // namespace
+
+size_t EmbeddedFatbinSize() { return static_cast<size_t>(tmapgen_kernels_fatbin_size); }
+const unsigned char* EmbeddedFatbin() { return tmapgen_kernels_fatbin; }
+
+std::string Gpu::Describe(int r) const { return drv_ ? drv_->ErrorName(r) : "CUDA_ERROR_" + std::to_string(r); }
+
+bool Gpu::Check(int r, const char* what, std::string* err) const {
+  if (r == 0) return true;
+  if (err) *err = std::string(what) + " failed: " + Describe(r);
+  return false;
+}
+
+int Gpu::driver_version() const { return drv_ ? drv_->info().driver_version : 0; }
+
+std::string Gpu::Description() const {
+  return dev_.name + " (sm_" + std::to_string(dev_.cc_major) + std::to_string(dev_.cc_minor) + "), driver " +
+         std::to_string(driver_version());
+}
+
+bool Gpu::Open(std::string* why) {
+  drv_ = &driver::CudaDriver::Get();
+  if (!drv_->info().available) {
+    *why = "no CUDA driver: " + drv_->info().why_unavailable;
+    return false;
+  }
+  if (!drv_->GetDevice(0, &dev_, why)) return false;
+  if (!dev_.tensor_map_supported) {
+    *why = dev_.name + " is sm_" + std::to_string(dev_.cc_major) + std::to_string(dev_.cc_minor) +
+           ": tensor copies need sm_90 or later";
+    return false;
+  }
+  if (!drv_->MakeCurrent(0, why)) return false;
+  for (int i = 0; i < kNumFns; ++i) {
+    fn_[i] = drv_->GetProcAddress(kFns[i].name, kFns[i].version);
+    if (fn_[i] == nullptr) {
+      *why = std::string("the driver does not provide ") + kFns[i].name;
+      return false;
+    }
+  }
+  if (EmbeddedFatbinSize() == 0) {
+    *why = "this tmapgen was built without nvcc: it holds no GPU kernels (rebuild on a host with the CUDA toolkit)";
+    return false;
+  }
+  CUmodule mod = nullptr;
+  int r = As<PFN_ModuleLoadData>(fn_[kModuleLoadData])(&mod, EmbeddedFatbin());
+  if (r != 0) {
+    *why = "cuModuleLoadData failed: " + Describe(r) + " (the embedded kernels are for sm_90a and sm_100a; this GPU is sm_" +
+           std::to_string(dev_.cc_major) + std::to_string(dev_.cc_minor) + ")";
+    return false;
+  }
+  module_ = mod;
+  for (int k = 0; k < kNumKernels; ++k) {
+    r = As<PFN_ModuleGetFunction>(fn_[kModuleGetFunction])(&kernels_[k], mod, kKernelNames[k]);
+    if (!Check(r, kKernelNames[k], why)) return false;
+  }
+  for (auto& e : events_)
+    if (!Check(As<PFN_EventCreate>(fn_[kEventCreate])(&e, 0), "cuEventCreate", why)) return false;
+  return true;
+}
+
+bool Gpu::Alloc(size_t bytes, uint64_t* addr, std::string* err) { return drv_->AllocDevice(bytes, addr, err); }
+bool Gpu::Free(uint64_t addr) { return drv_->FreeDevice(addr, nullptr); }
+bool Gpu::HtoD(uint64_t dst, const void* src, size_t n, std::string* err) {
+  return Check(As<PFN_MemcpyHtoD>(fn_[kMemcpyHtoD])(dst, src, n), "cuMemcpyHtoD", err);
+}
+bool Gpu::DtoH(void* dst, uint64_t src, size_t n, std::string* err) {
+  return Check(As<PFN_MemcpyDtoH>(fn_[kMemcpyDtoH])(dst, src, n), "cuMemcpyDtoH", err);
+}
+bool Gpu::DtoD(uint64_t dst, uint64_t src, size_t n, std::string* err) {
+  return Check(As<PFN_MemcpyDtoD>(fn_[kMemcpyDtoD])(dst, src, n), "cuMemcpyDtoD", err);
+}
+bool Gpu::Memset(uint64_t dst, uint8_t v, size_t n, std::string* err) {
+  return Check(As<PFN_MemsetD8>(fn_[kMemsetD8])(dst, v, n), "cuMemsetD8", err);
+}
+bool Gpu::Sync(std::string* err) { return Check(As<PFN_CtxSynchronize>(fn_[kCtxSynchronize])(), "kernel", err); }
+bool Gpu::FreeMemory(size_t* f, size_t* t) { return As<PFN_MemGetInfo>(fn_[kMemGetInfo])(f, t) == 0; }
+
+bool Gpu::SetMaxDynamicSmem(KernelId k, int bytes, std::string* err) {
+  return Check(As<PFN_FuncSetAttribute>(fn_[kFuncSetAttribute])(kernels_[k], kFuncAttrMaxDynamicSmem, bytes),
+               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", err);
+}
+
+bool Gpu::Launch(KernelId k, const LaunchShape& s, void** params, std::string* err) {
+  CUlaunchAttribute attr;
+  std::memset(&attr, 0, sizeof attr);
+  CUlaunchConfig cfg{};
+  cfg.grid_x = s.grid;
+  cfg.grid_y = cfg.grid_z = 1;
+  cfg.block_x = s.block;
+  cfg.block_y = cfg.block_z = 1;
+  cfg.shared_mem_bytes = s.smem;
+  cfg.stream = nullptr;
+  if (s.cluster > 0) {
+    attr.id = kAttrClusterDimension;
+    attr.value.cluster_dim = {s.cluster, 1, 1};
+    cfg.attrs = &attr;
+    cfg.num_attrs = 1;
+  }
+  return Check(As<PFN_LaunchKernelEx>(fn_[kLaunchKernelEx])(&cfg, kernels_[k], params, nullptr), "cuLaunchKernelEx",
+               err);
+}
+
+bool Gpu::Record(int slot, std::string* err) {
+  return Check(As<PFN_EventRecord>(fn_[kEventRecord])(events_[slot], nullptr), "cuEventRecord", err);
+}
+bool Gpu::ElapsedMs(int a, int b, float* ms, std::string* err) {
+  return Check(As<PFN_EventElapsedTime>(fn_[kEventElapsedTime])(ms, events_[a], events_[b]), "cuEventElapsedTime",
+               err);
+}
+
+}  // namespace tmapgen::gpu

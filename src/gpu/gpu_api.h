@@ -1,0 +1,78 @@
+// gpu_api.h: the few driver-API calls the on-GPU checks need (module load, launch, copies, events), taken
+// from the dlopen'd libcuda through CudaDriver::GetProcAddress, plus the kernels embedded in the binary.
+//
+// Contract
+// - Gpu::Open() opens the process-wide driver (CudaDriver::Get()), makes device 0's primary context current on
+//   the calling thread, loads the embedded fatbin (kernels/*.cu for sm_90a and sm_100a) with
+//   cuModuleLoadData and finds the kernels. It returns false with a reason when there is no driver, no GPU,
+//   no kernels in this build (built without nvcc), or the fatbin has no image for this GPU.
+// - Every call returns false (or an error string) instead of aborting. After a kernel fault the context
+//   is poisoned: every later call fails with the sticky error (callers run checks in a child process;
+//   check_runner.h).
+// - Not thread-safe: one Gpu per process, used from the thread that opened it.
+// - IMPORTANT: CUDA does not survive fork(). A process that forks check children must not call Open (or
+//   CudaDriver::Get()) before forking.
+#ifndef TMAPGEN_SRC_GPU_GPU_API_H_
+#define TMAPGEN_SRC_GPU_GPU_API_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "src/driver/cuda_driver.h"
+
+namespace tmapgen::gpu {
+
+// The fatbin embedded at build time (empty when the build had no nvcc).
+size_t EmbeddedFatbinSize();
+const unsigned char* EmbeddedFatbin();
+
+struct LaunchShape {
+  uint32_t grid = 1;
+  uint32_t block = 128;
+  uint32_t smem = 0;     // dynamic shared memory bytes
+  uint32_t cluster = 0;  // 0: no cluster attribute; n: CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION {n, 1, 1}
+};
+
+class Gpu {
+ public:
+  enum KernelId { kCheck = 0, kCheckBatch = 1, kBench = 2, kWgmma = 3, kNumKernels = 4 };
+
+  bool Open(std::string* why_not);
+  const driver::DeviceInfo& device() const { return dev_; }
+  int driver_version() const;
+  std::string Description() const;  // "NVIDIA H200 (sm_90), driver 13000"
+
+  bool Alloc(size_t bytes, uint64_t* addr, std::string* err);
+  bool Free(uint64_t addr);
+  bool HtoD(uint64_t dst, const void* src, size_t bytes, std::string* err);
+  bool DtoH(void* dst, uint64_t src, size_t bytes, std::string* err);
+  bool DtoD(uint64_t dst, uint64_t src, size_t bytes, std::string* err);
+  bool Memset(uint64_t dst, uint8_t v, size_t bytes, std::string* err);
+  bool Sync(std::string* err);
+  bool FreeMemory(size_t* free_bytes, size_t* total_bytes);
+
+  // Launches kernel `k` with `params` (kernelParams array as cuLaunchKernelEx takes it).
+  bool Launch(KernelId k, const LaunchShape& shape, void** params, std::string* err);
+  // Sets the largest dynamic shared memory a kernel may use.
+  bool SetMaxDynamicSmem(KernelId k, int bytes, std::string* err);
+
+  // Event timing: Record(i) on the null stream, then ElapsedMs(a, b) after Sync.
+  bool Record(int slot, std::string* err);
+  bool ElapsedMs(int a, int b, float* ms, std::string* err);
+
+  std::string Describe(int cu_result) const;
+
+ private:
+  void* fn_[16] = {};
+  void* kernels_[kNumKernels] = {};
+  void* events_[4] = {};
+  void* module_ = nullptr;
+  driver::CudaDriver* drv_ = nullptr;
+  driver::DeviceInfo dev_;
+  bool Check(int r, const char* what, std::string* err) const;
+};
+
+}  // namespace tmapgen::gpu
+
+#endif  // TMAPGEN_SRC_GPU_GPU_API_H_

@@ -1,0 +1,511 @@
+#!/usr/bin/env python3
+"""Out-of-process tests of tmapd: the real binary on loopback ports, called through a client this
+project did not write (python3-grpcio, with stubs generated at test time in a temporary directory) and
+through tmapgen --remote (output byte-identical to the local command).
+
+usage: process_test.py TMAPD TMAPGEN SOURCE_DIR      (exit 77 = skipped, reason printed)
+"""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+TMAPD, TMAPGEN, SRC = sys.argv[1:4]
+del sys.argv[1:4]
+
+try:
+    import grpc
+except ImportError:
+    print("skipped: python3-grpcio is not installed (scripts/install-deps.sh installs it)")
+    sys.exit(77)
+
+# The standard protocol definitions (grpc.health.v1 and grpc.reflection.v1alpha), written out here
+# because Debian's python3-grpcio ships neither grpcio-health-checking nor grpcio-reflection.
+HEALTH_PROTO = """syntax = "proto3";
+package grpc.health.v1;
+message HealthCheckRequest { string service = 1; }
+message HealthCheckResponse {
+  enum ServingStatus { UNKNOWN = 0; SERVING = 1; NOT_SERVING = 2; SERVICE_UNKNOWN = 3; }
+  ServingStatus status = 1;
+}
+service Health {
+  rpc Check(HealthCheckRequest) returns (HealthCheckResponse);
+  rpc Watch(HealthCheckRequest) returns (stream HealthCheckResponse);
+}
+"""
+REFLECTION_PROTO = """syntax = "proto3";
+package grpc.reflection.v1alpha;
+message ServerReflectionRequest {
+  string host = 1;
+  oneof message_request {
+    string file_by_filename = 3;
+    string file_containing_symbol = 4;
+    ExtensionRequest file_containing_extension = 5;
+    string all_extension_numbers_of_type = 6;
+    string list_services = 7;
+  }
+}
+message ExtensionRequest { string containing_type = 1; int32 extension_number = 2; }
+message ServerReflectionResponse {
+  string valid_host = 1;
+  ServerReflectionRequest original_request = 2;
+  oneof message_response {
+    FileDescriptorResponse file_descriptor_response = 4;
+    ExtensionNumberResponse all_extension_numbers_response = 5;
+    ListServiceResponse list_services_response = 6;
+    ErrorResponse error_response = 7;
+  }
+}
+message FileDescriptorResponse { repeated bytes file_descriptor_proto = 1; }
+message ExtensionNumberResponse { string base_type_name = 1; repeated int32 extension_number = 2; }
+message ListServiceResponse { repeated ServiceResponse service = 1; }
+message ServiceResponse { string name = 1; }
+message ErrorResponse { int32 error_code = 1; string error_message = 2; }
+service ServerReflection {
+  rpc ServerReflectionInfo(stream ServerReflectionRequest) returns (stream ServerReflectionResponse);
+}
+"""
+
+TMP = tempfile.mkdtemp(prefix="tmapd-test-")
+
+
+def generate_stubs():
+    """Generates the Python stubs into TMP with python3-grpc-tools; where its bundled protoc is too old
+    for a file (Debian's grpc-tools 1.14 rejects proto3 `optional`, which tmapgen.proto uses), falls
+    back to the system protoc with grpc_python_plugin (protobuf-compiler-grpc)."""
+    pdir = os.path.join(TMP, "protos")
+    os.makedirs(pdir)
+    for name in ("tmapd.proto", "tmapgen.proto"):
+        shutil.copy(os.path.join(SRC, "proto", name), pdir)
+    with open(os.path.join(pdir, "health.proto"), "w") as f:
+        f.write(HEALTH_PROTO)
+    with open(os.path.join(pdir, "reflection.proto"), "w") as f:
+        f.write(REFLECTION_PROTO)
+    used = {}
+    for group in (["health.proto", "reflection.proto"], ["tmapgen.proto", "tmapd.proto"]):
+        files = [os.path.join(pdir, g) for g in group]
+        tools = [sys.executable, "-m", "grpc_tools.protoc", "-I" + pdir, "--python_out=" + TMP, "--grpc_python_out=" + TMP] + files
+        ok = subprocess.run(tools, capture_output=True).returncode == 0
+        if ok:
+            mods = [g.replace(".proto", "_pb2") for g in group]
+            probe = subprocess.run([sys.executable, "-c", "import " + ",".join(mods)], cwd=TMP, capture_output=True)
+            ok = probe.returncode == 0
+        if ok:
+            used[" ".join(group)] = "grpc_tools.protoc"
+            continue
+        plugin = shutil.which("grpc_python_plugin")
+        protoc = shutil.which("protoc")
+        if not plugin or not protoc:
+            print("skipped: grpc_tools cannot compile %s and protoc/grpc_python_plugin are missing" % group)
+            sys.exit(77)
+        subprocess.run([protoc, "-I" + pdir, "--python_out=" + TMP, "--grpc_python_out=" + TMP,
+                        "--plugin=protoc-gen-grpc_python=" + plugin] + files, check=True)
+        used[" ".join(group)] = "protoc + grpc_python_plugin"
+    print("stubs:", used, file=sys.stderr)
+    sys.path.insert(0, TMP)
+
+
+generate_stubs()
+import health_pb2  # noqa: E402
+import health_pb2_grpc  # noqa: E402
+import reflection_pb2  # noqa: E402
+import reflection_pb2_grpc  # noqa: E402
+import tmapd_pb2  # noqa: E402
+import tmapd_pb2_grpc  # noqa: E402
+import tmapgen_pb2  # noqa: E402
+from google.protobuf import descriptor_pb2  # noqa: E402
+
+
+class Tmapd:
+    """A tmapd process on a free loopback port; its log lines are collected."""
+
+    def __init__(self, *args, listen="127.0.0.1:0", gpu=False):
+        self.proc = subprocess.Popen([TMAPD, "--listen", listen] + ([] if gpu else ["--no-gpu"]) + list(args),
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.lines = []
+        first = self.proc.stderr.readline()
+        if "listening on" not in first:
+            self.proc.wait(timeout=10)
+            raise RuntimeError("tmapd did not start: " + first + self.proc.stderr.read())
+        self.lines.append(first)
+        self.address = first.split("listening on ")[1].split(" ")[0]
+        self.port = int(self.address.rsplit(":", 1)[1])
+        self.reader = threading.Thread(target=self._drain, daemon=True)
+        self.reader.start()
+
+    def _drain(self):
+        for line in self.proc.stderr:
+            self.lines.append(line)
+
+    def log(self):
+        return "".join(self.lines)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.reader.join(timeout=5)
+        return self.proc.returncode
+
+
+def good_spec():
+    s = tmapgen_pb2.TensorMapSpec()
+    s.mode = tmapgen_pb2.TILED
+    s.tensor_data_type = tmapgen_pb2.CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+    s.tensor_rank = 2
+    s.global_dim.extend([1024, 1024])
+    s.global_strides.extend([2048])
+    s.box_dim.extend([64, 64])
+    s.swizzle = tmapgen_pb2.CU_TENSOR_MAP_SWIZZLE_128B
+    s.target = "sm_90a"
+    return s
+
+
+def bad_spec():
+    s = good_spec()
+    s.tensor_data_type = tmapgen_pb2.CU_TENSOR_MAP_DATA_TYPE_UINT8
+    s.box_dim[0] = 3
+    return s
+
+
+def trailing(err, key):
+    for k, v in err.trailing_metadata() or ():
+        if k == key:
+            return v
+    return None
+
+
+class ServiceTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = Tmapd("--max-message-bytes", "65536", "--max-specs-per-message", "5000")
+        cls.channel = grpc.insecure_channel(cls.server.address)
+        cls.stub = tmapd_pb2_grpc.TmapdStub(cls.channel)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.channel.close()
+        assert cls.server.stop() == 0
+
+    def test_validate(self):
+        r = self.stub.Validate(tmapd_pb2.ValidateRequest(spec=good_spec(), options=tmapd_pb2.RenderOptions(format=tmapd_pb2.OUTPUT_JSON)))
+        self.assertTrue(r.valid)
+        self.assertTrue(r.report.valid)
+        self.assertIn('"valid":true', r.rendered)
+        r = self.stub.Validate(tmapd_pb2.ValidateRequest(spec=bad_spec()))
+        self.assertFalse(r.valid)
+        self.assertTrue(r.error_rules)
+        self.assertTrue(r.report.nearest_valid_changes)
+
+    def test_build_without_gpu(self):
+        r = self.stub.Build(tmapd_pb2.BuildRequest(spec=good_spec()))
+        self.assertTrue(r.valid)
+        self.assertFalse(r.report.HasField("encoding"))  # --no-gpu: no driver encoding
+
+    def test_malformed_spec_names_the_field(self):
+        s = good_spec()
+        s.mode = 99
+        with self.assertRaises(grpc.RpcError) as e:
+            self.stub.Validate(tmapd_pb2.ValidateRequest(spec=s))
+        self.assertEqual(e.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        self.assertIn("mode", e.exception.details())
+        self.assertEqual(trailing(e.exception, "tmapgen-field"), "spec.mode")
+
+    def test_garbage_bytes(self):
+        raw = self.channel.unary_unary("/tmapgen.v1.Tmapd/Validate")
+        with self.assertRaises(grpc.RpcError) as e:
+            raw(b"\xff\xff\xff\xff\x0f")
+        self.assertEqual(e.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+
+    def test_oversized_request(self):
+        s = good_spec()
+        s.name = "x" * 100000
+        with self.assertRaises(grpc.RpcError) as e:
+            self.stub.Validate(tmapd_pb2.ValidateRequest(spec=s))
+        self.assertEqual(e.exception.code(), grpc.StatusCode.RESOURCE_EXHAUSTED)
+
+    def test_expired_deadline(self):
+        def slow():
+            yield tmapd_pb2.BatchRequest(specs=[good_spec()])
+            time.sleep(1.0)
+            yield tmapd_pb2.BatchRequest(specs=[good_spec()])
+        with self.assertRaises(grpc.RpcError) as e:
+            list(self.stub.ValidateBatch(slow(), timeout=0.3))
+        self.assertEqual(e.exception.code(), grpc.StatusCode.DEADLINE_EXCEEDED)
+        self.assertTrue(self.stub.Validate(tmapd_pb2.ValidateRequest(spec=good_spec()), timeout=5).valid)
+
+    def test_ten_thousand_bad_requests_then_still_answers(self):
+        s = good_spec()
+        s.swizzle = 1234
+        bad = tmapd_pb2.ValidateRequest(spec=s)
+        raw = self.channel.unary_unary("/tmapgen.v1.Tmapd/Validate")
+        codes = {}
+        for i in range(10000):
+            try:
+                if i % 3 == 0:
+                    raw(b"\x0a\xff")
+                else:
+                    self.stub.Validate(bad)
+            except grpc.RpcError as e:
+                codes[e.code()] = codes.get(e.code(), 0) + 1
+        self.assertEqual(sum(codes.values()), 10000, codes)
+        r = self.stub.Validate(tmapd_pb2.ValidateRequest(spec=good_spec()))
+        self.assertTrue(r.valid)
+        self.assertEqual(self.stub.Describe(tmapd_pb2.DescribeRequest()).max_message_bytes, 65536)
+
+    def test_batch_stream(self):
+        def requests():
+            for m in range(10):
+                yield tmapd_pb2.BatchRequest(specs=[good_spec() if i % 2 == 0 else bad_spec() for i in range(1500)],
+                                             options=tmapd_pb2.RenderOptions(no_report=True))
+        n = valid = 0
+        for res in self.stub.ValidateBatch(requests()):
+            for r in res.results:
+                self.assertEqual(r.index, n)
+                n += 1
+                valid += r.valid
+        self.assertEqual((n, valid), (15000, 7500))
+
+    def test_batch_over_the_limit(self):
+        def requests():
+            yield tmapd_pb2.BatchRequest(specs=[good_spec()] * 5001)
+        with self.assertRaises(grpc.RpcError) as e:
+            list(self.stub.ValidateBatch(requests()))
+        self.assertEqual(e.exception.code(), grpc.StatusCode.RESOURCE_EXHAUSTED)
+
+    def test_health(self):
+        h = health_pb2_grpc.HealthStub(self.channel)
+        self.assertEqual(h.Check(health_pb2.HealthCheckRequest()).status, health_pb2.HealthCheckResponse.SERVING)
+        self.assertEqual(h.Check(health_pb2.HealthCheckRequest(service="tmapgen.v1.Tmapd")).status,
+                         health_pb2.HealthCheckResponse.SERVING)
+
+    def test_reflection(self):
+        r = reflection_pb2_grpc.ServerReflectionStub(self.channel)
+        reqs = [reflection_pb2.ServerReflectionRequest(list_services=""),
+                reflection_pb2.ServerReflectionRequest(file_containing_symbol="tmapgen.v1.Tmapd")]
+        answers = list(r.ServerReflectionInfo(iter(reqs)))
+        names = {s.name for s in answers[0].list_services_response.service}
+        self.assertIn("tmapgen.v1.Tmapd", names)
+        self.assertIn("grpc.health.v1.Health", names)
+        methods = set()
+        for blob in answers[1].file_descriptor_response.file_descriptor_proto:
+            fd = descriptor_pb2.FileDescriptorProto.FromString(blob)
+            for svc in fd.service:
+                methods |= {m.name for m in svc.method}
+        self.assertTrue({"Validate", "Build", "ValidateBatch", "Descriptor", "Describe"} <= methods, methods)
+
+    def test_log_lines(self):
+        self.stub.Describe(tmapd_pb2.DescribeRequest())
+        time.sleep(0.2)
+        self.assertRegex(self.server.log(), r"tmapd: method=Describe status=OK duration_us=\d+")
+
+
+class SecurityTest(unittest.TestCase):
+    def test_non_loopback_without_tls_is_refused(self):
+        p = subprocess.run([TMAPD, "--listen", "0.0.0.0:0"], capture_output=True, text=True, timeout=30)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("requires TLS", p.stderr)
+
+    def test_tls_and_token(self):
+        if not shutil.which("openssl"):
+            self.skipTest("openssl not installed")
+        d = os.path.join(TMP, "tls")
+        os.makedirs(d, exist_ok=True)
+        cert, key, tok = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem"), os.path.join(d, "token")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                        "-days", "1", "-subj", "/CN=localhost",
+                        "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], check=True, capture_output=True)
+        secret = "tok-" + os.urandom(8).hex()
+        with open(tok, "w") as f:
+            f.write(secret + "\n")
+        server = Tmapd("--tls-cert", cert, "--tls-key", key, "--token-file", tok, listen="0.0.0.0:0")
+        try:
+            target = "127.0.0.1:%d" % server.port
+            base = [TMAPGEN, "--remote", target, "--tls-ca", cert]
+            ok = subprocess.run(base + ["--token", secret, "--mode", "tiled"], capture_output=True, text=True)
+            self.assertEqual(ok.returncode, 0, ok.stderr)
+            local = subprocess.run([TMAPGEN, "--no-gpu", "--mode", "tiled"], capture_output=True, text=True)
+            self.assertEqual(ok.stdout, local.stdout)
+            wrong = subprocess.run(base + ["--token", "nope", "--mode", "tiled"], capture_output=True, text=True)
+            self.assertEqual(wrong.returncode, 2)
+            self.assertIn("UNAUTHENTICATED", wrong.stderr)
+            plain = subprocess.run([TMAPGEN, "--remote", target, "--token", secret, "--deadline-ms", "5000", "--mode", "tiled"],
+                                   capture_output=True, text=True)
+            self.assertEqual(plain.returncode, 2)  # plaintext client, TLS server
+            with open(cert, "rb") as f:
+                creds = grpc.ssl_channel_credentials(root_certificates=f.read())
+            with grpc.secure_channel(target, creds) as ch:
+                stub = tmapd_pb2_grpc.TmapdStub(ch)
+                with self.assertRaises(grpc.RpcError) as e:
+                    stub.Describe(tmapd_pb2.DescribeRequest(), metadata=[("authorization", "Bearer wrong")])
+                self.assertEqual(e.exception.code(), grpc.StatusCode.UNAUTHENTICATED)
+                stub.Describe(tmapd_pb2.DescribeRequest(), metadata=[("authorization", "Bearer " + secret)])
+        finally:
+            server.stop()
+        self.assertNotIn(secret, server.log())
+        self.assertIn("status=UNAUTHENTICATED", server.log())
+
+
+class CliTest(unittest.TestCase):
+    """tmapgen --remote prints what tmapgen prints, with the same exit status."""
+
+    @classmethod
+    def setUpClass(cls):
+        # Uses the GPU where there is one, like the local command: on a GPU host the outputs compared
+        # include the driver's encoding.
+        cls.server = Tmapd(gpu=True)
+        d = os.path.join(TMP, "cli")
+        os.makedirs(d, exist_ok=True)
+        cls.dir = d
+        subprocess.run([sys.executable, os.path.join(SRC, "scripts", "gen-specs.py"), "2000", os.path.join(d, "g.jsonl"),
+                        "--seed", "11", "--invalid-frac", "0.5"], check=True, capture_output=True)
+        with open(os.path.join(d, "bad.jsonl"), "w") as f:
+            f.write('{"mode":"tiled"}\n{"mode": 99}\nnot json\n{"tensor_rank": 3, "global_dim":[1,2]}\n')
+        with open(os.path.join(d, "arr.json"), "w") as f:
+            f.write('[{"mode":"tiled"}, {"mode":"bogus"}, {"swizzle":"128B"}]')
+        with open(os.path.join(d, "t.textproto"), "w") as f:
+            f.write("mode: TILED\n---\nmode: FOO\n---\ntensor_rank: 2\n")
+
+    @classmethod
+    def tearDownClass(cls):
+        assert cls.server.stop() == 0
+
+    def same(self, *args, stdin=None):
+        env = dict(os.environ, NO_COLOR="1")
+        local = subprocess.run([TMAPGEN] + list(args), capture_output=True, input=stdin, env=env)
+        remote = subprocess.run([TMAPGEN, "--remote", self.server.address] + list(args), capture_output=True,
+                                input=stdin, env=env)
+        self.assertEqual(remote.returncode, local.returncode, (args, remote.stderr[-500:]))
+        self.assertEqual(remote.stdout, local.stdout, args)
+        self.assertEqual(remote.stderr, local.stderr, args)
+        return local.returncode
+
+    def test_validate(self):
+        g, bad, arr, tp = (os.path.join(self.dir, n) for n in ("g.jsonl", "bad.jsonl", "arr.json", "t.textproto"))
+        for fmt in ("text", "json", "textproto"):
+            self.assertEqual(self.same("validate", "--format", fmt, g), 1)
+            self.assertEqual(self.same("validate", "--format", fmt, bad, arr, tp), 2)
+            self.same("validate", "--format", fmt, "--target", "sm_100a", "--quiet", g)
+        self.same("validate", "--color", "always", g)
+        self.same("validate", "no-such-file.json", bad)
+        with open(g, "rb") as f:
+            self.same("validate", "-", stdin=f.read())
+
+    def test_build(self):
+        self.assertEqual(self.same("--mode", "im2col::w", "--swizzle", "128B"), 0)
+        self.same("--mode", "gather4", "--format", "textproto")
+        self.same("--mode", "im2col", "--format", "json", "--color", "always")
+        self.assertEqual(self.same("--dims", "3,3"), 1)
+        self.same("build", "--spec", os.path.join(self.dir, "arr.json"))
+        self.assertEqual(self.same("--bogus-flag"), 2)
+        self.assertEqual(self.same("--dims", "x"), 2)
+        self.assertEqual(self.same("validate"), 2)
+        self.assertEqual(self.same("frobnicate"), 2)
+        self.same("rules")  # runs locally
+        self.same("--help")
+
+    def test_descriptors(self):
+        self.same("desc", "wgmma", "--tile", "64,16")
+        self.same("desc", "tcgen05", "--tile", "128,64", "--format", "json")
+        self.same("desc", "decode", "0x4000004000010001")
+        self.same("idesc", "--kind", "f16", "--m", "64", "--n", "64")
+        self.same("desc", "wgmma", "--bogus")
+        m = os.path.join(self.dir, "map.json")
+        with open(m, "w") as f:
+            f.write('{"mode":"tiled","tensor_data_type":"f16","tensor_rank":2,"global_dim":[4096,4096],'
+                    '"box_dim":[64,64],"swizzle":"128B"}\n')
+        self.same("desc", "wgmma", "--for-map", m)  # the file travels inline; messages name it
+        self.same("desc", "tcgen05", "--for-map=" + m, "--format", "json")
+        self.same("desc", "wgmma", "--for-map", m, "--check", "0x4000004000010001")
+        self.same("desc", "decode", "0x4000004000010001", "--for-map", m)
+        self.same("desc", "wgmma", "--for-map", os.path.join(self.dir, "no-such-map.json"))
+
+    def test_check(self):
+        spec = os.path.join(self.dir, "one.json")
+        with open(spec, "w") as f:
+            f.write('{"mode":"tiled","tensor_data_type":"f16","global_dim":[256,256],"box_dim":[64,64]}\n')
+        with grpc.insecure_channel(self.server.address) as ch:
+            d = tmapd_pb2_grpc.TmapdStub(ch).Describe(tmapd_pb2.DescribeRequest())
+        if d.check_available:  # a GPU host: the same report as the local check
+            self.same("check", spec)
+        else:
+            p = subprocess.run([TMAPGEN, "--remote", self.server.address, "check", spec], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("FAILED_PRECONDITION", p.stderr)
+
+    def test_server_down_is_exit_2(self):
+        p = subprocess.run([TMAPGEN, "--remote", "127.0.0.1:1", "--mode", "tiled"], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("UNAVAILABLE", p.stderr)
+
+
+class ScaleTest(unittest.TestCase):
+    def test_round_robin_over_two_servers(self):
+        a, b = Tmapd(), Tmapd()
+        try:
+            target = "ipv4:%s,%s" % (a.address, b.address)
+            with grpc.insecure_channel(target, options=[("grpc.lb_policy_name", "round_robin")]) as ch:
+                stub = tmapd_pb2_grpc.TmapdStub(ch)
+                seen = {stub.Describe(tmapd_pb2.DescribeRequest(), wait_for_ready=True, timeout=10).instance
+                        for _ in range(20)}
+            self.assertEqual(seen, {a.address, b.address})
+            g = os.path.join(TMP, "rr.jsonl")
+            subprocess.run([sys.executable, os.path.join(SRC, "scripts", "gen-specs.py"), "50", g], check=True,
+                           capture_output=True)
+            for _ in range(4):
+                p = subprocess.run([TMAPGEN, "--remote", target, "--mode", "tiled"], capture_output=True)
+                self.assertEqual(p.returncode, 0, p.stderr)
+        finally:
+            a.stop()
+            b.stop()
+        self.assertIn("method=Build", a.log() + b.log())
+
+
+class ShutdownTest(unittest.TestCase):
+    def test_sigterm_finishes_calls_in_flight(self):
+        server = Tmapd()
+        ch = grpc.insecure_channel(server.address)
+        stub = tmapd_pb2_grpc.TmapdStub(ch)
+        first_answer = threading.Event()
+
+        def requests():
+            for m in range(5):
+                yield tmapd_pb2.BatchRequest(specs=[good_spec()] * 100)
+                if m == 0:
+                    first_answer.wait(10)
+                time.sleep(0.3)
+
+        answered = []
+
+        def run():
+            for res in stub.ValidateBatch(requests(), timeout=60):
+                answered.append(len(res.results))
+                first_answer.set()
+
+        t = threading.Thread(target=run)
+        t.start()
+        self.assertTrue(first_answer.wait(10))
+        server.proc.send_signal(signal.SIGTERM)
+        t.join(60)
+        self.assertEqual(sum(answered), 500)
+        self.assertEqual(server.proc.wait(timeout=30), 0)
+        ch.close()
+        server.stop()
+        self.assertIn("finishing calls in flight", server.log())
+        self.assertIn("method=ValidateBatch status=OK", server.log())
+
+
+if __name__ == "__main__":
+    try:
+        unittest.main(verbosity=2)
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)
