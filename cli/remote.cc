@@ -532,6 +532,63 @@ int RemoteDescriptor(const Conn& conn, v1::Tmapd::Stub* stub, bool instruction, 
   return res.exit_code();
 }
 
+// tmapgen codegen SPEC... [flags] on the server. The spec files are read here and -o is written here,
+// atomically, only when the server generated the code (exit 0); everything else prints as locally.
+int RemoteCodegen(const Conn& conn, v1::Tmapd::Stub* stub, const std::vector<std::string>& args) {
+  v1::CodegenRequest req;
+  std::string output;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const size_t eq = a.find('=');
+    const std::string name = a.substr(0, eq);
+    if (name == "-o" || name == "--output" || name == "-output") {
+      if (eq != std::string::npos) output = a.substr(eq + 1);
+      else if (i + 1 < args.size()) output = args[++i];
+      else return kRunLocally;  // the local usage error
+      continue;
+    }
+    if (a == "-" || a.empty() || a[0] != '-') {
+      std::string text;
+      FILE* f = a == "-" ? stdin : std::fopen(a.c_str(), "rb");
+      if (f == nullptr) return kRunLocally;  // the local command reports the unreadable file
+      const bool ok = ReadAll(f, &text);
+      if (f != stdin) std::fclose(f);
+      if (!ok) return kRunLocally;
+      v1::SpecFile* sf = req.add_files();
+      sf->set_name(a);
+      sf->set_content(std::move(text));
+      continue;
+    }
+    req.add_args(a);
+    // Flags that take a value: pass the value along.
+    if (eq == std::string::npos && i + 1 < args.size() &&
+        (name == "--lang" || name == "--target" || name == "--namespace" || name == "--desc" || name == "--idesc"))
+      req.add_args(args[++i]);
+  }
+  if (req.files_size() == 0) return kRunLocally;
+  v1::CodegenResponse res;
+  grpc::ClientContext ctx;
+  Prepare(conn, &ctx);
+  const grpc::Status s = stub->Codegen(&ctx, req, &res);
+  if (!s.ok()) return CallFailed(conn, s);
+  std::fwrite(res.err().data(), 1, res.err().size(), stderr);
+  if (res.exit_code() != 0) return res.exit_code();
+  if (output.empty()) {
+    Write(res.out());
+    std::fflush(stdout);
+    return 0;
+  }
+  const std::string tmp = output + ".tmapgen-tmp";
+  FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (f == nullptr) return Fail(Cat("-o: cannot write ", output, ": ", std::strerror(errno)));
+  const bool ok = std::fwrite(res.out().data(), 1, res.out().size(), f) == res.out().size();
+  if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), output.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return Fail(Cat("-o: cannot write ", output));
+  }
+  return 0;
+}
+
 // tmapgen check SPEC... [--seed S] [--verbose] on the server's GPU. The spec files are read here.
 int RemoteCheck(const Conn& conn, v1::Tmapd::Stub* stub, const std::vector<std::string>& args) {
   v1::CheckRequest req;
@@ -613,13 +670,14 @@ int RunRemote(std::vector<std::string>* args_io) {
   std::string command;
   if (args.empty()) return kRunLocally;
   const bool desc = args[0] == "desc", idesc = args[0] == "idesc", check = args[0] == "check";
-  if (!desc && !idesc && !check) {
+  const bool codegen = args[0] == "codegen";
+  if (!desc && !idesc && !check && !codegen) {
     if (args[0] == "validate" || args[0] == "build") {
       command = args[0];
       args.erase(args.begin());
-    } else if (args[0] == "sweep" || args[0] == "bench" || args[0] == "codegen") {
+    } else if (args[0] == "sweep" || args[0] == "bench") {
       return Fail(Cat("--remote: ", args[0], " does not run remotely in this version (remote commands: build, "
-                      "validate, desc, idesc, check)"));
+                      "validate, desc, idesc, check, codegen)"));
     } else if (!args[0].empty() && args[0][0] != '-') {
       return kRunLocally;  // rules, show (the same everywhere), unknown commands (the usage error)
     }
@@ -633,6 +691,7 @@ int RunRemote(std::vector<std::string>* args_io) {
   std::unique_ptr<v1::Tmapd::Stub> stub = v1::Tmapd::NewStub(channel);
   if (desc || idesc) return RemoteDescriptor(conn, stub.get(), idesc, std::vector<std::string>(args.begin() + 1, args.end()));
   if (check) return RemoteCheck(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
+  if (codegen) return RemoteCodegen(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
 
   Options opt;
   std::vector<std::pair<std::string, std::string>> spec_flags;

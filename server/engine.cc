@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "cli/codegen_cmd.h"
 #include "cli/desc_cmd.h"
 #include "src/driver/cuda_driver.h"
 #include "src/driver/encode_spec.h"
@@ -320,6 +321,81 @@ bool Engine::Descriptor(const v1::DescriptorRequest& req, v1::DescriptorResponse
     for (std::string* s : {&o, &e})
       for (size_t p = 0; (p = s->find(tmp, p)) != std::string::npos; p += shown.size()) s->replace(p, tmp.size(), shown);
   }
+  out->set_exit_code(rc);
+  out->set_out(std::move(o));
+  out->set_err(std::move(e));
+  return true;
+}
+
+bool Engine::Codegen(const v1::CodegenRequest& req, v1::CodegenResponse* out, std::string* why) const {
+  if (static_cast<uint32_t>(req.args_size()) > limits_.max_desc_args) {
+    *why = Cat("args: ", req.args_size(), " arguments; at most ", limits_.max_desc_args);
+    return false;
+  }
+  if (req.files_size() == 0) {
+    *why = "files: no spec file";
+    return false;
+  }
+  if (static_cast<uint32_t>(req.files_size()) > limits_.max_check_files) {
+    *why = Cat("files: ", req.files_size(), " files; at most ", limits_.max_check_files);
+    return false;
+  }
+  std::vector<std::string> args(req.args().begin(), req.args().end());
+  // Every codegen flag but --help takes a value; anything else in a flag's place would be a file name,
+  // which the server must not read.
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const size_t eq = a.find('=');
+    const std::string name = a.substr(0, eq);
+    if (name == "-o" || name == "--output" || name == "-output") {
+      *why = "args: -o writes a file on the server: the client writes it";
+      return false;
+    }
+    if (a.size() < 2 || a[0] != '-' || a == "--") {
+      *why = Cat("args: \"", a, "\" is not a flag: spec files go in files (the server reads no files)");
+      return false;
+    }
+    if (eq == std::string::npos && name != "--help" && name != "-h") ++i;  // the flag's value
+  }
+  std::vector<std::pair<std::string, std::string>> temps;  // (temporary path, the caller's name)
+  auto cleanup = [&temps]() { for (const auto& t : temps) unlink(t.first.c_str()); };
+  for (int i = 0; i < req.files_size(); ++i) {
+    const v1::SpecFile& f = req.files(i);
+    if (f.content().size() > limits_.max_for_map_bytes) {
+      cleanup();
+      *why = Cat("files[", i, "].content: ", f.content().size(), " bytes; at most ", limits_.max_for_map_bytes);
+      return false;
+    }
+    std::string suffix;
+    const size_t dot = f.name().rfind('.');
+    if (dot != std::string::npos && f.name().size() - dot <= 10 &&
+        f.name().find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789", dot + 1) == std::string::npos)
+      suffix = f.name().substr(dot);
+    std::string templ = "/tmp/tmapd-codegen-XXXXXX" + suffix;
+    std::vector<char> path(templ.begin(), templ.end());
+    path.push_back('\0');
+    const int fd = mkstemps(path.data(), static_cast<int>(suffix.size()));
+    if (fd < 0) {
+      cleanup();
+      *why = "internal: cannot create a temporary file";
+      return false;
+    }
+    size_t off = 0;
+    while (off < f.content().size()) {
+      const ssize_t n = write(fd, f.content().data() + off, f.content().size() - off);
+      if (n <= 0) break;
+      off += static_cast<size_t>(n);
+    }
+    close(fd);
+    temps.emplace_back(path.data(), f.name().empty() ? Cat("file", i) : f.name());
+    args.push_back(path.data());
+  }
+  std::string o, e;
+  const int rc = cli::RunCodegenCommandTo(args, &o, &e);
+  cleanup();
+  for (const auto& [tmp, shown] : temps)
+    for (std::string* s : {&o, &e})
+      for (size_t p = 0; (p = s->find(tmp, p)) != std::string::npos; p += shown.size()) s->replace(p, tmp.size(), shown);
   out->set_exit_code(rc);
   out->set_out(std::move(o));
   out->set_err(std::move(e));

@@ -74,6 +74,9 @@ class Engine {
   // Runs `tmapgen desc|idesc ARGS`. Returns false (with *why) for a request the server refuses
   // (a file argument, too many arguments).
   bool Descriptor(const v1::DescriptorRequest& req, v1::DescriptorResponse* out, std::string* why) const;
+  // tmapgen codegen on the request's files (written to temporary files, named back in the output).
+  // False (with *why naming the field) for a request over the limits or with -o.
+  bool Codegen(const v1::CodegenRequest& req, v1::CodegenResponse* out, std::string* why) const;
 
  private:
   Limits limits_;

@@ -209,6 +209,18 @@ class Service final : public v1::Tmapd::WithRawCallbackMethod_Validate<v1::Tmapd
     return log.Done(grpc::Status::OK);
   }
 
+  grpc::Status Codegen(grpc::ServerContext* ctx, const v1::CodegenRequest* req, v1::CodegenResponse* res) override {
+    CallLog log(log_, "Codegen");
+    if (grpc::Status s = Admit(ctx); !s.ok()) return log.Done(s);
+    std::string why;
+    if (!engine_.Codegen(*req, res, &why)) {
+      ctx->AddTrailingMetadata("tmapgen-field", why.substr(0, why.find(':')));
+      const bool limit = why.find("at most") != std::string::npos;
+      return log.Done(grpc::Status(limit ? grpc::RESOURCE_EXHAUSTED : grpc::INVALID_ARGUMENT, why));
+    }
+    return log.Done(grpc::Status::OK);
+  }
+
   grpc::Status Check(grpc::ServerContext* ctx, const v1::CheckRequest* req, v1::CheckResponse* res) override {
     CallLog log(log_, "Check");
     if (grpc::Status s = Admit(ctx); !s.ok()) return log.Done(s);

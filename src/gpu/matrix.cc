@@ -113,7 +113,13 @@ std::string KindOfCase(const CheckCase& c) {
 
 }  // namespace
 
-std::vector<CheckCase> MatrixCases(uint64_t count, uint64_t seed) {
+bool KnownReduceTrap(DataType t, ReduceOp op) {
+  const bool bitwise = op == ReduceOp::kAnd || op == ReduceOp::kOr || op == ReduceOp::kXor;
+  return bitwise && t != DataType::kUint32 && t != DataType::kInt32 && t != DataType::kUint64;
+}
+
+std::vector<CheckCase> MatrixCases(uint64_t count, uint64_t seed, bool include_known_traps, uint64_t* excluded) {
+  if (excluded) *excluded = 0;
   std::vector<CheckCase> out;
   out.reserve(count);
   Rng r{seed};
@@ -140,6 +146,10 @@ std::vector<CheckCase> MatrixCases(uint64_t count, uint64_t seed) {
         in.reduce_op = static_cast<ReduceOp>(r.Pick(0, 7));
         uint8_t a[8] = {}, b[8] = {};
         if (!model::ReduceElement(t, in.reduce_op, a, b)) continue;
+        if (!include_known_traps && KnownReduceTrap(t, in.reduce_op)) {
+          if (excluded) ++*excluded;
+          continue;
+        }
         break;
       }
       case kIm2colLoad: in.direction = Direction::kLoadCta; in.mode = CopyMode::kIm2col; break;
@@ -173,7 +183,8 @@ std::vector<CheckCase> MatrixCases(uint64_t count, uint64_t seed) {
 
 int RunMatrix(const MatrixOptions& opt, FILE* out) {
   const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<CheckCase> cases = MatrixCases(opt.count, opt.seed);
+  uint64_t excluded = 0;
+  const std::vector<CheckCase> cases = MatrixCases(opt.count, opt.seed, opt.include_known_traps, &excluded);
   const double gen_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   RunOptions ro;
   ro.unit = opt.unit;
@@ -192,6 +203,7 @@ int RunMatrix(const MatrixOptions& opt, FILE* out) {
   // cell key: kind x swizzle -> {checked, bad}
   std::map<std::pair<std::string, std::string>, std::pair<int, int>> cells;
   std::map<std::string, std::pair<int, int>> by_type;
+  std::map<std::string, int> failures_by_kind;  // "FAULT reduce and f32" -> count
   int pass = 0, bad = 0, notrun = 0, shown = 0;
   for (size_t i = 0; i < cases.size(); ++i) {
     const CheckCase& c = cases[i];
@@ -211,6 +223,8 @@ int RunMatrix(const MatrixOptions& opt, FILE* out) {
       ++bad;
       ++cell.second;
       ++ty.second;
+      ++failures_by_kind[std::string(OutcomeName(res[i].outcome)) + " " + CopyKindName(c) + " " +
+                         std::string(ShortName(c.spec.data_type))];
       if (shown++ < opt.max_failures_shown)
         std::fprintf(out, "%s %s\n%s", OutcomeName(res[i].outcome), c.label.c_str(), res[i].detail.c_str());
       if (!res[i].detail.empty() && res[i].detail.back() != '\n') std::fputc('\n', out);
@@ -236,6 +250,15 @@ int RunMatrix(const MatrixOptions& opt, FILE* out) {
                pass + bad, pass, bad, notrun, sum.children);
   std::fprintf(out, "time: %.2f s end to end (generation %.2f s, GPU run + compare %.2f s): %.0f configurations/s\n",
                total_s, gen_s, sum.seconds, total_s > 0 ? (pass + bad) / total_s : 0.0);
+  if (!failures_by_kind.empty()) {
+    std::fprintf(out, "failures by copy kind and type:");
+    for (const auto& [k, n] : failures_by_kind) std::fprintf(out, " [%s: %d]", k.c_str(), n);
+    std::fprintf(out, "\n");
+  }
+  if (excluded > 0)
+    std::fprintf(out, "left out: %llu and/or/xor reductions of float and s64 tensors: the validator and the model accept "
+                      "them but the H200 raises an illegal instruction (--include-known-traps runs them)\n",
+                 static_cast<unsigned long long>(excluded));
   std::fprintf(out, "not covered on this GPU: gather4, scatter4, im2col::w, im2col::w::128, the 128B atomicity "
                     "swizzles and the sub-byte types (they need sm_100a)\n");
   return bad == 0 ? 0 : 1;

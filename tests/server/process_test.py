@@ -429,6 +429,27 @@ class CliTest(unittest.TestCase):
         self.same("desc", "decode", "0x4000004000010001", "--for-map", m)
         self.same("desc", "wgmma", "--for-map", os.path.join(self.dir, "no-such-map.json"))
 
+    def test_codegen(self):
+        m = os.path.join(self.dir, "cg.json")
+        with open(m, "w") as f:
+            f.write('{"name":"a_tile","tensor_data_type":"bf16","global_dim":[1024,1024],"box_dim":[64,64],'
+                    '"swizzle":"128B","target":"sm_90a"}\n')
+        bad = os.path.join(self.dir, "cg_bad.json")
+        with open(bad, "w") as f:
+            f.write('{"tensor_data_type":"bf16","global_dim":[1000,64],"global_strides":[2008],"box_dim":[64,64]}\n')
+        self.same("codegen", m, "--lang", "cpp")
+        self.same("codegen", m, "--lang=json")
+        self.same("codegen", m, "--lang", "ptx", "--desc", "a_tile:wgmma:A:K")
+        self.same("codegen", bad, "--lang", "cpp")  # exit 1: the report on stderr, nothing on stdout
+        self.same("codegen", m, "--lang", "fortran")  # exit 2: the usage error names the flag
+        out = os.path.join(self.dir, "remote.h")
+        p = subprocess.run([TMAPGEN, "--remote", self.server.address, "codegen", m, "-o", out],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        local = subprocess.run([TMAPGEN, "codegen", m], capture_output=True, text=True)
+        with open(out) as f:
+            self.assertEqual(f.read(), local.stdout)
+
     def test_check(self):
         spec = os.path.join(self.dir, "one.json")
         with open(spec, "w") as f:

@@ -2,6 +2,8 @@
 // C++ client. The out-of-process tests (the tmapd binary, a Python client, the CLI) are
 // tests/server/process_test.py.
 #include <gtest/gtest.h>
+
+#include "cli/codegen_cmd.h"
 #include <grpcpp/grpcpp.h>
 
 #include <set>
@@ -311,6 +313,44 @@ TEST_F(TmapdTest, DescribeAndDescriptors) {
   file.add_args("/etc/passwd");
   grpc::ClientContext ctx4;
   EXPECT_EQ(stub_->Descriptor(&ctx4, file, &res).error_code(), grpc::INVALID_ARGUMENT);
+}
+
+// Codegen: the same bytes as the local command; an invalid spec is exit 1 with the report and no code;
+// -o and file names in args are refused (the server writes and reads no files).
+TEST_F(TmapdTest, CodegenMatchesTheLocalCommand) {
+  const std::string spec =
+      R"({"name":"a_tile","tensor_data_type":"bf16","global_dim":[1024,1024],"box_dim":[64,64],"swizzle":"128B","target":"sm_90a"})";
+  const std::string path = testing::TempDir() + "/codegen_spec.json";
+  { FILE* f = std::fopen(path.c_str(), "wb"); std::fputs(spec.c_str(), f); std::fclose(f); }
+  std::string lo, le;
+  ASSERT_EQ(cli::RunCodegenCommandTo({"--lang", "cpp", path}, &lo, &le), 0) << le;
+
+  v1::CodegenRequest req;
+  v1::SpecFile* f = req.add_files();
+  f->set_name(path);
+  f->set_content(spec);
+  req.add_args("--lang");
+  req.add_args("cpp");
+  v1::CodegenResponse res;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(stub_->Codegen(&ctx, req, &res).ok());
+  EXPECT_EQ(res.exit_code(), 0) << res.err();
+  EXPECT_EQ(res.out(), lo);
+
+  v1::CodegenRequest bad = req;
+  bad.mutable_files(0)->set_content(
+      R"({"tensor_data_type":"bf16","global_dim":[1000,64],"global_strides":[2008],"box_dim":[64,64],"swizzle":"128B"})");
+  grpc::ClientContext ctx2;
+  ASSERT_TRUE(stub_->Codegen(&ctx2, bad, &res).ok());
+  EXPECT_EQ(res.exit_code(), 1);
+  EXPECT_TRUE(res.out().empty());
+  EXPECT_NE(res.err().find("global-stride-align-16"), std::string::npos) << res.err();
+
+  v1::CodegenRequest out_flag = req;
+  out_flag.add_args("-o");
+  out_flag.add_args("/tmp/x.h");
+  grpc::ClientContext ctx3;
+  EXPECT_EQ(stub_->Codegen(&ctx3, out_flag, &res).error_code(), grpc::INVALID_ARGUMENT);
 }
 
 // Two replicas behind one channel: round_robin spreads the calls over both.
