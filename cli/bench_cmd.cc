@@ -34,7 +34,11 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
       return end != nullptr && *end == '\0' && *v > 0;
     };
     double v = 0;
-    if (a == "--help" || a == "-h") return Usage("help") == 2 ? 0 : 0;
+    if (a == "--help" || a == "-h") {
+      std::printf("usage: tmapgen bench SPEC [--gib G] [--iters N] [--stages S] [--blocks-per-sm B]\n"
+                  "  TMA load+store copy of a ~G GiB tensor with SPEC's type, box and swizzle vs cuMemcpyDtoD\n");
+      return 0;
+    }
     if (a == "--gib") {
       if (!num(&v)) return Usage("--gib needs a positive number");
       opt.bytes = static_cast<uint64_t>(v * 1073741824.0);

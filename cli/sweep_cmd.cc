@@ -13,7 +13,7 @@ namespace {
 
 const char kSweepUsage[] =
     "usage: tmapgen sweep --random N [--seed S] [--json FILE] [--max-print K]\n"
-    "       tmapgen sweep --matrix [--count N] [--seed S] [--unit U] [--max-seconds T] [--include-known-traps]\n";
+    "       tmapgen sweep --matrix [--count N] [--seed S] [--unit U] [--max-seconds T]\n";
 
 int Usage(const std::string& msg) {
   std::fprintf(stderr, "tmapgen sweep: %s\n%s", msg.c_str(), kSweepUsage);
@@ -34,7 +34,7 @@ int RunSweepCommand(const std::vector<std::string>& args_in) {
   std::vector<std::string> args = args_in;
   if (!args.empty() && args[0] == "sweep") args.erase(args.begin());
   uint64_t random_n = 0, seed = 1, count = 20000, unit = 512, max_print = 20, max_seconds = 120;
-  bool matrix = false, random = false, include_traps = false;
+  bool matrix = false, random = false;
   std::string json_path;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -49,8 +49,6 @@ int RunSweepCommand(const std::vector<std::string>& args_in) {
       matrix = true;
     } else if (a == "--seed") {
       if (!num(&seed)) return Usage("--seed needs a number");
-    } else if (a == "--include-known-traps") {
-      include_traps = true;
     } else if (a == "--max-seconds") {
       if (!num(&max_seconds)) return Usage("--max-seconds needs a number");
     } else if (a == "--count") {
@@ -73,7 +71,6 @@ int RunSweepCommand(const std::vector<std::string>& args_in) {
     o.seed = seed;
     o.unit = static_cast<int>(unit);
     o.max_seconds = static_cast<double>(max_seconds);
-    o.include_known_traps = include_traps;
     return gpu::RunMatrix(o, stdout);
   }
   // --random: the encoders only (no kernels), in this process.

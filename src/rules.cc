@@ -942,7 +942,10 @@ bool ReduceAllowed(ReduceOp op, DataType t) {
     case ReduceOp::kInc: case ReduceOp::kDec:
       return t == DataType::kUint32;
     case ReduceOp::kAnd: case ReduceOp::kOr: case ReduceOp::kXor:
-      return !IsSubByte(t) && (bits == 32 || bits == 64);
+      // PTX lists .b32 and .b64; on an H200 the bitwise reductions of f32, f32_ftz, f64, tf32, tf32_ftz and
+      // s64 tensors raise an illegal instruction, while u32, s32 and u64 work (docs/hardware.md, GPU checks).
+      (void)bits;
+      return t == DataType::kUint32 || t == DataType::kInt32 || t == DataType::kUint64;
   }
   return false;
 }
@@ -952,8 +955,14 @@ void CheckReduceOpType(const CheckContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int>(s.reduce_op), 0);
 }
 std::string MsgReduceOpType(const TensorMapSpec& s, const Finding&) {
+  const bool bitwise = s.reduce_op == ReduceOp::kAnd || s.reduce_op == ReduceOp::kOr || s.reduce_op == ReduceOp::kXor;
+  const int bits = DataTypeBits(s.data_type);
+  std::string measured = (bitwise && (bits == 32 || bits == 64))
+      ? std::string("; PTX lists .b32/.b64, but on an H200 the bitwise reductions of float and s64 tensors raise an "
+                    "illegal instruction (docs/hardware.md, GPU checks)")
+      : std::string();
   return Cat("cp.reduce.async.bulk.tensor .", Name(s.reduce_op), " does not support ", PtxElemType(s.data_type),
-             " (", FullName(s.data_type), ")");
+             " (", FullName(s.data_type), ")", measured);
 }
 std::string FixReduceOpType(const TensorMapSpec& s, const Finding&) {
   std::string ops;
@@ -1360,8 +1369,9 @@ constexpr Rule kRules[] = {
      CheckFlip8bLoadOnly, MsgFlip8bLoadOnly, FixFlip8bLoadOnly, PatchSwizzleAtom32, "PTX ISA 9.2 section 5.5.7 (swizzling modes)"},
     {"reduce-op-type", Severity::kError, kNotGSWide | ModeBit(Mode::kIm2colW), false, "reduce_op",
      "The reduction operation supports the data type (.add: u32 s32 u64 f32 f16 bf16; .min/.max: u32 s32 u64 s64 f16 "
-     "bf16; .inc/.dec: u32; .and/.or/.xor: 32- and 64-bit).",
-     CheckReduceOpType, MsgReduceOpType, FixReduceOpType, nullptr, "PTX ISA 9.2 section 9.7.9.25.5.3 (cp.reduce.async.bulk.tensor)"},
+     "bf16; .inc/.dec: u32; .and/.or/.xor: u32, s32, u64).",
+     CheckReduceOpType, MsgReduceOpType, FixReduceOpType, nullptr,
+     "PTX ISA 9.2 section 9.7.9.25.5.3 (cp.reduce.async.bulk.tensor); bitwise ops measured on an H200 (docs/hardware.md)"},
     {"target-swizzle-atomicity", Severity::kError, kAll, true, "swizzle",
      "The 128B_ATOM_* swizzles need compute capability 10.0 or later.",
      CheckTargetAtomicity, MsgTargetAtomicity, FixTargetAtomicity, PatchSwizzle128,
