@@ -1,5 +1,7 @@
 #include "cli/codegen_cmd.h"
 
+#include "cli/spec_input.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,135 +52,20 @@ int Usage(const Io& io, const std::string& msg) {
   return 2;
 }
 
-bool EndsWith(std::string_view s, std::string_view suf) {
-  return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
-}
-
-bool ReadInput(const std::string& name, std::string* text, std::string* err) {
-  FILE* f = name == "-" ? stdin : std::fopen(name.c_str(), "rb");
-  if (f == nullptr) {
-    *err = Cat("cannot open ", name, ": ", std::strerror(errno));
-    return false;
+// Collects the specs of the inputs; the first input error stops generation (nothing is written).
+class CollectSpecs : public SpecSink {
+ public:
+  explicit CollectSpecs(std::vector<TensorMapSpec>* specs) : specs_(specs) {}
+  void Spec(const TensorMapSpec& spec) override { specs_->push_back(spec); }
+  void Error(const InputError& e, const std::string& where) override {
+    if (error_.empty()) error_ = Cat(where, ": ", e.message);
   }
-  char buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, n);
-  const bool ok = std::ferror(f) == 0;
-  if (f != stdin) std::fclose(f);
-  if (!ok) *err = Cat("cannot read ", name);
-  return ok;
-}
+  const std::string& error() const { return error_; }
 
-enum class Fmt { kJson, kJsonl, kText };
-
-Fmt Detect(const std::string& name, std::string_view text) {
-  if (EndsWith(name, ".jsonl") || EndsWith(name, ".ndjson")) return Fmt::kJsonl;
-  if (EndsWith(name, ".textproto") || EndsWith(name, ".txtpb") || EndsWith(name, ".pbtxt") || EndsWith(name, ".txt"))
-    return Fmt::kText;
-  size_t i = text.find_first_not_of(" \t\r\n");
-  if (i == std::string_view::npos) return Fmt::kJsonl;
-  if (text[i] == '[') return Fmt::kJson;
-  if (text[i] != '{') return Fmt::kText;
-  if (EndsWith(name, ".json")) return Fmt::kJson;
-  // A whole JSON value on the first line: JSON Lines; else one pretty-printed document.
-  const size_t nl = text.find('\n', i);
-  if (nl == std::string_view::npos) return Fmt::kJsonl;
-  json::Reader r(text.substr(i, nl - i));
-  return (r.SkipValue() && r.Finish()) ? Fmt::kJsonl : Fmt::kJson;
-}
-
-// Appends the specs of one input; false with *err on the first input error.
-bool ParseInput(const std::string& name, const std::string& text, std::vector<TensorMapSpec>* specs, std::string* err) {
-  InputError e;
-  switch (Detect(name, text)) {
-    case Fmt::kJsonl: {
-      size_t start = 0, line = 0;
-      while (start < text.size()) {
-        size_t nl = text.find('\n', start);
-        if (nl == std::string::npos) nl = text.size();
-        ++line;
-        std::string_view l(text.data() + start, nl - start);
-        start = nl + 1;
-        if (l.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-        TensorMapSpec s;
-        if (!ParseSpecJson(l, line, &s, &e)) {
-          *err = Cat(name, ":", line, ": ", e.message);
-          return false;
-        }
-        specs->push_back(s);
-      }
-      return true;
-    }
-    case Fmt::kJson: {
-      json::ReaderOptions ro;
-      ro.max_depth = 8;
-      json::Reader r(text, ro);
-      if (r.PeekType() == json::Type::kArray) {
-        r.BeginArray();
-        while (r.NextElement()) {
-          TensorMapSpec s;
-          if (!ReadSpecObject(&r, &s, &e)) {
-            *err = Cat(name, ": ", e.message.empty() ? r.error().ToString() : e.message);
-            return false;
-          }
-          specs->push_back(s);
-        }
-        if (!r.ok() || !r.Finish()) {
-          *err = Cat(name, ": ", r.error().ToString());
-          return false;
-        }
-        return true;
-      }
-      TensorMapSpec s;
-      if (!ParseSpecJson(text, 1, &s, &e)) {
-        *err = Cat(name, ": ", e.message);
-        return false;
-      }
-      specs->push_back(s);
-      return true;
-    }
-    case Fmt::kText: {
-      if (!TextprotoAvailable()) {
-        *err = Cat(name, ": this build has no text-format support (built without protobuf); use JSON");
-        return false;
-      }
-      // Chunks separated by lines holding only "---".
-      size_t start = 0, line = 1, chunk_line = 1;
-      std::string chunk;
-      auto flush = [&]() {
-        if (chunk.find_first_not_of(" \t\r\n") == std::string::npos) return true;
-        TensorMapSpec s;
-        if (!ParseSpecTextproto(chunk, chunk_line, &s, &e)) {
-          *err = Cat(name, ": ", e.message);
-          return false;
-        }
-        specs->push_back(s);
-        return true;
-      };
-      while (start <= text.size()) {
-        size_t nl = text.find('\n', start);
-        const bool last = nl == std::string::npos;
-        if (last) nl = text.size();
-        std::string_view l(text.data() + start, nl - start);
-        std::string_view t = l;
-        while (!t.empty() && (t.back() == '\r' || t.back() == ' ')) t.remove_suffix(1);
-        if (t == "---") {
-          if (!flush()) return false;
-          chunk.clear();
-          chunk_line = line + 1;
-        } else {
-          chunk.append(l.data(), l.size());
-          chunk += '\n';
-        }
-        ++line;
-        if (last) break;
-        start = nl + 1;
-      }
-      return flush();
-    }
-  }
-  return true;
-}
+ private:
+  std::vector<TensorMapSpec>* specs_;
+  std::string error_;
+};
 
 bool WriteAtomically(const std::string& path, const std::string& data, std::string* err) {
   const size_t slash = path.rfind('/');
@@ -289,9 +176,10 @@ int CodegenMain(const std::vector<std::string>& args_in, const Io& io) {
   }
   if (files.empty()) return Usage(io, "codegen needs at least one SPEC file (or - for standard input)");
   for (const std::string& f : files) {
-    std::string text, err;
-    if (!ReadInput(f, &text, &err)) return Usage(io, err);
-    if (!ParseInput(f, text, &input.specs, &err)) return Usage(io, Cat("input error: ", err));
+    CollectSpecs sink(&input.specs);
+    std::string err;
+    if (!ReadSpecs(f, InputFormat::kAuto, &sink, &err)) return Usage(io, err);
+    if (!sink.error().empty()) return Usage(io, Cat("input error: ", sink.error()));
     opt.sources.push_back(f);
   }
   if (input.specs.empty()) return Usage(io, "the SPEC files hold no spec");

@@ -22,6 +22,7 @@
 #include "cli/remote.h"
 #include "cli/show_cmd.h"
 #include "cli/spec_flags.h"
+#include "cli/spec_input.h"
 #include "cli/textproto.h"
 #include "src/driver/cuda_driver.h"
 #include "src/driver/encode_spec.h"
@@ -41,7 +42,6 @@ namespace tmapgen::cli {
 namespace {
 
 enum class Format { kText, kJson, kTextproto };
-enum class InputFormat { kAuto, kJson, kJsonl, kTextproto };
 
 struct Options {
   Format format = Format::kText;
@@ -307,38 +307,6 @@ struct Emitter {
 
 // ---------------------------------------------------------------------------------------------- inputs
 
-bool EndsWith(std::string_view s, std::string_view suf) {
-  return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
-}
-
-InputFormat FormatForName(std::string_view name) {
-  if (EndsWith(name, ".jsonl") || EndsWith(name, ".ndjson")) return InputFormat::kJsonl;
-  if (EndsWith(name, ".json")) return InputFormat::kJson;
-  if (EndsWith(name, ".textproto") || EndsWith(name, ".txtpb") || EndsWith(name, ".pbtxt") || EndsWith(name, ".txt"))
-    return InputFormat::kTextproto;
-  return InputFormat::kAuto;
-}
-
-InputFormat Sniff(std::string_view head) {
-  size_t i = 0;
-  while (i < head.size() && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) ++i;
-  if (i == head.size()) return InputFormat::kJsonl;
-  if (head[i] == '[') return InputFormat::kJson;
-  if (head[i] != '{') return InputFormat::kTextproto;
-  // '{': JSON Lines when the first line is a whole JSON value, else one pretty-printed JSON document.
-  const size_t nl = head.find('\n', i);
-  if (nl == std::string_view::npos) return InputFormat::kJsonl;
-  json::Reader r(head.substr(i, nl - i));
-  return (r.SkipValue() && r.Finish()) ? InputFormat::kJsonl : InputFormat::kJson;
-}
-
-bool ReadAll(FILE* f, std::string* out) {
-  char buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out->append(buf, n);
-  return std::ferror(f) == 0;
-}
-
 struct Progress {
   bool on;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now(), last = start;
@@ -353,115 +321,26 @@ struct Progress {
   }
 };
 
+// Feeds the specs of one input to the emitter, with progress.
+class EmitterSink : public SpecSink {
+ public:
+  EmitterSink(Emitter* em, Progress* prog) : em_(em), prog_(prog) {}
+  void Spec(const TensorMapSpec& spec) override { em_->Spec(spec, false, ""); }
+  void Error(const InputError& e, const std::string& where) override { em_->Error(e, where); }
+  void Tick() override { prog_->Tick(*em_, false); }
+
+ private:
+  Emitter* em_;
+  Progress* prog_;
+};
+
 // Processes one input; returns false when it could not be read at all.
 bool ProcessInput(const std::string& name, const Options& opt, Emitter* em, Progress* prog) {
-  FILE* f = name == "-" ? stdin : std::fopen(name.c_str(), "rb");
-  if (f == nullptr) {
-    std::fprintf(stderr, "tmapgen: cannot open %s: %s\n", name.c_str(), std::strerror(errno));
-    return false;
-  }
-  InputFormat fmt = opt.input_format != InputFormat::kAuto ? opt.input_format : FormatForName(name);
-  std::string head;
-  if (fmt == InputFormat::kAuto) {
-    char buf[1 << 16];
-    const size_t n = std::fread(buf, 1, sizeof buf, f);
-    head.assign(buf, n);
-    fmt = Sniff(head);
-  }
-  bool ok = true;
-  if (fmt == InputFormat::kJsonl) {
-    json::LineSplitter split;
-    std::string_view line;
-    size_t line_no = 0;
-    TensorMapSpec spec;
-    InputError err;
-    auto drain = [&]() {
-      while (split.Next(&line, &line_no)) {
-        if (ParseSpecJson(line, line_no, &spec, &err)) em->Spec(spec, false, "");
-        else em->Error(err, Cat(name, ":", line_no));
-        prog->Tick(*em, false);
-      }
-    };
-    split.Feed(head);
-    drain();
-    std::vector<char> buf(1 << 20);
-    size_t n;
-    while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) {
-      split.Feed(std::string_view(buf.data(), n));
-      drain();
-    }
-    split.Finish();
-    drain();
-    if (split.line_too_long()) {
-      InputError e;
-      e.line = split.error_line();
-      e.message = Cat("line ", e.line, ": longer than ", json::LineSplitter::kDefaultMaxLineBytes, " bytes");
-      em->Error(e, Cat(name, ":", e.line));
-    }
-    if (std::ferror(f)) ok = false;
-  } else {
-    std::string text = std::move(head);
-    if (!ReadAll(f, &text)) ok = false;
-    if (fmt == InputFormat::kJson) {
-      json::ReaderOptions ro;
-      ro.max_depth = 8;
-      json::Reader r(text, ro);
-      TensorMapSpec spec;
-      InputError err;
-      if (r.PeekType() == json::Type::kArray) {
-        r.BeginArray();
-        int i = 0;
-        while (r.NextElement()) {
-          if (ReadSpecObject(&r, &spec, &err)) em->Spec(spec, false, "");
-          else em->Error(err, Cat(name, "[", i, "]"));
-          ++i;
-          if (!r.ok()) break;
-          prog->Tick(*em, false);
-        }
-        if (!r.ok() && err.message.empty()) {
-          err.message = r.ErrorAt("");
-          em->Error(err, name);
-        }
-        if (r.ok() && !r.Finish()) {
-          InputError e;
-          e.message = r.ErrorAt("");
-          em->Error(e, name);
-        }
-      } else if (ParseSpecJson(text, 1, &spec, &err)) {
-        em->Spec(spec, false, "");
-      } else {
-        em->Error(err, name);
-      }
-    } else {
-      // Text format: specs separated by lines holding only "---".
-      size_t start = 0, line = 1;
-      while (start <= text.size()) {
-        size_t sep = start, cur_line = line, end = text.size(), next = text.size() + 1;
-        while (sep < text.size()) {
-          const size_t nl = text.find('\n', sep);
-          const size_t le = nl == std::string::npos ? text.size() : nl;
-          std::string_view l(text.data() + sep, le - sep);
-          while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.remove_suffix(1);
-          if (l == "---") { end = sep; next = le + 1; break; }
-          ++cur_line;
-          sep = le + 1;
-        }
-        std::string_view chunk(text.data() + start, std::min(end, text.size()) - start);
-        bool blank = chunk.find_first_not_of(" \t\r\n") == std::string_view::npos;
-        if (!blank) {
-          TensorMapSpec spec;
-          InputError err;
-          if (ParseSpecTextproto(chunk, line, &spec, &err)) em->Spec(spec, false, "");
-          else em->Error(err, Cat(name, ":", line));
-        }
-        line = cur_line + 1;
-        start = next;
-        if (next > text.size()) break;
-      }
-    }
-  }
-  if (f != stdin) std::fclose(f);
-  return ok;
+  EmitterSink sink(em, prog);
+  std::string err;
+  if (ReadSpecs(name, opt.input_format, &sink, &err)) return true;
+  std::fprintf(stderr, "tmapgen: %s\n", err.c_str());
+  return false;
 }
 
 int Finish(Emitter& em) {
