@@ -17,6 +17,7 @@
 #include "cli/codegen_cmd.h"
 #include "cli/bench_cmd.h"
 #include "cli/check_cmd.h"
+#include "cli/common_flags.h"
 #include "cli/desc_cmd.h"
 #include "cli/sweep_cmd.h"
 #include "cli/remote.h"
@@ -40,21 +41,6 @@
 
 namespace tmapgen::cli {
 namespace {
-
-enum class Format { kText, kJson, kTextproto };
-
-struct Options {
-  Format format = Format::kText;
-  InputFormat input_format = InputFormat::kAuto;
-  bool color = false;
-  bool encode = true;
-  bool use_gpu = true;
-  bool quiet = false;       // only the summary line / JSON
-  bool progress = false;
-  bool has_target = false;
-  Target target = Target::kSm90a;
-  std::string spec_file;    // base spec for the flag form
-};
 
 struct Gpu {
   bool present = false;
@@ -115,90 +101,6 @@ void PrintHelp() {
 int Usage(const std::string& msg) {
   std::fprintf(stderr, "tmapgen: %s\n%s", msg.c_str(), kUsage);
   return 2;
-}
-
-// Parses the common flags; leaves spec flags and positional arguments.
-bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pair<std::string, std::string>>* spec_flags,
-                 std::vector<std::string>* positional, std::string* err) {
-  std::string color = "auto";
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i];
-    if (a == "-" || a.size() < 2 || a[0] != '-') {
-      positional->push_back(a);
-      continue;
-    }
-    if (a == "--") {
-      for (size_t j = i + 1; j < args.size(); ++j) positional->push_back(args[j]);
-      break;
-    }
-    std::string name = a.substr(a[1] == '-' ? 2 : 1), value;
-    bool has_value = false;
-    const size_t eq = name.find('=');
-    if (eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      has_value = true;
-    }
-    for (char& c : name) if (c == '_') c = '-';
-    auto take = [&](std::string* out) {
-      if (has_value) { *out = value; return true; }
-      if (i + 1 >= args.size()) { *err = Cat("--", name, " needs a value"); return false; }
-      *out = args[++i];
-      return true;
-    };
-    auto no_value = [&]() {
-      if (has_value) { *err = Cat("--", name, " takes no value"); return false; }
-      return true;
-    };
-    std::string v;
-    if (name == "format") {
-      if (!take(&v)) return false;
-      if (v == "text") o->format = Format::kText;
-      else if (v == "json") o->format = Format::kJson;
-      else if (v == "textproto") o->format = Format::kTextproto;
-      else { *err = Cat("--format: unknown value \"", v, "\"; expected text, json or textproto"); return false; }
-    } else if (name == "input-format") {
-      if (!take(&v)) return false;
-      if (v == "json") o->input_format = InputFormat::kJson;
-      else if (v == "jsonl") o->input_format = InputFormat::kJsonl;
-      else if (v == "textproto") o->input_format = InputFormat::kTextproto;
-      else { *err = Cat("--input-format: unknown value \"", v, "\"; expected json, jsonl or textproto"); return false; }
-    } else if (name == "color") {
-      if (!take(&color)) return false;
-      if (color != "auto" && color != "always" && color != "never") {
-        *err = Cat("--color: unknown value \"", color, "\"; expected auto, always or never");
-        return false;
-      }
-    } else if (name == "no-encode") {
-      if (!no_value()) return false;
-      o->encode = false;
-    } else if (name == "no-gpu") {
-      if (!no_value()) return false;
-      o->use_gpu = false;
-    } else if (name == "quiet" || name == "q") {
-      if (!no_value()) return false;
-      o->quiet = true;
-    } else if (name == "spec") {
-      if (!take(&o->spec_file)) return false;
-    } else if (IsSpecFlag(name)) {
-      if (!take(&v)) return false;
-      if (name == "target") {
-        if (!Parse(v, &o->target)) {
-          *err = Cat("--target: unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<Target*>(nullptr)));
-          return false;
-        }
-        o->has_target = true;
-      }
-      spec_flags->emplace_back(name, v);
-    } else {
-      *err = Cat("unknown flag ", a);
-      return false;
-    }
-  }
-  const bool tty = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
-  o->color = color == "always" || (color == "auto" && tty && o->format == Format::kText);
-  o->progress = isatty(STDERR_FILENO) != 0 && std::getenv("CI") == nullptr;
-  return true;
 }
 
 // ---------------------------------------------------------------------------------------------- output

@@ -1,6 +1,6 @@
-// remote.cc: tmapgen --remote (see remote.h). The argument handling and input reading mirror
-// cli/main.cc (ParseCommon, ProcessInput) so that remote and local runs read the same specs and print
-// the same bytes; the server validates, encodes and renders (server/engine.cc, which mirrors
+// remote.cc: tmapgen --remote (see remote.h). The arguments and the inputs are read by the same code as
+// the local command (cli/common_flags.h, cli/spec_input.h), so that remote and local runs read the same
+// specs and print the same bytes; the server validates, encodes and renders (server/engine.cc, which mirrors
 // Emitter::Spec). Input errors are rendered here, as locally: they never reach the server.
 #include "cli/remote.h"
 
@@ -13,6 +13,7 @@
 #include <deque>
 #include <thread>
 
+#include "cli/common_flags.h"
 #include "cli/spec_flags.h"
 #include "cli/spec_input.h"
 #include "cli/textproto.h"
@@ -41,102 +42,13 @@ struct Conn {
   long deadline_ms = 0;
 };
 
-struct Options {
-  v1::OutputFormat format = v1::OUTPUT_TEXT;
-  InputFormat input_format = InputFormat::kAuto;
-  bool color = false;
-  bool encode = true;
-  bool use_gpu = true;
-  bool quiet = false;
-  bool has_target = false;
-  Target target = Target::kSm90a;
-  std::string spec_file;
-};
-
-// cli/main.cc ParseCommon, with the same messages.
-bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pair<std::string, std::string>>* spec_flags,
-                 std::vector<std::string>* positional, std::string* err) {
-  std::string color = "auto";
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i];
-    if (a == "-" || a.size() < 2 || a[0] != '-') {
-      positional->push_back(a);
-      continue;
-    }
-    if (a == "--") {
-      for (size_t j = i + 1; j < args.size(); ++j) positional->push_back(args[j]);
-      break;
-    }
-    std::string name = a.substr(a[1] == '-' ? 2 : 1), value;
-    bool has_value = false;
-    const size_t eq = name.find('=');
-    if (eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      has_value = true;
-    }
-    for (char& c : name) if (c == '_') c = '-';
-    auto take = [&](std::string* out) {
-      if (has_value) { *out = value; return true; }
-      if (i + 1 >= args.size()) { *err = Cat("--", name, " needs a value"); return false; }
-      *out = args[++i];
-      return true;
-    };
-    auto no_value = [&]() {
-      if (has_value) { *err = Cat("--", name, " takes no value"); return false; }
-      return true;
-    };
-    std::string v;
-    if (name == "format") {
-      if (!take(&v)) return false;
-      if (v == "text") o->format = v1::OUTPUT_TEXT;
-      else if (v == "json") o->format = v1::OUTPUT_JSON;
-      else if (v == "textproto") o->format = v1::OUTPUT_TEXTPROTO;
-      else { *err = Cat("--format: unknown value \"", v, "\"; expected text, json or textproto"); return false; }
-    } else if (name == "input-format") {
-      if (!take(&v)) return false;
-      if (v == "json") o->input_format = InputFormat::kJson;
-      else if (v == "jsonl") o->input_format = InputFormat::kJsonl;
-      else if (v == "textproto") o->input_format = InputFormat::kTextproto;
-      else { *err = Cat("--input-format: unknown value \"", v, "\"; expected json, jsonl or textproto"); return false; }
-    } else if (name == "color") {
-      if (!take(&color)) return false;
-      if (color != "auto" && color != "always" && color != "never") {
-        *err = Cat("--color: unknown value \"", color, "\"; expected auto, always or never");
-        return false;
-      }
-    } else if (name == "no-encode") {
-      if (!no_value()) return false;
-      o->encode = false;
-    } else if (name == "no-gpu") {
-      if (!no_value()) return false;
-      o->use_gpu = false;
-    } else if (name == "quiet" || name == "q") {
-      if (!no_value()) return false;
-      o->quiet = true;
-    } else if (name == "spec") {
-      if (!take(&o->spec_file)) return false;
-    } else if (IsSpecFlag(name)) {
-      if (!take(&v)) return false;
-      if (name == "target") {
-        if (!Parse(v, &o->target)) {
-          *err = Cat("--target: unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<Target*>(nullptr)));
-          return false;
-        }
-        o->has_target = true;
-      }
-      spec_flags->emplace_back(name, v);
-    } else {
-      *err = Cat("unknown flag ", a);
-      return false;
-    }
+v1::OutputFormat ToProto(Format f) {
+  switch (f) {
+    case Format::kJson: return v1::OUTPUT_JSON;
+    case Format::kTextproto: return v1::OUTPUT_TEXTPROTO;
+    default: return v1::OUTPUT_TEXT;
   }
-  const bool tty = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
-  o->color = color == "always" || (color == "auto" && tty && o->format == v1::OUTPUT_TEXT);
-  return true;
 }
-
-// ---------------------------------------------------------------------------------------------- the call
 
 std::shared_ptr<grpc::Channel> MakeChannel(const Conn& c, std::string* err) {
   std::shared_ptr<grpc::ChannelCredentials> creds;
@@ -219,23 +131,23 @@ bool ProcessInput(const std::string& name, const Options& opt, Inputs* em) {
 
 v1::RenderOptions MakeRenderOptions(const Options& opt) {
   v1::RenderOptions r;
-  r.set_format(opt.format);
+  r.set_format(ToProto(opt.format));
   r.set_color(opt.color);
   r.set_quiet(opt.quiet);
   r.set_no_gpu(!opt.use_gpu);
-  r.set_no_report(opt.format != v1::OUTPUT_TEXTPROTO);
+  r.set_no_report(opt.format != Format::kTextproto);
   if (opt.has_target) r.set_default_target(std::string(Name(opt.target)));
   return r;
 }
 
 std::string RenderError(int index, const Item& it, const Options& opt) {
   switch (opt.format) {
-    case v1::OUTPUT_JSON: {
+    case Format::kJson: {
       json::Writer w;
       WriteInputErrorJson(index, it.error, &w);
       return w.str() + "\n";
     }
-    case v1::OUTPUT_TEXTPROTO: return InputErrorTextproto(index, it.error) + "---\n";
+    case Format::kTextproto: return InputErrorTextproto(index, it.error) + "---\n";
     default: return RenderInputErrorText(index, it.where, it.error, opt.color);
   }
 }
@@ -309,7 +221,7 @@ int RemoteValidate(const Conn& conn, v1::Tmapd::Stub* stub, const Options& opt, 
   print_errors_until(items.size());
   std::fflush(stdout);
   const int total = valid + invalid;
-  if (opt.format == v1::OUTPUT_TEXT)
+  if (opt.format == Format::kText)
     std::fprintf(stderr, "%d spec%s: %d valid, %d invalid%s\n", total, total == 1 ? "" : "s", valid, invalid,
                  input_errors ? Cat(" (", input_errors, " unreadable)").c_str() : "");
   if (!read_ok) return 2;
@@ -565,7 +477,7 @@ int RunRemote(std::vector<std::string>* args_io) {
   std::vector<std::pair<std::string, std::string>> spec_flags;
   std::vector<std::string> positional;
   if (!ParseCommon(args, &opt, &spec_flags, &positional, &err)) return kRunLocally;
-  if (opt.format == v1::OUTPUT_TEXTPROTO && !TextprotoAvailable()) return kRunLocally;
+  if (opt.format == Format::kTextproto && !TextprotoAvailable()) return kRunLocally;
   if (command == "validate") {
     if (positional.empty()) return kRunLocally;
     for (const auto& [name, value] : spec_flags)
