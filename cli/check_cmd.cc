@@ -9,6 +9,7 @@
 
 #include "src/gpu/check_plan.h"
 #include "src/gpu/check_runner.h"
+#include "src/gpu/codegen_example.h"
 #include "src/gpu/wgmma_check.h"
 #include "src/rule.h"
 #include "src/spec_json.h"
@@ -130,8 +131,9 @@ int RunCheckCommand(const std::vector<std::string>& args_in) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
-      std::printf("usage: tmapgen check SPEC... [--seed S] [--verbose] | --self-test | --wgmma\n"
-                  "  runs every copy of each spec on this GPU and compares every byte with the model\n");
+      std::printf("usage: tmapgen check SPEC... [--seed S] [--verbose] | --self-test | --wgmma | --codegen-example\n"
+                  "  runs every copy of each spec on this GPU and compares every byte with the model\n"
+                  "  --codegen-example: the kernel built with examples/codegen/tile_a.gen.h, one load per coordinate\n");
       return 0;
     } else if (a == "--seed" && i + 1 < args.size()) {
       seed = std::strtoull(args[++i].c_str(), nullptr, 10);
@@ -139,6 +141,10 @@ int RunCheckCommand(const std::vector<std::string>& args_in) {
       return SelfTest();
     } else if (a == "--wgmma") {
       return gpu::RunWgmmaProof(stdout);
+    } else if (a == "--codegen-example") {
+      gpu::CodegenExampleReport rep;
+      gpu::RunCodegenExample(60, &rep);
+      return gpu::PrintCodegenExample(rep, stdout);
     } else if (a == "--verbose" || a == "-v") {
       verbose = true;
     } else if (!a.empty() && a[0] == '-' && a != "-") {

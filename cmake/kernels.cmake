@@ -29,6 +29,7 @@ if(TMAPGEN_HAVE_KERNELS)
             -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_100a,code=sm_100a
             -o ${TMAPGEN_FATBIN} ${TMAPGEN_KERNEL_SOURCES}
     DEPENDS ${TMAPGEN_KERNEL_SOURCES} ${TMAPGEN_KERNEL_HEADERS}
+            ${CMAKE_CURRENT_SOURCE_DIR}/examples/codegen/tile_a.gen.h
     COMMENT "nvcc: kernels for sm_90a and sm_100a")
   add_custom_command(
     OUTPUT ${TMAPGEN_FATBIN_CC}
@@ -44,6 +45,16 @@ else()
                           -DSYMBOL=tmapgen_kernels_fatbin -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/embed_file.cmake)
 endif()
 
+# The codegen example's spec (examples/codegen/tile.json, the spec tile_a.gen.h is generated from), embedded
+# as text for `tmapgen check --codegen-example` (src/gpu/codegen_example.h).
+set(TMAPGEN_CODEGEN_SPEC_CC ${CMAKE_CURRENT_BINARY_DIR}/tmapgen_codegen_example_spec.cc)
+add_custom_command(
+  OUTPUT ${TMAPGEN_CODEGEN_SPEC_CC}
+  COMMAND ${CMAKE_COMMAND} -DINPUT=${CMAKE_CURRENT_SOURCE_DIR}/examples/codegen/tile.json -DOUTPUT=${TMAPGEN_CODEGEN_SPEC_CC}
+          -DSYMBOL=tmapgen_codegen_example_spec -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/embed_file.cmake
+  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/examples/codegen/tile.json ${CMAKE_CURRENT_SOURCE_DIR}/cmake/embed_file.cmake
+  COMMENT "embedding examples/codegen/tile.json")
+
 add_library(tmapgen_gpu STATIC
   src/gpu/gpu_api.cc
   src/gpu/check_plan.cc
@@ -52,7 +63,9 @@ add_library(tmapgen_gpu STATIC
   src/gpu/matrix.cc
   src/gpu/bench.cc
   src/gpu/wgmma_check.cc
+  src/gpu/codegen_example.cc
   ${TMAPGEN_FATBIN_CC}
+  ${TMAPGEN_CODEGEN_SPEC_CC}
 )
 target_link_libraries(tmapgen_gpu PUBLIC tmapgen_core tmapgen_model tmapgen_desc tmapgen_driver)
 if(TMAPGEN_HAVE_KERNELS)

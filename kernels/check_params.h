@@ -26,6 +26,7 @@ enum TmaCheckStatus {
   kTmaStatusDone = 1,
   kTmaStatusTimeout = 2,      // the mbarrier did not complete with tx_bytes in timeout_cycles
   kTmaStatusUnsupported = 3,  // this form is not compiled for the running architecture
+  kTmaStatusMisaligned = 4,   // codegen example: the shared buffer is not at kSmemAlignment (not loaded)
 };
 
 enum TmaCheckFlags {
@@ -86,6 +87,16 @@ struct WgmmaParams {
   uint64_t desc_b[8];
   uint64_t out;         // 64 x 64 floats, row-major
   uint64_t status;      // int32
+};
+
+// Codegen example kernel (kernels/codegen_example.cuh): one tiled TMA load with the map of
+// examples/codegen/tile.json, sized and armed with the constants of the generated tile_a.gen.h.
+struct CodegenExampleParams {
+  int32_t coords[2];      // {x0 (elements, dim 0), x1}
+  int32_t pad[2];
+  int64_t timeout_cycles; // clock64 cycles to wait on the mbarrier
+  uint64_t out;           // device address receiving the kSmemFootprintBytes shared-memory bytes
+  uint64_t status;        // device address of an int32 status word (TmaCheckStatus)
 };
 
 #endif  // TMAPGEN_KERNELS_CHECK_PARAMS_H_

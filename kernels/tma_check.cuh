@@ -18,6 +18,7 @@
 // 1024-aligned base plus destination offset, same timeout scheme. docs/model.md M2/M4: a dim-0 start that
 // is not 16-byte aligned, or an im2col base point outside the bounding box, traps (illegal instruction);
 // the host runs checks in a child process so such a fault is a finding, not a crash.
+#pragma once
 #include <cuda.h>
 #include <stdint.h>
 

@@ -2,3 +2,4 @@
 // cmake/kernels.cmake). The kernels live in the headers it includes.
 #include "tma_check.cuh"
 #include "wgmma_check.cuh"
+#include "codegen_example.cuh"

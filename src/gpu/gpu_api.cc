@@ -66,7 +66,8 @@ constexpr FnEntry kFns[kNumFns] = {
     {"cuMemGetInfo", 3020},
 };
 const char* const kKernelNames[Gpu::kNumKernels] = {"tmapgen_tma_check", "tmapgen_tma_check_batch",
-                                                     "tmapgen_tma_bench", "tmapgen_wgmma_check"};
+                                                     "tmapgen_tma_bench", "tmapgen_wgmma_check",
+                                                     "tmapgen_codegen_example"};
 
 template <typename F>
 F As(void* p) {

@@ -387,5 +387,31 @@ TEST(CodegenCommand, ManySpecsPerFileAndTargetFlag) {
   EXPECT_EQ(n, 1u);
 }
 
+// The checked-in example header is what the codegen library makes from the checked-in spec, byte for byte
+// (the GPU check `tmapgen check --codegen-example` embeds tile.json and builds its kernel with tile_a.gen.h,
+// so the two must not drift). Regenerate from the source root with
+//   tmapgen codegen examples/codegen/tile.json --lang cpp -o examples/codegen/tile_a.gen.h
+TEST(ExampleHeader, TileAGenHIsWhatTileJsonGenerates) {
+  auto read = [](const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  };
+  const std::string dir = std::string(TMAPGEN_SOURCE_DIR) + "/examples/codegen/";
+  const std::string json = read(dir + "tile.json");
+  const std::string header = read(dir + "tile_a.gen.h");
+  ASSERT_FALSE(json.empty());
+  ASSERT_FALSE(header.empty());
+  Input in;
+  in.specs.resize(1);
+  InputError ie;
+  ASSERT_TRUE(ParseSpecJson(json, 1, &in.specs[0], &ie)) << ie.message;
+  Options opt;
+  opt.sources = {"examples/codegen/tile.json"};
+  const std::string now = GenerateCpp(in, opt);
+  EXPECT_EQ(now, header) << "examples/codegen/tile_a.gen.h is stale; regenerate it (see the comment above)";
+}
+
 }  // namespace
 }  // namespace tmapgen::codegen

@@ -1,0 +1,363 @@
+#include "src/gpu/codegen_example.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "kernels/check_params.h"
+#include "src/derived_facts.h"
+#include "src/driver/encode_spec.h"
+#include "src/gpu/check_plan.h"
+#include "src/gpu/gpu_api.h"
+#include "src/model/copy_model.h"
+#include "src/spec_json.h"
+#include "src/validator.h"
+
+// The generated header, constexpr part only (no <cuda.h>): the same constants the kernel is built with.
+#define TMAPGEN_GEN_NO_HOST 1
+#include "examples/codegen/tile_a.gen.h"
+
+// examples/codegen/tile.json, embedded by cmake/kernels.cmake (cmake/embed_file.cmake).
+extern const unsigned char tmapgen_codegen_example_spec[];
+extern const unsigned long tmapgen_codegen_example_spec_size;
+
+namespace tmapgen::gpu {
+namespace {
+
+namespace g = tmapgen_gen::tile_a;
+
+constexpr int64_t kTimeoutCycles = 400000000;  // about 0.2 s at 1.98 GHz
+
+template <typename A, typename B>
+bool Same(const char* what, A a, B b, std::string* err) {
+  if (static_cast<unsigned long long>(a) == static_cast<unsigned long long>(b)) return true;
+  *err = std::string("examples/codegen/tile.json and tile_a.gen.h disagree on ") + what + ": " +
+         std::to_string(static_cast<unsigned long long>(a)) + " vs " + std::to_string(static_cast<unsigned long long>(b)) +
+         " (regenerate the header)";
+  return false;
+}
+
+model::CopyInstruction InstructionAt(const TensorMapSpec& spec, const CodegenExampleCoord& c) {
+  model::CopyInstruction in = model::DefaultInstruction(spec);
+  in.mode = model::CopyMode::kTile;
+  in.direction = Direction::kLoadCta;
+  in.coords = {};
+  in.coords[0] = c.x0;
+  in.coords[1] = c.x1;
+  in.smem_address = 0;  // the kernel's buffer is at kSmemAlignment (1024): swizzle phase 0
+  return in;
+}
+
+// One coordinate on an open GPU. False on a CUDA error (the context is lost; *fault says which).
+bool RunOne(Gpu& gpu, const TensorMapSpec& spec, const CodegenExampleCoord& c, uint64_t seed, Outcome* outcome,
+            std::string* detail, std::string* fault) {
+  const model::CopyInstruction in = InstructionAt(spec, c);
+  model::CopyLayout L;
+  std::string err;
+  if (!model::DescribeCopy(spec, in, &L, &err)) {
+    *outcome = Outcome::kError;
+    *detail = "model: " + err;
+    return true;
+  }
+  std::vector<uint8_t> global(L.required_global_bytes);
+  FillRandom(seed, global.data(), global.size());
+  model::SmemImage img;
+  if (!model::ModelLoad(spec, in, global.data(), global.size(), &img, &err)) {
+    *outcome = Outcome::kError;
+    *detail = "model: " + err;
+    return true;
+  }
+  if (img.transaction_bytes != g::kTransactionBytes || img.bytes.size() != g::kSmemFootprintBytes) {
+    *outcome = Outcome::kFail;
+    *detail = "the model's transaction bytes " + std::to_string(img.transaction_bytes) + " / footprint " +
+              std::to_string(img.bytes.size()) + " differ from the header's kTransactionBytes " +
+              std::to_string(g::kTransactionBytes) + " / kSmemFootprintBytes " + std::to_string(g::kSmemFootprintBytes);
+    return true;
+  }
+  const uint64_t gsize = (global.size() + 255) / 256 * 256;
+  const uint64_t out_off = gsize, status_off = out_off + g::kSmemFootprintBytes;
+  uint64_t buf = 0;
+  if (!gpu.Alloc(status_off + 256, &buf, fault)) return false;
+  std::vector<uint8_t> host(status_off + 4, 0);
+  std::memcpy(host.data(), global.data(), global.size());
+  if (!gpu.HtoD(buf, host.data(), host.size(), fault)) return false;
+  const auto enc = EncodeSpec(driver::CudaDriver::Get(), spec, buf);
+  if (!enc.ok()) {
+    gpu.Free(buf);
+    *outcome = Outcome::kFail;
+    *detail = "the driver rejects the map of examples/codegen/tile.json: " + enc.message;
+    return true;
+  }
+  CodegenExampleParams p;
+  std::memset(&p, 0, sizeof p);
+  p.coords[0] = c.x0;
+  p.coords[1] = c.x1;
+  p.timeout_cycles = kTimeoutCycles;
+  p.out = buf + out_off;
+  p.status = buf + status_off;
+  alignas(128) uint64_t map[16];
+  std::memcpy(map, enc.map, 128);
+  void* args[] = {map, &p};
+  LaunchShape sh;
+  sh.grid = 1;
+  sh.block = 128;
+  sh.smem = 0;  // the kernel's buffer is static: __shared__ __align__(kSmemAlignment) [kSmemFootprintBytes]
+  if (!gpu.Launch(Gpu::kCodegenExample, sh, args, fault) || !gpu.Sync(fault)) return false;
+  std::vector<uint8_t> back(g::kSmemFootprintBytes + 4);
+  if (!gpu.DtoH(back.data(), buf + out_off, back.size(), fault)) return false;
+  gpu.Free(buf);
+  int32_t st = 0;
+  std::memcpy(&st, back.data() + g::kSmemFootprintBytes, 4);
+  switch (st) {
+    case kTmaStatusDone: break;
+    case kTmaStatusTimeout:
+      *outcome = Outcome::kTimeout;
+      *detail = "the mbarrier armed with kTransactionBytes = " + std::to_string(g::kTransactionBytes) +
+                " did not complete";
+      return true;
+    case kTmaStatusMisaligned:
+      *outcome = Outcome::kFail;
+      *detail = "the shared buffer declared __align__(kSmemAlignment = " + std::to_string(g::kSmemAlignment) +
+                ") is not at that alignment; not loaded";
+      return true;
+    default:
+      *outcome = Outcome::kError;
+      *detail = "the kernel did not report a status (" + std::to_string(st) + ")";
+      return true;
+  }
+  const Comparison cmp = CompareLoad(spec, in, img, back.data(), g::kSmemFootprintBytes);
+  uint64_t data = 0, fill = 0;
+  for (uint8_t s : img.state) {
+    data += s == model::kData;
+    fill += s == model::kFill;
+  }
+  if (cmp.equal) {
+    *outcome = Outcome::kPass;
+    *detail = std::to_string(g::kSmemFootprintBytes) + " bytes equal the model (" + std::to_string(data) + " data, " +
+              std::to_string(fill) + " out-of-bounds fill); " + std::to_string(g::kTransactionBytes) +
+              " transaction bytes";
+  } else {
+    *outcome = Outcome::kFail;
+    *detail = std::to_string(cmp.differing) + " of " + std::to_string(g::kSmemFootprintBytes) + " bytes differ\n" +
+              cmp.report;
+  }
+  return true;
+}
+
+Outcome ParseOutcome(const std::string& s) {
+  for (Outcome o : {Outcome::kPass, Outcome::kFail, Outcome::kTimeout, Outcome::kFault, Outcome::kNotRun, Outcome::kError})
+    if (s == OutcomeName(o)) return o;
+  return Outcome::kError;
+}
+
+// Escapes newlines for the one-line child protocol.
+std::string OneLine(const std::string& s) {
+  std::string r;
+  for (char ch : s) {
+    if (ch == '\n') r += "\\n";
+    else if (ch == '\\') r += "\\\\";
+    else r += ch;
+  }
+  return r;
+}
+std::string Unescape(const std::string& s) {
+  std::string r;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size()) {
+      r += s[i + 1] == 'n' ? '\n' : s[i + 1];
+      ++i;
+    } else {
+      r += s[i];
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+std::string CodegenExampleSpecText() {
+  return std::string(reinterpret_cast<const char*>(tmapgen_codegen_example_spec), tmapgen_codegen_example_spec_size);
+}
+
+bool CodegenExampleSpec(TensorMapSpec* spec, std::string* err) {
+  InputError ie;
+  if (!ParseSpecJson(CodegenExampleSpecText(), 1, spec, &ie)) {
+    *err = "examples/codegen/tile.json: " + ie.message;
+    return false;
+  }
+  Validation v;
+  Validate(*spec, &v);
+  if (!v.valid) {
+    *err = "examples/codegen/tile.json does not validate";
+    return false;
+  }
+  if (spec->mode != Mode::kTiled) {
+    *err = "examples/codegen/tile.json is not a tiled map";
+    return false;
+  }
+  if (!Same("rank", spec->rank, g::kRank, err) || !Same("data type", spec->data_type, g::kDataType, err) ||
+      !Same("interleave", spec->interleave, g::kInterleave, err) || !Same("swizzle", spec->swizzle, g::kSwizzle, err) ||
+      !Same("L2 promotion", spec->l2_promotion, g::kL2Promotion, err) ||
+      !Same("OOB fill", spec->oob_fill, g::kOobFill, err))
+    return false;
+  for (unsigned i = 0; i < g::kRank; ++i) {
+    if (!Same("global_dim", spec->global_dim[i], g::kGlobalDim[i], err) ||
+        !Same("box_dim", spec->box_dim[i], g::kBoxDim[i], err) ||
+        !Same("element_strides", spec->element_strides[i], g::kElementStrides[i], err))
+      return false;
+    if (i + 1 < g::kRank && !Same("global_strides", spec->global_strides[i], g::kGlobalStrides[i], err)) return false;
+  }
+  const DerivedFacts f = ComputeDerivedFacts(*spec);
+  return Same("transaction bytes", f.transaction_bytes, g::kTransactionBytes, err);
+}
+
+std::vector<CodegenExampleCoord> CodegenExampleCoords() {
+  // tile.json: f16 [256, 512], box 64 x 128; dim-0 starts are multiples of kCoord0Multiple (16 bytes).
+  const int32_t d0 = static_cast<int32_t>(g::kGlobalDim[0]), d1 = static_cast<int32_t>(g::kGlobalDim[1]);
+  const int32_t b0 = static_cast<int32_t>(g::kBoxDim0), b1 = static_cast<int32_t>(g::kBoxDim1);
+  return {
+      {b0, b1, "interior"},
+      {0, 0, "origin"},
+      {d0 - b0, d1 - b1, "edge (last full box)"},
+      {d0 - b0 / 2, d1 - b1 / 2, "hanging past the end"},
+      {-b0 / 2, -b1 / 2, "negative (hanging before 0)"},
+  };
+}
+
+void RunCodegenExample(int watchdog_s, CodegenExampleReport* report) {
+  *report = CodegenExampleReport();
+  TensorMapSpec spec;
+  std::string err;
+  if (!CodegenExampleSpec(&spec, &err)) {
+    report->why_not = err;
+    return;
+  }
+  const std::vector<CodegenExampleCoord> coords = CodegenExampleCoords();
+  for (const auto& c : coords) report->rows.push_back({c, Outcome::kError, "no result"});
+  size_t next = 0;
+  while (next < coords.size()) {
+    int fds[2];
+    if (pipe(fds) != 0) {
+      report->why_not = "pipe() failed";
+      return;
+    }
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) {
+      close(fds[0]);
+      close(fds[1]);
+      report->why_not = "fork() failed";
+      return;
+    }
+    if (pid == 0) {
+      close(fds[0]);
+      FILE* w = fdopen(fds[1], "w");
+      setvbuf(w, nullptr, _IOLBF, 0);
+      alarm(static_cast<unsigned>(watchdog_s > 0 ? watchdog_s : 60));
+      Gpu gpu;
+      std::string why;
+      if (!gpu.Open(&why)) {
+        std::fprintf(w, "O %s\n", OneLine(why).c_str());
+        _exit(0);
+      }
+      std::fprintf(w, "D %s\n", gpu.Description().c_str());
+      for (size_t i = next; i < coords.size(); ++i) {
+        std::fprintf(w, "U %zu\n", i);
+        Outcome o = Outcome::kError;
+        std::string detail, fault;
+        if (!RunOne(gpu, spec, coords[i], 7000 + i, &o, &detail, &fault)) {
+          std::fprintf(w, "F %zu %s\n", i, OneLine(fault).c_str());
+          _exit(3);
+        }
+        std::fprintf(w, "R %zu %s|%s\n", i, OutcomeName(o), OneLine(detail).c_str());
+      }
+      _exit(0);
+    }
+    ++report->children;
+    close(fds[1]);
+    FILE* r = fdopen(fds[0], "r");
+    char* line = nullptr;
+    size_t cap = 0;
+    ssize_t len;
+    long current = -1;
+    bool opened = false, faulted = false;
+    std::string why;
+    while ((len = getline(&line, &cap, r)) > 0) {
+      std::string l(line, static_cast<size_t>(len));
+      if (!l.empty() && l.back() == '\n') l.pop_back();
+      if (l.size() < 2) continue;
+      const std::string rest = l.substr(2);
+      size_t idx = 0;
+      int used = 0;
+      switch (l[0]) {
+        case 'O': why = Unescape(rest); break;
+        case 'D': report->device = rest; opened = true; break;
+        case 'U': current = std::atol(rest.c_str()); break;
+        case 'R':
+          if (std::sscanf(rest.c_str(), "%zu %n", &idx, &used) >= 1 && idx < coords.size()) {
+            const std::string body = rest.substr(static_cast<size_t>(used));
+            const size_t bar = body.find('|');
+            report->rows[idx].outcome = ParseOutcome(body.substr(0, bar));
+            report->rows[idx].detail = bar == std::string::npos ? "" : Unescape(body.substr(bar + 1));
+            next = idx + 1;
+          }
+          break;
+        case 'F':
+          if (std::sscanf(rest.c_str(), "%zu %n", &idx, &used) >= 1 && idx < coords.size()) {
+            report->rows[idx].outcome = Outcome::kFault;
+            report->rows[idx].detail = Unescape(rest.substr(static_cast<size_t>(used)));
+            next = idx + 1;
+            faulted = true;
+          }
+          break;
+      }
+    }
+    free(line);
+    fclose(r);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (!opened) {
+      report->ran = false;
+      report->why_not = why.empty() ? "the check process died before opening the GPU" : why;
+      return;
+    }
+    report->ran = true;
+    if (!faulted && next < coords.size()) {
+      const size_t at = current >= 0 ? static_cast<size_t>(current) : next;
+      report->rows[at].outcome = Outcome::kFault;
+      report->rows[at].detail = WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM
+                                    ? "the check process hung (watchdog of " + std::to_string(watchdog_s) + " s)"
+                                    : "the check process died";
+      next = at + 1;
+    }
+  }
+}
+
+int PrintCodegenExample(const CodegenExampleReport& rep, FILE* out) {
+  if (!rep.ran) {
+    std::fprintf(out, "codegen example: not run on hardware: %s\n", rep.why_not.c_str());
+    return 2;
+  }
+  std::fprintf(out,
+               "codegen example on %s: kernel tmapgen_codegen_example (kernels/codegen_example.cuh) with "
+               "examples/codegen/tile_a.gen.h,\n  map encoded from the embedded examples/codegen/tile.json; one tiled "
+               "load per coordinate, every byte against ModelLoad\n",
+               rep.device.c_str());
+  int pass = 0;
+  for (const auto& row : rep.rows) {
+    char at[64];
+    std::snprintf(at, sizeof at, "(%d, %d)", row.coord.x0, row.coord.x1);
+    std::string detail = row.detail;
+    for (size_t p = 0; (p = detail.find('\n', p)) != std::string::npos; p += 5) detail.replace(p, 1, "\n    ");
+    std::fprintf(out, "  %-30s %-12s %-7s %s\n", row.coord.label.c_str(), at, OutcomeName(row.outcome), detail.c_str());
+    pass += row.outcome == Outcome::kPass;
+  }
+  std::fprintf(out, "codegen example: %d of %zu coordinates PASS; %d check process(es)\n", pass, rep.rows.size(),
+               rep.children);
+  return pass == static_cast<int>(rep.rows.size()) ? 0 : 1;
+}
+
+}  // namespace tmapgen::gpu
