@@ -46,6 +46,21 @@ DerivedFacts ComputeDerivedFacts(const TensorMapSpec& s) {
         n = SatMul(n, stride <= 1 ? s.box_dim[i] : CeilDiv(s.box_dim[i], stride));
       }
       f.elements_per_copy = rank == 0 ? 0 : n;
+      if (s.interleave != Interleave::kNone && rank >= 3 && sbits > 0) {
+        // Measured on an H200 (docs/model.md M6): an interleaved map counts dimension 0 in 16- or 32-byte
+        // slices whatever the type, and a copy moves one position along dimension rank-2 (box_dim[rank-2]
+        // is not used). Rows follow each other without padding.
+        const uint64_t slice = s.interleave == Interleave::k32B ? 32 : 16;
+        uint64_t slices = 1;
+        for (uint32_t i = 0; i < rank; ++i) {
+          if (i == rank - 2) continue;
+          const uint64_t stride = s.element_strides[i];
+          slices = SatMul(slices, stride <= 1 ? s.box_dim[i] : CeilDiv(s.box_dim[i], stride));
+        }
+        const uint64_t es0 = s.element_strides[0];
+        f.inner_box_bytes = SatMul(es0 <= 1 ? s.box_dim[0] : CeilDiv(s.box_dim[0], es0), slice);
+        f.elements_per_copy = SatMul(slices, slice * 8 / sbits);
+      }
     }
   }
   f.transaction_bytes = s.direction == Direction::kPrefetch ? 0 : CeilDiv(SatMul(f.elements_per_copy, sbits), 8);
@@ -59,7 +74,9 @@ DerivedFacts ComputeDerivedFacts(const TensorMapSpec& s) {
     f.smem_footprint_bytes = RoundUpPow2(f.transaction_bytes, granule);
   }
   if (s.direction == Direction::kPrefetch) f.smem_footprint_bytes = 0;
-  if (IsAlign16BPacked(s.data_type)) {
+  if (s.interleave != Interleave::kNone && !IsIm2colMode(s.mode)) {
+    f.coord0_multiple = 1;  // coords[0] counts whole slices (M6)
+  } else if (IsAlign16BPacked(s.data_type)) {
     f.coord0_multiple = 128;
   } else {
     const uint32_t bits = static_cast<uint32_t>(f.element_bits);

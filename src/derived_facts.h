@@ -25,6 +25,9 @@ struct DerivedFacts {
   // memory: the mbarrier transaction count of a load. Tiled: prod(ceil(box_dim[i] / element_strides[i]))
   // with element_strides[0] ignored for interleave NONE; gather4/scatter4: 4 rows of box_dim[0];
   // im2col and im2col::w: pixels_per_column x channels_per_pixel; im2col::w::128: 128 x channels.
+  // Interleaved tiled maps (measured, docs/model.md M6): dimension 0 counts 16/32-byte slices and
+  // box_dim[rank-2] is not used, so the bytes are prod over i != rank-2 of ceil(box_dim[i] / element_strides[i])
+  // slices; elements_per_copy is those bytes over the element size.
   uint64_t elements_per_copy = 0;
   uint64_t transaction_bytes = 0;
   // im2col::w adds wHalo x channels_per_pixel elements per copy (im2col::w::128: 4 x wHalo x channels);

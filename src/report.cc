@@ -369,6 +369,11 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
                             " B", f.swizzle_base_offset >= 0 ? Cat(", base offset ", f.swizzle_base_offset) : std::string()));
   o += Row("inner box", Cat(f.inner_box_bytes, " B per row",
                             f.smem_row_pitch != f.inner_box_bytes ? Cat(", rows ", f.smem_row_pitch, " B apart in shared memory") : std::string()));
+  if (s.interleave != Interleave::kNone && !IsIm2colMode(s.mode))
+    o += Row("coordinates", Cat("x0 counts ", s.interleave == Interleave::k32B ? 32 : 16,
+                                "-byte slices (interleaved, measured); box_dim[", s.rank >= 2 ? s.rank - 2 : 0,
+                                "] is not used: a copy takes one position along that dimension"));
+  else
     o += Row("coordinates", Cat(IsIm2colMode(s.mode) ? "c" : IsGatherScatter(s.mode) ? "col" : "x0",
                                 " must be a multiple of ", f.coord0_multiple, " elements (16 B), or the copy faults"));
   Target min_target;

@@ -101,6 +101,15 @@ uint64_t GetBits(const uint8_t* p, uint64_t bit, int n) {
   for (int i = 0; i < n; ++i) v |= static_cast<uint64_t>((p[(bit + i) >> 3] >> ((bit + i) & 7)) & 1u) << i;
   return v;
 }
+void PutBits(uint8_t* p, uint64_t bit, int n, uint64_t v);
+// Copies n bits; whole bytes by memcpy (interleaved slices are 128 or 256 bits).
+void CopyBits(uint8_t* dst, uint64_t dbit, const uint8_t* src, uint64_t sbit, int n) {
+  if ((dbit & 7) == 0 && (sbit & 7) == 0 && (n & 7) == 0) {
+    std::memcpy(dst + dbit / 8, src + sbit / 8, static_cast<size_t>(n / 8));
+    return;
+  }
+  PutBits(dst, dbit, n, GetBits(src, sbit, n));
+}
 void PutBits(uint8_t* p, uint64_t bit, int n, uint64_t v) {
   if ((bit & 7) == 0 && (n & 7) == 0) {
     std::memcpy(p + bit / 8, &v, static_cast<size_t>(n / 8));
@@ -232,16 +241,27 @@ bool BuildPlan(const TensorMapSpec& spec, const CopyInstruction& in, Plan* plan,
     // Measured on an H200 (docs/model.md M2): a box whose start along dimension 0 is not 16-byte aligned
     // raises an illegal-instruction error (PTX ISA 5.5.3.1: "the address of the bounding box must be aligned
     // to 16 bytes"). Dimension 0 is the channel coordinate in im2col modes and the column in gather4/scatter4.
+    // Interleaved maps count dimension 0 in whole 16/32-byte slices (M6), so every coordinate is aligned.
     const int64_t bits = static_cast<int64_t>(in.coords[0]) * DataTypeBits(spec.data_type);
-    if (bits % 128 != 0)
+    if (spec.interleave == Interleave::kNone && bits % 128 != 0)
       return Fail(error, Cat("coords[0] = ", in.coords[0], ": the box must start on a 16-byte boundary along dimension 0 (",
                              in.coords[0], " elements of ", DataTypeBits(spec.data_type),
                              " bits); the GPU raises an illegal-instruction error"));
   }
-  if (spec.interleave != Interleave::kNone)
-    return Fail(error, Cat("interleaved layouts (", FullName(spec.interleave), ") are not modelled: on an H200 the copy engine "
-                           "moves whole 16/32-byte slices along dimension 0 and the box rule is not yet pinned down "
-                           "(docs/model.md, measurement M6)"));
+  const bool interleaved = spec.interleave != Interleave::kNone;
+  if (interleaved) {
+    // Measured on an H200 (docs/model.md M6) for .tile loads and stores with zero fill and plain data types;
+    // the rest is refused rather than guessed.
+    const char* what = nullptr;
+    if (in.mode != CopyMode::kTile) what = "copy modes other than .tile (interleaved im2col was not measured)";
+    else if (in.direction == Direction::kReduce) what = "reductions";
+    else if (spec.oob_fill != OobFill::kNone) what = "OOB-NaN fill";
+    else if (spec.data_type == DataType::kTfloat32 || spec.data_type == DataType::kTfloat32Ftz || IsSubByte(spec.data_type))
+      what = "tf32 and sub-byte data types";
+    if (what != nullptr)
+      return Fail(error, Cat("interleaved layouts (", FullName(spec.interleave), ") are modelled for .tile loads and stores "
+                             "with zero fill only (docs/model.md, measurement M6); not for ", what));
+  }
   if (in.mode == CopyMode::kIm2col || (in.mode == CopyMode::kIm2colNoOffs && spec.mode == Mode::kIm2col)) {
     // Measured on an H200 (docs/model.md M4): a filter base point outside the bounding box raises an
     // illegal-instruction error (PTX ISA 5.5.4.1: "the filter corner must lie within the bounding box").
@@ -275,6 +295,11 @@ bool BuildPlan(const TensorMapSpec& spec, const CopyInstruction& in, Plan* plan,
   // ---- element sizes and packing
   L.global_element_bits = DataTypeBits(spec.data_type);
   L.smem_element_bits = DataTypeSmemBits(spec.data_type);
+  if (interleaved) {
+    // M6: with an interleaved layout the unit of dimension 0 is one 16- or 32-byte slice, whatever the type:
+    // global_dim[0], box_dim[0], coords[0] and element_strides[0] all count slices.
+    L.global_element_bits = L.smem_element_bits = spec.interleave == Interleave::k32B ? 256 : 128;
+  }
   if (spec.data_type == DataType::k16U4Align16B) plan->packing = Packing::kP64;
   else if (spec.data_type == DataType::k16U6Align16B) plan->packing = plan->load ? Packing::kP32 : Packing::kP2x16;
   plan->smem_address = in.smem_address;
@@ -292,11 +317,13 @@ bool BuildPlan(const TensorMapSpec& spec, const CopyInstruction& in, Plan* plan,
   };
 
   if (in.mode == CopyMode::kTile) {
-    const bool interleaved = spec.interleave != Interleave::kNone;
     for (int d = 0; d < rank; ++d) {
       const uint32_t es = (d == 0 && !interleaved) ? 1 : std::max<uint32_t>(1, spec.element_strides[d]);
       L.box_counts[d] = static_cast<uint32_t>(CeilDiv(spec.box_dim[d], es));
     }
+    // M6: the engine moves one position along dimension rank-2 (its coordinate is used, box_dim[rank-2] and
+    // element_strides[rank-2] are not): rank 3 ignores box_dim[1], rank 4 box_dim[2], rank 5 box_dim[3].
+    if (interleaved) L.box_counts[rank - 2] = 1;
     for (int d = rank; d < kMaxRank; ++d) L.box_counts[d] = 1;
     L.row_elements = L.box_counts[0];
     const uint32_t step0 = interleaved ? std::max<uint32_t>(1, spec.element_strides[0]) : 1;
@@ -388,7 +415,8 @@ bool BuildPlan(const TensorMapSpec& spec, const CopyInstruction& in, Plan* plan,
     case Packing::kPlain: L.row_bytes = static_cast<uint32_t>(CeilDiv(static_cast<uint64_t>(L.row_elements) * L.smem_element_bits, 8)); break;
     default: L.row_bytes = static_cast<uint32_t>(CeilDiv(L.row_elements, 16) * 16); break;
   }
-  L.row_pitch = RowPitch(spec, L.row_bytes);
+  // M6: interleaved rows follow each other without padding, also under a swizzle.
+  L.row_pitch = interleaved ? L.row_bytes : RowPitch(spec, L.row_bytes);
   for (uint32_t r = 0; r < L.rows; ++r) plan->rows[r].linear_offset = static_cast<uint64_t>(r) * L.row_pitch;
   L.footprint_bytes = static_cast<uint64_t>(L.rows) * L.row_pitch;
   if (spec.swizzle != Swizzle::kNone) L.footprint_bytes = RoundUp(L.footprint_bytes, 128);
@@ -419,6 +447,8 @@ void FillElements(const Plan& p, uint8_t* buf, uint8_t* st, uint32_t e0, uint32_
     const uint64_t bit = ElementBit(p.packing, sbits, e);
     if (pat_bytes > 0 && (bit & 7) == 0 && dbits == pat_bytes * 8) {
       std::memcpy(buf + bit / 8, pat, static_cast<size_t>(pat_bytes));
+    } else if (dbits > 64) {
+      std::memset(buf + bit / 8, 0, static_cast<size_t>(dbits / 8));  // interleaved slices: zero fill only
     } else {
       PutBits(buf, bit, dbits, 0);
     }
@@ -477,7 +507,7 @@ void LoadRow(const Plan& p, const Row& row, const uint8_t* global, uint8_t* buf,
     }
     const uint64_t gbit = row_gbit + static_cast<uint64_t>(c[0]) * static_cast<uint64_t>(gbits);
     const uint64_t sbit = ElementBit(p.packing, sbits, e);
-    PutBits(buf, sbit, dbits, GetBits(global, gbit, dbits));
+    CopyBits(buf, sbit, global, gbit, dbits);
     for (uint64_t b = sbit / 8; b < CeilDiv(sbit + dbits, 8); ++b) st[b] = kData;
   }
 }
@@ -788,7 +818,7 @@ bool ModelStore(const TensorMapSpec& spec, const CopyInstruction& instr, const u
           return Fail(error, Cat("cp.reduce.async.bulk.tensor .", Name(instr.reduce_op), " does not support ",
                                  PtxElemType(spec.data_type)));
       } else {
-        PutBits(global, gbit, gbits, GetBits(buf.data(), sbit, dbits));
+        CopyBits(global, gbit, buf.data(), sbit, dbits);
       }
       ++res.elements_written;
       const uint64_t b0 = gbit / 8, b1 = CeilDiv(gbit + gbits, 8);

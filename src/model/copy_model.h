@@ -19,7 +19,9 @@
 //   the swizzle is an XOR of absolute shared-memory address bits (swizzle.h); with a swizzle each row starts
 //   on a swizzle-span boundary; OOB-NaN is 0x7ff7 repeated; tf32 loads round; a box start that is not
 //   16-byte aligned along dimension 0, or an im2col base point outside the bounding box, traps (refused);
-//   stores write whole 16-byte chunks at the end of dimension 0; interleaved maps are refused (not modelled).
+//   stores write whole 16-byte chunks at the end of dimension 0; interleaved maps count dimension 0 in
+//   16/32-byte slices and move one position along dimension rank-2 (M6: .tile loads and stores with zero fill;
+//   interleaved im2col, reductions, OOB-NaN fill, tf32 and sub-byte types are refused).
 #ifndef TMAPGEN_SRC_MODEL_COPY_MODEL_H_
 #define TMAPGEN_SRC_MODEL_COPY_MODEL_H_
 
