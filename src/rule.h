@@ -87,6 +87,7 @@ struct Rule {
   TextFn fix;       // the nearest valid value or an alternative configuration
   PatchFn patch;    // may be null
   std::string_view source;   // cuda.h function doc, PTX ISA section, Programming Guide, or measurement
+  TextFn field_path = nullptr;  // the field path when it depends on the spec or the finding; else `field`
 };
 
 // The table. Index = Finding::rule.

@@ -1218,6 +1218,21 @@ std::string FixUnusedFields(const TensorMapSpec& s, const Finding& f) {
   return Cat("remove ", FieldName(static_cast<uint32_t>(f.value)), ", or check that mode ", Name(s.mode), " is the one meant");
 }
 
+// ============================== field paths that depend on the spec ==============================
+std::string FieldOfUnused(const TensorMapSpec&, const Finding& f) {
+  return std::string(FieldName(static_cast<uint32_t>(f.value)));
+}
+std::string FieldOfStoreCorner(const TensorMapSpec& s, const Finding& f) { return CornerFieldName(s, f.index); }
+std::string FieldOfSmem(const TensorMapSpec&, const Finding& f) {
+  return f.index == 1 ? "smem_alignment" : "smem_address";
+}
+std::string FieldOfInnerBox(const TensorMapSpec& s, const Finding&) {
+  return IsIm2colMode(s.mode) ? "channels_per_pixel" : "box_dim[0]";
+}
+std::string FieldOfBoxSize(const TensorMapSpec& s, const Finding&) {
+  return IsIm2colMode(s.mode) ? "pixels_per_column" : "box_dim";
+}
+
 // ============================== the table ==============================
 constexpr uint8_t kAll = kAllModes;
 constexpr uint8_t kIm2colOnly = ModeBit(Mode::kIm2col);
@@ -1286,10 +1301,10 @@ constexpr Rule kRules[] = {
      "cuda.h (CUDA 13.0) elementStrides; PTX ISA 9.2 section 5.5.3.2 (traversal stride)"},
     {"swizzle-inner-span", Severity::kError, kAll, false, "box_dim[0]",
      "Without interleave the inner box dimension in bytes fits the swizzle span (32, 64 or 128 B).",
-     CheckSwizzleSpan, MsgSwizzleSpan, FixSwizzleSpan, PatchSwizzleSpan, kSrcAll},
+     CheckSwizzleSpan, MsgSwizzleSpan, FixSwizzleSpan, PatchSwizzleSpan, kSrcAll, FieldOfInnerBox},
     {"swizzle-inner-below-span", Severity::kNote, kAll, false, "box_dim[0]",
      "An inner box narrower than the swizzle span still occupies whole spans in shared memory.",
-     CheckSwizzleBelowSpan, MsgSwizzleBelowSpan, FixSwizzleBelowSpan, nullptr, kSrcCpgAlign},
+     CheckSwizzleBelowSpan, MsgSwizzleBelowSpan, FixSwizzleBelowSpan, nullptr, kSrcCpgAlign, FieldOfInnerBox},
     {"interleave-32b-swizzle", Severity::kError, kAll, false, "swizzle", "INTERLEAVE_32B requires SWIZZLE_32B.",
      CheckInterleave32Swizzle, MsgInterleave32Swizzle, FixInterleave32Swizzle, PatchSwizzle32, kSrcAll},
     {"interleave-mode", Severity::kError, kGS | kWide, false, "interleave",
@@ -1359,7 +1374,7 @@ constexpr Rule kRules[] = {
     {"im2col-store-corners", Severity::kError, ModeBit(Mode::kIm2col) | ModeBit(Mode::kIm2colW), false, "pixel_box_lower_corner",
      "Stores and reductions through im2col maps keep the bounding box inside the tensor (lower >= 0, upper <= 0).",
      CheckIm2colStoreCorners, MsgIm2colStoreCorners, FixIm2colStoreCorners, PatchIm2colStoreCorners,
-     "PTX ISA 9.2 section 9.7.9.25.5.1 (.global.shared::cta direction); PTX ISA section 5.5.5.1 (im2col_no_offs::w)"},
+     "PTX ISA 9.2 section 9.7.9.25.5.1 (.global.shared::cta direction); PTX ISA section 5.5.5.1 (im2col_no_offs::w)", FieldOfStoreCorner},
     {"mode-direction", Severity::kError, kGS | ModeBit(Mode::kIm2colW128), false, "direction",
      "gather4 and im2col::w::128 are loads; scatter4 is a store.",
      CheckModeDirection, MsgModeDirection, FixModeDirection, PatchModeDirection,
@@ -1390,19 +1405,19 @@ constexpr Rule kRules[] = {
     {"target-smem-capacity", Severity::kError, kAll, true, "box_dim",
      "One copy fits in the shared memory a block can have on the target (227 KiB; 99 KiB on sm_120 class).",
      CheckTargetSmemCapacity, MsgTargetSmemCapacity, FixTargetSmemCapacity, nullptr,
-     "CUDA Programming Guide, compute capabilities table (shared memory per block); driver behaviour measured"},
+     "CUDA Programming Guide, compute capabilities table (shared memory per block); driver behaviour measured", FieldOfBoxSize},
     {"box-driver-size-limit", Severity::kError, kAll, true, "box_dim",
      "The box (tiled: prod floor(box_dim / element_strides); im2col: channels x pixels) x element size fits the "
      "target's shared memory per SM (228 KiB on sm_90), whatever the direction.",
      CheckBoxDriverLimit, MsgBoxDriverLimit, FixTargetSmemCapacity, nullptr,
-     "measured: H200 sm_90, driver 580.159.04 (docs/hardware.md B1); undocumented in cuda.h"},
+     "measured: H200 sm_90, driver 580.159.04 (docs/hardware.md B1); undocumented in cuda.h", FieldOfBoxSize},
     {"smem-align-128", Severity::kError, kAll, false, "smem_address",
      "The shared-memory destination is 128-byte aligned.",
-     CheckSmemAlign128, MsgSmemAlign128, FixSmemAlign128, nullptr, kSrcCpgAlign},
+     CheckSmemAlign128, MsgSmemAlign128, FixSmemAlign128, nullptr, kSrcCpgAlign, FieldOfSmem},
     {"smem-swizzle-phase", Severity::kWarning, kAll, false, "smem_address",
      "A swizzled destination should start on the swizzle repeat (256, 512 or 1024 B) so the base offset is 0.",
      CheckSmemSwizzlePhase, MsgSmemSwizzlePhase, FixSmemSwizzlePhase, nullptr,
-     "PTX ISA 9.2 section 5.5.7 (swizzle base offset); CUDA Programming Guide swizzle table"},
+     "PTX ISA 9.2 section 5.5.7 (swizzle base offset); CUDA Programming Guide swizzle table", FieldOfSmem},
     {"driver-version", Severity::kError, kAll, false, "driver_version",
      "Tensor maps need driver 12.0; sub-byte types, atomicity swizzles and Im2colWide need 12.8.",
      CheckDriverVersion, MsgDriverVersion, FixDriverVersion, nullptr,
@@ -1413,7 +1428,7 @@ constexpr Rule kRules[] = {
      "CUTLASS CHANGELOG 4.3.4 (commit b7ecaa605); CCCL __tensorMapEncodeTiled (nvbug 5736804)"},
     {"unused-field", Severity::kNote, kAll, false, "",
      "Fields the chosen mode or direction does not use are ignored.",
-     CheckUnusedFields, MsgUnusedFields, FixUnusedFields, nullptr, "cuda.h (CUDA 13.0) encoder signatures"},
+     CheckUnusedFields, MsgUnusedFields, FixUnusedFields, nullptr, "cuda.h (CUDA 13.0) encoder signatures", FieldOfUnused},
 };
 
 constexpr int kNumRulesValue = static_cast<int>(sizeof(kRules) / sizeof(kRules[0]));
@@ -1474,12 +1489,7 @@ int FindRule(std::string_view id) {
 }
 
 std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f) {
-  const std::string_view id = r.id;
-  if (id == "unused-field") return std::string(FieldName(static_cast<uint32_t>(f.value)));
-  if (id == "im2col-store-corners") return CornerFieldName(s, f.index);
-  if ((id == "smem-align-128" || id == "smem-swizzle-phase") && f.index == 1) return "smem_alignment";
-  if (r.field == "box_dim[0]" && IsIm2colMode(s.mode)) return "channels_per_pixel";
-  if ((id == "target-smem-capacity" || id == "box-driver-size-limit") && IsIm2colMode(s.mode)) return "pixels_per_column";
+  if (r.field_path != nullptr) return r.field_path(s, f);
   const std::string_view field = r.field;
   const size_t p = field.find("[i]");
   if (p == std::string_view::npos) return std::string(field);

@@ -110,7 +110,9 @@ TEST(SpecJson, WriteThenReadIsTheSameSpec) {
     EXPECT_EQ(r.rank, s.rank);
     EXPECT_EQ(r.global_dim, s.global_dim);
     EXPECT_EQ(r.global_strides, s.global_strides);
-    if (!IsIm2colMode(s.mode)) EXPECT_EQ(r.box_dim, s.box_dim);
+    if (!IsIm2colMode(s.mode)) {
+      EXPECT_EQ(r.box_dim, s.box_dim);
+    }
     EXPECT_EQ(r.pixel_box_lower_corner_width, s.pixel_box_lower_corner_width);
     EXPECT_EQ(r.channels_per_pixel, s.channels_per_pixel);
     EXPECT_EQ(r.swizzle, s.swizzle);
