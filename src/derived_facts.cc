@@ -39,6 +39,20 @@ DerivedFacts ComputeDerivedFacts(const TensorMapSpec& s) {
     f.inner_box_bytes = CeilDiv(SatMul(s.box_dim[0], sbits), 8);
     if (IsGatherScatter(s.mode)) {
       f.elements_per_copy = SatMul(4, s.box_dim[0]);
+    } else if (s.interleave != Interleave::kNone && rank >= 3 && sbits > 0) {
+      // Measured on an H200 (docs/model.md M6): an interleaved map counts dimension 0 in 16- or 32-byte
+      // slices whatever the type, and a copy moves one position along dimension rank-2 (box_dim[rank-2]
+      // is not used). Rows follow each other without padding.
+      const uint64_t slice = s.interleave == Interleave::k32B ? 32 : 16;
+      uint64_t slices = 1;
+      for (uint32_t i = 0; i < rank; ++i) {
+        if (i == rank - 2) continue;
+        const uint64_t stride = s.element_strides[i];
+        slices = SatMul(slices, stride <= 1 ? s.box_dim[i] : CeilDiv(s.box_dim[i], stride));
+      }
+      const uint64_t es0 = s.element_strides[0];
+      f.inner_box_bytes = SatMul(es0 <= 1 ? s.box_dim[0] : CeilDiv(s.box_dim[0], es0), slice);
+      f.elements_per_copy = SatMul(slices, slice * 8 / sbits);
     } else {
       uint64_t n = 1;
       for (uint32_t i = 0; i < rank; ++i) {
@@ -46,21 +60,6 @@ DerivedFacts ComputeDerivedFacts(const TensorMapSpec& s) {
         n = SatMul(n, stride <= 1 ? s.box_dim[i] : CeilDiv(s.box_dim[i], stride));
       }
       f.elements_per_copy = rank == 0 ? 0 : n;
-      if (s.interleave != Interleave::kNone && rank >= 3 && sbits > 0) {
-        // Measured on an H200 (docs/model.md M6): an interleaved map counts dimension 0 in 16- or 32-byte
-        // slices whatever the type, and a copy moves one position along dimension rank-2 (box_dim[rank-2]
-        // is not used). Rows follow each other without padding.
-        const uint64_t slice = s.interleave == Interleave::k32B ? 32 : 16;
-        uint64_t slices = 1;
-        for (uint32_t i = 0; i < rank; ++i) {
-          if (i == rank - 2) continue;
-          const uint64_t stride = s.element_strides[i];
-          slices = SatMul(slices, stride <= 1 ? s.box_dim[i] : CeilDiv(s.box_dim[i], stride));
-        }
-        const uint64_t es0 = s.element_strides[0];
-        f.inner_box_bytes = SatMul(es0 <= 1 ? s.box_dim[0] : CeilDiv(s.box_dim[0], es0), slice);
-        f.elements_per_copy = SatMul(slices, slice * 8 / sbits);
-      }
     }
   }
   f.transaction_bytes = s.direction == Direction::kPrefetch ? 0 : CeilDiv(SatMul(f.elements_per_copy, sbits), 8);
