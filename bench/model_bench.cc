@@ -9,7 +9,7 @@
 
 #include "src/model/bank_conflicts.h"
 #include "src/model/copy_model.h"
-#include "src/tensor_map_spec.h"
+#include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::model {
 namespace {

@@ -18,11 +18,11 @@
 
 #include "src/json/json_reader.h"
 #include "src/json/json_writer.h"
-#include "src/report.h"
-#include "src/spec_json.h"
-#include "src/tensor_map_spec.h"
-#include "src/types.h"
-#include "src/validator.h"
+#include "src/report/report.h"
+#include "src/schema/spec_json.h"
+#include "src/tmap/tensor_map_spec.h"
+#include "src/tmap/types.h"
+#include "src/tmap/validator.h"
 
 namespace tmapgen {
 namespace {

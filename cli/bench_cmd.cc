@@ -6,7 +6,7 @@
 
 #include "cli/check_cmd.h"
 #include "src/gpu/bench.h"
-#include "src/validator.h"
+#include "src/tmap/validator.h"
 
 namespace tmapgen::cli {
 namespace {

@@ -11,9 +11,9 @@
 #include "src/gpu/check_runner.h"
 #include "src/gpu/codegen_example.h"
 #include "src/gpu/wgmma_check.h"
-#include "src/rule.h"
-#include "src/spec_json.h"
-#include "src/validator.h"
+#include "src/tmap/rule.h"
+#include "src/schema/spec_json.h"
+#include "src/tmap/validator.h"
 
 namespace tmapgen::cli {
 namespace {

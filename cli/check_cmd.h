@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "src/tensor_map_spec.h"
+#include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::cli {
 

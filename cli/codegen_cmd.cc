@@ -16,9 +16,9 @@
 #include "cli/textproto.h"
 #include "src/codegen/codegen.h"
 #include "src/json/json_reader.h"
-#include "src/report.h"
-#include "src/spec_json.h"
-#include "src/str_cat.h"
+#include "src/report/report.h"
+#include "src/schema/spec_json.h"
+#include "src/util/strings.h"
 
 namespace tmapgen::cli {
 namespace {
@@ -48,7 +48,7 @@ struct Io {
 };
 
 int Usage(const Io& io, const std::string& msg) {
-  *io.err += Cat("tmapgen codegen: ", msg, "\n", kCodegenUsage);
+  *io.err += StrCat("tmapgen codegen: ", msg, "\n", kCodegenUsage);
   return 2;
 }
 
@@ -58,7 +58,7 @@ class CollectSpecs : public SpecSink {
   explicit CollectSpecs(std::vector<TensorMapSpec>* specs) : specs_(specs) {}
   void Spec(const TensorMapSpec& spec) override { specs_->push_back(spec); }
   void Error(const InputError& e, const std::string& where) override {
-    if (error_.empty()) error_ = Cat(where, ": ", e.message);
+    if (error_.empty()) error_ = StrCat(where, ": ", e.message);
   }
   const std::string& error() const { return error_; }
 
@@ -70,12 +70,12 @@ class CollectSpecs : public SpecSink {
 bool WriteAtomically(const std::string& path, const std::string& data, std::string* err) {
   const size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  std::string tmpl = Cat(dir, "/.", slash == std::string::npos ? path : path.substr(slash + 1), ".tmp.XXXXXX");
+  std::string tmpl = StrCat(dir, "/.", slash == std::string::npos ? path : path.substr(slash + 1), ".tmp.XXXXXX");
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
   const int fd = mkstemp(buf.data());
   if (fd < 0) {
-    *err = Cat("cannot create a temporary file next to ", path, ": ", std::strerror(errno));
+    *err = StrCat("cannot create a temporary file next to ", path, ": ", std::strerror(errno));
     return false;
   }
   const std::string tmp(buf.data());
@@ -101,7 +101,7 @@ bool WriteAtomically(const std::string& path, const std::string& data, std::stri
   }
   if (ok && std::rename(tmp.c_str(), path.c_str()) != 0) ok = false;
   if (!ok) {
-    *err = Cat("cannot write ", path, ": ", std::strerror(errno ? errno : saved));
+    *err = StrCat("cannot write ", path, ": ", std::strerror(errno ? errno : saved));
     unlink(tmp.c_str());
     return false;
   }
@@ -141,28 +141,28 @@ int CodegenMain(const std::vector<std::string>& args_in, const Io& io) {
       *io.out += kCodegenHelp;
       return 0;
     }
-    const std::string flag = name.size() == 1 ? Cat("-", name) : Cat("--", name);
+    const std::string flag = name.size() == 1 ? StrCat("-", name) : StrCat("--", name);
     if (name != "lang" && name != "o" && name != "output" && name != "target" && name != "namespace" && name != "desc" &&
         name != "idesc")
-      return Usage(io, Cat("unknown flag ", a));
+      return Usage(io, StrCat("unknown flag ", a));
     if (!has_value) {
-      if (i + 1 >= args.size()) return Usage(io, Cat(flag, " needs a value"));
+      if (i + 1 >= args.size()) return Usage(io, StrCat(flag, " needs a value"));
       value = args[++i];
     }
     std::string err;
     if (name == "lang") {
-      if (!codegen::ParseLang(value, &lang)) return Usage(io, Cat("--lang: unknown value \"", value, "\"; expected cpp, json or ptx"));
+      if (!codegen::ParseLang(value, &lang)) return Usage(io, StrCat("--lang: unknown value \"", value, "\"; expected cpp, json or ptx"));
     } else if (name == "o" || name == "output") {
-      if (value.empty()) return Usage(io, Cat(flag, ": empty file name"));
+      if (value.empty()) return Usage(io, StrCat(flag, ": empty file name"));
       output = value;
     } else if (name == "target") {
       if (!Parse(value, &opt.target))
-        return Usage(io, Cat("--target: unknown value \"", value, "\"; expected one of: ",
+        return Usage(io, StrCat("--target: unknown value \"", value, "\"; expected one of: ",
                              AcceptedNames(static_cast<Target*>(nullptr))));
       opt.has_target = true;
     } else if (name == "namespace") {
       if (codegen::SanitizeIdentifier(value, "") != value || value.empty())
-        return Usage(io, Cat("--namespace: \"", value, "\" is not a plain C++ identifier"));
+        return Usage(io, StrCat("--namespace: \"", value, "\" is not a plain C++ identifier"));
       opt.name_space = value;
     } else if (name == "desc") {
       codegen::DescRequest r;
@@ -179,7 +179,7 @@ int CodegenMain(const std::vector<std::string>& args_in, const Io& io) {
     CollectSpecs sink(&input.specs);
     std::string err;
     if (!ReadSpecs(f, InputFormat::kAuto, &sink, &err)) return Usage(io, err);
-    if (!sink.error().empty()) return Usage(io, Cat("input error: ", sink.error()));
+    if (!sink.error().empty()) return Usage(io, StrCat("input error: ", sink.error()));
     opt.sources.push_back(f);
   }
   if (input.specs.empty()) return Usage(io, "the SPEC files hold no spec");
@@ -197,7 +197,7 @@ int CodegenMain(const std::vector<std::string>& args_in, const Io& io) {
     case codegen::Lang::kCpp: text = codegen::GenerateCpp(plan, opt); break;
     case codegen::Lang::kJson: text = codegen::GenerateJson(plan, opt); break;
     case codegen::Lang::kPtx:
-      if (!codegen::GeneratePtx(plan, opt, &text, &err)) return Usage(io, Cat("--lang ptx: ", err));
+      if (!codegen::GeneratePtx(plan, opt, &text, &err)) return Usage(io, StrCat("--lang ptx: ", err));
       break;
   }
   if (output.empty() || output == "-") {
@@ -205,7 +205,7 @@ int CodegenMain(const std::vector<std::string>& args_in, const Io& io) {
     return 0;
   }
   if (!WriteAtomically(output, text, &err)) {
-    *io.err += Cat("tmapgen codegen: ", err, "\n");
+    *io.err += StrCat("tmapgen codegen: ", err, "\n");
     return 2;
   }
   return 0;

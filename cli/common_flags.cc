@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "cli/spec_flags.h"
-#include "src/str_cat.h"
+#include "src/util/strings.h"
 
 namespace tmapgen::cli {
 
@@ -33,12 +33,12 @@ bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pa
     for (char& c : name) if (c == '_') c = '-';
     auto take = [&](std::string* out) {
       if (has_value) { *out = value; return true; }
-      if (i + 1 >= args.size()) { *err = Cat("--", name, " needs a value"); return false; }
+      if (i + 1 >= args.size()) { *err = StrCat("--", name, " needs a value"); return false; }
       *out = args[++i];
       return true;
     };
     auto no_value = [&]() {
-      if (has_value) { *err = Cat("--", name, " takes no value"); return false; }
+      if (has_value) { *err = StrCat("--", name, " takes no value"); return false; }
       return true;
     };
     std::string v;
@@ -47,17 +47,17 @@ bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pa
       if (v == "text") o->format = Format::kText;
       else if (v == "json") o->format = Format::kJson;
       else if (v == "textproto") o->format = Format::kTextproto;
-      else { *err = Cat("--format: unknown value \"", v, "\"; expected text, json or textproto"); return false; }
+      else { *err = StrCat("--format: unknown value \"", v, "\"; expected text, json or textproto"); return false; }
     } else if (name == "input-format") {
       if (!take(&v)) return false;
       if (v == "json") o->input_format = InputFormat::kJson;
       else if (v == "jsonl") o->input_format = InputFormat::kJsonl;
       else if (v == "textproto") o->input_format = InputFormat::kTextproto;
-      else { *err = Cat("--input-format: unknown value \"", v, "\"; expected json, jsonl or textproto"); return false; }
+      else { *err = StrCat("--input-format: unknown value \"", v, "\"; expected json, jsonl or textproto"); return false; }
     } else if (name == "color") {
       if (!take(&color)) return false;
       if (color != "auto" && color != "always" && color != "never") {
-        *err = Cat("--color: unknown value \"", color, "\"; expected auto, always or never");
+        *err = StrCat("--color: unknown value \"", color, "\"; expected auto, always or never");
         return false;
       }
     } else if (name == "no-encode") {
@@ -75,14 +75,14 @@ bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pa
       if (!take(&v)) return false;
       if (name == "target") {
         if (!Parse(v, &o->target)) {
-          *err = Cat("--target: unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<Target*>(nullptr)));
+          *err = StrCat("--target: unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<Target*>(nullptr)));
           return false;
         }
         o->has_target = true;
       }
       spec_flags->emplace_back(name, v);
     } else {
-      *err = Cat("unknown flag ", a);
+      *err = StrCat("unknown flag ", a);
       return false;
     }
   }

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cli/spec_input.h"
-#include "src/types.h"
+#include "src/tmap/types.h"
 
 namespace tmapgen::cli {
 

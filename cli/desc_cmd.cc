@@ -19,8 +19,8 @@
 #include "src/desc/map_consistency.h"
 #include "src/desc/smem_descriptor.h"
 #include "src/json/json_writer.h"
-#include "src/spec_json.h"
-#include "src/str_cat.h"
+#include "src/schema/spec_json.h"
+#include "src/util/strings.h"
 
 namespace tmapgen::cli {
 namespace {
@@ -93,7 +93,7 @@ struct Io {
 };
 
 int Usage(const Io& io, const char* usage, const std::string& msg) {
-  *io.err += Cat("tmapgen: ", msg, "\n", usage);
+  *io.err += StrCat("tmapgen: ", msg, "\n", usage);
   return 2;
 }
 
@@ -141,19 +141,19 @@ bool ParseFlags(const std::vector<std::string>& args, size_t start, const std::v
     for (const FlagDef& d : defs)
       if (d.name == name) def = &d;
     if (def == nullptr) {
-      *err = Cat("unknown flag ", a);
+      *err = StrCat("unknown flag ", a);
       return false;
     }
     if (def->takes_value) {
       if (!has_value) {
         if (i + 1 >= args.size()) {
-          *err = Cat("--", name, " needs a value");
+          *err = StrCat("--", name, " needs a value");
           return false;
         }
         value = args[++i];
       }
     } else if (has_value) {
-      *err = Cat("--", name, " takes no value");
+      *err = StrCat("--", name, " takes no value");
       return false;
     }
     out->items.emplace_back(name, value);
@@ -172,12 +172,12 @@ bool ParseUint(std::string_view flag, std::string_view v, uint64_t* out, std::st
   for (char c : d)
     if (c != '_' && c != '\'') clean.push_back(c);
   if (clean.empty()) {
-    *err = Cat("--", flag, ": expected an unsigned integer, got \"", v, "\"");
+    *err = StrCat("--", flag, ": expected an unsigned integer, got \"", v, "\"");
     return false;
   }
   auto r = std::from_chars(clean.data(), clean.data() + clean.size(), *out, base);
   if (r.ec != std::errc() || r.ptr != clean.data() + clean.size()) {
-    *err = Cat("--", flag, ": expected an unsigned integer (decimal or 0x hex) below 2^64, got \"", v, "\"");
+    *err = StrCat("--", flag, ": expected an unsigned integer (decimal or 0x hex) below 2^64, got \"", v, "\"");
     return false;
   }
   return true;
@@ -187,7 +187,7 @@ bool ParseU32(std::string_view flag, std::string_view v, uint32_t* out, std::str
   uint64_t x = 0;
   if (!ParseUint(flag, v, &x, err)) return false;
   if (x > UINT32_MAX) {
-    *err = Cat("--", flag, ": ", v, " is out of range (at most 4294967295)");
+    *err = StrCat("--", flag, ": ", v, " is out of range (at most 4294967295)");
     return false;
   }
   *out = static_cast<uint32_t>(x);
@@ -197,7 +197,7 @@ bool ParseU32(std::string_view flag, std::string_view v, uint32_t* out, std::str
 bool ParsePair(std::string_view flag, std::string_view v, uint32_t* a, uint32_t* b, std::string* err) {
   const size_t comma = v.find_first_of(",x");
   if (comma == std::string_view::npos) {
-    *err = Cat("--", flag, ": expected two numbers MN,K, got \"", v, "\"");
+    *err = StrCat("--", flag, ": expected two numbers MN,K, got \"", v, "\"");
     return false;
   }
   return ParseU32(flag, v.substr(0, comma), a, err) && ParseU32(flag, v.substr(comma + 1), b, err);
@@ -206,13 +206,13 @@ bool ParsePair(std::string_view flag, std::string_view v, uint32_t* a, uint32_t*
 template <typename E>
 bool ParseEnum(std::string_view flag, std::string_view v, E* out, std::string* err) {
   if (Parse(v, out)) return true;
-  *err = Cat("--", flag, ": unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr)));
+  *err = StrCat("--", flag, ": unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr)));
   return false;
 }
 
 bool ParseTarget(std::string_view v, Target* out, std::string* err) {
   if (tmapgen::Parse(v, out)) return true;
-  *err = Cat("--target: unknown value \"", v, "\"; expected one of: ", tmapgen::AcceptedNames(static_cast<Target*>(nullptr)));
+  *err = StrCat("--target: unknown value \"", v, "\"; expected one of: ", tmapgen::AcceptedNames(static_cast<Target*>(nullptr)));
   return false;
 }
 
@@ -225,14 +225,14 @@ bool ParseOutput(const Flags& f, Output* o, std::string* err) {
   if (const std::string* v = f.Get("format")) {
     if (*v == "json") o->json = true;
     else if (*v != "text") {
-      *err = Cat("--format: unknown value \"", *v, "\"; expected text or json");
+      *err = StrCat("--format: unknown value \"", *v, "\"; expected text or json");
       return false;
     }
   }
   std::string color = "auto";
   if (const std::string* v = f.Get("color")) color = *v;
   if (color != "auto" && color != "always" && color != "never") {
-    *err = Cat("--color: unknown value \"", color, "\"; expected auto, always or never");
+    *err = StrCat("--color: unknown value \"", color, "\"; expected auto, always or never");
     return false;
   }
   const bool tty = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
@@ -243,7 +243,7 @@ bool ParseOutput(const Flags& f, Output* o, std::string* err) {
 bool ReadFile(const std::string& name, std::string* text, std::string* err) {
   FILE* f = std::fopen(name.c_str(), "rb");
   if (f == nullptr) {
-    *err = Cat("cannot open ", name, ": ", std::strerror(errno));
+    *err = StrCat("cannot open ", name, ": ", std::strerror(errno));
     return false;
   }
   char buf[1 << 14];
@@ -251,7 +251,7 @@ bool ReadFile(const std::string& name, std::string* text, std::string* err) {
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, n);
   const bool ok = std::ferror(f) == 0;
   std::fclose(f);
-  if (!ok) *err = Cat("cannot read ", name);
+  if (!ok) *err = StrCat("cannot read ", name);
   return ok;
 }
 
@@ -264,14 +264,14 @@ bool LoadMap(const std::string& spec, TensorMapSpec* map, std::string* source, s
     *source = "inline";
   } else {
     if (!ReadFile(spec, &text, err)) {
-      *err = Cat("--for-map: ", *err);
+      *err = StrCat("--for-map: ", *err);
       return false;
     }
     *source = spec;
   }
   InputError e;
   if (!ParseSpecJson(text, 1, map, &e)) {
-    *err = Cat("--for-map: ", *source, ": ", e.message);
+    *err = StrCat("--for-map: ", *source, ": ", e.message);
     return false;
   }
   return true;
@@ -280,12 +280,12 @@ bool LoadMap(const std::string& spec, TensorMapSpec* map, std::string* source, s
 bool WriteFile(const std::string& name, const std::string& text, std::string* err) {
   FILE* f = std::fopen(name.c_str(), "wb");
   if (f == nullptr) {
-    *err = Cat("--svg: cannot open ", name, ": ", std::strerror(errno));
+    *err = StrCat("--svg: cannot open ", name, ": ", std::strerror(errno));
     return false;
   }
   const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
   std::fclose(f);
-  if (!ok) *err = Cat("--svg: cannot write ", name);
+  if (!ok) *err = StrCat("--svg: cannot write ", name);
   return ok;
 }
 
@@ -315,7 +315,7 @@ int DescMain(const std::vector<std::string>& args_in, const Io& io) {
   if (args.empty()) return Usage(io, kDescUsage, "desc needs a subcommand: wgmma, tcgen05 or decode");
   const std::string sub = args[0];
   if (sub != "wgmma" && sub != "tcgen05" && sub != "decode")
-    return Usage(io, kDescUsage, Cat("desc: unknown subcommand \"", sub, "\"; expected wgmma, tcgen05 or decode"));
+    return Usage(io, kDescUsage, StrCat("desc: unknown subcommand \"", sub, "\"; expected wgmma, tcgen05 or decode"));
   Flags f;
   std::string err;
   if (!ParseFlags(args, 1, DescFlagDefs(), &f, &err)) return Usage(io, kDescUsage, err);
@@ -327,10 +327,10 @@ int DescMain(const std::vector<std::string>& args_in, const Io& io) {
   if (decode) {
     if (f.positional.size() != 1)
       return Usage(io, kDescUsage, f.positional.empty() ? "desc decode needs the descriptor VALUE (0x...)"
-                                                        : Cat("desc decode: unexpected argument \"", f.positional[1], "\""));
-    if (!ParseUint("value", f.positional[0], &value, &err)) return Usage(io, kDescUsage, Cat("desc decode: ", err));
+                                                        : StrCat("desc decode: unexpected argument \"", f.positional[1], "\""));
+    if (!ParseUint("value", f.positional[0], &value, &err)) return Usage(io, kDescUsage, StrCat("desc decode: ", err));
   } else if (!f.positional.empty()) {
-    return Usage(io, kDescUsage, Cat("desc ", sub, ": unexpected argument \"", f.positional[0], "\""));
+    return Usage(io, kDescUsage, StrCat("desc ", sub, ": unexpected argument \"", f.positional[0], "\""));
   }
   if (!decode && f.Has("arch")) return Usage(io, kDescUsage, "--arch is for desc decode (the subcommand names the family)");
 
@@ -364,13 +364,13 @@ int DescMain(const std::vector<std::string>& args_in, const Io& io) {
   for (const char* name : {"smem-address", "address", "start"}) {
     if (const std::string* v = f.Get(name)) {
       if (decode && !f.Has("for-map"))
-        return Usage(io, kDescUsage, Cat("--", name, ": desc decode takes the start address from the value"));
+        return Usage(io, kDescUsage, StrCat("--", name, ": desc decode takes the start address from the value"));
       if (!ParseUint(name, *v, &l.smem_address, &err)) return Usage(io, kDescUsage, err);
       has_addr = true;
     }
   }
   for (const char* name : {"lbo", "sbo", "base-offset", "lbo-mode"})
-    if (decode && f.Has(name)) return Usage(io, kDescUsage, Cat("--", name, ": desc decode takes it from the value"));
+    if (decode && f.Has(name)) return Usage(io, kDescUsage, StrCat("--", name, ": desc decode takes it from the value"));
   if (const std::string* v = f.Get("lbo")) { if (!ParseUint("lbo", *v, &l.lbo, &err)) return Usage(io, kDescUsage, err); l.has_lbo = true; }
   if (const std::string* v = f.Get("sbo")) { if (!ParseUint("sbo", *v, &l.sbo, &err)) return Usage(io, kDescUsage, err); l.has_sbo = true; }
   if (const std::string* v = f.Get("base-offset")) {
@@ -380,7 +380,7 @@ int DescMain(const std::vector<std::string>& args_in, const Io& io) {
   }
   if (const std::string* v = f.Get("lbo-mode")) {
     if (*v == "absolute") l.lbo_absolute = true;
-    else if (*v != "relative") return Usage(io, kDescUsage, Cat("--lbo-mode: unknown value \"", *v, "\"; expected relative or absolute"));
+    else if (*v != "relative") return Usage(io, kDescUsage, StrCat("--lbo-mode: unknown value \"", *v, "\"; expected relative or absolute"));
     if (l.lbo_absolute && arch != DescArch::kTcgen05) return Usage(io, kDescUsage, "--lbo-mode absolute: tcgen05 descriptors only");
     if (l.lbo_absolute && !l.has_lbo) return Usage(io, kDescUsage, "--lbo-mode absolute needs --lbo ADDRESS (the second K chunk's address)");
   }
@@ -505,7 +505,7 @@ int DescMain(const std::vector<std::string>& args_in, const Io& io) {
     *io.out += "\n";
   } else {
     if (arch_guessed)
-      *io.out += Cat("(family ", Name(arch), ", read from bits 46-48 = ", (value >> 46) & 7, "; --arch to choose)\n");
+      *io.out += StrCat("(family ", Name(arch), ", read from bits 46-48 = ", (value >> 46) & 7, "; --arch to choose)\n");
     *io.out += RenderSmemText(r, out.color);
   }
   return r.validation.valid ? 0 : 1;
@@ -559,7 +559,7 @@ int IdescMain(const std::vector<std::string>& args_in, const Io& io) {
   if (const std::string* v = f.Get("cta-group")) {
     uint32_t g = 0;
     if (!ParseU32("cta-group", *v, &g, &err)) return Usage(io, kIdescUsage, err);
-    if (g != 1 && g != 2) return Usage(io, kIdescUsage, Cat("--cta-group: expected 1 or 2, got ", *v));
+    if (g != 1 && g != 2) return Usage(io, kIdescUsage, StrCat("--cta-group: expected 1 or 2, got ", *v));
     s.cta_group = static_cast<int>(g);
   }
   s.ws = f.Has("ws");
@@ -572,14 +572,14 @@ int IdescMain(const std::vector<std::string>& args_in, const Io& io) {
   if (decode) {
     if (f.positional.size() != 1)
       return Usage(io, kIdescUsage, f.positional.empty() ? "idesc decode needs the descriptor VALUE (0x...)"
-                                                         : Cat("idesc decode: unexpected argument \"", f.positional[1], "\""));
+                                                         : StrCat("idesc decode: unexpected argument \"", f.positional[1], "\""));
     uint64_t v = 0;
-    if (!ParseUint("value", f.positional[0], &v, &err)) return Usage(io, kIdescUsage, Cat("idesc decode: ", err));
+    if (!ParseUint("value", f.positional[0], &v, &err)) return Usage(io, kIdescUsage, StrCat("idesc decode: ", err));
     if (v > UINT32_MAX) return Usage(io, kIdescUsage, "idesc decode: the instruction descriptor has 32 bits");
     for (const auto& kv : f.items) {
       const std::string& n = kv.first;
       if (n != "kind" && n != "cta-group" && n != "ws" && n != "target" && n != "format" && n != "color")
-        return Usage(io, kIdescUsage, Cat("--", n, ": idesc decode takes it from the value"));
+        return Usage(io, kIdescUsage, StrCat("--", n, ": idesc decode takes it from the value"));
     }
     const uint32_t value = static_cast<uint32_t>(v);
     if (!kind_given) {
@@ -597,7 +597,7 @@ int IdescMain(const std::vector<std::string>& args_in, const Io& io) {
     r.check.spec = SpecFromFields(r.check.fields, s);
     r.check.user_value = true;
   } else {
-    if (!f.positional.empty()) return Usage(io, kIdescUsage, Cat("idesc: unexpected argument \"", f.positional[0], "\""));
+    if (!f.positional.empty()) return Usage(io, kIdescUsage, StrCat("idesc: unexpected argument \"", f.positional[0], "\""));
     s.a_type = s.b_type = DefaultType(s.kind);
     s.d_type = s.kind == MmaKind::kI8 ? DType::kS32 : DType::kF32;
     if (const std::string* v = f.Get("m")) { if (!ParseU32("m", *v, &s.m, &err)) return Usage(io, kIdescUsage, err); }
@@ -605,7 +605,7 @@ int IdescMain(const std::vector<std::string>& args_in, const Io& io) {
     if (const std::string* v = f.Get("a-type")) { if (!ParseEnum("a-type", *v, &s.a_type, &err)) return Usage(io, kIdescUsage, err); }
     if (const std::string* v = f.Get("b-type")) { if (!ParseEnum("b-type", *v, &s.b_type, &err)) return Usage(io, kIdescUsage, err); }
     if (const std::string* v = f.Get("d-type")) {
-      if (!Parse(*v, &s.d_type)) return Usage(io, kIdescUsage, Cat("--d-type: unknown value \"", *v, "\"; expected f16, f32 or s32"));
+      if (!Parse(*v, &s.d_type)) return Usage(io, kIdescUsage, StrCat("--d-type: unknown value \"", *v, "\"; expected f16, f32 or s32"));
     }
     if (const std::string* v = f.Get("a-major")) { if (!ParseEnum("a-major", *v, &s.a_major, &err)) return Usage(io, kIdescUsage, err); }
     if (const std::string* v = f.Get("b-major")) { if (!ParseEnum("b-major", *v, &s.b_major, &err)) return Usage(io, kIdescUsage, err); }
@@ -619,7 +619,7 @@ int IdescMain(const std::vector<std::string>& args_in, const Io& io) {
     }
     if (const std::string* v = f.Get("max-shift")) { if (!ParseU32("max-shift", *v, &s.max_shift, &err)) return Usage(io, kIdescUsage, err); }
     if (const std::string* v = f.Get("scale-type")) {
-      if (!Parse(*v, &s.scale_type)) return Usage(io, kIdescUsage, Cat("--scale-type: unknown value \"", *v, "\"; expected ue8m0 or ue4m3"));
+      if (!Parse(*v, &s.scale_type)) return Usage(io, kIdescUsage, StrCat("--scale-type: unknown value \"", *v, "\"; expected ue8m0 or ue4m3"));
     }
     if (const std::string* v = f.Get("a-sf-id")) { if (!ParseU32("a-sf-id", *v, &s.a_sf_id, &err)) return Usage(io, kIdescUsage, err); }
     if (const std::string* v = f.Get("b-sf-id")) { if (!ParseU32("b-sf-id", *v, &s.b_sf_id, &err)) return Usage(io, kIdescUsage, err); }
@@ -629,7 +629,7 @@ int IdescMain(const std::vector<std::string>& args_in, const Io& io) {
       if (k == 96 && (s.kind == MmaKind::kMxf4 || s.kind == MmaKind::kMxf4nvf4)) {
         s.k96 = true;
       } else if (k != InstrK(s)) {
-        return Usage(io, kIdescUsage, Cat("--k: .kind::", Name(s.kind), s.sparse ? " (sparse)" : "", " has K = ", InstrK(s),
+        return Usage(io, kIdescUsage, StrCat("--k: .kind::", Name(s.kind), s.sparse ? " (sparse)" : "", " has K = ", InstrK(s),
                                           "; only .kind::mxf4/.kind::mxf4nvf4 can choose K = 96"));
       }
     }

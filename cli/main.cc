@@ -29,11 +29,11 @@
 #include "src/driver/encode_spec.h"
 #include "src/json/json_reader.h"
 #include "src/json/json_writer.h"
-#include "src/report.h"
-#include "src/rule.h"
-#include "src/spec_json.h"
-#include "src/str_cat.h"
-#include "src/validator.h"
+#include "src/report/report.h"
+#include "src/tmap/rule.h"
+#include "src/schema/spec_json.h"
+#include "src/util/strings.h"
+#include "src/tmap/validator.h"
 
 #ifndef TMAPGEN_VERSION
 #define TMAPGEN_VERSION "0.1.0"
@@ -62,7 +62,7 @@ Gpu DetectGpu(bool use_gpu) {
   g.driver_version = drv.info().driver_version;
   const std::string t = driver::TargetForComputeCapability(dev.cc_major, dev.cc_minor);
   g.has_target = Parse(t, &g.target);
-  g.description = Cat(dev.name, " (", t, "), driver ", drv.info().driver_version);
+  g.description = StrCat(dev.name, " (", t, "), driver ", drv.info().driver_version);
   return g;
 }
 
@@ -143,7 +143,7 @@ struct Emitter {
     switch (opt.format) {
       case Format::kText:
         if (opt.quiet && v.valid) break;
-        if (!where.empty()) buf += Cat("# ", where, "\n");
+        if (!where.empty()) buf += StrCat("# ", where, "\n");
         buf += RenderReportText(index, spec, v, enc, ro);
         buf += "\n";
         break;
@@ -201,10 +201,10 @@ struct Emitter {
     enc->error_name = r.error_name;
     for (int i = 0; i < 16; ++i) enc->map[i] = r.map[i];
     if (!spec.Has(kFieldGlobalAddress))
-      enc->note = Cat("global_address not given: encoded at placeholder ", Hex(addr),
+      enc->note = StrCat("global_address not given: encoded at placeholder ", Hex(addr),
                       " (word 0); point it at your tensor with cuTensorMapReplaceAddress");
     if (r.cu_result != 0)
-      enc->note += Cat(enc->note.empty() ? "" : "; ", "the validator accepted this spec but the driver did not: please "
+      enc->note += StrCat(enc->note.empty() ? "" : "; ", "the validator accepted this spec but the driver did not: please "
                        "report it (a rule is missing)");
   }
 };
@@ -303,7 +303,7 @@ int Main(int argc, char** argv) {
       command = args[0];
       args.erase(args.begin());
     } else if (!args[0].empty() && args[0][0] != '-') {
-      return Usage(Cat("unknown command \"", args[0], "\""));
+      return Usage(StrCat("unknown command \"", args[0], "\""));
     }
   }
   Options opt;
@@ -323,7 +323,7 @@ int Main(int argc, char** argv) {
   if (command == "validate") {
     if (positional.empty()) return Usage("validate needs at least one FILE (or - for standard input)");
     for (const auto& [name, value] : spec_flags)
-      if (name != "target") return Usage(Cat("validate takes no spec flag other than --target (got --", name, ")"));
+      if (name != "target") return Usage(StrCat("validate takes no spec flag other than --target (got --", name, ")"));
     Progress prog{opt.progress};
     bool read_ok = true;
     for (const std::string& p : positional) read_ok = ProcessInput(p, opt, &em, &prog) && read_ok;
@@ -331,26 +331,26 @@ int Main(int argc, char** argv) {
     const int rc = Finish(em);
     if (opt.format == Format::kText)
       std::fprintf(stderr, "%d spec%s: %d valid, %d invalid%s\n", em.total, em.total == 1 ? "" : "s", em.valid,
-                   em.invalid, em.input_errors ? Cat(" (", em.input_errors, " unreadable)").c_str() : "");
+                   em.invalid, em.input_errors ? StrCat(" (", em.input_errors, " unreadable)").c_str() : "");
     return read_ok ? rc : 2;
   }
 
   // build (the default command)
-  if (!positional.empty()) return Usage(Cat("unexpected argument \"", positional[0], "\" (spec files go to: tmapgen validate FILE)"));
+  if (!positional.empty()) return Usage(StrCat("unexpected argument \"", positional[0], "\" (spec files go to: tmapgen validate FILE)"));
   TensorMapSpec base;
   const TensorMapSpec* base_ptr = nullptr;
   if (!opt.spec_file.empty()) {
     std::string text;
     FILE* f = opt.spec_file == "-" ? stdin : std::fopen(opt.spec_file.c_str(), "rb");
-    if (f == nullptr) return Usage(Cat("cannot open ", opt.spec_file, ": ", std::strerror(errno)));
+    if (f == nullptr) return Usage(StrCat("cannot open ", opt.spec_file, ": ", std::strerror(errno)));
     const bool ok = ReadAll(f, &text);
     if (f != stdin) std::fclose(f);
-    if (!ok) return Usage(Cat("cannot read ", opt.spec_file));
+    if (!ok) return Usage(StrCat("cannot read ", opt.spec_file));
     InputError e;
     InputFormat fmt = FormatForName(opt.spec_file);
     if (fmt == InputFormat::kAuto || fmt == InputFormat::kJsonl) fmt = Sniff(text) == InputFormat::kTextproto ? InputFormat::kTextproto : InputFormat::kJson;
     const bool parsed = fmt == InputFormat::kTextproto ? ParseSpecTextproto(text, 1, &base, &e) : ParseSpecJson(text, 1, &base, &e);
-    if (!parsed) return Usage(Cat(opt.spec_file, ": ", e.message));
+    if (!parsed) return Usage(StrCat(opt.spec_file, ": ", e.message));
     base_ptr = &base;
   }
   TensorMapSpec spec;

@@ -20,10 +20,10 @@
 #include "proto/tmapd.grpc.pb.h"
 #include "src/json/json_reader.h"
 #include "src/json/json_writer.h"
-#include "src/proto_convert.h"
-#include "src/report.h"
-#include "src/spec_json.h"
-#include "src/str_cat.h"
+#include "src/schema/proto_convert.h"
+#include "src/report/report.h"
+#include "src/schema/spec_json.h"
+#include "src/util/strings.h"
 
 namespace tmapgen::cli {
 namespace {
@@ -56,7 +56,7 @@ std::shared_ptr<grpc::Channel> MakeChannel(const Conn& c, std::string* err) {
     std::string pem;
     FILE* f = std::fopen(c.tls_ca.c_str(), "rb");
     if (f == nullptr) {
-      *err = Cat("--tls-ca: cannot open ", c.tls_ca, ": ", std::strerror(errno));
+      *err = StrCat("--tls-ca: cannot open ", c.tls_ca, ": ", std::strerror(errno));
       return nullptr;
     }
     char buf[4096];
@@ -223,7 +223,7 @@ int RemoteValidate(const Conn& conn, v1::Tmapd::Stub* stub, const Options& opt, 
   const int total = valid + invalid;
   if (opt.format == Format::kText)
     std::fprintf(stderr, "%d spec%s: %d valid, %d invalid%s\n", total, total == 1 ? "" : "s", valid, invalid,
-                 input_errors ? Cat(" (", input_errors, " unreadable)").c_str() : "");
+                 input_errors ? StrCat(" (", input_errors, " unreadable)").c_str() : "");
   if (!read_ok) return 2;
   if (input_errors > 0) return 2;
   return invalid > 0 ? 1 : 0;
@@ -360,11 +360,11 @@ int RemoteCodegen(const Conn& conn, v1::Tmapd::Stub* stub, const std::vector<std
   }
   const std::string tmp = output + ".tmapgen-tmp";
   FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) return Fail(Cat("-o: cannot write ", output, ": ", std::strerror(errno)));
+  if (f == nullptr) return Fail(StrCat("-o: cannot write ", output, ": ", std::strerror(errno)));
   const bool ok = std::fwrite(res.out().data(), 1, res.out().size(), f) == res.out().size();
   if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), output.c_str()) != 0) {
     std::remove(tmp.c_str());
-    return Fail(Cat("-o: cannot write ", output));
+    return Fail(StrCat("-o: cannot write ", output));
   }
   return 0;
 }
@@ -431,7 +431,7 @@ int RunRemote(std::vector<std::string>* args_io) {
       continue;
     }
     if (!has_value) {
-      if (i + 1 >= args_in.size()) return Fail(Cat(name, " needs a value"));
+      if (i + 1 >= args_in.size()) return Fail(StrCat(name, " needs a value"));
       value = args_in[++i];
     }
     if (name == "--remote") conn.target = value;
@@ -456,7 +456,7 @@ int RunRemote(std::vector<std::string>* args_io) {
       command = args[0];
       args.erase(args.begin());
     } else if (args[0] == "sweep" || args[0] == "bench") {
-      return Fail(Cat("--remote: ", args[0], " does not run remotely in this version (remote commands: build, "
+      return Fail(StrCat("--remote: ", args[0], " does not run remotely in this version (remote commands: build, "
                       "validate, desc, idesc, check, codegen)"));
     } else if (!args[0].empty() && args[0][0] != '-') {
       return kRunLocally;  // rules, show (the same everywhere), unknown commands (the usage error)

@@ -10,8 +10,8 @@
 #include "src/json/json_writer.h"
 #include "src/model/copy_model.h"
 #include "src/model/show_render.h"
-#include "src/spec_json.h"
-#include "src/str_cat.h"
+#include "src/schema/spec_json.h"
+#include "src/util/strings.h"
 
 namespace tmapgen::cli {
 namespace {
@@ -56,11 +56,11 @@ bool ParseList(const std::string& flag, const std::string& v, size_t max, int64_
     const std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     int64_t x = 0;
     if (!ParseInt(item, &x)) {
-      *err = Cat("--", flag, ": \"", item, "\" is not an integer");
+      *err = StrCat("--", flag, ": \"", item, "\" is not an integer");
       return false;
     }
     if (x < lo || x > hi) {
-      *err = Cat("--", flag, ": ", x, " is out of range [", lo, ", ", hi, "]");
+      *err = StrCat("--", flag, ": ", x, " is out of range [", lo, ", ", hi, "]");
       return false;
     }
     out->push_back(x);
@@ -68,7 +68,7 @@ bool ParseList(const std::string& flag, const std::string& v, size_t max, int64_
     start = comma + 1;
   }
   if (out->size() > max) {
-    *err = Cat("--", flag, ": at most ", max, " values, got ", out->size());
+    *err = StrCat("--", flag, ": at most ", max, " values, got ", out->size());
     return false;
   }
   return true;
@@ -77,7 +77,7 @@ bool ParseList(const std::string& flag, const std::string& v, size_t max, int64_
 bool ReadFile(const std::string& path, std::string* text, std::string* err) {
   FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
-    *err = Cat("cannot open ", path, ": ", std::strerror(errno));
+    *err = StrCat("cannot open ", path, ": ", std::strerror(errno));
     return false;
   }
   char buf[65536];
@@ -85,7 +85,7 @@ bool ReadFile(const std::string& path, std::string* text, std::string* err) {
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, n);
   const bool ok = !std::ferror(f);
   if (f != stdin) std::fclose(f);
-  if (!ok) *err = Cat("cannot read ", path);
+  if (!ok) *err = StrCat("cannot read ", path);
   return ok;
 }
 
@@ -102,7 +102,7 @@ int RunShowCommand(const std::vector<std::string>& args) {
       return 0;
     }
     if (a.size() < 2 || a[0] != '-' || a == "-") {
-      if (!spec_path.empty()) return Usage(Cat("unexpected argument \"", a, "\" (one SPEC only)"));
+      if (!spec_path.empty()) return Usage(StrCat("unexpected argument \"", a, "\" (one SPEC only)"));
       spec_path = a;
       continue;
     }
@@ -119,23 +119,23 @@ int RunShowCommand(const std::vector<std::string>& args) {
                                    "w-halo", "w-offset", "rows", "max-lines"};
     bool known = false;
     for (const char* k : kKnown) known = known || name == k;
-    if (!known) return Usage(Cat("unknown flag ", a));
+    if (!known) return Usage(StrCat("unknown flag ", a));
     if (!has_value) {
-      if (i + 1 >= args.size()) return Usage(Cat("--", name, " needs a value"));
+      if (i + 1 >= args.size()) return Usage(StrCat("--", name, " needs a value"));
       value = args[++i];
     }
     int64_t x = 0;
     if (name == "svg") {
       svg_path = value;
     } else if (name == "format") {
-      if (value != "text" && value != "json") return Usage(Cat("--format: unknown value \"", value, "\"; expected text or json"));
+      if (value != "text" && value != "json") return Usage(StrCat("--format: unknown value \"", value, "\"; expected text or json"));
       format = value;
     } else if (name == "smem-address") {
       if (!ParseInt(value, &x) || x < 0 || x >= (int64_t{1} << 32))
-        return Usage(Cat("--smem-address: \"", value, "\" is not an address (0 to 2^32-1, decimal or 0x...)"));
+        return Usage(StrCat("--smem-address: \"", value, "\" is not an address (0 to 2^32-1, decimal or 0x...)"));
       smem_address = x;
     } else if (name == "w-halo" || name == "w-offset" || name == "max-lines") {
-      if (!ParseInt(value, &x) || x < 0 || x > 65535) return Usage(Cat("--", name, ": \"", value, "\" is not an integer in [0, 65535]"));
+      if (!ParseInt(value, &x) || x < 0 || x > 65535) return Usage(StrCat("--", name, ": \"", value, "\" is not an integer in [0, 65535]"));
       (name == "w-halo" ? w_halo : name == "w-offset" ? w_offset : max_lines) = x;
     } else if (name == "mode") {
       mode_name = value;
@@ -151,12 +151,12 @@ int RunShowCommand(const std::vector<std::string>& args) {
   if (!ReadFile(spec_path, &text, &err)) return Usage(err);
   TensorMapSpec spec;
   InputError ie;
-  if (!ParseSpecJson(text, 1, &spec, &ie)) return Usage(Cat(spec_path, ": ", ie.message));
+  if (!ParseSpecJson(text, 1, &spec, &ie)) return Usage(StrCat(spec_path, ": ", ie.message));
 
   model::CopyInstruction in = model::DefaultInstruction(spec);
   if (!direction_name.empty()) {
     if (!Parse(direction_name, &in.direction) || in.direction == Direction::kPrefetch)
-      return Usage(Cat("--direction: unknown value \"", direction_name, "\"; expected load, load_cluster, store or reduce"));
+      return Usage(StrCat("--direction: unknown value \"", direction_name, "\"; expected load, load_cluster, store or reduce"));
     in = [&] {
       TensorMapSpec s2 = spec;
       s2.direction = in.direction;
@@ -165,7 +165,7 @@ int RunShowCommand(const std::vector<std::string>& args) {
     }();
   }
   if (!mode_name.empty() && !model::Parse(mode_name, &in.mode))
-    return Usage(Cat("--mode: unknown value \"", mode_name,
+    return Usage(StrCat("--mode: unknown value \"", mode_name,
                      "\"; expected tile, gather4, scatter4, im2col, im2col::w, im2col::w::128 or im2col_no_offs"));
   if (smem_address >= 0) in.smem_address = static_cast<uint64_t>(smem_address);
   in.w_halo = static_cast<uint16_t>(w_halo);
@@ -175,11 +175,11 @@ int RunShowCommand(const std::vector<std::string>& args) {
     if (name == "coords") {
       if (!ParseList(name, value, spec.rank, INT32_MIN, INT32_MAX, &v, &err)) return Usage(err);
       if (v.size() != spec.rank && !IsGatherScatter(spec.mode))
-        return Usage(Cat("--coords: the map has rank ", spec.rank, "; give ", spec.rank, " coordinates, got ", v.size()));
+        return Usage(StrCat("--coords: the map has rank ", spec.rank, "; give ", spec.rank, " coordinates, got ", v.size()));
       for (size_t i = 0; i < v.size(); ++i) in.coords[i] = static_cast<int32_t>(v[i]);
     } else if (name == "rows") {
       if (!ParseList(name, value, 4, INT32_MIN, INT32_MAX, &v, &err)) return Usage(err);
-      if (v.size() != 4) return Usage(Cat("--rows: gather4/scatter4 take 4 row indices, got ", v.size()));
+      if (v.size() != 4) return Usage(StrCat("--rows: gather4/scatter4 take 4 row indices, got ", v.size()));
       for (size_t i = 0; i < 4; ++i) in.rows[i] = static_cast<int32_t>(v[i]);
     } else if (name == "im2col-offsets") {
       if (!ParseList(name, value, 3, 0, 65535, &v, &err)) return Usage(err);
@@ -202,9 +202,9 @@ int RunShowCommand(const std::vector<std::string>& args) {
   if (!svg_path.empty()) {
     const std::string svg = model::RenderSvg(d, static_cast<int>(max_lines));
     FILE* f = std::fopen(svg_path.c_str(), "wb");
-    if (f == nullptr) return Usage(Cat("--svg: cannot write ", svg_path, ": ", std::strerror(errno)));
+    if (f == nullptr) return Usage(StrCat("--svg: cannot write ", svg_path, ": ", std::strerror(errno)));
     const bool ok = std::fwrite(svg.data(), 1, svg.size(), f) == svg.size();
-    if (std::fclose(f) != 0 || !ok) return Usage(Cat("--svg: cannot write ", svg_path));
+    if (std::fclose(f) != 0 || !ok) return Usage(StrCat("--svg: cannot write ", svg_path));
     if (format == "text") std::fprintf(stderr, "wrote %s\n", svg_path.c_str());
   }
   return 0;

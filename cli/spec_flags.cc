@@ -5,8 +5,8 @@
 #include <charconv>
 #include <cstdint>
 
-#include "src/spec_json.h"
-#include "src/str_cat.h"
+#include "src/schema/spec_json.h"
+#include "src/util/strings.h"
 
 namespace tmapgen::cli {
 namespace {
@@ -58,16 +58,16 @@ bool ParseU64(std::string_view flag, std::string_view v, uint64_t* out, std::str
   std::string_view digits = v;
   if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) { digits.remove_prefix(2); base = 16; }
   if (!digits.empty() && digits[0] == '-') {
-    *err = Cat("--", flag, ": expected a non-negative integer, got \"", v, "\"");
+    *err = StrCat("--", flag, ": expected a non-negative integer, got \"", v, "\"");
     return false;
   }
   auto r = std::from_chars(digits.data(), digits.data() + digits.size(), *out, base);
   if (digits.empty() || r.ec == std::errc::invalid_argument || r.ptr != digits.data() + digits.size()) {
-    *err = Cat("--", flag, ": expected an integer, got \"", v, "\"");
+    *err = StrCat("--", flag, ": expected an integer, got \"", v, "\"");
     return false;
   }
   if (r.ec == std::errc::result_out_of_range) {
-    *err = Cat("--", flag, ": \"", v, "\" does not fit in 64 bits");
+    *err = StrCat("--", flag, ": \"", v, "\" does not fit in 64 bits");
     return false;
   }
   return true;
@@ -76,7 +76,7 @@ bool ParseU32(std::string_view flag, std::string_view v, uint32_t* out, std::str
   uint64_t x = 0;
   if (!ParseU64(flag, v, &x, err)) return false;
   if (x > UINT32_MAX) {
-    *err = Cat("--", flag, ": ", x, " does not fit in 32 bits");
+    *err = StrCat("--", flag, ": ", x, " does not fit in 32 bits");
     return false;
   }
   *out = static_cast<uint32_t>(x);
@@ -86,7 +86,7 @@ bool ParseI32(std::string_view flag, std::string_view v, int32_t* out, std::stri
   int64_t x = 0;
   auto r = std::from_chars(v.data(), v.data() + v.size(), x);
   if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size() || x < INT32_MIN || x > INT32_MAX) {
-    *err = Cat("--", flag, ": expected a 32-bit integer, got \"", v, "\"");
+    *err = StrCat("--", flag, ": expected a 32-bit integer, got \"", v, "\"");
     return false;
   }
   *out = static_cast<int32_t>(x);
@@ -104,11 +104,11 @@ bool ParseList(std::string_view flag, std::string_view v, std::array<T, N>* out,
     while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
     if (n >= N) {
-      *err = Cat("--", flag, ": more than ", N, " values (tensor_rank is at most ", kMaxRank, ")");
+      *err = StrCat("--", flag, ": more than ", N, " values (tensor_rank is at most ", kMaxRank, ")");
       return false;
     }
     T x{};
-    if (!one(Cat(flag, "[", n, "]"), item, &x, err)) return false;
+    if (!one(StrCat(flag, "[", n, "]"), item, &x, err)) return false;
     (*out)[n++] = x;
     if (comma == std::string_view::npos) break;
     start = comma + 1;
@@ -120,7 +120,7 @@ bool ParseList(std::string_view flag, std::string_view v, std::array<T, N>* out,
 template <typename E>
 bool ParseEnum(std::string_view flag, std::string_view v, E* out, std::string* err) {
   if (Parse(v, out)) return true;
-  *err = Cat("--", flag, ": unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr)));
+  *err = StrCat("--", flag, ": unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr)));
   return false;
 }
 
@@ -131,10 +131,10 @@ bool IsSpecFlag(std::string_view name) { return Find(name) != nullptr; }
 std::string SpecFlagsHelp() {
   std::string o;
   for (const FlagInfo& f : kFlags) {
-    std::string n = Cat("  --", f.name);
-    if (!f.alias.empty()) n += Cat(", --", f.alias);
+    std::string n = StrCat("  --", f.name);
+    if (!f.alias.empty()) n += StrCat(", --", f.alias);
     if (n.size() < 40) n.resize(40, ' '); else n += "\n" + std::string(40, ' ');
-    o += Cat(n, f.help, "\n");
+    o += StrCat(n, f.help, "\n");
   }
   return o;
 }
@@ -159,7 +159,7 @@ bool BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& 
   for (const auto& [name, value] : flags) {
     const FlagInfo* f = Find(name);
     if (f == nullptr) {
-      *err = Cat("unknown flag --", name);
+      *err = StrCat("unknown flag --", name);
       return false;
     }
     const std::string_view fl = f->name;
@@ -197,7 +197,7 @@ bool BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& 
       case kFieldSmemAlignment: ok = ParseU32(fl, value, &s.smem_alignment, err); break;
       case kFieldDriverVersion:
         if (!ParseDriverVersion(value, &s.driver_version)) {
-          *err = Cat("--driver-version: expected 13000 or 13.0, got \"", value, "\"");
+          *err = StrCat("--driver-version: expected 13000 or 13.0, got \"", value, "\"");
           ok = false;
         }
         break;
@@ -214,18 +214,18 @@ bool BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& 
     if (counts[kArrGlobalDim] != ~0u && !(given & kFieldRank)) s.rank = counts[kArrGlobalDim];
     const uint32_t rank = std::min<uint32_t>(s.rank, kMaxRank);
     if ((given & kFieldGlobalDim) && counts[kArrGlobalDim] != rank) {
-      *err = Cat("--dims: ", counts[kArrGlobalDim], " values but --rank is ", s.rank);
+      *err = StrCat("--dims: ", counts[kArrGlobalDim], " values but --rank is ", s.rank);
       return false;
     }
     for (uint32_t i = rank; i < kMaxRank; ++i) s.global_dim[i] = 0;
     if (!(given & kFieldGlobalStrides)) FillDenseStrides(&s);
     else if (counts[kArrGlobalStrides] + 1 != rank) {
-      *err = Cat("--strides: ", counts[kArrGlobalStrides], " values; tensor_rank ", rank, " needs ", rank - 1,
+      *err = StrCat("--strides: ", counts[kArrGlobalStrides], " values; tensor_rank ", rank, " needs ", rank - 1,
                  " (the stride of dimension 0 is the element size and is not given)");
       return false;
     }
     if ((given & kFieldElementStrides) && counts[kArrElementStrides] != rank) {
-      *err = Cat("--element-strides: ", counts[kArrElementStrides], " values; tensor_rank ", rank, " needs ", rank);
+      *err = StrCat("--element-strides: ", counts[kArrElementStrides], " values; tensor_rank ", rank, " needs ", rank);
       return false;
     }
     const uint32_t inner_elems = std::max<uint32_t>(1, 128u * 8u / static_cast<uint32_t>(bits));
@@ -239,7 +239,7 @@ bool BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& 
         }
         if (IsGatherScatter(s.mode) && rank >= 2) s.box_dim[1] = 1;
       } else if (counts[kArrBoxDim] != rank) {
-        *err = Cat("--box: ", counts[kArrBoxDim], " values; tensor_rank ", rank, " needs ", rank);
+        *err = StrCat("--box: ", counts[kArrBoxDim], " values; tensor_rank ", rank, " needs ", rank);
         return false;
       }
     } else {
@@ -247,7 +247,7 @@ bool BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& 
       if (s.mode == Mode::kIm2col) {
         for (int a : {static_cast<int>(kArrLowerCorner), static_cast<int>(kArrUpperCorner)}) {
           if (counts[a] != ~0u && counts[a] != corners) {
-            *err = Cat(a == kArrLowerCorner ? "--lower-corner: " : "--upper-corner: ", counts[a], " values; tensor_rank ",
+            *err = StrCat(a == kArrLowerCorner ? "--lower-corner: " : "--upper-corner: ", counts[a], " values; tensor_rank ",
                        rank, " needs ", corners, " (one per spatial dimension)");
             return false;
           }

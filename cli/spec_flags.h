@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "src/tensor_map_spec.h"
+#include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::cli {
 

@@ -7,7 +7,7 @@
 
 #include "cli/textproto.h"
 #include "src/json/json_reader.h"
-#include "src/str_cat.h"
+#include "src/util/strings.h"
 
 namespace tmapgen::cli {
 namespace {
@@ -25,7 +25,7 @@ void ReadJsonLines(const std::string& name, std::string_view head, FILE* f, Spec
   auto drain = [&]() {
     while (split.Next(&line, &line_no)) {
       if (ParseSpecJson(line, line_no, &spec, &err)) sink->Spec(spec);
-      else sink->Error(err, Cat(name, ":", line_no));
+      else sink->Error(err, StrCat(name, ":", line_no));
       sink->Tick();
     }
   };
@@ -42,8 +42,8 @@ void ReadJsonLines(const std::string& name, std::string_view head, FILE* f, Spec
   if (split.line_too_long()) {
     InputError e;
     e.line = split.error_line();
-    e.message = Cat("line ", e.line, ": longer than ", json::LineSplitter::kDefaultMaxLineBytes, " bytes");
-    sink->Error(e, Cat(name, ":", e.line));
+    e.message = StrCat("line ", e.line, ": longer than ", json::LineSplitter::kDefaultMaxLineBytes, " bytes");
+    sink->Error(e, StrCat(name, ":", e.line));
   }
 }
 
@@ -63,7 +63,7 @@ void ReadJsonDocument(const std::string& name, const std::string& text, SpecSink
   int i = 0;
   while (r.NextElement()) {
     if (ReadSpecObject(&r, &spec, &err)) sink->Spec(spec);
-    else sink->Error(err, Cat(name, "[", i, "]"));
+    else sink->Error(err, StrCat(name, "[", i, "]"));
     sink->Tick();
     ++i;
     if (!r.ok()) break;
@@ -102,7 +102,7 @@ void ReadTextproto(const std::string& name, const std::string& text, SpecSink* s
       TensorMapSpec spec;
       InputError err;
       if (ParseSpecTextproto(chunk, line, &spec, &err)) sink->Spec(spec);
-      else sink->Error(err, Cat(name, ":", line));
+      else sink->Error(err, StrCat(name, ":", line));
       sink->Tick();
     }
     line = cur_line + 1;
@@ -144,7 +144,7 @@ InputFormat Sniff(std::string_view head) {
 bool ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* sink, std::string* error) {
   FILE* f = name == "-" ? stdin : std::fopen(name.c_str(), "rb");
   if (f == nullptr) {
-    *error = Cat("cannot open ", name, ": ", std::strerror(errno));
+    *error = StrCat("cannot open ", name, ": ", std::strerror(errno));
     return false;
   }
   if (fmt == InputFormat::kAuto) fmt = FormatForName(name);
@@ -166,7 +166,7 @@ bool ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* sink, std::st
     else ReadTextproto(name, text, sink);
   }
   if (f != stdin) std::fclose(f);
-  if (!ok) *error = Cat("cannot read ", name);
+  if (!ok) *error = StrCat("cannot read ", name);
   return ok;
 }
 

@@ -18,8 +18,8 @@
 #include <string>
 #include <string_view>
 
-#include "src/spec_json.h"
-#include "src/tensor_map_spec.h"
+#include "src/schema/spec_json.h"
+#include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::cli {
 

@@ -8,10 +8,10 @@
 #include <string>
 #include <string_view>
 
-#include "src/report.h"
-#include "src/spec_json.h"
-#include "src/tensor_map_spec.h"
-#include "src/validator.h"
+#include "src/report/report.h"
+#include "src/schema/spec_json.h"
+#include "src/tmap/tensor_map_spec.h"
+#include "src/tmap/validator.h"
 
 namespace tmapgen::cli {
 

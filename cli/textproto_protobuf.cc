@@ -4,8 +4,8 @@
 
 #include "cli/textproto.h"
 #include "proto/tmapgen.pb.h"
-#include "src/proto_convert.h"
-#include "src/str_cat.h"
+#include "src/schema/proto_convert.h"
+#include "src/util/strings.h"
 
 namespace tmapgen::cli {
 namespace {
@@ -40,7 +40,7 @@ bool ParseSpecTextproto(std::string_view text, size_t first_line, TensorMapSpec*
     e->line = collector.line_;
     e->column = collector.column_;
     e->field.clear();
-    e->message = Cat("line ", collector.line_, ", column ", collector.column_, ": ", collector.error);
+    e->message = StrCat("line ", collector.line_, ", column ", collector.column_, ": ", collector.error);
     return false;
   }
   return SpecFromProto(m, s, e);

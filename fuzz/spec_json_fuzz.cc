@@ -6,9 +6,9 @@
 
 #include "src/json/json_reader.h"
 #include "src/json/json_writer.h"
-#include "src/report.h"
-#include "src/spec_json.h"
-#include "src/validator.h"
+#include "src/report/report.h"
+#include "src/schema/spec_json.h"
+#include "src/tmap/validator.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

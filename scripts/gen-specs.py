@@ -4,7 +4,7 @@
 usage: scripts/gen-specs.py N OUT.jsonl [--seed S] [--invalid-frac F] [--no-target-frac F]
                             [--input-error-frac F]
 
-Writes N specs, one JSON object per line, in the schema of src/spec_json.h (docs/schema.md): field
+Writes N specs, one JSON object per line, in the schema of src/schema/spec_json.h (docs/schema.md): field
 names are the cuda.h parameter names in snake_case, enums are short names ("bf16", "128B", "sm_90a").
 All six modes appear in equal shares (tiled, im2col, im2col::w, im2col::w::128, gather4, scatter4).
 

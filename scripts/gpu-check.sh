@@ -8,8 +8,10 @@
 #   env: RANDOM_N (200000), MATRIX_N (50000), MATRIX_SECONDS (120), BENCH_GIB (4), JOBS (nproc),
 #        STEPS (default "selftest check random matrix bench wgmma codegen": which steps run, in this order)
 #
-# Needs nvcc (CUDA 12.8+ for sm_100a), CMake, a C++17 compiler, a GPU and its driver. No gRPC, Protobuf,
-# Abseil or GoogleTest. Exit status: 0 when every step passed.
+# Needs nvcc (CUDA 12.8+ for sm_100a), CMake, a C++17 compiler, a GPU and its driver, and Abseil and
+# simdjson: where the host has no package manager, carry the .deb files (scripts/gpu-deps.sh fetch, here)
+# in .debs/; they are unpacked with dpkg -x into the build folder. No gRPC, Protobuf or GoogleTest.
+# Exit status: 0 when every step passed.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 b=${TMAPGEN_GPU_BUILD:-$root/build-gpucheck}
@@ -38,8 +40,12 @@ step() {  # step NAME LOG RESULT-LINE-REGEX CMD...
 
 echo "== build ($b)"
 t0=$SECONDS
+prefix_args=()
+if ls "$root"/.debs/*.deb >/dev/null 2>&1; then
+  prefix_args=(-DCMAKE_PREFIX_PATH="$(bash "$root/scripts/gpu-deps.sh" unpack "$b/deps")")
+fi
 cmake -S "$root" -B "$b" -DCMAKE_BUILD_TYPE=Release -DTMAPGEN_WITH_PROTOBUF=OFF -DTMAPGEN_TESTS=OFF \
-  -DTMAPGEN_BENCH=OFF > "$out/build.log" 2>&1 &&
+  -DTMAPGEN_BENCH=OFF "${prefix_args[@]}" > "$out/build.log" 2>&1 &&
   cmake --build "$b" -j "$jobs" --target tmapgen >> "$out/build.log" 2>&1
 rc=$?
 summary+=("$(printf '| %-22s | %3d | %4ds | %s |' build "$rc" $((SECONDS - t0)) "$(grep -E 'kernels|nvcc' "$out/build.log" | head -1 | cut -c1-120)")")

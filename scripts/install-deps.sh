@@ -2,7 +2,9 @@
 # Installs the Debian packages tmapgen needs, only those that are missing. Needs root (or sudo).
 # chromium renders the SVG pictures to PNG in a test (tmapgen show).
 set -euo pipefail
-pkgs=(cmake ninja-build g++ libgtest-dev libbenchmark-dev protobuf-compiler libprotobuf-dev chromium)
+pkgs=(cmake ninja-build g++ ccache libgtest-dev libbenchmark-dev protobuf-compiler libprotobuf-dev chromium)
+# Abseil (strings, status) and simdjson (the spec reader): the core links both.
+pkgs+=(libabsl-dev libsimdjson-dev)
 # tmapd (server/) and tmapgen --remote; the service tests use a Python gRPC client and openssl.
 pkgs+=(libgrpc++-dev protobuf-compiler-grpc python3-grpcio python3-grpc-tools python3-protobuf openssl)
 missing=()

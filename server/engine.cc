@@ -14,10 +14,10 @@
 #include "src/driver/cuda_driver.h"
 #include "src/driver/encode_spec.h"
 #include "src/json/json_writer.h"
-#include "src/proto_convert.h"
-#include "src/report.h"
-#include "src/str_cat.h"
-#include "src/validator.h"
+#include "src/schema/proto_convert.h"
+#include "src/report/report.h"
+#include "src/util/strings.h"
+#include "src/tmap/validator.h"
 
 #ifndef TMAPGEN_VERSION
 #define TMAPGEN_VERSION "0.1.0"
@@ -62,7 +62,7 @@ Engine::Engine(const Limits& limits, bool use_gpu, std::string instance)
   driver_version_ = drv.info().driver_version;
   const std::string t = driver::TargetForComputeCapability(dev.cc_major, dev.cc_minor);
   gpu_has_target_ = Parse(t, &gpu_target_);
-  gpu_description_ = Cat(dev.name, " (", t, "), driver ", drv.info().driver_version);
+  gpu_description_ = StrCat(dev.name, " (", t, "), driver ", drv.info().driver_version);
 }
 
 namespace {
@@ -86,7 +86,7 @@ bool Engine::Run(const v1::TensorMapSpec& m, const v1::RenderOptions& o, int ind
     if (o.has_default_target()) {
       if (!Parse(o.default_target(), &t)) {
         error->field = "options.default_target";
-        error->message = Cat("options.default_target: unknown value \"", o.default_target(), "\"; expected one of: ",
+        error->message = StrCat("options.default_target: unknown value \"", o.default_target(), "\"; expected one of: ",
                              AcceptedNames(static_cast<Target*>(nullptr)));
         return false;
       }
@@ -117,10 +117,10 @@ bool Engine::Run(const v1::TensorMapSpec& m, const v1::RenderOptions& o, int ind
       enc.error_name = r.error_name;
       for (int i = 0; i < 16; ++i) enc.map[i] = r.map[i];
       if (!spec.Has(kFieldGlobalAddress))
-        enc.note = Cat("global_address not given: encoded at placeholder ", Hex(addr),
+        enc.note = StrCat("global_address not given: encoded at placeholder ", Hex(addr),
                        " (word 0); point it at your tensor with cuTensorMapReplaceAddress");
       if (r.cu_result != 0)
-        enc.note += Cat(enc.note.empty() ? "" : "; ", "the validator accepted this spec but the driver did not: please "
+        enc.note += StrCat(enc.note.empty() ? "" : "; ", "the validator accepted this spec but the driver did not: please "
                         "report it (a rule is missing)");
     }
   }
@@ -206,7 +206,7 @@ std::string Engine::CheckProblem(const v1::CheckRequest& req, bool* resource) co
   if (req.files_size() == 0) return "files: no spec file";
   if (static_cast<uint32_t>(req.files_size()) > limits_.max_check_files) {
     *resource = true;
-    return Cat("files: ", req.files_size(), " files; at most ", limits_.max_check_files);
+    return StrCat("files: ", req.files_size(), " files; at most ", limits_.max_check_files);
   }
   for (int i = 0; i < req.args_size(); ++i) {
     const std::string& a = req.args(i);
@@ -216,7 +216,7 @@ std::string Engine::CheckProblem(const v1::CheckRequest& req, bool* resource) co
       ++i;
       continue;
     }
-    return Cat("args[", i, "]: \"", a, "\" is not allowed remotely (allowed: --seed N, --verbose)");
+    return StrCat("args[", i, "]: \"", a, "\" is not allowed remotely (allowed: --seed N, --verbose)");
   }
   // The tensors the check allocates: refuse a spec whose global extent is over the limit. Files that
   // do not parse are left to the check itself (it reports them as the command line does).
@@ -243,7 +243,7 @@ std::string Engine::CheckProblem(const v1::CheckRequest& req, bool* resource) co
       Validate(specs[k], &v);
       if (v.facts.global_extent_bytes > limits_.max_check_tensor_bytes) {
         *resource = true;
-        return Cat("files[", i, "] (", req.files(i).name(), ") spec ", k, ": global_dim: the tensor spans ",
+        return StrCat("files[", i, "] (", req.files(i).name(), ") spec ", k, ": global_dim: the tensor spans ",
                    v.facts.global_extent_bytes, " bytes; a check may allocate at most ", limits_.max_check_tensor_bytes,
                    " (max_check_tensor_bytes)");
       }
@@ -254,11 +254,11 @@ std::string Engine::CheckProblem(const v1::CheckRequest& req, bool* resource) co
 
 bool Engine::Descriptor(const v1::DescriptorRequest& req, v1::DescriptorResponse* out, std::string* why) const {
   if (static_cast<uint32_t>(req.args_size()) > limits_.max_desc_args) {
-    *why = Cat("args: ", req.args_size(), " arguments; at most ", limits_.max_desc_args);
+    *why = StrCat("args: ", req.args_size(), " arguments; at most ", limits_.max_desc_args);
     return false;
   }
   if (req.has_for_map() && req.for_map().size() > limits_.max_for_map_bytes) {
-    *why = Cat("for_map: ", req.for_map().size(), " bytes; at most ", limits_.max_for_map_bytes);
+    *why = StrCat("for_map: ", req.for_map().size(), " bytes; at most ", limits_.max_for_map_bytes);
     return false;
   }
   std::vector<std::string> args(req.args().begin(), req.args().end());
@@ -329,7 +329,7 @@ bool Engine::Descriptor(const v1::DescriptorRequest& req, v1::DescriptorResponse
 
 bool Engine::Codegen(const v1::CodegenRequest& req, v1::CodegenResponse* out, std::string* why) const {
   if (static_cast<uint32_t>(req.args_size()) > limits_.max_desc_args) {
-    *why = Cat("args: ", req.args_size(), " arguments; at most ", limits_.max_desc_args);
+    *why = StrCat("args: ", req.args_size(), " arguments; at most ", limits_.max_desc_args);
     return false;
   }
   if (req.files_size() == 0) {
@@ -337,7 +337,7 @@ bool Engine::Codegen(const v1::CodegenRequest& req, v1::CodegenResponse* out, st
     return false;
   }
   if (static_cast<uint32_t>(req.files_size()) > limits_.max_check_files) {
-    *why = Cat("files: ", req.files_size(), " files; at most ", limits_.max_check_files);
+    *why = StrCat("files: ", req.files_size(), " files; at most ", limits_.max_check_files);
     return false;
   }
   std::vector<std::string> args(req.args().begin(), req.args().end());
@@ -352,7 +352,7 @@ bool Engine::Codegen(const v1::CodegenRequest& req, v1::CodegenResponse* out, st
       return false;
     }
     if (a.size() < 2 || a[0] != '-' || a == "--") {
-      *why = Cat("args: \"", a, "\" is not a flag: spec files go in files (the server reads no files)");
+      *why = StrCat("args: \"", a, "\" is not a flag: spec files go in files (the server reads no files)");
       return false;
     }
     if (eq == std::string::npos && name != "--help" && name != "-h") ++i;  // the flag's value
@@ -363,7 +363,7 @@ bool Engine::Codegen(const v1::CodegenRequest& req, v1::CodegenResponse* out, st
     const v1::SpecFile& f = req.files(i);
     if (f.content().size() > limits_.max_for_map_bytes) {
       cleanup();
-      *why = Cat("files[", i, "].content: ", f.content().size(), " bytes; at most ", limits_.max_for_map_bytes);
+      *why = StrCat("files[", i, "].content: ", f.content().size(), " bytes; at most ", limits_.max_for_map_bytes);
       return false;
     }
     std::string suffix;
@@ -387,7 +387,7 @@ bool Engine::Codegen(const v1::CodegenRequest& req, v1::CodegenResponse* out, st
       off += static_cast<size_t>(n);
     }
     close(fd);
-    temps.emplace_back(path.data(), f.name().empty() ? Cat("file", i) : f.name());
+    temps.emplace_back(path.data(), f.name().empty() ? StrCat("file", i) : f.name());
     args.push_back(path.data());
   }
   std::string o, e;

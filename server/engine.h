@@ -11,8 +11,8 @@
 #include <string>
 
 #include "proto/tmapd.pb.h"
-#include "src/spec_json.h"
-#include "src/types.h"
+#include "src/schema/spec_json.h"
+#include "src/tmap/types.h"
 
 namespace tmapgen::server {
 

@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "proto/tmapd.grpc.pb.h"
-#include "src/proto_convert.h"
-#include "src/spec_json.h"
+#include "src/schema/proto_convert.h"
+#include "src/schema/spec_json.h"
 
 namespace {
 

@@ -15,7 +15,9 @@
 #include <thread>
 
 #include "server/service.h"
-#include "src/str_cat.h"
+#include "src/util/strings.h"
+
+using tmapgen::StrCat;
 
 namespace {
 
@@ -45,7 +47,6 @@ bool ParseU64(const std::string& s, uint64_t* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  using tmapgen::Cat;
   tmapgen::server::ServerConfig c;
   std::string cert_file, key_file, token_file;
   uint64_t grace_ms = 10000;
@@ -127,7 +128,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::string shown = c.listen;
-  if (shown.size() > 2 && shown.substr(shown.size() - 2) == ":0") shown = Cat(shown.substr(0, shown.size() - 1), server->port());
+  if (shown.size() > 2 && shown.substr(shown.size() - 2) == ":0") shown = StrCat(shown.substr(0, shown.size() - 1), server->port());
   std::fprintf(stderr, "tmapd: listening on %s (%s%s)\n", shown.c_str(), c.tls_cert_pem.empty() ? "plaintext" : "TLS",
                c.token.empty() ? "" : ", token required");
   std::fflush(stderr);

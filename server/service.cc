@@ -14,7 +14,7 @@
 
 #include "proto/tmapd.grpc.pb.h"
 #include "server/check_worker.h"
-#include "src/str_cat.h"
+#include "src/util/strings.h"
 
 namespace tmapgen::server {
 namespace {
@@ -64,7 +64,7 @@ class CallLog {
 grpc::Status BadSpec(grpc::ServerContextBase* ctx, const InputError& e, const std::string& prefix) {
   const std::string field = prefix + e.field;
   ctx->AddTrailingMetadata("tmapgen-field", field);
-  return grpc::Status(grpc::INVALID_ARGUMENT, Cat(prefix, e.message));
+  return grpc::Status(grpc::INVALID_ARGUMENT, StrCat(prefix, e.message));
 }
 
 bool Expired(grpc::ServerContextBase* ctx) {
@@ -143,7 +143,7 @@ class Service final : public v1::Tmapd::WithRawCallbackMethod_Validate<v1::Tmapd
     uint64_t total = 0, valid = 0;
     int next_index = 0;
     auto done = [&](grpc::Status s) {
-      log.Extra(Cat(" specs=", total, " valid=", valid));
+      log.Extra(StrCat(" specs=", total, " valid=", valid));
       return log.Done(s);
     };
     while (stream->Read(&req)) {
@@ -154,11 +154,11 @@ class Service final : public v1::Tmapd::WithRawCallbackMethod_Validate<v1::Tmapd
       }
       const uint32_t n = static_cast<uint32_t>(req.specs_size());
       if (n > lim.max_specs_per_message)
-        return done(grpc::Status(grpc::RESOURCE_EXHAUSTED, Cat("specs: ", n, " specs in one message; at most ",
+        return done(grpc::Status(grpc::RESOURCE_EXHAUSTED, StrCat("specs: ", n, " specs in one message; at most ",
                                                                 lim.max_specs_per_message, " (max_specs_per_message)")));
       if (total + n > lim.max_specs_per_call)
         return done(grpc::Status(grpc::RESOURCE_EXHAUSTED,
-                                 Cat("specs: more than ", lim.max_specs_per_call, " specs in one call (max_specs_per_call)")));
+                                 StrCat("specs: more than ", lim.max_specs_per_call, " specs in one call (max_specs_per_call)")));
       if (req.has_first_index()) next_index = req.first_index();
       res.Clear();
       int v = 0, in_res = 0;
@@ -256,7 +256,7 @@ class Service final : public v1::Tmapd::WithRawCallbackMethod_Validate<v1::Tmapd
     switch (out.end) {
       case CheckOutcome::End::kExited: break;
       case CheckOutcome::End::kKilledBySignal:
-        return log.Done(grpc::Status(grpc::UNAVAILABLE, Cat("GPU worker died (signal ", out.signal, ": ",
+        return log.Done(grpc::Status(grpc::UNAVAILABLE, StrCat("GPU worker died (signal ", out.signal, ": ",
                                                             strsignal(out.signal), "); the next call gets a new worker; ",
                                                             "last output: ", out.err.substr(out.err.size() > 300 ? out.err.size() - 300 : 0))));
       case CheckOutcome::End::kTimedOut:
@@ -332,7 +332,7 @@ std::unique_ptr<Server> Server::Start(const ServerConfig& c, std::string* error)
     return nullptr;
   }
   if (!tls && !IsLoopbackAddress(c.listen)) {
-    *error = Cat("listening on ", c.listen, " (not loopback) requires TLS: give --tls-cert and --tls-key");
+    *error = StrCat("listening on ", c.listen, " (not loopback) requires TLS: give --tls-cert and --tls-key");
     return nullptr;
   }
   std::shared_ptr<grpc::ServerCredentials> creds;
@@ -362,12 +362,12 @@ std::unique_ptr<Server> Server::Start(const ServerConfig& c, std::string* error)
   b.RegisterService(s->impl_->service.get());
   s->impl_->server = b.BuildAndStart();
   if (s->impl_->server == nullptr || port == 0) {
-    *error = Cat("cannot listen on ", c.listen);
+    *error = StrCat("cannot listen on ", c.listen);
     return nullptr;
   }
   s->port_ = port;
   if (c.listen.size() > 2 && c.listen.substr(c.listen.size() - 2) == ":0")
-    s->impl_->service->engine().set_instance(Cat(c.listen.substr(0, c.listen.size() - 1), port));
+    s->impl_->service->engine().set_instance(StrCat(c.listen.substr(0, c.listen.size() - 1), port));
   s->impl_->server->GetHealthCheckService()->SetServingStatus(true);
   s->impl_->server->GetHealthCheckService()->SetServingStatus(v1::Tmapd::service_full_name(), true);
   return s;
@@ -377,7 +377,7 @@ Server::~Server() {
   if (impl_ && impl_->server) Shutdown(std::chrono::milliseconds(0));
 }
 
-std::string Server::address() const { return Cat("127.0.0.1:", port_); }
+std::string Server::address() const { return StrCat("127.0.0.1:", port_); }
 
 void Server::Shutdown(std::chrono::milliseconds grace) {
   if (impl_->shut.exchange(true)) return;

@@ -36,8 +36,8 @@
 #include "src/driver/cuda_driver.h"
 #include "src/gpu/driver_agreement.h"
 #include "src/json/json_writer.h"
-#include "src/str_cat.h"
-#include "src/types.h"
+#include "src/util/strings.h"
+#include "src/tmap/types.h"
 
 namespace tmapgen {
 namespace {
@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
   if (jw != nullptr) {
     w.BeginObject();
     w.Key("device").String(dev.name);
-    w.Key("compute_capability").String(Cat(dev.cc_major, ".", dev.cc_minor));
+    w.Key("compute_capability").String(StrCat(dev.cc_major, ".", dev.cc_minor));
     w.Key("driver_version").Int(dv);
     w.Key("library").String(drv.info().library_path);
     w.Key("target").String(Name(kTarget));

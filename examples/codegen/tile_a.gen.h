@@ -36,7 +36,7 @@ constexpr unsigned kOobFill = 0u;  // CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE
 // Scalar copies of the box for device code (no array access needed there).
 constexpr unsigned kBoxDim0 = 64u;
 constexpr unsigned kBoxDim1 = 128u;
-// Derived facts (src/derived_facts.h), checked below.
+// Derived facts (src/tmap/derived_facts.h), checked below.
 constexpr unsigned long long kElementsPerCopy = 8192ull;
 constexpr unsigned kTransactionBytes = 16384u;  // mbarrier expect_tx bytes of one copy
 constexpr unsigned kSmemFootprintBytes = 16384u;  // shared memory one box occupies

@@ -4,7 +4,7 @@
 //
 // Contract
 // - MakePlan() resolves and validates everything first: every spec with the tensor-map validator
-//   (src/validator.h), every matrix descriptor with the descriptor rules (DeriveFromMap + ValidateSmem),
+//   (src/tmap/validator.h), every matrix descriptor with the descriptor rules (DeriveFromMap + ValidateSmem),
 //   every instruction descriptor with ValidateIdesc. Generation happens only from a plan whose `valid`
 //   is true; the Generate* functions return "" (GeneratePtx: false) for an invalid plan.
 // - Identifiers come from each spec's `name` (SanitizeIdentifier): characters outside [A-Za-z0-9_]
@@ -26,8 +26,8 @@
 #include "src/desc/desc_rules.h"
 #include "src/desc/instr_descriptor.h"
 #include "src/desc/map_consistency.h"
-#include "src/tensor_map_spec.h"
-#include "src/validator.h"
+#include "src/tmap/tensor_map_spec.h"
+#include "src/tmap/validator.h"
 
 namespace tmapgen::codegen {
 

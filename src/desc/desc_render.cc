@@ -4,8 +4,8 @@
 #include <array>
 #include <map>
 
-#include "src/str_cat.h"
-#include "src/text_util.h"
+#include "src/util/strings.h"
+#include "src/util/text_util.h"
 
 namespace tmapgen::desc {
 namespace {
@@ -17,10 +17,10 @@ std::string Pad(std::string s, size_t n) {
   return s;
 }
 std::string Row(const char* key, const std::string& value, int indent = 2) {
-  return Cat(std::string(static_cast<size_t>(indent), ' '), Pad(key, 22), value, "\n");
+  return StrCat(std::string(static_cast<size_t>(indent), ' '), Pad(key, 22), value, "\n");
 }
 std::string BitsText(const BitField& f) {
-  return f.width == 1 ? Cat("bit ", f.lo) : Cat("bits ", f.lo, "-", f.lo + f.width - 1);
+  return f.width == 1 ? StrCat("bit ", f.lo) : StrCat("bits ", f.lo, "-", f.lo + f.width - 1);
 }
 uint64_t CeilDiv(uint64_t a, uint64_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
 
@@ -51,20 +51,20 @@ std::string SwizzleText(DescArch a, uint32_t v) {
 std::string SmemFieldMeaning(const SmemDesc& d, const BitField& f, uint64_t v) {
   if (f.unit_shift == 4) {
     const uint64_t bytes = v << 4;
-    if (f.lo == 0) return Cat(bytes, " B (", Hex(bytes), ")");
-    if (f.lo == 16 && d.lbo_absolute()) return Cat(bytes, " B: absolute address ", Hex(bytes));
-    return Cat(bytes, " B");
+    if (f.lo == 0) return StrCat(bytes, " B (", Hex(bytes), ")");
+    if (f.lo == 16 && d.lbo_absolute()) return StrCat(bytes, " B: absolute address ", Hex(bytes));
+    return StrCat(bytes, " B");
   }
   if (f.name == "layout_type") return SwizzleText(d.arch(), static_cast<uint32_t>(v));
-  if (f.name == "fixed_0b001") return v == 1 ? "0b001 (as required)" : Cat("0b", (v >> 2) & 1, (v >> 1) & 1, v & 1, " (must be 0b001)");
-  if (f.name == "fixed_zero") return v == 0 ? "0 (as required)" : Cat(Hex(v), " (must be 0)");
+  if (f.name == "fixed_0b001") return v == 1 ? "0b001 (as required)" : StrCat("0b", (v >> 2) & 1, (v >> 1) & 1, v & 1, " (must be 0b001)");
+  if (f.name == "fixed_zero") return v == 0 ? "0 (as required)" : StrCat(Hex(v), " (must be 0)");
   if (f.name == "lbo_mode") return v ? "1: absolute leading-dimension address (sm_103a)" : "0: relative offset";
-  if (f.name == "base_offset") return Cat(v, v ? Cat(" (pattern row ", v, ")") : std::string(""));
-  return Cat(v);
+  if (f.name == "base_offset") return StrCat(v, v ? StrCat(" (pattern row ", v, ")") : std::string(""));
+  return StrCat(v);
 }
 
 std::string LayoutTitle(const OperandLayout& l) {
-  return Cat("operand ", Name(l.operand), ", ", Name(l.major), "-major, ", Name(l.type),
+  return StrCat("operand ", Name(l.operand), ", ", Name(l.major), "-major, ", Name(l.type),
              l.type == ElemType::kE2M1 ? (l.padded ? " (padded, 1 B each)" : " (packed, 2 per byte)") : "", ", ",
              l.swizzle == DescSwizzle::kNone ? std::string("no") : std::string(Name(l.swizzle)), " swizzle, tile ", l.mn, " (", l.operand == Operand::kA ? "M" : "N", ") x ", l.k,
              " (K) at ", Hex(l.smem_address));
@@ -107,20 +107,20 @@ void Diagnostics(json::Writer* w, const std::vector<DescDiagnostic>& ds) {
 
 std::string DiagnosticsText(const std::vector<DescDiagnostic>& ds, const DescValidation& v, const Colors& c) {
   if (ds.empty()) return "";
-  std::string o = Cat(c.bold(), "diagnostics", c.off(), " (", v.errors, " error", v.errors == 1 ? "" : "s", ", ",
+  std::string o = StrCat(c.bold(), "diagnostics", c.off(), " (", v.errors, " error", v.errors == 1 ? "" : "s", ", ",
                       v.warnings, " warning", v.warnings == 1 ? "" : "s", ", ", v.notes, " note", v.notes == 1 ? "" : "s",
                       ")\n");
   for (const DescDiagnostic& d : ds) {
     const char* col = d.severity == Severity::kError ? c.red() : d.severity == Severity::kWarning ? c.yellow() : c.blue();
-    o += Cat("  ", col, Name(d.severity), c.off(), " [", d.rule, "] ", d.field.empty() ? "" : d.field + ": ", d.message, "\n");
-    o += Cat("      fix: ", d.fix, "\n");
-    o += Cat(c.dim(), "      source: ", d.source, c.off(), "\n");
+    o += StrCat("  ", col, Name(d.severity), c.off(), " [", d.rule, "] ", d.field.empty() ? "" : d.field + ": ", d.message, "\n");
+    o += StrCat("      fix: ", d.fix, "\n");
+    o += StrCat(c.dim(), "      source: ", d.source, c.off(), "\n");
   }
   return o;
 }
 
 std::string Verdict(bool valid, const Colors& c) {
-  return valid ? Cat(c.green(), c.bold(), "VALID", c.off()) : Cat(c.red(), c.bold(), "INVALID", c.off());
+  return valid ? StrCat(c.green(), c.bold(), "VALID", c.off()) : StrCat(c.red(), c.bold(), "INVALID", c.off());
 }
 
 uint32_t KSlicesShown(const SmemDescReport& r) {
@@ -201,7 +201,7 @@ void Place(const std::vector<ChunkPlace>& ps, Lines* lines) {
   }
 }
 
-std::string Label(const Cell& c) { return c.set ? Cat(c.row, ".", c.col) : std::string("."); }
+std::string Label(const Cell& c) { return c.set ? StrCat(c.row, ".", c.col) : std::string("."); }
 
 uint32_t CoreMatrixIndex(const SmemDescReport& r, uint32_t row, uint32_t col) {
   if (r.layout.major == Major::kK) return (row / 8) * 64 + col;
@@ -223,9 +223,9 @@ std::string DrawText(const SmemDescReport& r) {
     if (m.find(kv.first) == m.end()) keys.push_back(kv.first);
   std::sort(keys.begin(), keys.end());
   const bool both = r.has_map;
-  std::string o = Cat("  16-byte chunks labelled row.col (row: ", r.layout.major == Major::kK ? "M/N row" : "K row",
+  std::string o = StrCat("  16-byte chunks labelled row.col (row: ", r.layout.major == Major::kK ? "M/N row" : "K row",
                       "; col: 16-byte column along ", r.layout.major == Major::kK ? "K" : "M/N", "); '.' = not touched\n");
-  o += Cat("  ", Pad("address", 10), Pad("MMA reads (first K slice)", 8 * 7), both ? " | TMA wrote (whole box)" : "", "\n");
+  o += StrCat("  ", Pad("address", 10), Pad("MMA reads (first K slice)", 8 * 7), both ? " | TMA wrote (whole box)" : "", "\n");
   int shown = 0, differ_total = 0;
   for (uint64_t key : keys) {
     const auto mi = m.find(key);
@@ -241,15 +241,15 @@ std::string DrawText(const SmemDescReport& r) {
     }
     differ_total += differ;
     if (shown < r.max_lines) {
-      o += Cat("  ", Pad(Hex(key << 7), 10), left, both ? Cat("| ", right) : std::string(),
-               differ ? Cat(" <- ", differ, " differ") : std::string(), "\n");
+      o += StrCat("  ", Pad(Hex(key << 7), 10), left, both ? StrCat("| ", right) : std::string(),
+               differ ? StrCat(" <- ", differ, " differ") : std::string(), "\n");
     }
     ++shown;
   }
-  if (shown > r.max_lines) o += Cat("  ... ", shown - r.max_lines, " more 128-byte lines (--max-lines)\n");
+  if (shown > r.max_lines) o += StrCat("  ... ", shown - r.max_lines, " more 128-byte lines (--max-lines)\n");
   if (both) {
     o += differ_total == 0 ? "  every chunk the MMA reads is where the TMA put it\n"
-                           : Cat("  ", differ_total, " chunk", differ_total == 1 ? " is" : "s are",
+                           : StrCat("  ", differ_total, " chunk", differ_total == 1 ? " is" : "s are",
                                  " read from bytes that hold other data\n");
   }
   // Core matrices: the eight 16-byte rows of each.
@@ -262,16 +262,16 @@ std::string DrawText(const SmemDescReport& r) {
       for (uint32_t j = 0; j < g.cols && listed < 8; ++j, ++listed) {
         std::string rows;
         for (uint32_t t8 = 0; t8 < 8; ++t8)
-          rows += Cat(" ", Hex(MmaChunkAddress(r.desc, r.layout.major, r.layout.swizzle, pitch, i * 8 + t8, j)));
-        o += Cat("    rows ", i * 8, "-", i * 8 + 7, ", K column ", j, ":", rows, "\n");
+          rows += StrCat(" ", Hex(MmaChunkAddress(r.desc, r.layout.major, r.layout.swizzle, pitch, i * 8 + t8, j)));
+        o += StrCat("    rows ", i * 8, "-", i * 8 + 7, ", K column ", j, ":", rows, "\n");
       }
   } else {
     for (uint32_t j = 0; j * 8 < g.rows && listed < 8; ++j)
       for (uint32_t i = 0; i < g.cols && listed < 8; ++i, ++listed) {
         std::string rows;
         for (uint32_t t8 = 0; t8 < 8 && j * 8 + t8 < g.rows; ++t8)
-          rows += Cat(" ", Hex(MmaChunkAddress(r.desc, r.layout.major, r.layout.swizzle, pitch, j * 8 + t8, i)));
-        o += Cat("    K rows ", j * 8, "-", j * 8 + 7, ", M/N column ", i, ":", rows, "\n");
+          rows += StrCat(" ", Hex(MmaChunkAddress(r.desc, r.layout.major, r.layout.swizzle, pitch, j * 8 + t8, i)));
+        o += StrCat("    K rows ", j * 8, "-", j * 8 + 7, ", M/N column ", i, ":", rows, "\n");
       }
   }
   return o;
@@ -294,31 +294,31 @@ std::string DrawSvg(const SmemDescReport& r) {
   const int panel = 8 * cw;
   const int width = left + panel + (both ? gap + panel : 0) + 16;
   const int height = top + lines * ch + 24;
-  std::string o = Cat("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"", width, "\" height=\"", height,
+  std::string o = StrCat("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"", width, "\" height=\"", height,
                       "\" font-family=\"monospace\" font-size=\"11\">\n");
-  o += Cat("<rect width=\"", width, "\" height=\"", height, "\" fill=\"white\"/>\n");
-  o += Cat("<text x=\"8\" y=\"18\" font-size=\"13\">", Name(r.desc.arch()), " descriptor ", V64(r.desc.bits()),
-           r.has_layout ? Cat(": ", Name(r.layout.major), "-major ", Name(r.layout.type), ", ", Name(r.layout.swizzle)) : "",
+  o += StrCat("<rect width=\"", width, "\" height=\"", height, "\" fill=\"white\"/>\n");
+  o += StrCat("<text x=\"8\" y=\"18\" font-size=\"13\">", Name(r.desc.arch()), " descriptor ", V64(r.desc.bits()),
+           r.has_layout ? StrCat(": ", Name(r.layout.major), "-major ", Name(r.layout.type), ", ", Name(r.layout.swizzle)) : "",
            "</text>\n");
-  o += Cat("<text x=\"", left, "\" y=\"44\">MMA reads (first K slice)</text>\n");
-  if (both) o += Cat("<text x=\"", left + panel + gap, "\" y=\"44\">TMA wrote (whole box)</text>\n");
+  o += StrCat("<text x=\"", left, "\" y=\"44\">MMA reads (first K slice)</text>\n");
+  if (both) o += StrCat("<text x=\"", left + panel + gap, "\" y=\"44\">TMA wrote (whole box)</text>\n");
   auto cell = [&](int x, int y, const Cell& c, bool bad) {
     std::string s;
     if (!c.set) {
-      s += Cat("<rect x=\"", x, "\" y=\"", y, "\" width=\"", cw - 2, "\" height=\"", ch - 2,
+      s += StrCat("<rect x=\"", x, "\" y=\"", y, "\" width=\"", cw - 2, "\" height=\"", ch - 2,
                "\" fill=\"#f4f4f4\" stroke=\"#ddd\"/>\n");
       return s;
     }
     const uint32_t hue = (CoreMatrixIndex(r, c.row, c.col) * 47u) % 360u;
-    s += Cat("<rect x=\"", x, "\" y=\"", y, "\" width=\"", cw - 2, "\" height=\"", ch - 2, "\" fill=\"hsl(", hue,
+    s += StrCat("<rect x=\"", x, "\" y=\"", y, "\" width=\"", cw - 2, "\" height=\"", ch - 2, "\" fill=\"hsl(", hue,
              ",60%,82%)\" stroke=\"", bad ? "#d00" : "#888", "\" stroke-width=\"", bad ? 2 : 1, "\"/>\n");
-    s += Cat("<text x=\"", x + 4, "\" y=\"", y + ch - 6, "\">", c.row, ".", c.col, "</text>\n");
+    s += StrCat("<text x=\"", x + 4, "\" y=\"", y + ch - 6, "\">", c.row, ".", c.col, "</text>\n");
     return s;
   };
   for (int i = 0; i < lines; ++i) {
     const uint64_t key = keys[static_cast<size_t>(i)];
     const int y = top + i * ch;
-    o += Cat("<text x=\"8\" y=\"", y + ch - 6, "\">", Hex(key << 7), "</text>\n");
+    o += StrCat("<text x=\"8\" y=\"", y + ch - 6, "\">", Hex(key << 7), "</text>\n");
     const auto mi = m.find(key);
     const auto ti = t.find(key);
     for (int j = 0; j < 8; ++j) {
@@ -330,7 +330,7 @@ std::string DrawSvg(const SmemDescReport& r) {
     }
   }
   if (static_cast<int>(keys.size()) > lines)
-    o += Cat("<text x=\"8\" y=\"", top + lines * ch + 14, "\">... ", keys.size() - static_cast<size_t>(lines),
+    o += StrCat("<text x=\"8\" y=\"", top + lines * ch + 14, "\">... ", keys.size() - static_cast<size_t>(lines),
              " more lines</text>\n");
   o += "</svg>\n";
   return o;
@@ -341,16 +341,16 @@ std::string DrawSvg(const SmemDescReport& r) {
 std::string RenderSmemText(const SmemDescReport& r, bool color) {
   const Colors c{color};
   const SmemDesc& d = r.desc;
-  std::string o = Cat(c.bold(), Name(d.arch()), " shared-memory descriptor ", V64(d.bits()), c.off(), " -- ",
-                      Verdict(r.validation.valid, c), r.has_target ? Cat(" for ", Name(r.target)) : "", "\n");
-  o += Row("value", Cat(V64(d.bits()), "  (hi ", V32(static_cast<uint32_t>(d.bits() >> 32)), ", lo ",
+  std::string o = StrCat(c.bold(), Name(d.arch()), " shared-memory descriptor ", V64(d.bits()), c.off(), " -- ",
+                      Verdict(r.validation.valid, c), r.has_target ? StrCat(" for ", Name(r.target)) : "", "\n");
+  o += Row("value", StrCat(V64(d.bits()), "  (hi ", V32(static_cast<uint32_t>(d.bits() >> 32)), ", lo ",
                         V32(static_cast<uint32_t>(d.bits())), ")"));
-  o += Cat(c.bold(), "fields", c.off(), "\n");
+  o += StrCat(c.bold(), "fields", c.off(), "\n");
   int n = 0;
   const BitField* fs = DescFields(d.arch(), &n);
   for (int i = 0; i < n; ++i) {
     const uint64_t v = FieldGet(d.bits(), fs[i]);
-    o += Cat("  ", Pad(std::string(fs[i].name), 22), Pad(BitsText(fs[i]), 12), Pad(Cat("= ", v), 10),
+    o += StrCat("  ", Pad(std::string(fs[i].name), 22), Pad(BitsText(fs[i]), 12), Pad(StrCat("= ", v), 10),
              SmemFieldMeaning(d, fs[i], v), "\n");
   }
   if (d.reserved_bits() != 0) o += Row("reserved bits set", Hex(d.reserved_bits()));
@@ -359,75 +359,75 @@ std::string RenderSmemText(const SmemDescReport& r, bool color) {
   if (r.has_layout) {
     const OperandLayout& l = r.layout;
     const LayoutFacts& f = r.facts;
-    o += Cat(c.bold(), "layout", c.off(), " (", LayoutTitle(l), ")\n");
+    o += StrCat(c.bold(), "layout", c.off(), " (", LayoutTitle(l), ")\n");
     const uint32_t m = l.major == Major::kK ? l.mn / 8 : static_cast<uint32_t>(CeilDiv(f.contiguous_bytes, static_cast<uint64_t>(f.row_bytes)));
     const uint32_t k = l.major == Major::kK ? static_cast<uint32_t>(CeilDiv(f.kstep_bytes, 32)) : f.kstep_rows / static_cast<uint32_t>(f.atom_rows);
     const CanonicalLayout cl = DescribeCanonical(l.arch, l.major, sw_ok ? sw : l.swizzle, f.smem_bits, d.lbo_bytes(),
                                                  d.sbo_bytes(), m, k);
-    o += Row("canonical layout", Cat(cl.cute_swizzle, " o ", cl.generic));
-    o += Row("this descriptor", Cat(cl.cute_swizzle, " o ", cl.instantiated, "  (elements; one MMA K slice)"));
+    o += Row("canonical layout", StrCat(cl.cute_swizzle, " o ", cl.generic));
+    o += Row("this descriptor", StrCat(cl.cute_swizzle, " o ", cl.instantiated, "  (elements; one MMA K slice)"));
     o += Row("swizzle atom", cl.atom);
-    o += Row("LBO", Cat(d.lbo_bytes(), " B: ", cl.lbo_meaning));
-    o += Row("SBO", Cat(d.sbo_bytes(), " B: ", cl.sbo_meaning));
-    o += Row("T", Cat(f.t, " elements per 16 bytes (", f.smem_bits, " bits each in shared memory)"));
+    o += Row("LBO", StrCat(d.lbo_bytes(), " B: ", cl.lbo_meaning));
+    o += Row("SBO", StrCat(d.sbo_bytes(), " B: ", cl.sbo_meaning));
+    o += Row("T", StrCat(f.t, " elements per 16 bytes (", f.smem_bits, " bits each in shared memory)"));
     o += Row("MMA K slice", l.major == Major::kK
-                                ? Cat(f.mma_k, " elements = ", f.kstep_bytes, " B of each row; ", f.k_slices, " slice",
+                                ? StrCat(f.mma_k, " elements = ", f.kstep_bytes, " B of each row; ", f.k_slices, " slice",
                                       f.k_slices == 1 ? "" : "s", " in the tile")
-                                : Cat(f.mma_k, " K rows; ", f.k_slices, " slice", f.k_slices == 1 ? "" : "s", " in the tile"));
-    o += Row("tile bytes", Cat(f.footprint_bytes, " B (", f.slabs, " slab", f.slabs == 1 ? "" : "s", " of ", f.slab_bytes,
+                                : StrCat(f.mma_k, " K rows; ", f.k_slices, " slice", f.k_slices == 1 ? "" : "s", " in the tile"));
+    o += Row("tile bytes", StrCat(f.footprint_bytes, " B (", f.slabs, " slab", f.slabs == 1 ? "" : "s", " of ", f.slab_bytes,
                                " B, ", f.row_bytes, " B rows)"));
     if (l.swizzle != DescSwizzle::kNone)
-      o += Row("base offset", Cat("(", Hex(l.smem_address), " % ", f.repeat_bytes, ") / 128 = ", f.base_offset));
-    o += Cat(c.bold(), "K slices", c.off(), " (descriptor of each MMA along K)\n");
+      o += Row("base offset", StrCat("(", Hex(l.smem_address), " % ", f.repeat_bytes, ") / 128 = ", f.base_offset));
+    o += StrCat(c.bold(), "K slices", c.off(), " (descriptor of each MMA along K)\n");
     const uint32_t shown = KSlicesShown(r);
     for (uint32_t k2 = 0; k2 < shown; ++k2) {
       const Advance a = AdvanceKSlice(l, f, d, k2);
-      o += Cat("  k=", Pad(Cat(k2), 4), "start ", Pad(Hex(a.start_bytes), 9), "(+", a.delta_bytes, " B)  base offset ",
+      o += StrCat("  k=", Pad(StrCat(k2), 4), "start ", Pad(Hex(a.start_bytes), 9), "(+", a.delta_bytes, " B)  base offset ",
                a.base_offset, "  ", V64(a.desc.bits()), a.aligned_16 ? "" : "  (not 16-byte aligned)", "\n");
     }
-    if (f.k_slices > shown) o += Cat("  ... ", f.k_slices - shown, " more\n");
+    if (f.k_slices > shown) o += StrCat("  ... ", f.k_slices - shown, " more\n");
   } else {
-    o += Cat(c.bold(), "layouts this value can describe", c.off(), " (give --major/--dtype/--tile for one)\n");
+    o += StrCat(c.bold(), "layouts this value can describe", c.off(), " (give --major/--dtype/--tile for one)\n");
     for (int mj = 0; mj < 2; ++mj) {
       const Major major = static_cast<Major>(mj);
       const CanonicalLayout cl = DescribeCanonical(d.arch(), major, sw_ok ? sw : DescSwizzle::kNone, 0, d.lbo_bytes(),
                                                    d.sbo_bytes(), 0, 0);
-      o += Cat("  ", Name(major), "-major: ", cl.defined ? Cat(cl.cute_swizzle, " o ", cl.generic) : cl.generic, "\n");
+      o += StrCat("  ", Name(major), "-major: ", cl.defined ? StrCat(cl.cute_swizzle, " o ", cl.generic) : cl.generic, "\n");
       if (!cl.defined) continue;
-      o += Cat("    LBO ", d.lbo_bytes(), " B: ", cl.lbo_meaning, "\n");
-      o += Cat("    SBO ", d.sbo_bytes(), " B: ", cl.sbo_meaning, "\n");
-      o += Cat("    element types: ", Legal(d.arch(), major, sw_ok ? sw : DescSwizzle::kNone), "\n");
+      o += StrCat("    LBO ", d.lbo_bytes(), " B: ", cl.lbo_meaning, "\n");
+      o += StrCat("    SBO ", d.sbo_bytes(), " B: ", cl.sbo_meaning, "\n");
+      o += StrCat("    element types: ", Legal(d.arch(), major, sw_ok ? sw : DescSwizzle::kNone), "\n");
     }
   }
   if (r.has_map) {
     const MapDerivation& md = r.map;
-    o += Cat(c.bold(), "tensor map", c.off(), r.map_source.empty() ? "" : Cat(" (", r.map_source, ")"), "\n");
-    o += Row("map", Cat(Name(md.map.mode), " ", ShortName(md.map.data_type), ", swizzle ", ShortName(md.map.swizzle),
-                        ", box rows of ", md.inner_bytes, " B x ", md.rows, " rows", md.slabs > 1 ? Cat(" x ", md.slabs, " slabs") : ""));
+    o += StrCat(c.bold(), "tensor map", c.off(), r.map_source.empty() ? "" : StrCat(" (", r.map_source, ")"), "\n");
+    o += Row("map", StrCat(Name(md.map.mode), " ", ShortName(md.map.data_type), ", swizzle ", ShortName(md.map.swizzle),
+                        ", box rows of ", md.inner_bytes, " B x ", md.rows, " rows", md.slabs > 1 ? StrCat(" x ", md.slabs, " slabs") : ""));
     o += Row("destination", md.smem_known ? Hex(md.dst) : std::string("unknown (assumed 0x0, on the swizzle repeat)"));
-    o += Row("feeds", Cat("operand ", Name(md.use.operand), ", ", Name(md.use.major), "-major, ", Name(md.layout.type),
+    o += Row("feeds", StrCat("operand ", Name(md.use.operand), ", ", Name(md.use.major), "-major, ", Name(md.layout.type),
                           md.type_inferred ? " (from the map's data type)" : ""));
     o += Row("matching descriptor", V64(md.desc.bits()));
     if (r.user_value) {
       const ChunkCompare cc = CompareChunks(md, d);
       if (cc.compared && d.start_bytes() == md.desc.start_bytes())
-        o += Row("agreement", Cat(cc.total - cc.mismatched, " of ", cc.total, " chunks of the first K slice read where written"));
+        o += Row("agreement", StrCat(cc.total - cc.mismatched, " of ", cc.total, " chunks of the first K slice read where written"));
     }
   }
   if (r.has_advance) {
     const Advance& a = r.advance;
-    o += Cat(c.bold(), r.advance_is_sub_tile ? Cat("sub-tile (", r.advance_mn, ", ", r.advance_k, ")")
-                                             : Cat("K slice ", r.advance_k_slice), c.off(), "\n");
+    o += StrCat(c.bold(), r.advance_is_sub_tile ? StrCat("sub-tile (", r.advance_mn, ", ", r.advance_k, ")")
+                                             : StrCat("K slice ", r.advance_k_slice), c.off(), "\n");
     o += Row("descriptor", V64(a.desc.bits()));
-    o += Row("start", Cat(Hex(a.start_bytes), " (+", a.delta_bytes, " B, +", a.delta_bytes / 16, " in 16-byte units)"));
-    o += Row("base offset", Cat(a.base_offset, a.base_offset_changed ? " (changed)" : ""));
+    o += Row("start", StrCat(Hex(a.start_bytes), " (+", a.delta_bytes, " B, +", a.delta_bytes / 16, " in 16-byte units)"));
+    o += Row("base offset", StrCat(a.base_offset, a.base_offset_changed ? " (changed)" : ""));
   }
   const SmemCheck chk = MakeSmemCheck(r);
   DescContext ctx;
   ctx.smem = &chk;
   o += DiagnosticsText(MakeDescDiagnostics(ctx, r.validation), r.validation, c);
   if (r.draw) {
-    o += Cat(c.bold(), "drawing", c.off(), "\n");
+    o += StrCat(c.bold(), "drawing", c.off(), "\n");
     o += DrawText(r);
   }
   return o;
@@ -545,25 +545,25 @@ std::string IdescFieldMeaning(const IdescSpec& s, const BitField& f, uint32_t v)
   ElemType t;
   if (n == "d_type") return v <= 2 ? std::string(Name(static_cast<DType>(v))) : "invalid";
   if (n == "a_type" || n == "b_type") return TypeFromCode(s.kind, v, &t) ? std::string(Name(t)) : "invalid for this kind";
-  if (n == "n") return Cat("N = ", v << 3);
-  if (n == "m") return Cat("M = ", v << f.unit_shift);
+  if (n == "n") return StrCat("N = ", v << 3);
+  if (n == "m") return StrCat("M = ", v << f.unit_shift);
   if (n == "sparsity") return v ? "sparse" : "dense";
   if (n == "transpose_a" || n == "transpose_b") return v ? "MN-major (transposed)" : "K-major";
   if (n == "negate_a" || n == "negate_b") return v ? "negated" : "not negated";
-  if (n == "max_shift") return v ? Cat("maximum shift ", MaxShiftFromCode(v)) : "no shift";
+  if (n == "max_shift") return v ? StrCat("maximum shift ", MaxShiftFromCode(v)) : "no shift";
   if (n == "scale_type") return v ? "ue8m0" : "ue4m3";
   if (n == "k") return v ? "K = 96 (sm_103a)" : "K = 64 dense / 128 sparse";
   if (n == "saturate") return v ? "saturate" : "no saturate";
-  return Cat(v);
+  return StrCat(v);
 }
 
 std::string PtxLine(const IdescSpec& s) {
-  const std::string base = Cat("tcgen05.mma", s.ws ? ".ws" : "", s.sparse ? ".sp" : "", ".cta_group::", s.cta_group,
+  const std::string base = StrCat("tcgen05.mma", s.ws ? ".ws" : "", s.sparse ? ".sp" : "", ".cta_group::", s.cta_group,
                                ".kind::", Name(s.kind));
   const std::string sp = s.sparse ? " [sp_meta_tmem]," : "";
   if (IsBlockScaled(s.kind))
-    return Cat(base, ".block_scale [d_tmem], a_desc, b_desc,", sp, " idesc, [sfa_tmem], [sfb_tmem], enable_input_d;");
-  return Cat(base, " [d_tmem], a_desc, b_desc,", sp, " idesc, enable_input_d;");
+    return StrCat(base, ".block_scale [d_tmem], a_desc, b_desc,", sp, " idesc, [sfa_tmem], [sfb_tmem], enable_input_d;");
+  return StrCat(base, " [d_tmem], a_desc, b_desc,", sp, " idesc, enable_input_d;");
 }
 
 }  // namespace
@@ -572,20 +572,20 @@ std::string RenderIdescText(const IdescReport& r, bool color) {
   const Colors c{color};
   const IdescSpec& s = r.check.spec;
   const uint32_t v = r.check.fields.raw;
-  std::string o = Cat(c.bold(), "tcgen05 instruction descriptor ", V32(v), " (.kind::", Name(s.kind), ")", c.off(), " -- ",
-                      Verdict(r.validation.valid, c), s.has_target ? Cat(" for ", Name(s.target)) : "", "\n");
-  o += Cat(c.bold(), "fields", c.off(), "\n");
+  std::string o = StrCat(c.bold(), "tcgen05 instruction descriptor ", V32(v), " (.kind::", Name(s.kind), ")", c.off(), " -- ",
+                      Verdict(r.validation.valid, c), s.has_target ? StrCat(" for ", Name(s.target)) : "", "\n");
+  o += StrCat(c.bold(), "fields", c.off(), "\n");
   int n = 0;
   const BitField* fs = IdescFieldTable(s.kind, &n);
   for (int i = 0; i < n; ++i) {
     const uint32_t fv = static_cast<uint32_t>(FieldGet(v, fs[i]));
-    o += Cat("  ", Pad(std::string(fs[i].name), 22), Pad(BitsText(fs[i]), 12), Pad(Cat("= ", fv), 8),
+    o += StrCat("  ", Pad(std::string(fs[i].name), 22), Pad(BitsText(fs[i]), 12), Pad(StrCat("= ", fv), 8),
              IdescFieldMeaning(s, fs[i], fv), "\n");
   }
   if (r.check.fields.reserved) o += Row("reserved bits set", Hex(r.check.fields.reserved));
-  o += Row("shape", Cat("M = ", s.m, ", N = ", s.n, ", K = ", InstrK(s), " (.cta_group::", s.cta_group, s.ws ? ", .ws" : "",
+  o += Row("shape", StrCat("M = ", s.m, ", N = ", s.n, ", K = ", InstrK(s), " (.cta_group::", s.cta_group, s.ws ? ", .ws" : "",
                         s.sparse ? ", sparse" : ", dense", ")"));
-  o += Row("valid M / N", Cat("M in {", ValidMText(s), "}; N in ", ValidNText(s)));
+  o += Row("valid M / N", StrCat("M in {", ValidMText(s), "}; N in ", ValidNText(s)));
   o += Row("ptx", PtxLine(s));
   const DescContext ctx{nullptr, &r.check};
   o += DiagnosticsText(MakeDescDiagnostics(ctx, r.validation), r.validation, c);
@@ -643,7 +643,7 @@ bool IdescValidForSomeKind(uint32_t value, const IdescSpec& context) {
 
 std::string RenderIdescAllKindsText(uint32_t value, const IdescSpec& context, bool color) {
   const Colors c{color};
-  std::string o = Cat(c.bold(), "tcgen05 instruction descriptor ", V32(value), c.off(),
+  std::string o = StrCat(c.bold(), "tcgen05 instruction descriptor ", V32(value), c.off(),
                       ": the layout depends on .kind; read as each kind (--kind K for the full decode):\n");
   for (int k = 0; k < kNumMmaKinds; ++k) {
     const IdescReport r = ReportForKind(value, context, static_cast<MmaKind>(k));
@@ -652,14 +652,14 @@ std::string RenderIdescAllKindsText(uint32_t value, const IdescSpec& context, bo
     if (!r.validation.valid) {
       const DescContext ctx{nullptr, &r.check};
       for (const DescDiagnostic& d : MakeDescDiagnostics(ctx, r.validation))
-        if (d.severity == Severity::kError) { first = Cat(": [", d.rule, "] ", d.message); break; }
+        if (d.severity == Severity::kError) { first = StrCat(": [", d.rule, "] ", d.message); break; }
     }
     ElemType at, bt;
     const std::string a = TypeFromCode(s.kind, r.check.fields.a_type, &at) ? std::string(Name(at))
-                                                                           : Cat("code ", r.check.fields.a_type);
+                                                                           : StrCat("code ", r.check.fields.a_type);
     const std::string b = TypeFromCode(s.kind, r.check.fields.b_type, &bt) ? std::string(Name(bt))
-                                                                           : Cat("code ", r.check.fields.b_type);
-    o += Cat("  ", Pad(Cat(".kind::", Name(s.kind)), 17), Verdict(r.validation.valid, c), "  M=", s.m, " N=", s.n, " K=",
+                                                                           : StrCat("code ", r.check.fields.b_type);
+    o += StrCat("  ", Pad(StrCat(".kind::", Name(s.kind)), 17), Verdict(r.validation.valid, c), "  M=", s.m, " N=", s.n, " K=",
              InstrK(s), " A=", a, " B=", b, first, "\n");
   }
   return o;

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "src/str_cat.h"
+#include "src/util/strings.h"
 
 namespace tmapgen::desc {
 namespace {
@@ -60,10 +60,10 @@ DescSwizzle SwOr(const SmemDesc& d, DescSwizzle fallback) {
   return d.swizzle(&s) ? s : fallback;
 }
 std::string H(uint64_t v) { return Hex(v); }
-std::string U16(uint64_t bytes) { return Cat(bytes, " B (", bytes >> 4, " x 16 B)"); }
+std::string U16(uint64_t bytes) { return StrCat(bytes, " B (", bytes >> 4, " x 16 B)"); }
 uint64_t RoundUp(uint64_t v, uint64_t m) { return m == 0 ? v : (v + m - 1) / m * m; }
 std::string FamilyName(DescArch a) { return a == DescArch::kWgmma ? "wgmma" : "tcgen05"; }
-std::string Bin3(uint32_t v) { return Cat("0b", (v >> 2) & 1, (v >> 1) & 1, v & 1); }
+std::string Bin3(uint32_t v) { return StrCat("0b", (v >> 2) & 1, (v >> 1) & 1, v & 1); }
 
 // ============================== value rules ==============================
 void CheckLayoutTypeInvalid(const DescContext& c, uint16_t r, FindingList* o) {
@@ -71,7 +71,7 @@ void CheckLayoutTypeInvalid(const DescContext& c, uint16_t r, FindingList* o) {
   if (S(c) && !DescSw(S(c)->desc, &s)) o->Add(r, -1, S(c)->desc.layout_type(), 0);
 }
 std::string MsgLayoutTypeInvalid(const DescContext&, const Finding& f) {
-  return Cat("layout_type = ", f.value, " (bits 61-63) is not a tcgen05 swizzle mode: values 3, 5 and 7 are invalid");
+  return StrCat("layout_type = ", f.value, " (bits 61-63) is not a tcgen05 swizzle mode: values 3, 5 and 7 are invalid");
 }
 std::string FixLayoutTypeInvalid(const DescContext&, const Finding& f) {
   std::string s = "use 0 (none), 1 (128B with 32B atomicity), 2 (128B), 4 (64B) or 6 (32B)";
@@ -84,7 +84,7 @@ void CheckVersion(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, S(c)->desc.version(), 1);
 }
 std::string MsgVersion(const DescContext&, const Finding& f) {
-  return Cat("bits 46-48 = ", Bin3(static_cast<uint32_t>(f.value)), ": tcgen05 requires the fixed constant 0b001",
+  return StrCat("bits 46-48 = ", Bin3(static_cast<uint32_t>(f.value)), ": tcgen05 requires the fixed constant 0b001",
              f.value == 0 ? " (a descriptor built the wgmma way leaves it 0)" : "");
 }
 std::string FixVersion(const DescContext&, const Finding&) {
@@ -96,7 +96,7 @@ void CheckFixedZero(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, S(c)->desc.fixed_zero(), 0);
 }
 std::string MsgFixedZero(const DescContext&, const Finding& f) {
-  return Cat("bits 53-60 = ", H(static_cast<uint64_t>(f.value)), " must be 0",
+  return StrCat("bits 53-60 = ", H(static_cast<uint64_t>(f.value)), " must be 0",
              f.value == 0xb0 ? ": Table 40 prints the constant as \"0xb00000000\", the 8-bit binary 0b00000000, not "
                                "the hexadecimal 0xb0"
                              : "");
@@ -110,13 +110,13 @@ void CheckReserved(const DescContext& c, uint16_t r, FindingList* o) {
 std::string BitList(uint64_t m) {
   std::string s;
   for (int b = 0; b < 64; ++b)
-    if (m & (uint64_t{1} << b)) s += Cat(s.empty() ? "" : ", ", b);
+    if (m & (uint64_t{1} << b)) s += StrCat(s.empty() ? "" : ", ", b);
   return s;
 }
 std::string MsgReserved(const DescContext& c, const Finding& f) {
   const uint64_t m = static_cast<uint64_t>(f.value);
   const DescArch a = S(c)->desc.arch();
-  std::string s = Cat("bit", (m & (m - 1)) ? "s " : " ", BitList(m), " set where the ", FamilyName(a),
+  std::string s = StrCat("bit", (m & (m - 1)) ? "s " : " ", BitList(m), " set where the ", FamilyName(a),
                       " descriptor defines no field");
   if (a == DescArch::kWgmma && (m & (uint64_t{1} << 46)))
     s += "; bit 46 is tcgen05's fixed 0b001: this looks like a tcgen05 descriptor given to wgmma";
@@ -137,7 +137,7 @@ void CheckBaseNoSwizzle(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, S(c)->desc.base_offset(), 0);
 }
 std::string MsgBaseNoSwizzle(const DescContext&, const Finding& f) {
-  return Cat("base offset ", f.value, " with no swizzle: the base offset is valid for all swizzling modes except "
+  return StrCat("base offset ", f.value, " with no swizzle: the base offset is valid for all swizzling modes except "
              "the no-swizzle mode, so it is ignored here");
 }
 std::string FixBaseNoSwizzle(const DescContext&, const Finding&) { return "set the base offset to 0"; }
@@ -150,13 +150,13 @@ void CheckBaseRange(const DescContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgBaseRange(const DescContext& c, const Finding& f) {
   const DescSwizzle s = SwOr(S(c)->desc, DescSwizzle::k128B);
-  return Cat("base offset ", f.value, " with ", Name(s), " swizzle: its pattern repeats every ", RepeatBytes(s),
+  return StrCat("base offset ", f.value, " with ", Name(s), " swizzle: its pattern repeats every ", RepeatBytes(s),
              " B, so only 0..", f.limit, " name a phase; the literal formula (addr >> 7) & 7 gives larger values for "
              "addresses on the repeat, where Table 41 says the base offset is 0");
 }
 std::string FixBaseRange(const DescContext& c, const Finding& f) {
   const DescSwizzle s = SwOr(S(c)->desc, DescSwizzle::k128B);
-  return Cat("use (pattern start % ", RepeatBytes(s), ") / 128 = ", f.value & f.limit);
+  return StrCat("use (pattern start % ", RepeatBytes(s), ") / 128 = ", f.value & f.limit);
 }
 
 void CheckArchTarget(const DescContext& c, uint16_t r, FindingList* o) {
@@ -166,8 +166,8 @@ void CheckArchTarget(const DescContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgArchTarget(const DescContext& c, const Finding&) {
   return S(c)->desc.arch() == DescArch::kWgmma
-             ? Cat("wgmma.mma_async needs sm_90a; the target is ", Name(S(c)->target))
-             : Cat("tcgen05.mma needs sm_100a, sm_101a, sm_103a, sm_110a or a family target (sm_100f, sm_103f, "
+             ? StrCat("wgmma.mma_async needs sm_90a; the target is ", Name(S(c)->target))
+             : StrCat("tcgen05.mma needs sm_100a, sm_101a, sm_103a, sm_110a or a family target (sm_100f, sm_103f, "
                    "sm_110f); the target is ", Name(S(c)->target));
 }
 std::string FixArchTarget(const DescContext& c, const Finding&) {
@@ -180,7 +180,7 @@ void CheckAbsTarget(const DescContext& c, uint16_t r, FindingList* o) {
   if (AbsMode(c) && S(c)->has_target && S(c)->target != Target::kSm103a) o->Add(r, -1, static_cast<int>(S(c)->target), 0);
 }
 std::string MsgAbsTarget(const DescContext& c, const Finding&) {
-  return Cat("lbo_mode = 1 (leading-dimension absolute address) is supported on sm_103a only; the target is ",
+  return StrCat("lbo_mode = 1 (leading-dimension absolute address) is supported on sm_103a only; the target is ",
              Name(S(c)->target));
 }
 std::string FixAbsTarget(const DescContext&, const Finding&) {
@@ -191,7 +191,7 @@ void CheckAbsSwizzle(const DescContext& c, uint16_t r, FindingList* o) {
   if (AbsMode(c) && SwOr(S(c)->desc, DescSwizzle::kNone) != DescSwizzle::k128B) o->Add(r, -1, S(c)->desc.layout_type(), 2);
 }
 std::string MsgAbsSwizzle(const DescContext& c, const Finding&) {
-  return Cat("the absolute leading-dimension address mode supports only 128B swizzle with 16-byte atomicity; the "
+  return StrCat("the absolute leading-dimension address mode supports only 128B swizzle with 16-byte atomicity; the "
              "descriptor has ", Name(SwOr(S(c)->desc, DescSwizzle::kNone)));
 }
 std::string FixAbsSwizzle(const DescContext&, const Finding&) { return "use 128B swizzle (layout type 2), or relative LBO"; }
@@ -199,7 +199,7 @@ void CheckAbsBase(const DescContext& c, uint16_t r, FindingList* o) {
   if (AbsMode(c) && S(c)->desc.base_offset() != 0) o->Add(r, -1, S(c)->desc.base_offset(), 0);
 }
 std::string MsgAbsBase(const DescContext&, const Finding& f) {
-  return Cat("base offset ", f.value, " with the absolute leading-dimension address mode, which requires 0");
+  return StrCat("base offset ", f.value, " with the absolute leading-dimension address mode, which requires 0");
 }
 std::string FixAbsBase(const DescContext&, const Finding&) {
   return "place the tile on a 1024-byte boundary so the base offset is 0";
@@ -221,30 +221,30 @@ void CheckStartAlign(const DescContext& c, uint16_t r, FindingList* o) {
   if (L(c) && L(c)->smem_address % 16 != 0) o->Add(r, -1, static_cast<int64_t>(L(c)->smem_address), 16);
 }
 std::string MsgStartAlign(const DescContext& c, const Finding&) {
-  return Cat("the tile's start address ", H(L(c)->smem_address), " is not 16-byte aligned: the descriptor keeps "
+  return StrCat("the tile's start address ", H(L(c)->smem_address), " is not 16-byte aligned: the descriptor keeps "
              "bits 4-17 only, so the MMA would read from ", H(L(c)->smem_address & ~uint64_t{15}));
 }
 std::string FixStartAlign(const DescContext& c, const Finding&) {
-  return Cat("align the tile to 16 bytes (at least 128 when TMA fills it): ", H(RoundUp(L(c)->smem_address, 16)));
+  return StrCat("align the tile to 16 bytes (at least 128 when TMA fills it): ", H(RoundUp(L(c)->smem_address, 16)));
 }
 
 void CheckLboAlign(const DescContext& c, uint16_t r, FindingList* o) {
   if (L(c) && L(c)->has_lbo && L(c)->lbo % 16 != 0) o->Add(r, -1, static_cast<int64_t>(L(c)->lbo), 16);
 }
 std::string MsgLboAlign(const DescContext&, const Finding& f) {
-  return Cat("LBO = ", f.value, " B is not a multiple of 16 bytes; the field holds 16-byte units");
+  return StrCat("LBO = ", f.value, " B is not a multiple of 16 bytes; the field holds 16-byte units");
 }
 std::string FixLboAlign(const DescContext&, const Finding& f) {
-  return Cat("pad the layout so that LBO is ", RoundUp(static_cast<uint64_t>(f.value), 16), " B");
+  return StrCat("pad the layout so that LBO is ", RoundUp(static_cast<uint64_t>(f.value), 16), " B");
 }
 void CheckSboAlign(const DescContext& c, uint16_t r, FindingList* o) {
   if (L(c) && L(c)->has_sbo && L(c)->sbo % 16 != 0) o->Add(r, -1, static_cast<int64_t>(L(c)->sbo), 16);
 }
 std::string MsgSboAlign(const DescContext&, const Finding& f) {
-  return Cat("SBO = ", f.value, " B is not a multiple of 16 bytes; the field holds 16-byte units");
+  return StrCat("SBO = ", f.value, " B is not a multiple of 16 bytes; the field holds 16-byte units");
 }
 std::string FixSboAlign(const DescContext&, const Finding& f) {
-  return Cat("pad the layout so that SBO is ", RoundUp(static_cast<uint64_t>(f.value), 16), " B");
+  return StrCat("pad the layout so that SBO is ", RoundUp(static_cast<uint64_t>(f.value), 16), " B");
 }
 
 void CheckStartRange(const DescContext& c, uint16_t r, FindingList* o) {
@@ -252,7 +252,7 @@ void CheckStartRange(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int64_t>(L(c)->smem_address & 0x7fffffffffffffffull), static_cast<int64_t>(kMaxFieldBytes));
 }
 std::string MsgStartRange(const DescContext&, const Finding& f) {
-  std::string s = Cat("start address ", H(static_cast<uint64_t>(f.value)),
+  std::string s = StrCat("start address ", H(static_cast<uint64_t>(f.value)),
                       " does not fit the 14-bit field (at most 262128 B = 256 KiB - 16): the encoding keeps bits 4-17 "
                       "and the MMA would read from ", H(static_cast<uint64_t>(f.value) & 0x3FFF0));
   if (static_cast<uint64_t>(f.value) >= (uint64_t{1} << 32)) s += "; this looks like a generic pointer, not a shared-memory address";
@@ -265,7 +265,7 @@ void CheckLboRange(const DescContext& c, uint16_t r, FindingList* o) {
   if (F(c) && F(c)->lbo > kMaxFieldBytes) o->Add(r, -1, static_cast<int64_t>(F(c)->lbo), static_cast<int64_t>(kMaxFieldBytes));
 }
 std::string MsgLboRange(const DescContext&, const Finding& f) {
-  return Cat("LBO = ", f.value, " B overflows the 14-bit field of 16-byte units (at most 262128 B)");
+  return StrCat("LBO = ", f.value, " B overflows the 14-bit field of 16-byte units (at most 262128 B)");
 }
 std::string FixLboRange(const DescContext&, const Finding&) {
   return "split the tile so that consecutive slabs are less than 256 KiB apart";
@@ -274,7 +274,7 @@ void CheckSboRange(const DescContext& c, uint16_t r, FindingList* o) {
   if (F(c) && F(c)->sbo > kMaxFieldBytes) o->Add(r, -1, static_cast<int64_t>(F(c)->sbo), static_cast<int64_t>(kMaxFieldBytes));
 }
 std::string MsgSboRange(const DescContext&, const Finding& f) {
-  return Cat("SBO = ", f.value, " B overflows the 14-bit field of 16-byte units (at most 262128 B)");
+  return StrCat("SBO = ", f.value, " B overflows the 14-bit field of 16-byte units (at most 262128 B)");
 }
 std::string FixSboRange(const DescContext&, const Finding&) { return "split the tile; 8-row groups must be less than 256 KiB apart"; }
 
@@ -285,11 +285,11 @@ void CheckBaseMismatch(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, l->base_offset, F(c)->base_offset);
 }
 std::string MsgBaseMismatch(const DescContext& c, const Finding& f) {
-  return Cat("base offset ", f.value, " does not match the tile's start ", H(L(c)->smem_address), ": (",
+  return StrCat("base offset ", f.value, " does not match the tile's start ", H(L(c)->smem_address), ": (",
              H(L(c)->smem_address), " % ", F(c)->repeat_bytes, ") / 128 = ", f.limit,
              "; the MMA would apply the swizzle pattern with the wrong row phase");
 }
-std::string FixBaseMismatch(const DescContext&, const Finding& f) { return Cat("set the base offset to ", f.limit); }
+std::string FixBaseMismatch(const DescContext&, const Finding& f) { return StrCat("set the base offset to ", f.limit); }
 
 void CheckStartPhase(const DescContext& c, uint16_t r, FindingList* o) {
   const OperandLayout* l = L(c);
@@ -298,14 +298,14 @@ void CheckStartPhase(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int64_t>(l->smem_address % 0x40000), F(c)->repeat_bytes);
 }
 std::string MsgStartPhase(const DescContext& c, const Finding& f) {
-  return Cat("the tile starts at ", H(L(c)->smem_address), ", not on the ", f.limit, "-byte repeat of the ",
+  return StrCat("the tile starts at ", H(L(c)->smem_address), ", not on the ", f.limit, "-byte repeat of the ",
              Name(L(c)->swizzle), " swizzle: the descriptor needs base offset ", F(c)->base_offset,
              (L(c)->has_base_offset ? "" : " (set)"),
              ", and whatever filled the tile must have used the same phase; loops that only add to the start "
              "address keep it");
 }
 std::string FixStartPhase(const DescContext& c, const Finding& f) {
-  return Cat("align the tile to ", f.limit, " bytes (", H(RoundUp(L(c)->smem_address, static_cast<uint64_t>(f.limit))),
+  return StrCat("align the tile to ", f.limit, " bytes (", H(RoundUp(L(c)->smem_address, static_cast<uint64_t>(f.limit))),
              ") so the base offset is 0");
 }
 
@@ -321,7 +321,7 @@ void CheckWgmmaType(const DescContext& c, uint16_t r, FindingList* o) {
   if (L(c) && L(c)->arch == DescArch::kWgmma && IsSubByte(L(c)->type)) o->Add(r, -1, static_cast<int>(L(c)->type), 0);
 }
 std::string MsgWgmmaType(const DescContext& c, const Finding&) {
-  return Cat("wgmma.mma_async has no ", Name(L(c)->type), " operands (its types: f16, bf16, tf32, e4m3, e5m2, s8, u8, b1)");
+  return StrCat("wgmma.mma_async has no ", Name(L(c)->type), " operands (its types: f16, bf16, tf32, e4m3, e5m2, s8, u8, b1)");
 }
 std::string FixWgmmaType(const DescContext&, const Finding&) {
   return "use tcgen05.mma (.kind::f8f6f4 or a block-scaled kind) on sm_100a for 6- and 4-bit types";
@@ -334,7 +334,7 @@ void CheckWgmmaMnType(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int>(l->type), 0);
 }
 std::string MsgWgmmaMnType(const DescContext& c, const Finding&) {
-  return Cat("wgmma reads MN-major (transposed) shared-memory operands only for .f16 and .bf16; ", Name(L(c)->type),
+  return StrCat("wgmma reads MN-major (transposed) shared-memory operands only for .f16 and .bf16; ", Name(L(c)->type),
              " operands must be K-major");
 }
 std::string FixWgmmaMnType(const DescContext&, const Finding&) {
@@ -359,7 +359,7 @@ void CheckMnSubByte(const DescContext& c, uint16_t r, FindingList* o) {
   if (l && l->arch == DescArch::kTcgen05 && l->major == Major::kMN && IsSubByte(l->type)) o->Add(r, -1, static_cast<int>(l->type), 0);
 }
 std::string MsgMnSubByte(const DescContext& c, const Finding&) {
-  return Cat("tcgen05 reads ", Name(L(c)->type), " (", ElemBits(L(c)->type),
+  return StrCat("tcgen05 reads ", Name(L(c)->type), " (", ElemBits(L(c)->type),
              "-bit) operands K-major only: Table 54 lists MN-major layouts for 8-, 16- and 32-bit types, and "
              ".kind::mxf4/.kind::mxf4nvf4 have no transpose");
 }
@@ -372,7 +372,7 @@ void CheckMnTf32(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int>(EffSw(c)), 4);
 }
 std::string MsgMnTf32(const DescContext& c, const Finding&) {
-  return Cat("MN-major 32-bit (tf32) operands support only 128B swizzle with 32-byte atomicity; the layout has ",
+  return StrCat("MN-major 32-bit (tf32) operands support only 128B swizzle with 32-byte atomicity; the layout has ",
              Name(EffSw(c)));
 }
 std::string FixMnTf32(const DescContext&, const Finding&) {
@@ -386,7 +386,7 @@ void CheckAtom32Type(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, SmemBits(l->type, l->padded), 32);
 }
 std::string MsgAtom32Type(const DescContext& c, const Finding& f) {
-  return Cat("128B swizzle with 32-byte atomicity is the MN-major layout of 32-bit operands only; ", Name(L(c)->type),
+  return StrCat("128B swizzle with 32-byte atomicity is the MN-major layout of 32-bit operands only; ", Name(L(c)->type),
              " occupies ", f.value, " bits (8- and 16-bit MN-major operands use every mode except this one)");
 }
 std::string FixAtom32Type(const DescContext&, const Finding&) { return "use 128B swizzle (16-byte atomicity)"; }
@@ -403,12 +403,12 @@ void CheckTileMn(const DescContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgTileMn(const DescContext& c, const Finding& f) {
   return L(c)->major == Major::kK
-             ? Cat("tile M/N = ", f.value, " is not a multiple of 8: K-major operands are read in core matrices of 8 rows")
-             : Cat("tile M/N = ", f.value, " ", Name(L(c)->type), " elements is not a multiple of ", f.limit,
+             ? StrCat("tile M/N = ", f.value, " is not a multiple of 8: K-major operands are read in core matrices of 8 rows")
+             : StrCat("tile M/N = ", f.value, " ", Name(L(c)->type), " elements is not a multiple of ", f.limit,
                    " (16 bytes): MN-major core matrices are 16 bytes wide along M/N");
 }
 std::string FixTileMn(const DescContext&, const Finding& f) {
-  return Cat("pad M/N to ", RoundUp(static_cast<uint64_t>(f.value == 0 ? 1 : f.value), static_cast<uint64_t>(f.limit)));
+  return StrCat("pad M/N to ", RoundUp(static_cast<uint64_t>(f.value == 0 ? 1 : f.value), static_cast<uint64_t>(f.limit)));
 }
 
 void CheckTileK(const DescContext& c, uint16_t r, FindingList* o) {
@@ -424,22 +424,22 @@ void CheckTileK(const DescContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgTileK(const DescContext& c, const Finding& f) {
   return L(c)->major == Major::kK
-             ? Cat("tile K = ", f.value, " ", Name(L(c)->type), " elements is not a multiple of ", f.limit,
+             ? StrCat("tile K = ", f.value, " ", Name(L(c)->type), " elements is not a multiple of ", f.limit,
                    " (16 bytes): K-major core matrices are 16 bytes wide along K")
-             : Cat("tile K = ", f.value, " is not a multiple of ", f.limit, ": MN-major operands are read in groups of ",
+             : StrCat("tile K = ", f.value, " is not a multiple of ", f.limit, ": MN-major operands are read in groups of ",
                    f.limit, " K rows");
 }
 std::string FixTileK(const DescContext&, const Finding& f) {
-  return Cat("pad K to ", RoundUp(static_cast<uint64_t>(f.value == 0 ? 1 : f.value), static_cast<uint64_t>(f.limit)));
+  return StrCat("pad K to ", RoundUp(static_cast<uint64_t>(f.value == 0 ? 1 : f.value), static_cast<uint64_t>(f.limit)));
 }
 
 void CheckTileKStep(const DescContext& c, uint16_t r, FindingList* o) {
   if (L(c) && L(c)->k > 0 && L(c)->k < F(c)->mma_k) o->Add(r, -1, L(c)->k, F(c)->mma_k);
 }
 std::string MsgTileKStep(const DescContext&, const Finding& f) {
-  return Cat("tile K = ", f.value, " is less than one MMA's K = ", f.limit, ": the MMA reads past the tile");
+  return StrCat("tile K = ", f.value, " is less than one MMA's K = ", f.limit, ": the MMA reads past the tile");
 }
-std::string FixTileKStep(const DescContext&, const Finding& f) { return Cat("make the tile at least ", f.limit, " deep in K"); }
+std::string FixTileKStep(const DescContext&, const Finding& f) { return StrCat("make the tile at least ", f.limit, " deep in K"); }
 
 void CheckTileKAtoms(const DescContext& c, uint16_t r, FindingList* o) {
   const OperandLayout* l = L(c);
@@ -448,7 +448,7 @@ void CheckTileKAtoms(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int64_t>(F(c)->contiguous_bytes), F(c)->row_bytes);
 }
 std::string MsgTileKAtoms(const DescContext& c, const Finding& f) {
-  return Cat("the tile's K (", f.value, " B) spans ", F(c)->slabs, " swizzle atoms of ", f.limit,
+  return StrCat("the tile's K (", f.value, " B) spans ", F(c)->slabs, " swizzle atoms of ", f.limit,
              " B; one descriptor covers one MMA K slice; slices in later atoms start ", F(c)->slab_bytes,
              " B further per atom (see --k-slice)");
 }
@@ -462,7 +462,7 @@ void CheckLboUnused(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int64_t>(l->lbo), 16);
 }
 std::string MsgLboUnused(const DescContext&, const Finding& f) {
-  return Cat("LBO = ", f.value, " B for a swizzled K-major layout: PTX says LBO is not used there and assumed to be 1 "
+  return StrCat("LBO = ", f.value, " B for a swizzled K-major layout: PTX says LBO is not used there and assumed to be 1 "
              "(16 B); Triton reports that hardware does use it, so keep it 1 unless you rely on that");
 }
 std::string FixLboUnused(const DescContext&, const Finding&) { return "set LBO to 16 B (encoded 1), as CUTLASS does"; }
@@ -478,24 +478,24 @@ bool Swapped(const DescContext& c) {
          l->lbo != l->sbo;
 }
 std::string MsgLboCanonical(const DescContext& c, const Finding& f) {
-  std::string s = Cat("LBO = ", f.value, " B, but the tile stored densely in TMA order has LBO = ", f.limit, " B (",
+  std::string s = StrCat("LBO = ", f.value, " B, but the tile stored densely in TMA order has LBO = ", f.limit, " B (",
                       DescribeCanonical(L(c)->arch, L(c)->major, L(c)->swizzle, F(c)->smem_bits, 0, 0, 0, 0).lbo_meaning, ")");
   if (Swapped(c)) s += "; LBO and SBO look swapped";
   return s + "; right only if your tile is stored differently";
 }
-std::string FixLboCanonical(const DescContext&, const Finding& f) { return Cat("use LBO = ", f.limit, " B for a dense tile"); }
+std::string FixLboCanonical(const DescContext&, const Finding& f) { return StrCat("use LBO = ", f.limit, " B for a dense tile"); }
 void CheckSboCanonical(const DescContext& c, uint16_t r, FindingList* o) {
   const OperandLayout* l = L(c);
   if (l && l->has_sbo && l->sbo != F(c)->canonical_sbo)
     o->Add(r, -1, static_cast<int64_t>(l->sbo), static_cast<int64_t>(F(c)->canonical_sbo));
 }
 std::string MsgSboCanonical(const DescContext& c, const Finding& f) {
-  std::string s = Cat("SBO = ", f.value, " B, but the tile stored densely in TMA order has SBO = ", f.limit, " B (",
+  std::string s = StrCat("SBO = ", f.value, " B, but the tile stored densely in TMA order has SBO = ", f.limit, " B (",
                       DescribeCanonical(L(c)->arch, L(c)->major, L(c)->swizzle, F(c)->smem_bits, 0, 0, 0, 0).sbo_meaning, ")");
   if (Swapped(c)) s += "; LBO and SBO look swapped";
   return s + "; right only if your tile is stored differently";
 }
-std::string FixSboCanonical(const DescContext&, const Finding& f) { return Cat("use SBO = ", f.limit, " B for a dense tile"); }
+std::string FixSboCanonical(const DescContext&, const Finding& f) { return StrCat("use SBO = ", f.limit, " B for a dense tile"); }
 
 void CheckAbsMajor(const DescContext& c, uint16_t r, FindingList* o) {
   if (L(c) && L(c)->lbo_absolute && L(c)->major == Major::kMN) o->Add(r, -1, 1, 0);
@@ -513,7 +513,7 @@ void CheckSmemCapacity(const DescContext& c, uint16_t r, FindingList* o) {
   if (end > cap) o->Add(r, -1, static_cast<int64_t>(end & 0x7fffffffffffffffull), static_cast<int64_t>(cap));
 }
 std::string MsgSmemCapacity(const DescContext& c, const Finding& f) {
-  return Cat("the tile ends at ", H(static_cast<uint64_t>(f.value)), " (start ", H(L(c)->smem_address), " + ",
+  return StrCat("the tile ends at ", H(static_cast<uint64_t>(f.value)), " (start ", H(L(c)->smem_address), " + ",
              F(c)->footprint_bytes, " B), past the ", f.limit, " B of shared memory a block can have");
 }
 std::string FixSmemCapacity(const DescContext&, const Finding&) { return "use a smaller tile or an earlier address"; }
@@ -538,11 +538,11 @@ void CheckStrideZero(const DescContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgStrideZero(const DescContext& c, const Finding& f) {
   const CanonicalLayout cl = DescribeCanonical(L(c)->arch, L(c)->major, L(c)->swizzle, F(c)->smem_bits, 0, 0, 0, 0);
-  return Cat(f.index == 0 ? "LBO" : "SBO", " = 0, but this tile needs it (", f.index == 0 ? cl.lbo_meaning : cl.sbo_meaning,
+  return StrCat(f.index == 0 ? "LBO" : "SBO", " = 0, but this tile needs it (", f.index == 0 ? cl.lbo_meaning : cl.sbo_meaning,
              "): the MMA would read the same bytes twice");
 }
 std::string FixStrideZero(const DescContext& c, const Finding& f) {
-  return Cat("use ", f.index == 0 ? "LBO = " : "SBO = ", f.index == 0 ? F(c)->canonical_lbo : F(c)->canonical_sbo,
+  return StrCat("use ", f.index == 0 ? "LBO = " : "SBO = ", f.index == 0 ? F(c)->canonical_lbo : F(c)->canonical_sbo,
              " B for a dense tile");
 }
 
@@ -550,14 +550,14 @@ std::string FixStrideZero(const DescContext& c, const Finding& f) {
 const Advance* A(const DescContext& c) { return c.smem ? c.smem->advance : nullptr; }
 std::string What(const DescContext& c) {
   const SmemCheck* s = S(c);
-  return s->advance_is_sub_tile ? Cat("sub-tile (", s->advance_mn, ", ", s->advance_k, ")")
-                                : Cat("K slice ", s->advance_k_slice);
+  return s->advance_is_sub_tile ? StrCat("sub-tile (", s->advance_mn, ", ", s->advance_k, ")")
+                                : StrCat("K slice ", s->advance_k_slice);
 }
 void CheckAdvAlign(const DescContext& c, uint16_t r, FindingList* o) {
   if (A(c) && !A(c)->aligned_16) o->Add(r, -1, A(c)->delta_bytes, 16);
 }
 std::string MsgAdvAlign(const DescContext& c, const Finding& f) {
-  return Cat("the ", What(c), " starts ", f.value, " B into the tile (or at a fraction of a byte), not a multiple of 16 "
+  return StrCat("the ", What(c), " starts ", f.value, " B into the tile (or at a fraction of a byte), not a multiple of 16 "
              "bytes: the start-address field cannot express it");
 }
 std::string FixAdvAlign(const DescContext&, const Finding&) {
@@ -567,19 +567,19 @@ void CheckAdvBase(const DescContext& c, uint16_t r, FindingList* o) {
   if (A(c) && A(c)->base_offset_changed) o->Add(r, -1, A(c)->base_offset, c.smem->desc.base_offset());
 }
 std::string MsgAdvBase(const DescContext& c, const Finding& f) {
-  return Cat("the ", What(c), " moves the start by ", A(c)->delta_bytes, " B, into another row of the swizzle pattern: "
+  return StrCat("the ", What(c), " moves the start by ", A(c)->delta_bytes, " B, into another row of the swizzle pattern: "
              "its descriptor needs base offset ", f.value, " (was ", f.limit,
              "); a loop that only adds delta / 16 to the descriptor misses it");
 }
 std::string FixAdvBase(const DescContext& c, const Finding&) {
-  return Cat("use the descriptor printed here (", H(A(c)->desc.bits()), "), or advance in steps that keep the "
+  return StrCat("use the descriptor printed here (", H(A(c)->desc.bits()), "), or advance in steps that keep the "
              "pattern row (whole 8-row groups)");
 }
 void CheckAdvRange(const DescContext& c, uint16_t r, FindingList* o) {
   if (A(c) && A(c)->field_overflow) o->Add(r, -1, static_cast<int64_t>(A(c)->start_bytes), static_cast<int64_t>(kMaxFieldBytes));
 }
 std::string MsgAdvRange(const DescContext& c, const Finding& f) {
-  return Cat("the ", What(c), " starts at ", H(static_cast<uint64_t>(f.value)), ", beyond the 14-bit start field (262128 B); "
+  return StrCat("the ", What(c), " starts at ", H(static_cast<uint64_t>(f.value)), ", beyond the 14-bit start field (262128 B); "
              "adding the step to the raw descriptor would also carry into reserved bit 14");
 }
 std::string FixAdvRange(const DescContext&, const Finding&) { return "place the tile lower in shared memory"; }
@@ -587,8 +587,8 @@ void CheckAdvOutside(const DescContext& c, uint16_t r, FindingList* o) {
   if (A(c) && F(c) && !A(c)->inside_tile) o->Add(r, -1, A(c)->delta_bytes, static_cast<int64_t>(F(c)->footprint_bytes));
 }
 std::string MsgAdvOutside(const DescContext& c, const Finding& f) {
-  return Cat("the ", What(c), " starts ", f.value, " B into a tile of ", f.limit, " B: outside the tile",
-             S(c)->advance_is_sub_tile ? "" : Cat(" (the tile has ", F(c)->k_slices, " K slices of ", F(c)->mma_k, ")"));
+  return StrCat("the ", What(c), " starts ", f.value, " B into a tile of ", f.limit, " B: outside the tile",
+             S(c)->advance_is_sub_tile ? "" : StrCat(" (the tile has ", F(c)->k_slices, " K slices of ", F(c)->mma_k, ")"));
 }
 std::string FixAdvOutside(const DescContext&, const Finding&) { return "stay within the tile"; }
 
@@ -599,7 +599,7 @@ void CheckMapInterleave(const DescContext& c, uint16_t r, FindingList* o) {
   if (M(c) && M(c)->interleaved) o->Add(r, -1, static_cast<int>(M(c)->map.interleave), 0);
 }
 std::string MsgMapInterleave(const DescContext& c, const Finding&) {
-  return Cat("the map uses ", FullName(M(c)->map.interleave), ": interleaved layouts are no canonical MMA layout");
+  return StrCat("the map uses ", FullName(M(c)->map.interleave), ": interleaved layouts are no canonical MMA layout");
 }
 std::string FixMapInterleave(const DescContext&, const Finding&) {
   return "use CU_TENSOR_MAP_INTERLEAVE_NONE with a swizzle matching the descriptor";
@@ -609,7 +609,7 @@ void CheckMapSwizzleUnsupported(const DescContext& c, uint16_t r, FindingList* o
   if (M(c) && !M(c)->swizzle_ok) o->Add(r, -1, static_cast<int>(M(c)->map.swizzle), 0);
 }
 std::string MsgMapSwizzleUnsupported(const DescContext& c, const Finding&) {
-  return Cat("the map's ", FullName(M(c)->map.swizzle), " has no ", FamilyName(M(c)->use.arch),
+  return StrCat("the map's ", FullName(M(c)->map.swizzle), " has no ", FamilyName(M(c)->use.arch),
              " descriptor counterpart (descriptors name none, 32B, 64B, 128B",
              M(c)->use.arch == DescArch::kTcgen05 ? " and 128B with 32-byte atomicity)" : ")");
 }
@@ -622,7 +622,7 @@ void CheckMapDtype(const DescContext& c, uint16_t r, FindingList* o) {
   if (M(c) && !M(c)->type_known && !M(c)->use.has_type) o->Add(r, -1, static_cast<int>(M(c)->map.data_type), 0);
 }
 std::string MsgMapDtype(const DescContext& c, const Finding&) {
-  return Cat("the map's data type ", FullName(M(c)->map.data_type), " is no MMA operand type");
+  return StrCat("the map's data type ", FullName(M(c)->map.data_type), " is no MMA operand type");
 }
 std::string FixMapDtype(const DescContext&, const Finding&) {
   return "use f16, bf16, f32/tf32, u8 (8-bit types) or a 16U4/16U6 packed type, or give --dtype";
@@ -633,7 +633,7 @@ void CheckMapTypeBits(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, SmemBits(M(c)->layout.type, M(c)->layout.padded), M(c)->map_facts.smem_element_bits);
 }
 std::string MsgMapTypeBits(const DescContext& c, const Finding& f) {
-  return Cat("the operand is ", Name(M(c)->layout.type), " (", f.value, " bits in shared memory) but the map copies ",
+  return StrCat("the operand is ", Name(M(c)->layout.type), " (", f.value, " bits in shared memory) but the map copies ",
              ShortName(M(c)->map.data_type), " (", f.limit, " bits): rows and core matrices would not line up");
 }
 std::string FixMapTypeBits(const DescContext&, const Finding&) { return "make the map's data type and the MMA operand type agree"; }
@@ -645,7 +645,7 @@ void CheckMapBoxWider(const DescContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgMapBoxWider(const DescContext& c, const Finding& f) {
   const MapDerivation* m = M(c);
-  return Cat("the box's rows are ", f.value, " B wide along ", m->use.major == Major::kK ? "K" : "M/N",
+  return StrCat("the box's rows are ", f.value, " B wide along ", m->use.major == Major::kK ? "K" : "M/N",
              ", more than one ", m->layout.swizzle == DescSwizzle::kNone ? "no-swizzle core matrix" : "swizzle atom", " (",
              f.limit, " B): the MMA's canonical layout has rows ", f.limit, " B apart, the TMA writes them ", f.value,
              " B apart");
@@ -654,9 +654,9 @@ std::string FixMapBoxWider(const DescContext& c, const Finding& f) {
   const MapDerivation* m = M(c);
   const uint64_t elems = static_cast<uint64_t>(f.limit) * 8 / static_cast<uint64_t>(m->facts.smem_bits);
   if (m->layout.swizzle == DescSwizzle::kNone && f.value <= 128)
-    return Cat("swizzle the map to match (", f.value <= 32 ? "32B" : f.value <= 64 ? "64B" : "128B",
+    return StrCat("swizzle the map to match (", f.value <= 32 ? "32B" : f.value <= 64 ? "64B" : "128B",
                ") and the descriptor with it, or use box_dim[0] = ", elems, " with a 3D box for the rest");
-  return Cat("use box_dim[0] = ", elems, " and one box (or a 3D box) per ", f.limit, "-byte slab");
+  return StrCat("use box_dim[0] = ", elems, " and one box (or a 3D box) per ", f.limit, "-byte slab");
 }
 
 void CheckMapBoxNarrower(const DescContext& c, uint16_t r, FindingList* o) {
@@ -666,12 +666,12 @@ void CheckMapBoxNarrower(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, 0, static_cast<int64_t>(m->inner_bytes), RowBytes(m->layout.swizzle));
 }
 std::string MsgMapBoxNarrower(const DescContext& c, const Finding& f) {
-  return Cat("the box's rows are ", f.value, " B, narrower than the ", Name(M(c)->layout.swizzle),
+  return StrCat("the box's rows are ", f.value, " B, narrower than the ", Name(M(c)->layout.swizzle),
              " swizzle atom: the TMA writes rows ", f.value, " B apart while the canonical layout has them ", f.limit,
              " B apart");
 }
 std::string FixMapBoxNarrower(const DescContext&, const Finding& f) {
-  return Cat("use the swizzle whose span equals the row (", f.value == 32 ? "32B" : f.value == 64 ? "64B" : "none",
+  return StrCat("use the swizzle whose span equals the row (", f.value == 32 ? "32B" : f.value == 64 ? "64B" : "none",
              ") in both, or widen box_dim[0] to ", f.limit, " bytes");
 }
 
@@ -679,10 +679,10 @@ void CheckMapDstAlign(const DescContext& c, uint16_t r, FindingList* o) {
   if (M(c) && M(c)->smem_known && M(c)->dst % 128 != 0) o->Add(r, -1, static_cast<int64_t>(M(c)->dst % 0x40000), 128);
 }
 std::string MsgMapDstAlign(const DescContext& c, const Finding&) {
-  return Cat("the map's shared-memory destination ", H(M(c)->dst), " is not 128-byte aligned, which every tensor copy requires");
+  return StrCat("the map's shared-memory destination ", H(M(c)->dst), " is not 128-byte aligned, which every tensor copy requires");
 }
 std::string FixMapDstAlign(const DescContext& c, const Finding&) {
-  return Cat("align the destination to 128 bytes (", H(RoundUp(M(c)->dst, 128)), "), better to the swizzle repeat");
+  return StrCat("align the destination to 128 bytes (", H(RoundUp(M(c)->dst, 128)), "), better to the swizzle repeat");
 }
 
 void CheckMapDstPhase(const DescContext& c, uint16_t r, FindingList* o) {
@@ -692,11 +692,11 @@ void CheckMapDstPhase(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, m->facts.base_offset, m->facts.repeat_bytes);
 }
 std::string MsgMapDstPhase(const DescContext& c, const Finding& f) {
-  return Cat("the map's destination ", H(M(c)->dst), " is not aligned to the ", f.limit, "-byte swizzle repeat: the TMA "
+  return StrCat("the map's destination ", H(M(c)->dst), " is not aligned to the ", f.limit, "-byte swizzle repeat: the TMA "
              "writes with pattern phase ", f.value, ", so the descriptor needs base offset ", f.value);
 }
 std::string FixMapDstPhase(const DescContext& c, const Finding& f) {
-  return Cat("align the destination to ", f.limit, " bytes (", H(RoundUp(M(c)->dst, static_cast<uint64_t>(f.limit))),
+  return StrCat("align the destination to ", f.limit, " bytes (", H(RoundUp(M(c)->dst, static_cast<uint64_t>(f.limit))),
              "), or keep base offset ", f.value, " in every descriptor of this buffer");
 }
 
@@ -724,13 +724,13 @@ std::string MsgMapEncoding(const DescContext& c, const Finding& f) {
   const DescArch oth = own == DescArch::kWgmma ? DescArch::kTcgen05 : DescArch::kWgmma;
   DescSwizzle read = DescSwizzle::kNone;
   const bool valid = S(c)->desc.swizzle(&read);
-  return Cat("layout_type = ", f.value, " is ", FamilyName(oth), "'s code for the map's ", Name(M(c)->layout.swizzle),
+  return StrCat("layout_type = ", f.value, " is ", FamilyName(oth), "'s code for the map's ", Name(M(c)->layout.swizzle),
              ": was the other family's encoding used? ", FamilyName(own), " reads ", f.value, " as ",
              valid ? std::string(Name(read)) : std::string("an invalid mode"), "; ", FamilyName(own), "'s ",
              Name(M(c)->layout.swizzle), " is ", f.limit);
 }
 std::string FixMapEncoding(const DescContext& c, const Finding& f) {
-  return Cat("set layout_type = ", f.limit, " (", FamilyName(S(c)->desc.arch()), " encoding)");
+  return StrCat("set layout_type = ", f.limit, " (", FamilyName(S(c)->desc.arch()), " encoding)");
 }
 
 void CheckMapSwizzle(const DescContext& c, uint16_t r, FindingList* o) {
@@ -741,11 +741,11 @@ void CheckMapSwizzle(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int>(s), static_cast<int>(M(c)->layout.swizzle));
 }
 std::string MsgMapSwizzle(const DescContext& c, const Finding& f) {
-  return Cat("the descriptor reads with ", Name(static_cast<DescSwizzle>(f.value)), " swizzle but the map writes with ",
+  return StrCat("the descriptor reads with ", Name(static_cast<DescSwizzle>(f.value)), " swizzle but the map writes with ",
              FullName(M(c)->map.swizzle), ": every row but the first is read from the wrong 16-byte chunks");
 }
 std::string FixMapSwizzle(const DescContext& c, const Finding& f) {
-  return Cat("set the descriptor's layout type to ", LayoutTypeValue(S(c)->desc.arch(), static_cast<DescSwizzle>(f.limit)),
+  return StrCat("set the descriptor's layout type to ", LayoutTypeValue(S(c)->desc.arch(), static_cast<DescSwizzle>(f.limit)),
              " (", Name(static_cast<DescSwizzle>(f.limit)), "), or change the map");
 }
 
@@ -758,11 +758,11 @@ void CheckMapAtomicity(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, AtomicityBytes(s), AtomicityBytes(M(c)->layout.swizzle));
 }
 std::string MsgMapAtomicity(const DescContext& c, const Finding& f) {
-  return Cat("both swizzle 128 B, but the descriptor uses ", f.value, "-byte atomicity and the map (",
+  return StrCat("both swizzle 128 B, but the descriptor uses ", f.value, "-byte atomicity and the map (",
              FullName(M(c)->map.swizzle), ") ", f.limit, "-byte atomicity: chunks are permuted differently");
 }
 std::string FixMapAtomicity(const DescContext& c, const Finding&) {
-  return Cat("set the descriptor's layout type to ", LayoutTypeValue(S(c)->desc.arch(), M(c)->layout.swizzle), " (",
+  return StrCat("set the descriptor's layout type to ", LayoutTypeValue(S(c)->desc.arch(), M(c)->layout.swizzle), " (",
              Name(M(c)->layout.swizzle), ")");
 }
 
@@ -785,11 +785,11 @@ void CheckMapLbo(const DescContext& c, uint16_t r, FindingList* o) {
 std::string MsgMapLbo(const DescContext& c, const Finding& f) {
   const MapDerivation* m = M(c);
   const CanonicalLayout cl = DescribeCanonical(m->use.arch, m->use.major, m->layout.swizzle, m->facts.smem_bits, 0, 0, 0, 0);
-  return Cat("LBO = ", U16(static_cast<uint64_t>(f.value)), ", but in the box the ", cl.lbo_meaning, " is ",
+  return StrCat("LBO = ", U16(static_cast<uint64_t>(f.value)), ", but in the box the ", cl.lbo_meaning, " is ",
              U16(static_cast<uint64_t>(f.limit)), SwapNote(c));
 }
 std::string FixMapLbo(const DescContext&, const Finding& f) {
-  return Cat("set LBO to ", f.limit, " B (encoded ", f.limit / 16, ")");
+  return StrCat("set LBO to ", f.limit, " B (encoded ", f.limit / 16, ")");
 }
 void CheckMapSbo(const DescContext& c, uint16_t r, FindingList* o) {
   if (!UserVsMap(c)) return;
@@ -799,11 +799,11 @@ void CheckMapSbo(const DescContext& c, uint16_t r, FindingList* o) {
 std::string MsgMapSbo(const DescContext& c, const Finding& f) {
   const MapDerivation* m = M(c);
   const CanonicalLayout cl = DescribeCanonical(m->use.arch, m->use.major, m->layout.swizzle, m->facts.smem_bits, 0, 0, 0, 0);
-  return Cat("SBO = ", U16(static_cast<uint64_t>(f.value)), ", but in the box the ", cl.sbo_meaning, " is ",
+  return StrCat("SBO = ", U16(static_cast<uint64_t>(f.value)), ", but in the box the ", cl.sbo_meaning, " is ",
              U16(static_cast<uint64_t>(f.limit)), SwapNote(c));
 }
 std::string FixMapSbo(const DescContext&, const Finding& f) {
-  return Cat("set SBO to ", f.limit, " B (encoded ", f.limit / 16, ")");
+  return StrCat("set SBO to ", f.limit, " B (encoded ", f.limit / 16, ")");
 }
 
 // Expected base offset for the user's start (which may be a K slice into the box).
@@ -820,10 +820,10 @@ void CheckMapBase(const DescContext& c, uint16_t r, FindingList* o) {
   if (S(c)->desc.base_offset() != want) o->Add(r, -1, S(c)->desc.base_offset(), want);
 }
 std::string MsgMapBase(const DescContext& c, const Finding& f) {
-  return Cat("base offset ", f.value, " but the TMA wrote the tile at ", H(M(c)->dst), M(c)->smem_known ? "" : " (assumed)",
+  return StrCat("base offset ", f.value, " but the TMA wrote the tile at ", H(M(c)->dst), M(c)->smem_known ? "" : " (assumed)",
              " with pattern phase ", f.limit, ": rows are read with the wrong XOR");
 }
-std::string FixMapBase(const DescContext&, const Finding& f) { return Cat("set the base offset to ", f.limit); }
+std::string FixMapBase(const DescContext&, const Finding& f) { return StrCat("set the base offset to ", f.limit); }
 
 void CheckMapStartOutside(const DescContext& c, uint16_t r, FindingList* o) {
   if (!UserVsMap(c)) return;
@@ -833,12 +833,12 @@ void CheckMapStartOutside(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int64_t>(start), static_cast<int64_t>(dst));
 }
 std::string MsgMapStartOutside(const DescContext& c, const Finding& f) {
-  return Cat("the descriptor starts at ", H(static_cast<uint64_t>(f.value)), ", outside the box the map writes at ",
+  return StrCat("the descriptor starts at ", H(static_cast<uint64_t>(f.value)), ", outside the box the map writes at ",
              H(static_cast<uint64_t>(f.limit)), M(c)->smem_known ? "" : " (assumed; give --smem-address or the map's smem_address)",
              " .. +", M(c)->facts.footprint_bytes, " B");
 }
 std::string FixMapStartOutside(const DescContext& c, const Finding&) {
-  return Cat("start the descriptor at the map's destination ", H(M(c)->dst), " (plus the K-slice offset)");
+  return StrCat("start the descriptor at the map's destination ", H(M(c)->dst), " (plus the K-slice offset)");
 }
 
 // The K slice the user's start corresponds to, or -1.
@@ -860,7 +860,7 @@ void CheckMapStartOffset(const DescContext& c, uint16_t r, FindingList* o) {
   if (SliceOf(c) < 0) o->Add(r, -1, static_cast<int64_t>(start - dst), 0);
 }
 std::string MsgMapStartOffset(const DescContext&, const Finding& f) {
-  return Cat("the descriptor starts ", f.value, " B into the box, which is not where any K slice starts");
+  return StrCat("the descriptor starts ", f.value, " B into the box, which is not where any K slice starts");
 }
 std::string FixMapStartOffset(const DescContext&, const Finding&) {
   return "start at the box, or at a K slice (tmapgen desc ... --k-slice N prints each)";
@@ -875,27 +875,27 @@ void CheckMapChunks(const DescContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgMapChunks(const DescContext& c, const Finding& f) {
   const ChunkCompare cc = CompareChunks(*M(c), S(c)->desc);
-  return Cat(f.value, " of ", f.limit, " 16-byte chunks of the first K slice are read from bytes the map did not put "
+  return StrCat(f.value, " of ", f.limit, " 16-byte chunks of the first K slice are read from bytes the map did not put "
              "them in; first: ", M(c)->use.major == Major::kK ? "row " : "K row ", cc.first_row, ", 16-byte column ",
              cc.first_col, " is read at ", H(cc.first_mma), " but was written at ", H(cc.first_tma));
 }
 std::string FixMapChunks(const DescContext& c, const Finding&) {
-  return Cat("use the derived descriptor ", H(M(c)->desc.bits()), " (tmapgen desc ", FamilyName(M(c)->use.arch),
+  return StrCat("use the derived descriptor ", H(M(c)->desc.bits()), " (tmapgen desc ", FamilyName(M(c)->use.arch),
              " --for-map ...); the drawing (--draw) shows both placements");
 }
 
 // ============================== instruction descriptor rules ==============================
 const IdescCheck* I(const DescContext& c) { return c.idesc; }
-std::string KindName(const DescContext& c) { return Cat(".kind::", Name(I(c)->spec.kind)); }
+std::string KindName(const DescContext& c) { return StrCat(".kind::", Name(I(c)->spec.kind)); }
 
 void CheckIdVariant(const DescContext& c, uint16_t r, FindingList* o) {
   if (I(c) && !ValidVariant(I(c)->spec)) o->Add(r, -1, I(c)->spec.cta_group, I(c)->spec.ws ? 1 : 0);
 }
 std::string MsgIdVariant(const DescContext& c, const Finding&) {
   const IdescSpec& s = I(c)->spec;
-  if (s.cta_group != 1 && s.cta_group != 2) return Cat(".cta_group::", s.cta_group, " does not exist (1 or 2)");
+  if (s.cta_group != 1 && s.cta_group != 2) return StrCat(".cta_group::", s.cta_group, " does not exist (1 or 2)");
   if (s.ws && s.cta_group != 1) return "tcgen05.mma.ws exists only with .cta_group::1";
-  return Cat("tcgen05.mma.ws does not support ", KindName(c), " (Table 39: Invalid)");
+  return StrCat("tcgen05.mma.ws does not support ", KindName(c), " (Table 39: Invalid)");
 }
 std::string FixIdVariant(const DescContext&, const Finding&) { return "use .cta_group::1 or ::2 without .ws for block-scaled kinds"; }
 
@@ -904,20 +904,20 @@ void CheckIdM(const DescContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgIdM(const DescContext& c, const Finding& f) {
   const IdescSpec& s = I(c)->spec;
-  return Cat("M = ", f.value, " is not valid for ", KindName(c), s.ws ? ".ws" : "", " with .cta_group::", s.cta_group,
+  return StrCat("M = ", f.value, " is not valid for ", KindName(c), s.ws ? ".ws" : "", " with .cta_group::", s.cta_group,
              s.sparse ? " (sparse)" : "", ": M must be ", ValidMText(s));
 }
-std::string FixIdM(const DescContext& c, const Finding&) { return Cat("use M in {", ValidMText(I(c)->spec), "}"); }
+std::string FixIdM(const DescContext& c, const Finding&) { return StrCat("use M in {", ValidMText(I(c)->spec), "}"); }
 
 void CheckIdN(const DescContext& c, uint16_t r, FindingList* o) {
   if (I(c) && ValidVariant(I(c)->spec) && !ValidN(I(c)->spec)) o->Add(r, -1, I(c)->spec.n, 0);
 }
 std::string MsgIdN(const DescContext& c, const Finding& f) {
   const IdescSpec& s = I(c)->spec;
-  return Cat("N = ", f.value, " is not valid for ", KindName(c), s.ws ? ".ws" : "", " with .cta_group::", s.cta_group,
+  return StrCat("N = ", f.value, " is not valid for ", KindName(c), s.ws ? ".ws" : "", " with .cta_group::", s.cta_group,
              s.sparse ? " (sparse)" : "", ": N must be ", ValidNText(s));
 }
-std::string FixIdN(const DescContext& c, const Finding&) { return Cat("use N in ", ValidNText(I(c)->spec)); }
+std::string FixIdN(const DescContext& c, const Finding&) { return StrCat("use N in ", ValidNText(I(c)->spec)); }
 
 void CheckIdK96(const DescContext& c, uint16_t r, FindingList* o) {
   if (!I(c) || !I(c)->spec.k96) return;
@@ -926,7 +926,7 @@ void CheckIdK96(const DescContext& c, uint16_t r, FindingList* o) {
   if (s.has_target && s.target != Target::kSm103a) o->Add(r, 1, static_cast<int>(s.target), 0);
 }
 std::string MsgIdK96(const DescContext& c, const Finding& f) {
-  if (f.index == 1) return Cat("K = 96 (bit 31) is supported only on sm_103a; the target is ", Name(I(c)->spec.target));
+  if (f.index == 1) return StrCat("K = 96 (bit 31) is supported only on sm_103a; the target is ", Name(I(c)->spec.target));
   return "K = 96 (bit 31) exists only for dense .cta_group::2 MMAs with M = 256";
 }
 std::string FixIdK96(const DescContext&, const Finding&) { return "clear bit 31 (K = 64), or use cta_group 2, M = 256 on sm_103a"; }
@@ -946,12 +946,12 @@ void CheckIdDType(const DescContext& c, uint16_t r, FindingList* o) {
   if (!ok) o->Add(r, -1, d, 0);
 }
 std::string MsgIdDType(const DescContext& c, const Finding& f) {
-  const std::string got = f.value <= 2 ? std::string(Name(static_cast<DType>(f.value))) : Cat("code ", f.value);
+  const std::string got = f.value <= 2 ? std::string(Name(static_cast<DType>(f.value))) : StrCat("code ", f.value);
   switch (I(c)->spec.kind) {
-    case MmaKind::kTf32: return Cat("D type ", got, ": .kind::tf32 accumulates in f32 (1)");
-    case MmaKind::kF16: return Cat("D type ", got, ": .kind::f16 accumulates in f16 (0) for f16 inputs or f32 (1); bf16 inputs need f32");
-    case MmaKind::kF8f6f4: return Cat("D type ", got, ": .kind::f8f6f4 accumulates in f16 (0) or f32 (1)");
-    case MmaKind::kI8: return Cat("D type ", got, ": .kind::i8 accumulates in s32 (2)");
+    case MmaKind::kTf32: return StrCat("D type ", got, ": .kind::tf32 accumulates in f32 (1)");
+    case MmaKind::kF16: return StrCat("D type ", got, ": .kind::f16 accumulates in f16 (0) for f16 inputs or f32 (1); bf16 inputs need f32");
+    case MmaKind::kF8f6f4: return StrCat("D type ", got, ": .kind::f8f6f4 accumulates in f16 (0) or f32 (1)");
+    case MmaKind::kI8: return StrCat("D type ", got, ": .kind::i8 accumulates in s32 (2)");
     default: return "";
   }
 }
@@ -975,9 +975,9 @@ std::string TypesOf(MmaKind k) {
   }
 }
 std::string MsgIdAbType(const DescContext& c, const Finding& f) {
-  return Cat(f.index == 0 ? "A" : "B", " type code ", f.value, " is not a ", KindName(c), " type: ", TypesOf(I(c)->spec.kind));
+  return StrCat(f.index == 0 ? "A" : "B", " type code ", f.value, " is not a ", KindName(c), " type: ", TypesOf(I(c)->spec.kind));
 }
-std::string FixIdAbType(const DescContext& c, const Finding&) { return Cat("use one of ", TypesOf(I(c)->spec.kind)); }
+std::string FixIdAbType(const DescContext& c, const Finding&) { return StrCat("use one of ", TypesOf(I(c)->spec.kind)); }
 
 void CheckIdAbMatch(const DescContext& c, uint16_t r, FindingList* o) {
   if (I(c) && I(c)->spec.kind == MmaKind::kF16 && I(c)->fields.a_type <= 1 && I(c)->fields.a_type != I(c)->fields.b_type)
@@ -1000,7 +1000,7 @@ void CheckIdSaturate(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, 1, 0);
 }
 std::string MsgIdSaturate(const DescContext& c, const Finding&) {
-  return Cat("saturate (bit 3) applies to .kind::i8 only; ", KindName(c), " requires 0");
+  return StrCat("saturate (bit 3) applies to .kind::i8 only; ", KindName(c), " requires 0");
 }
 std::string FixIdSaturate(const DescContext&, const Finding&) { return "clear bit 3"; }
 
@@ -1011,7 +1011,7 @@ void CheckIdTransposeKind(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, I(c)->fields.transpose_a | (I(c)->fields.transpose_b << 1), 0);
 }
 std::string MsgIdTransposeKind(const DescContext& c, const Finding&) {
-  return Cat(KindName(c), " does not support transpose (MN-major operands): bits 15-16 must be 0");
+  return StrCat(KindName(c), " does not support transpose (MN-major operands): bits 15-16 must be 0");
 }
 std::string FixIdTransposeKind(const DescContext&, const Finding&) { return "store A and B K-major"; }
 
@@ -1023,11 +1023,11 @@ void CheckIdTransposeType(const DescContext& c, uint16_t r, FindingList* o) {
   if (I(c)->fields.transpose_b && IsSubByte(s.b_type)) o->Add(r, 1, static_cast<int>(s.b_type), 0);
 }
 std::string MsgIdTransposeType(const DescContext&, const Finding& f) {
-  return Cat(f.index == 0 ? "A" : "B", " is ", Name(static_cast<ElemType>(f.value)), " and transposed (MN-major): ",
+  return StrCat(f.index == 0 ? "A" : "B", " is ", Name(static_cast<ElemType>(f.value)), " and transposed (MN-major): ",
              "MN-major operands exist for 8-, 16- and 32-bit types only (Table 54); 6- and 4-bit operands are K-major");
 }
 std::string FixIdTransposeType(const DescContext&, const Finding& f) {
-  return Cat("store ", f.index == 0 ? "A" : "B", " K-major and clear its transpose bit");
+  return StrCat("store ", f.index == 0 ? "A" : "B", " K-major and clear its transpose bit");
 }
 
 void CheckIdTransposeN(const DescContext& c, uint16_t r, FindingList* o) {
@@ -1039,11 +1039,11 @@ void CheckIdTransposeN(const DescContext& c, uint16_t r, FindingList* o) {
   if (s.n < step || s.n % step != 0) o->Add(r, -1, s.n, step);
 }
 std::string MsgIdTransposeN(const DescContext& c, const Finding& f) {
-  return Cat("N = ", f.value, " with an 8-bit transposed (MN-major) B and .cta_group::", I(c)->spec.cta_group, ": N must be a "
+  return StrCat("N = ", f.value, " with an 8-bit transposed (MN-major) B and .cta_group::", I(c)->spec.cta_group, ": N must be a "
              "multiple of ", f.limit, " from ", f.limit, " to 256");
 }
 std::string FixIdTransposeN(const DescContext&, const Finding& f) {
-  return Cat("use N = ", RoundUp(static_cast<uint64_t>(f.value == 0 ? 1 : f.value), static_cast<uint64_t>(f.limit)),
+  return StrCat("use N = ", RoundUp(static_cast<uint64_t>(f.value == 0 ? 1 : f.value), static_cast<uint64_t>(f.limit)),
              ", or store B K-major");
 }
 
@@ -1052,7 +1052,7 @@ void CheckIdSparseSel(const DescContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, I(c)->fields.sparse_selector, 0);
 }
 std::string MsgIdSparseSel(const DescContext&, const Finding& f) {
-  return Cat("sparsity selector ", f.value, " on a dense MMA (bit 2 = 0): it is ignored");
+  return StrCat("sparsity selector ", f.value, " on a dense MMA (bit 2 = 0): it is ignored");
 }
 std::string FixIdSparseSel(const DescContext&, const Finding&) { return "clear bits 0-1, or set bit 2 for a sparse MMA"; }
 
@@ -1062,8 +1062,8 @@ void CheckIdMaxShift(const DescContext& c, uint16_t r, FindingList* o) {
   else if (!I(c)->spec.ws && I(c)->fields.max_shift != 0) o->Add(r, 1, MaxShiftFromCode(I(c)->fields.max_shift), 0);
 }
 std::string MsgIdMaxShift(const DescContext&, const Finding& f) {
-  if (f.index == 0) return Cat("maximum shift ", f.value, " cannot be encoded: 0, 8, 16 or 32");
-  return Cat("maximum shift ", f.value, " (bits 30-31) applies to B-matrix reuse in tcgen05.mma.ws only");
+  if (f.index == 0) return StrCat("maximum shift ", f.value, " cannot be encoded: 0, 8, 16 or 32");
+  return StrCat("maximum shift ", f.value, " (bits 30-31) applies to B-matrix reuse in tcgen05.mma.ws only");
 }
 std::string FixIdMaxShift(const DescContext&, const Finding&) { return "use 0 without .ws; 0, 8, 16 or 32 with .ws"; }
 
@@ -1073,7 +1073,7 @@ void CheckIdScaleType(const DescContext& c, uint16_t r, FindingList* o) {
   if ((k == MmaKind::kMxf8f6f4 || k == MmaKind::kMxf4) && I(c)->fields.scale_type != 1) o->Add(r, -1, I(c)->fields.scale_type, 1);
 }
 std::string MsgIdScaleType(const DescContext& c, const Finding&) {
-  return Cat(KindName(c), " scales with ue8m0 only (bit 23 = 1); ue4m3 is .kind::mxf4nvf4's");
+  return StrCat(KindName(c), " scales with ue8m0 only (bit 23 = 1); ue4m3 is .kind::mxf4nvf4's");
 }
 std::string FixIdScaleType(const DescContext&, const Finding&) { return "set bit 23 (ue8m0), or use .kind::mxf4nvf4 for ue4m3 scales"; }
 
@@ -1090,8 +1090,8 @@ void CheckIdSfId(const DescContext& c, uint16_t r, FindingList* o) {
   }
 }
 std::string MsgIdSfId(const DescContext& c, const Finding& f) {
-  if (f.limit == 3) return Cat(f.index == 0 ? "A" : "B", " scale-factor id ", f.value, " does not fit the 2-bit field (0..3)");
-  return Cat(f.index == 0 ? "A" : "B", " scale-factor id ", f.value, ": ", KindName(c), " selects byte 0 or 2 (ids 0 or 2)");
+  if (f.limit == 3) return StrCat(f.index == 0 ? "A" : "B", " scale-factor id ", f.value, " does not fit the 2-bit field (0..3)");
+  return StrCat(f.index == 0 ? "A" : "B", " scale-factor id ", f.value, ": ", KindName(c), " selects byte 0 or 2 (ids 0 or 2)");
 }
 std::string FixIdSfId(const DescContext&, const Finding&) { return "use scale-factor id 0 or 2"; }
 
@@ -1100,7 +1100,7 @@ void CheckIdReserved(const DescContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgIdReserved(const DescContext& c, const Finding& f) {
   const uint32_t m = static_cast<uint32_t>(f.value);
-  std::string s = Cat("reserved bit", (m & (m - 1)) ? "s " : " ", BitList(m), " set for ", KindName(c));
+  std::string s = StrCat("reserved bit", (m & (m - 1)) ? "s " : " ", BitList(m), " set for ", KindName(c));
   if (IsBlockScaled(I(c)->spec.kind) && (m & (7u << 24)))
     s += "; bits 24-26 are where CUTLASS's M >> 4 puts the low bits of M, which are 0 for the only valid M (128, 256)";
   return s;
@@ -1114,8 +1114,8 @@ void CheckIdTarget(const DescContext& c, uint16_t r, FindingList* o) {
   else if (I(c)->spec.kind == MmaKind::kI8 && !TargetHasKindI8(t)) o->Add(r, 1, static_cast<int>(t), 0);
 }
 std::string MsgIdTarget(const DescContext& c, const Finding& f) {
-  if (f.index == 0) return Cat("tcgen05.mma is not available on ", Name(I(c)->spec.target));
-  return Cat(".kind::i8 is available on sm_100a, sm_101a and sm_110a only (no family targets); the target is ",
+  if (f.index == 0) return StrCat("tcgen05.mma is not available on ", Name(I(c)->spec.target));
+  return StrCat(".kind::i8 is available on sm_100a, sm_101a and sm_110a only (no family targets); the target is ",
              Name(I(c)->spec.target));
 }
 std::string FixIdTarget(const DescContext&, const Finding& f) {

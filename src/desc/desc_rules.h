@@ -1,13 +1,13 @@
 // desc_rules.h: the descriptor rule table: shared-memory matrix descriptors (desc-*), their agreement
 // with the tensor map that fills the buffer (map-*), and the tcgen05 instruction descriptor (idesc-*).
 //
-// Contract (mirrors src/rule.h)
+// Contract (mirrors src/tmap/rule.h)
 // - One row per rule: stable id, severity, scope, field, one-sentence summary, check, message, fix,
 //   source. Ids are stable: tests, docs/descriptors.md and users' scripts refer to them. Never renumber
 //   or rename a rule; retire it instead.
-// - Checks append Findings (src/rule.h) and never format text; text is made when diagnostics are made.
+// - Checks append Findings (src/tmap/rule.h) and never format text; text is made when diagnostics are made.
 //   Every applicable rule runs: all violations are reported at once.
-// - Severity as in src/rule.h: kError = the instruction faults or computes garbage for the declared use,
+// - Severity as in src/tmap/rule.h: kError = the instruction faults or computes garbage for the declared use,
 //   or the documentation forbids it; kWarning = legal but risky (a base offset a naive loop will miss);
 //   kNote = worth knowing.
 // - Scopes: kValue rules need only the 64-bit value (decode); kLayout rules need the tile description;
@@ -26,7 +26,7 @@
 #include "src/desc/instr_descriptor.h"
 #include "src/desc/map_consistency.h"
 #include "src/desc/smem_descriptor.h"
-#include "src/rule.h"
+#include "src/tmap/rule.h"
 
 namespace tmapgen::desc {
 

@@ -1,6 +1,6 @@
 #include "src/desc/desc_types.h"
 
-#include "src/text_util.h"
+#include "src/util/text_util.h"
 
 #include <array>
 

@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "src/types.h"
+#include "src/tmap/types.h"
 
 namespace tmapgen::desc {
 

@@ -1,6 +1,6 @@
 #include "src/desc/instr_descriptor.h"
 
-#include "src/str_cat.h"
+#include "src/util/strings.h"
 
 namespace tmapgen::desc {
 namespace {

@@ -21,7 +21,7 @@
 
 #include "src/desc/desc_types.h"
 #include "src/desc/smem_descriptor.h"
-#include "src/types.h"
+#include "src/tmap/types.h"
 
 namespace tmapgen::desc {
 

@@ -6,7 +6,7 @@
 // - DeriveFromMap() is total: whatever the map holds it fills a MapDerivation; what does not fit (an
 //   interleaved map, a swizzle with no descriptor counterpart, a box row that is not one swizzle row, a
 //   data type that no MMA reads) is recorded in its flags and reported by the map-* rules of
-//   desc_rules.h. It reads the map through ComputeDerivedFacts (src/derived_facts.h); it does not run the
+//   desc_rules.h. It reads the map through ComputeDerivedFacts (src/tmap/derived_facts.h); it does not run the
 //   tensor-map validator.
 // - The box as the MMA sees it: dim 0 is the contiguous dimension (K for a K-major operand, M/N for an
 //   MN-major one); its bytes are one box row in shared memory. The rows are box_dim[1] (tiled), 4
@@ -23,10 +23,10 @@
 
 #include <cstdint>
 
-#include "src/derived_facts.h"
+#include "src/tmap/derived_facts.h"
 #include "src/desc/desc_types.h"
 #include "src/desc/smem_descriptor.h"
-#include "src/tensor_map_spec.h"
+#include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::desc {
 

@@ -1,6 +1,6 @@
 #include "src/desc/smem_descriptor.h"
 
-#include "src/str_cat.h"
+#include "src/util/strings.h"
 
 namespace tmapgen::desc {
 namespace {
@@ -15,10 +15,10 @@ uint64_t CeilDiv(uint64_t a, uint64_t b) { return b == 0 ? 0 : (a + b - 1) / b; 
 
 // Elements to text in canonical-layout strings: a stride in bytes expressed in elements.
 std::string Elems(uint64_t bytes, int bits) {
-  if (bits <= 0) return Cat(bytes, "B");
+  if (bits <= 0) return StrCat(bytes, "B");
   const uint64_t b = bytes * 8;
-  if (b % static_cast<uint64_t>(bits) != 0) return Cat(bytes, "B");
-  return Cat(b / static_cast<uint64_t>(bits));
+  if (b % static_cast<uint64_t>(bits) != 0) return StrCat(bytes, "B");
+  return StrCat(b / static_cast<uint64_t>(bits));
 }
 
 }  // namespace
@@ -146,18 +146,18 @@ CanonicalLayout DescribeCanonical(DescArch arch, Major major, DescSwizzle s, int
   c.cute_swizzle = std::string(CuteSwizzle(s));
   const int w = RowBytes(s) / 16;  // 16-byte columns per atom row
   const int t = smem_bits > 0 ? 128 / smem_bits : 0;
-  const std::string ts = t > 0 ? Cat(t) : std::string("T");
-  const std::string ms = m > 0 ? Cat(m) : std::string("m");
-  const std::string ks = k > 0 ? Cat(k) : std::string("k");
-  const std::string k2 = k > 0 ? Cat(2 * k) : std::string("2k");
+  const std::string ts = t > 0 ? StrCat(t) : std::string("T");
+  const std::string ms = m > 0 ? StrCat(m) : std::string("m");
+  const std::string ks = k > 0 ? StrCat(k) : std::string("k");
+  const std::string k2 = k > 0 ? StrCat(2 * k) : std::string("2k");
   const std::string L = Elems(lbo, smem_bits), S = Elems(sbo, smem_bits);
-  auto times = [&](int mult) { return t > 0 ? Cat(mult * t) : (mult == 1 ? std::string("1T") : Cat(mult, "T")); };
+  auto times = [&](int mult) { return t > 0 ? StrCat(mult * t) : (mult == 1 ? std::string("1T") : StrCat(mult, "T")); };
   const int rows = AtomRows(s, major);
   if (s == DescSwizzle::kNone) {
     c.atom = major == Major::kK ? "one core matrix: 8 rows x 16 B (8x1 of 128-bit elements), contiguous 128 B"
                                 : "one core matrix: 8 K-rows x 16 B along M/N (1x8 of 128-bit elements), contiguous 128 B";
   } else {
-    c.atom = Cat(rows, " rows x ", RowBytes(s), " B (", major == Major::kK ? Cat(8, "x", w) : Cat(w, "x", rows),
+    c.atom = StrCat(rows, " rows x ", RowBytes(s), " B (", major == Major::kK ? StrCat(8, "x", w) : StrCat(w, "x", rows),
                  " of 128-bit elements, ", major == Major::kK ? "M/N x K" : "M/N x K", "), ", AtomicityBytes(s),
                  "-byte atomicity, pattern repeats every ", RepeatBytes(s), " B");
   }
@@ -172,30 +172,30 @@ CanonicalLayout DescribeCanonical(DescArch arch, Major major, DescSwizzle s, int
     }
     if (s == DescSwizzle::kNone) {
       c.generic = "((8,m),(T,2k)):((1T,SBO),(1,LBO))";
-      c.instantiated = Cat("((8,", ms, "),(", ts, ",", k2, ")):((", times(1), ",", S, "),(1,", L, "))");
+      c.instantiated = StrCat("((8,", ms, "),(", ts, ",", k2, ")):((", times(1), ",", S, "),(1,", L, "))");
       c.lbo_meaning = "byte offset between the two core matrices along K (first to second 16-byte column)";
       c.sbo_meaning = "byte offset between 8-row groups along M/N";
     } else {
-      c.generic = Cat("((8,m),(T,2k)):((", w, "T,SBO),(1,T))");
-      c.instantiated = Cat("((8,", ms, "),(", ts, ",", k2, ")):((", times(w), ",", S, "),(1,", ts, "))");
+      c.generic = StrCat("((8,m),(T,2k)):((", w, "T,SBO),(1,T))");
+      c.instantiated = StrCat("((8,", ms, "),(", ts, ",", k2, ")):((", times(w), ",", S, "),(1,", ts, "))");
       c.lbo_meaning = "not used by swizzled K-major layouts (assumed 1, i.e. 16 B)";
       c.sbo_meaning = "byte offset between 8-row groups along M/N";
     }
   } else {
     if (s == DescSwizzle::kNone) {
       c.generic = "((T,1,m),(8,k)):((1,T,SBO),(1T,LBO))";
-      c.instantiated = Cat("((", ts, ",1,", ms, "),(8,", ks, ")):((1,", ts, ",", S, "),(", times(1), ",", L, "))");
+      c.instantiated = StrCat("((", ts, ",1,", ms, "),(8,", ks, ")):((1,", ts, ",", S, "),(", times(1), ",", L, "))");
       c.lbo_meaning = "byte offset between 8-row groups along K";
       c.sbo_meaning = "byte offset between 16-byte core-matrix columns along M/N";
     } else if (s == DescSwizzle::k128BAtom32B) {
       c.generic = "((T,8,m),(4,k)):((1,T,LBO),(8T,SBO))";
-      c.instantiated = Cat("((", ts, ",8,", ms, "),(4,", ks, ")):((1,", ts, ",", L, "),(", times(8), ",", S, "))");
+      c.instantiated = StrCat("((", ts, ",8,", ms, "),(4,", ks, ")):((1,", ts, ",", L, "),(", times(8), ",", S, "))");
       c.lbo_meaning = "byte offset between 128-byte swizzle atoms along M/N";
       c.sbo_meaning = "byte offset between 4-row groups along K";
     } else {
-      c.generic = Cat("((T,", w, ",m),(8,k)):((1,T,LBO),(", w, "T,SBO))");
-      c.instantiated = Cat("((", ts, ",", w, ",", ms, "),(8,", ks, ")):((1,", ts, ",", L, "),(", times(w), ",", S, "))");
-      c.lbo_meaning = Cat("byte offset between ", RowBytes(s), "-byte swizzle atoms along M/N");
+      c.generic = StrCat("((T,", w, ",m),(8,k)):((1,T,LBO),(", w, "T,SBO))");
+      c.instantiated = StrCat("((", ts, ",", w, ",", ms, "),(8,", ks, ")):((1,", ts, ",", L, "),(", times(w), ",", S, "))");
+      c.lbo_meaning = StrCat("byte offset between ", RowBytes(s), "-byte swizzle atoms along M/N");
       c.sbo_meaning = "byte offset between 8-row groups along K";
     }
   }

@@ -31,7 +31,7 @@
 #include <string_view>
 
 #include "src/desc/desc_types.h"
-#include "src/types.h"
+#include "src/tmap/types.h"
 
 namespace tmapgen::desc {
 

@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "src/driver/cuda_driver.h"
-#include "src/tensor_map_spec.h"
+#include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen {
 

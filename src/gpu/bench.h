@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "src/tensor_map_spec.h"
+#include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::gpu {
 

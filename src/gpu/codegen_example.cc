@@ -8,13 +8,13 @@
 #include <cstring>
 
 #include "kernels/check_params.h"
-#include "src/derived_facts.h"
+#include "src/tmap/derived_facts.h"
 #include "src/driver/encode_spec.h"
 #include "src/gpu/check_plan.h"
 #include "src/gpu/gpu_api.h"
 #include "src/model/copy_model.h"
-#include "src/spec_json.h"
-#include "src/validator.h"
+#include "src/schema/spec_json.h"
+#include "src/tmap/validator.h"
 
 // The generated header, constexpr part only (no <cuda.h>): the same constants the kernel is built with.
 #define TMAPGEN_GEN_NO_HOST 1

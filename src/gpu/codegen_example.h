@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "src/gpu/check_runner.h"
-#include "src/tensor_map_spec.h"
+#include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::gpu {
 

@@ -22,12 +22,12 @@
 #include "src/driver/cuda_driver.h"
 #include "src/driver/encode_spec.h"
 #include "src/json/json_writer.h"
-#include "src/rule.h"
-#include "src/spec_json.h"
-#include "src/str_cat.h"
-#include "src/tensor_map_spec.h"
-#include "src/types.h"
-#include "src/validator.h"
+#include "src/tmap/rule.h"
+#include "src/schema/spec_json.h"
+#include "src/util/strings.h"
+#include "src/tmap/tensor_map_spec.h"
+#include "src/tmap/types.h"
+#include "src/tmap/validator.h"
 
 namespace tmapgen {
 namespace {
@@ -246,7 +246,7 @@ std::vector<Mutation> Mutations() {
                  return true;
                }});
   for (int i = 0; i < kMaxRank; ++i) {
-    m.push_back({Cat("element_strides[", i, "]"), [i](TensorMapSpec* s) {
+    m.push_back({StrCat("element_strides[", i, "]"), [i](TensorMapSpec* s) {
                    if (s->element_strides[i] == 1) return false;
                    s->element_strides[i] = 1;
                    return true;
@@ -280,7 +280,7 @@ std::vector<Mutation> Mutations() {
                  return true;
                }});
   for (int i = 0; i < kMaxRank; ++i) {
-    m.push_back({Cat("global_dim[", i, "]"), [i](TensorMapSpec* s) {
+    m.push_back({StrCat("global_dim[", i, "]"), [i](TensorMapSpec* s) {
                    const uint64_t small = (i == 0 && IsSubByte(s->data_type)) ? 256 : 64;
                    if (s->global_dim[i] == small || i >= static_cast<int>(s->rank)) return false;
                    s->global_dim[i] = small;
@@ -288,7 +288,7 @@ std::vector<Mutation> Mutations() {
                  }});
   }
   for (int i = 0; i < kMaxRank; ++i) {
-    m.push_back({Cat("box_dim[", i, "]"), [i](TensorMapSpec* s) {
+    m.push_back({StrCat("box_dim[", i, "]"), [i](TensorMapSpec* s) {
                    if (IsIm2colMode(s->mode) || i >= static_cast<int>(s->rank)) return false;
                    const uint32_t want = i == 0 ? std::max<uint32_t>(1, 128u * 8u / static_cast<uint32_t>(DataTypeBits(s->data_type)) / 4)
                                                 : 1;
@@ -967,7 +967,7 @@ struct Prober {
   int bad = 0, masked = 0, reject_only_unexplained = 0, probes = 0, contradicted = 0;
 
   static std::string Verdict(bool valid, const std::vector<uint16_t>& errs) {
-    return valid ? std::string("valid") : Cat("reject[", RuleList(errs), "]");
+    return valid ? std::string("valid") : StrCat("reject[", RuleList(errs), "]");
   }
 
   void Group(const std::string& name, const std::string& question) {
@@ -1050,9 +1050,9 @@ struct Prober {
     const auto vt = transitions(val_ok, &vsamples);
     auto describe = [&](const char* who, const std::function<bool(int64_t)>& f,
                         const std::vector<std::pair<int64_t, int64_t>>& t) {
-      if (t.empty()) return Cat(who, " ", f(lo) ? "accepts" : "rejects", " every sample");
-      std::string out = Cat(who, " ", f(lo) ? "accepts" : "rejects", " from x=", lo);
-      for (const auto& p : t) out += Cat("; x=", p.first, " ", f(p.first) ? "accept" : "reject", " / x=", p.second, " ",
+      if (t.empty()) return StrCat(who, " ", f(lo) ? "accepts" : "rejects", " every sample");
+      std::string out = StrCat(who, " ", f(lo) ? "accepts" : "rejects", " from x=", lo);
+      for (const auto& p : t) out += StrCat("; x=", p.first, " ", f(p.first) ? "accept" : "reject", " / x=", p.second, " ",
                                          f(p.second) ? "accept" : "reject");
       return out;
     };
@@ -1097,7 +1097,7 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
   const Mode wide_modes[] = {Mode::kIm2colW, Mode::kIm2colW128};
   for (Mode wm : wide_modes) {
     const std::string mn(Name(wm));
-    p.Group(Cat("A. ", mn, " corners and W extent"),
+    p.Group(StrCat("A. ", mn, " corners and W extent"),
             "tma-spec section 6: lower -32768 / upper 32767 on W = 14 was rejected; no documented rule explains it. "
             "f16 NHWC [C=64, W, H=1, N=2], 64 channels, 128 pixels, SWIZZLE_128B.");
     auto wide = [wm](uint64_t w, int32_t lo, int32_t up) {
@@ -1111,22 +1111,22 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
                                 {-1, -1}, {0, 0}, {-32767, 32767}, {-32768, 32766}, {-20000, 20000}, {-8, 7}};
     const uint64_t widths[] = {14, 1, 65536};
     for (uint64_t w : widths)
-      for (const auto& pr : pairs) p.Probe(Cat(mn, " W=", w, " lower=", pr[0], " upper=", pr[1]), wide(w, pr[0], pr[1]));
+      for (const auto& pr : pairs) p.Probe(StrCat(mn, " W=", w, " lower=", pr[0], " upper=", pr[1]), wide(w, pr[0], pr[1]));
     // The W extent of the bounding box, E = W + upper - lower, around 2^15 and 2^16, reached four ways.
     for (int64_t e : {int64_t{32767}, int64_t{32768}, int64_t{32769}, int64_t{65535}, int64_t{65536}, int64_t{65537}}) {
-      p.Probe(Cat(mn, " E=", e, ": W=E lower=0 upper=0"), wide(static_cast<uint64_t>(e), 0, 0));
+      p.Probe(StrCat(mn, " E=", e, ": W=E lower=0 upper=0"), wide(static_cast<uint64_t>(e), 0, 0));
       if (e - 14 <= 32768)
-        p.Probe(Cat(mn, " E=", e, ": W=14 lower=", -(e - 14), " upper=0"), wide(14, static_cast<int32_t>(-(e - 14)), 0));
+        p.Probe(StrCat(mn, " E=", e, ": W=14 lower=", -(e - 14), " upper=0"), wide(14, static_cast<int32_t>(-(e - 14)), 0));
       if (e - 14 <= 32767)
-        p.Probe(Cat(mn, " E=", e, ": W=14 lower=0 upper=", e - 14), wide(14, 0, static_cast<int32_t>(e - 14)));
+        p.Probe(StrCat(mn, " E=", e, ": W=14 lower=0 upper=", e - 14), wide(14, 0, static_cast<int32_t>(e - 14)));
       if (e - 14 - 16384 <= 32767)
-        p.Probe(Cat(mn, " E=", e, ": W=14 lower=-16384 upper=", e - 14 - 16384),
+        p.Probe(StrCat(mn, " E=", e, ": W=14 lower=-16384 upper=", e - 14 - 16384),
                 wide(14, -16384, static_cast<int32_t>(e - 14 - 16384)));
       if (e - 32767 >= 1)
-        p.Probe(Cat(mn, " E=", e, ": W=", e - 32767, " lower=0 upper=32767"),
+        p.Probe(StrCat(mn, " E=", e, ": W=", e - 32767, " lower=0 upper=32767"),
                 wide(static_cast<uint64_t>(e - 32767), 0, 32767));
       if (e - 32768 >= 1)
-        p.Probe(Cat(mn, " E=", e, ": W=", e - 32768, " lower=-32768 upper=0"),
+        p.Probe(StrCat(mn, " E=", e, ": W=", e - 32768, " lower=-32768 upper=0"),
                 wide(static_cast<uint64_t>(e - 32768), -32768, 0));
     }
     // Other ranks (NWC, NDHWC).
@@ -1138,28 +1138,28 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
         TensorMapSpec s = Im2col(wm, DataType::kFloat16, dims, 64, 128, Swizzle::k128B);
         s.pixel_box_lower_corner_width = pr[0];
         s.pixel_box_upper_corner_width = pr[1];
-        p.Probe(Cat(mn, " rank ", rank, " W=14 lower=", pr[0], " upper=", pr[1]), s);
+        p.Probe(StrCat(mn, " rank ", rank, " W=14 lower=", pr[0], " upper=", pr[1]), s);
       }
     }
-    p.Search(Cat(mn, " W=14 upper=0, lower=x"), -32768, 0, [&](int64_t x) { return wide(14, static_cast<int32_t>(x), 0); });
-    p.Search(Cat(mn, " W=14 lower=0, upper=x"), 0, 32767, [&](int64_t x) { return wide(14, 0, static_cast<int32_t>(x)); });
-    p.Search(Cat(mn, " W=14 lower=-32768, upper=x"), -32768, 32767,
+    p.Search(StrCat(mn, " W=14 upper=0, lower=x"), -32768, 0, [&](int64_t x) { return wide(14, static_cast<int32_t>(x), 0); });
+    p.Search(StrCat(mn, " W=14 lower=0, upper=x"), 0, 32767, [&](int64_t x) { return wide(14, 0, static_cast<int32_t>(x)); });
+    p.Search(StrCat(mn, " W=14 lower=-32768, upper=x"), -32768, 32767,
              [&](int64_t x) { return wide(14, -32768, static_cast<int32_t>(x)); });
-    p.Search(Cat(mn, " W=14 upper=32767, lower=x"), -32768, 32767,
+    p.Search(StrCat(mn, " W=14 upper=32767, lower=x"), -32768, 32767,
              [&](int64_t x) { return wide(14, static_cast<int32_t>(x), 32767); });
-    p.Search(Cat(mn, " W=14 lower=-x, upper=x"), 0, 32767,
+    p.Search(StrCat(mn, " W=14 lower=-x, upper=x"), 0, 32767,
              [&](int64_t x) { return wide(14, static_cast<int32_t>(-x), static_cast<int32_t>(x)); });
-    p.Search(Cat(mn, " W=14 lower=-16384, upper=x"), -16384, 32767,
+    p.Search(StrCat(mn, " W=14 lower=-16384, upper=x"), -16384, 32767,
              [&](int64_t x) { return wide(14, -16384, static_cast<int32_t>(x)); });
-    p.Search(Cat(mn, " W=65536 lower=-32768, upper=x"), -32768, 32767,
+    p.Search(StrCat(mn, " W=65536 lower=-32768, upper=x"), -32768, 32767,
              [&](int64_t x) { return wide(65536, -32768, static_cast<int32_t>(x)); });
-    p.Search(Cat(mn, " lower=-32768 upper=32767, W=x"), 1, int64_t{1} << 32,
+    p.Search(StrCat(mn, " lower=-32768 upper=32767, W=x"), 1, int64_t{1} << 32,
              [&](int64_t x) { return wide(static_cast<uint64_t>(x), -32768, 32767); });
-    p.Search(Cat(mn, " lower=-16384 upper=16384, W=x"), 1, int64_t{1} << 32,
+    p.Search(StrCat(mn, " lower=-16384 upper=16384, W=x"), 1, int64_t{1} << 32,
              [&](int64_t x) { return wide(static_cast<uint64_t>(x), -16384, 16384); });
-    p.Search(Cat(mn, " lower=0 upper=0, W=x"), 1, int64_t{1} << 32,
+    p.Search(StrCat(mn, " lower=0 upper=0, W=x"), 1, int64_t{1} << 32,
              [&](int64_t x) { return wide(static_cast<uint64_t>(x), 0, 0); });
-    p.Search(Cat(mn, " W=14 lower=-32769 (out of range), upper=x"), -32769, 32767,
+    p.Search(StrCat(mn, " W=14 lower=-32769 (out of range), upper=x"), -32769, 32767,
              [&](int64_t x) { return wide(14, -32769, static_cast<int32_t>(x)); });
   }
 
@@ -1179,7 +1179,7 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
     const int32_t pairs3[][2] = {{-32768, 32767}, {-32768, 0}, {0, 32767}, {-16384, 16383}, {-16385, 16384},
                                  {-32769, 0}, {0, 32768}, {-1, -1}};
     for (uint64_t w : {uint64_t{14}, uint64_t{65536}})
-      for (const auto& pr : pairs3) p.Probe(Cat("rank3 W=", w, " lower=", pr[0], " upper=", pr[1]), im(3, w, pr[0], pr[1], 0));
+      for (const auto& pr : pairs3) p.Probe(StrCat("rank3 W=", w, " lower=", pr[0], " upper=", pr[1]), im(3, w, pr[0], pr[1], 0));
     p.Search("rank3 W=14 lower=-32768, upper=x", -32768, 32767,
              [&](int64_t x) { return im(3, 14, -32768, static_cast<int32_t>(x), 0); });
     p.Search("rank3 W=14 upper=32767, lower=x", -32768, 32767,
@@ -1190,13 +1190,13 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
              [&](int64_t x) { return im(3, static_cast<uint64_t>(x), -32768, 32767, 0); });
     const int32_t pairs4[][2] = {{-128, 127}, {-129, 0}, {0, 128}, {-128, -128}, {127, 127}, {-64, 63}};
     for (const auto& pr : pairs4) {
-      p.Probe(Cat("rank4 W=14 corner[0] lower=", pr[0], " upper=", pr[1]), im(4, 14, pr[0], pr[1], 0));
-      p.Probe(Cat("rank4 W=14 corner[1] lower=", pr[0], " upper=", pr[1]), im(4, 14, pr[0], pr[1], 1));
+      p.Probe(StrCat("rank4 W=14 corner[0] lower=", pr[0], " upper=", pr[1]), im(4, 14, pr[0], pr[1], 0));
+      p.Probe(StrCat("rank4 W=14 corner[1] lower=", pr[0], " upper=", pr[1]), im(4, 14, pr[0], pr[1], 1));
     }
     const int32_t pairs5[][2] = {{-16, 15}, {-17, 0}, {0, 16}, {-16, -16}, {15, 15}};
     for (const auto& pr : pairs5)
       for (int axis = 0; axis < 3; ++axis)
-        p.Probe(Cat("rank5 W=14 corner[", axis, "] lower=", pr[0], " upper=", pr[1]), im(5, 14, pr[0], pr[1], axis));
+        p.Probe(StrCat("rank5 W=14 corner[", axis, "] lower=", pr[0], " upper=", pr[1]), im(5, 14, pr[0], pr[1], axis));
     {
       TensorMapSpec s = im(4, 14, -128, 127, 0);
       s.pixel_box_lower_corner[1] = -128;
@@ -1226,7 +1226,7 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
         for (uint32_t ch : c.ch) {
           const uint64_t bytes = uint64_t{ch} * static_cast<uint64_t>(DataTypeBits(c.dt)) / 8;
           if (sw != Swizzle::kNone && bytes > static_cast<uint64_t>(SwizzleSpanBytes(sw)) + 16) continue;
-          p.Probe(Cat("im2col ", ShortName(c.dt), " ch=", ch, " (", bytes, " B) swizzle ", ShortName(sw)),
+          p.Probe(StrCat("im2col ", ShortName(c.dt), " ch=", ch, " (", bytes, " B) swizzle ", ShortName(sw)),
                   Im2col(Mode::kIm2col, c.dt, {256, 14, 14, 2}, ch, 128, sw));
         }
     for (uint32_t ch : {4u, 8u, 12u, 16u, 24u, 32u, 40u, 64u}) {
@@ -1234,7 +1234,7 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
         TensorMapSpec s = Im2col(Mode::kIm2col, DataType::kFloat16, {256, 14, 14, 2}, ch, 128,
                                  il == Interleave::k32B ? Swizzle::k32B : Swizzle::kNone);
         s.interleave = il;
-        p.Probe(Cat("im2col f16 ch=", ch, " (", ch * 2, " B) interleave ", ShortName(il)), s);
+        p.Probe(StrCat("im2col f16 ch=", ch, " (", ch * 2, " B) interleave ", ShortName(il)), s);
       }
     }
     for (Mode wm : wide_modes)
@@ -1242,7 +1242,7 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
         for (uint32_t ch : {4u, 8u, 12u, 16u, 24u, 32u, 36u, 40u, 48u, 64u, 72u}) {
           const uint64_t bytes = uint64_t{ch} * 2;
           if (bytes > static_cast<uint64_t>(SwizzleSpanBytes(sw)) + 16) continue;
-          p.Probe(Cat(Name(wm), " f16 ch=", ch, " (", bytes, " B) swizzle ", ShortName(sw)),
+          p.Probe(StrCat(Name(wm), " f16 ch=", ch, " (", bytes, " B) swizzle ", ShortName(sw)),
                   Im2col(wm, DataType::kFloat16, {256, 14, 14, 2}, ch, 128, sw));
         }
   }
@@ -1260,14 +1260,14 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
           TensorMapSpec s = Tiled(DataType::kUint8, {512, 64, 8}, {b, 8, 2});
           s.interleave = il;
           s.swizzle = sw;
-          p.Probe(Cat("u8 interleave ", ShortName(il), " swizzle ", ShortName(sw), " box0=", b, " B"), s);
+          p.Probe(StrCat("u8 interleave ", ShortName(il), " swizzle ", ShortName(sw), " box0=", b, " B"), s);
         }
     for (Interleave il : {Interleave::kNone, Interleave::k16B, Interleave::k32B})
       for (uint32_t b : {1u, 2u, 4u, 8u, 16u, 32u}) {
         TensorMapSpec s = Tiled(DataType::kFloat32, {512, 64, 8}, {b, 8, 2});
         s.interleave = il;
         s.swizzle = il == Interleave::k32B ? Swizzle::k32B : Swizzle::kNone;
-        p.Probe(Cat("f32 interleave ", ShortName(il), " box0=", b, " (", b * 4, " B)"), s);
+        p.Probe(StrCat("f32 interleave ", ShortName(il), " box0=", b, " (", b * 4, " B)"), s);
       }
     // Interleave with rank 1 and 2 (documented: rank >= 3).
     for (uint32_t rank : {1u, 2u, 3u}) {
@@ -1277,7 +1277,7 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
       box.resize(rank);
       TensorMapSpec s = Tiled(DataType::kUint8, dims, box);
       s.interleave = Interleave::k16B;
-      p.Probe(Cat("u8 interleave 16B rank ", rank), s);
+      p.Probe(StrCat("u8 interleave 16B rank ", rank), s);
     }
     // Stride 32-byte rule with INTERLEAVE_32B.
     for (uint64_t st : {uint64_t{512}, uint64_t{528}, uint64_t{544}}) {
@@ -1286,7 +1286,7 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
       s.swizzle = Swizzle::k32B;
       s.global_strides[0] = st;
       s.global_strides[1] = st * 64;
-      p.Probe(Cat("u8 interleave 32B stride0=", st), s);
+      p.Probe(StrCat("u8 interleave 32B stride0=", st), s);
     }
     for (uint64_t a : {uint64_t{0x200010}, uint64_t{0x200020}, uint64_t{0x200008}}) {
       TensorMapSpec s = Tiled(DataType::kUint8, {512, 64, 8}, {32, 8, 2});
@@ -1294,7 +1294,7 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
       s.swizzle = Swizzle::k32B;
       s.global_address = a;
       s.set_fields |= kFieldGlobalAddress;
-      p.Probe(Cat("u8 interleave 32B address ", Hex(a)), s);
+      p.Probe(StrCat("u8 interleave 32B address ", Hex(a)), s);
     }
   }
 
@@ -1309,20 +1309,20 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
         s.interleave = il;
         s.swizzle = il == Interleave::k32B ? Swizzle::k32B : Swizzle::kNone;
         s.element_strides[0] = e0;
-        p.Probe(Cat("interleave ", ShortName(il), " element_strides[0]=", e0), s);
+        p.Probe(StrCat("interleave ", ShortName(il), " element_strides[0]=", e0), s);
       }
     for (uint32_t e1 : {0u, 3u, 8u, 9u}) {
       TensorMapSpec s = Tiled(DataType::kFloat16, {512, 64, 8}, {16, 8, 2});
       s.element_strides[1] = e1;
-      p.Probe(Cat("interleave none element_strides[1]=", e1, " box1=8"), s);
+      p.Probe(StrCat("interleave none element_strides[1]=", e1, " box1=8"), s);
     }
     for (uint32_t e : {0u, 2u, 9u}) {
       TensorMapSpec s = Im2col(Mode::kIm2col, DataType::kFloat16, {64, 14, 14, 2}, 64, 128, Swizzle::k128B);
       s.element_strides[0] = e;
-      p.Probe(Cat("im2col element_strides[0]=", e), s);
+      p.Probe(StrCat("im2col element_strides[0]=", e), s);
       TensorMapSpec t = Im2col(Mode::kIm2col, DataType::kFloat16, {64, 14, 14, 2}, 64, 128, Swizzle::k128B);
       t.element_strides[1] = e;
-      p.Probe(Cat("im2col element_strides[1]=", e), t);
+      p.Probe(StrCat("im2col element_strides[1]=", e), t);
     }
   }
 
@@ -1337,9 +1337,9 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
         s.swizzle = sw;
         s.global_address = 0x200000;
         s.set_fields |= kFieldGlobalAddress;
-        p.Probe(Cat("tiled ", ShortName(dt), " swizzle ", ShortName(sw)), s);
+        p.Probe(StrCat("tiled ", ShortName(dt), " swizzle ", ShortName(sw)), s);
         TensorMapSpec m = Im2col(Mode::kIm2col, dt, {256, 14, 14, 2}, 128, 128, sw);
-        p.Probe(Cat("im2col ", ShortName(dt), " ch=128 swizzle ", ShortName(sw)), m);
+        p.Probe(StrCat("im2col ", ShortName(dt), " ch=128 swizzle ", ShortName(sw)), m);
       }
     for (DataType dt : {DataType::kUint8, DataType::kUint16, DataType::kUint32, DataType::kInt32, DataType::kUint64,
                         DataType::kInt64, DataType::kFloat16, DataType::kFloat32, DataType::kFloat64, DataType::kBfloat16,
@@ -1347,15 +1347,15 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
       const uint32_t b0 = 64u * 8u / static_cast<uint32_t>(DataTypeBits(dt));
       TensorMapSpec s = Tiled(dt, {512, 64}, {b0, 16});
       s.swizzle = Swizzle::k64B;
-      p.Probe(Cat("tiled ", ShortName(dt), " box0=64 B swizzle 64B"), s);
+      p.Probe(StrCat("tiled ", ShortName(dt), " box0=64 B swizzle 64B"), s);
       s.oob_fill = OobFill::kNanRequestZeroFma;
-      p.Probe(Cat("tiled ", ShortName(dt), " OOB NaN fill"), s);
+      p.Probe(StrCat("tiled ", ShortName(dt), " OOB NaN fill"), s);
     }
     for (Swizzle sw : {Swizzle::k128BAtom32B, Swizzle::k128BAtom32BFlip8B, Swizzle::k128BAtom64B}) {
       TensorMapSpec s = Tiled(DataType::kFloat16, {512, 64}, {64, 16});
       s.swizzle = sw;
-      p.Probe(Cat("tiled f16 swizzle ", ShortName(sw)), s);
-      p.Probe(Cat("im2col::w f16 swizzle ", ShortName(sw)),
+      p.Probe(StrCat("tiled f16 swizzle ", ShortName(sw)), s);
+      p.Probe(StrCat("im2col::w f16 swizzle ", ShortName(sw)),
               Im2col(Mode::kIm2colW, DataType::kFloat16, {64, 14, 14, 2}, 64, 128, sw));
     }
   }
@@ -1370,45 +1370,45 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
       if (rank > 0) { dims[0] = 64; box[0] = 64; }
       TensorMapSpec s = Tiled(DataType::kFloat16, dims, box);
       s.rank = rank;
-      p.Probe(Cat("tiled rank ", rank), s);
+      p.Probe(StrCat("tiled rank ", rank), s);
     }
     for (uint32_t rank : {2u, 3u, 5u, 6u}) {
       std::vector<uint64_t> dims(std::min<uint32_t>(rank, 5), 4);
       dims[0] = 64;
       TensorMapSpec s = Im2col(Mode::kIm2col, DataType::kFloat16, dims, 64, 128, Swizzle::k128B);
       s.rank = rank;
-      p.Probe(Cat("im2col rank ", rank), s);
+      p.Probe(StrCat("im2col rank ", rank), s);
       TensorMapSpec w = Im2col(Mode::kIm2colW, DataType::kFloat16, dims, 64, 128, Swizzle::k128B);
       w.rank = rank;
-      p.Probe(Cat("im2col::w rank ", rank), w);
+      p.Probe(StrCat("im2col::w rank ", rank), w);
     }
     for (uint64_t d : {k2Pow32 - 1, k2Pow32, k2Pow32 + 1}) {
       TensorMapSpec s = Tiled(DataType::kUint8, {d}, {64});
-      p.Probe(Cat("tiled rank 1 u8 dim0=", d), s);
+      p.Probe(StrCat("tiled rank 1 u8 dim0=", d), s);
       TensorMapSpec t = Tiled(DataType::kUint8, {64, d}, {64, 8});
-      p.Probe(Cat("tiled rank 2 u8 dim1=", d), t);
+      p.Probe(StrCat("tiled rank 2 u8 dim1=", d), t);
     }
     for (uint64_t st : {k2Pow40 - 16, k2Pow40, k2Pow40 + 16}) {
       TensorMapSpec s = Tiled(DataType::kUint8, {64, 4}, {64, 4});
       s.global_strides[0] = st;
-      p.Probe(Cat("tiled stride0=", st), s);
+      p.Probe(StrCat("tiled stride0=", st), s);
     }
     for (uint32_t b : {0u, 1u, 256u, 257u}) {
       TensorMapSpec s = Tiled(DataType::kUint8, {512, 512}, {64, b});
-      p.Probe(Cat("tiled box1=", b), s);
+      p.Probe(StrCat("tiled box1=", b), s);
     }
     for (uint32_t b : {255u, 256u, 257u}) {
       TensorMapSpec s = Tiled(DataType::kUint8, {512, 512}, {b, 4});
-      p.Probe(Cat("tiled u8 box0=", b), s);
+      p.Probe(StrCat("tiled u8 box0=", b), s);
     }
     for (Mode m : {Mode::kIm2col, Mode::kIm2colW, Mode::kIm2colW128}) {
       for (uint32_t px : {0u, 1u, 128u, 1024u, 1025u})
-        p.Probe(Cat(Name(m), " pixels=", px), Im2col(m, DataType::kFloat16, {64, 14, 14, 2}, 64, px, Swizzle::k128B));
+        p.Probe(StrCat(Name(m), " pixels=", px), Im2col(m, DataType::kFloat16, {64, 14, 14, 2}, 64, px, Swizzle::k128B));
       for (uint32_t ch : {0u, 8u, 256u, 257u})
-        p.Probe(Cat(Name(m), " u8 ch=", ch, " swizzle none"),
+        p.Probe(StrCat(Name(m), " u8 ch=", ch, " swizzle none"),
                 Im2col(m, DataType::kUint8, {512, 14, 14, 2}, ch, 128, Swizzle::kNone));
       for (uint32_t ch : {128u, 136u})
-        p.Probe(Cat(Name(m), " u8 ch=", ch, " swizzle 128B"),
+        p.Probe(StrCat(Name(m), " u8 ch=", ch, " swizzle 128B"),
                 Im2col(m, DataType::kUint8, {512, 14, 14, 2}, ch, 128, Swizzle::k128B));
     }
     {
@@ -1421,7 +1421,7 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
       for (Interleave il : {Interleave::k16B, Interleave::k32B}) {
         TensorMapSpec u = Im2col(Mode::kIm2colW, DataType::kFloat16, {64, 14, 14, 2}, 16, 128, Swizzle::k32B);
         u.interleave = il;
-        p.Probe(Cat("im2col::w interleave ", ShortName(il), " swizzle 32B ch=16"), u);
+        p.Probe(StrCat("im2col::w interleave ", ShortName(il), " swizzle 32B ch=16"), u);
       }
     }
     for (uint64_t a : {uint64_t{0}, uint64_t{0x200008}, uint64_t{0x200010}, uint64_t{0x200020}, uint64_t{0x200080}}) {
@@ -1430,7 +1430,7 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
         s.swizzle = sw;
         s.global_address = a;
         s.set_fields |= kFieldGlobalAddress;
-        p.Probe(Cat("tiled f16 address ", Hex(a), " swizzle ", ShortName(sw)), s);
+        p.Probe(StrCat("tiled f16 address ", Hex(a), " swizzle ", ShortName(sw)), s);
       }
     }
     {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "src/gpu/check_runner.h"
-#include "src/validator.h"
+#include "src/tmap/validator.h"
 
 namespace tmapgen::gpu {
 namespace {

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "src/model/copy_model.h"
-#include "src/types.h"
+#include "src/tmap/types.h"
 
 namespace tmapgen::model {
 

@@ -5,11 +5,11 @@
 #include <cstring>
 #include <limits>
 
-#include "src/derived_facts.h"
+#include "src/tmap/derived_facts.h"
 #include "src/model/swizzle.h"
-#include "src/rule.h"
-#include "src/str_cat.h"
-#include "src/validator.h"
+#include "src/tmap/rule.h"
+#include "src/util/strings.h"
+#include "src/tmap/validator.h"
 
 namespace tmapgen::model {
 namespace {
@@ -156,7 +156,7 @@ std::string ValidationError(const TensorMapSpec& v, const Validation& val) {
   for (const Finding& f : val.findings) {
     const Rule& r = rules[f.rule];
     if (r.severity != Severity::kError) continue;
-    return Cat("the spec does not validate for this instruction: ", r.id, ": ", r.message(v, f));
+    return StrCat("the spec does not validate for this instruction: ", r.id, ": ", r.message(v, f));
   }
   return "the spec does not validate for this instruction";
 }
@@ -178,7 +178,7 @@ bool BuildPlan(const TensorMapSpec& spec, const CopyInstruction& in, Plan* plan,
   L.mode = in.mode;
   const int rank = static_cast<int>(spec.rank);
   plan->rank = rank;
-  if (rank < 1 || rank > kMaxRank) return Fail(error, Cat("tensor_rank ", spec.rank, " is not 1 to 5"));
+  if (rank < 1 || rank > kMaxRank) return Fail(error, StrCat("tensor_rank ", spec.rank, " is not 1 to 5"));
 
   // ---- direction and mode against the map
   if (in.direction == Direction::kPrefetch)
@@ -186,27 +186,27 @@ bool BuildPlan(const TensorMapSpec& spec, const CopyInstruction& in, Plan* plan,
   plan->load = IsLoad(in.direction);
   if (static_cast<int>(in.mode) >= kNumCopyModes) return Fail(error, "unknown copy mode");
   if (plan->load && IsModeStoreOnly(in.mode))
-    return Fail(error, Cat(Name(in.mode), " is a store mode; a load uses .tile, .tile::gather4, .im2col, .im2col::w or .im2col::w::128"));
+    return Fail(error, StrCat(Name(in.mode), " is a store mode; a load uses .tile, .tile::gather4, .im2col, .im2col::w or .im2col::w::128"));
   if (!plan->load && IsModeLoadOnly(in.mode))
-    return Fail(error, Cat(Name(in.mode), " is a load mode; stores and reductions use .tile, .tile::scatter4 or .im2col_no_offs"));
+    return Fail(error, StrCat(Name(in.mode), " is a load mode; stores and reductions use .tile, .tile::scatter4 or .im2col_no_offs"));
   switch (in.mode) {
     case CopyMode::kTile:
-      if (spec.mode != Mode::kTiled) return Fail(error, Cat(".tile needs a tiled map; this map is ", Name(spec.mode)));
+      if (spec.mode != Mode::kTiled) return Fail(error, StrCat(".tile needs a tiled map; this map is ", Name(spec.mode)));
       break;
     case CopyMode::kTileGather4: case CopyMode::kTileScatter4:
       if (EncoderFor(spec.mode) != Encoder::kTiled)
-        return Fail(error, Cat(Name(in.mode), " needs a 2D tiled map; this map is ", Name(spec.mode)));
+        return Fail(error, StrCat(Name(in.mode), " needs a 2D tiled map; this map is ", Name(spec.mode)));
       break;
     case CopyMode::kIm2col:
-      if (spec.mode != Mode::kIm2col) return Fail(error, Cat(".im2col needs an im2col map; this map is ", Name(spec.mode)));
+      if (spec.mode != Mode::kIm2col) return Fail(error, StrCat(".im2col needs an im2col map; this map is ", Name(spec.mode)));
       break;
     case CopyMode::kIm2colW: case CopyMode::kIm2colW128:
       if (!IsWideMode(spec.mode))
-        return Fail(error, Cat(Name(in.mode), " needs an im2col wide map (cuTensorMapEncodeIm2colWide); this map is ", Name(spec.mode)));
+        return Fail(error, StrCat(Name(in.mode), " needs an im2col wide map (cuTensorMapEncodeIm2colWide); this map is ", Name(spec.mode)));
       break;
     case CopyMode::kIm2colNoOffs:
       if (spec.mode != Mode::kIm2col && spec.mode != Mode::kIm2colW)
-        return Fail(error, Cat(".im2col_no_offs needs an im2col or im2col::w map; this map is ", Name(spec.mode)));
+        return Fail(error, StrCat(".im2col_no_offs needs an im2col or im2col::w map; this map is ", Name(spec.mode)));
       break;
   }
 
@@ -224,7 +224,7 @@ bool BuildPlan(const TensorMapSpec& spec, const CopyInstruction& in, Plan* plan,
   Validate(v, &val);
   if (!val.valid) return Fail(error, ValidationError(v, val));
   if (in.smem_address % 128 != 0)
-    return Fail(error, Cat("smem_address ", Hex(in.smem_address), " is not 128-byte aligned"));
+    return Fail(error, StrCat("smem_address ", Hex(in.smem_address), " is not 128-byte aligned"));
 
   // ---- instruction operands
   if (!plan->load) {
@@ -232,10 +232,10 @@ bool BuildPlan(const TensorMapSpec& spec, const CopyInstruction& in, Plan* plan,
     const int ncoords = IsGatherScatter(v.mode) ? 1 : rank;
     for (int d = 0; d < ncoords; ++d)
       if (in.coords[d] < 0)
-        return Fail(error, Cat("coords[", d, "] = ", in.coords[d], ": stores and reductions need non-negative coordinates"));
+        return Fail(error, StrCat("coords[", d, "] = ", in.coords[d], ": stores and reductions need non-negative coordinates"));
     if (IsGatherScatter(v.mode))
       for (int k = 0; k < 4; ++k)
-        if (in.rows[k] < 0) return Fail(error, Cat("rows[", k, "] = ", in.rows[k], ": scatter4 needs non-negative row indices"));
+        if (in.rows[k] < 0) return Fail(error, StrCat("rows[", k, "] = ", in.rows[k], ": scatter4 needs non-negative row indices"));
   }
   {
     // Measured on an H200 (docs/model.md M2): a box whose start along dimension 0 is not 16-byte aligned
@@ -244,7 +244,7 @@ bool BuildPlan(const TensorMapSpec& spec, const CopyInstruction& in, Plan* plan,
     // Interleaved maps count dimension 0 in whole 16/32-byte slices (M6), so every coordinate is aligned.
     const int64_t bits = static_cast<int64_t>(in.coords[0]) * DataTypeBits(spec.data_type);
     if (spec.interleave == Interleave::kNone && bits % 128 != 0)
-      return Fail(error, Cat("coords[0] = ", in.coords[0], ": the box must start on a 16-byte boundary along dimension 0 (",
+      return Fail(error, StrCat("coords[0] = ", in.coords[0], ": the box must start on a 16-byte boundary along dimension 0 (",
                              in.coords[0], " elements of ", DataTypeBits(spec.data_type),
                              " bits); the GPU raises an illegal-instruction error"));
   }
@@ -259,7 +259,7 @@ bool BuildPlan(const TensorMapSpec& spec, const CopyInstruction& in, Plan* plan,
     else if (spec.data_type == DataType::kTfloat32 || spec.data_type == DataType::kTfloat32Ftz || IsSubByte(spec.data_type))
       what = "tf32 and sub-byte data types";
     if (what != nullptr)
-      return Fail(error, Cat("interleaved layouts (", FullName(spec.interleave), ") are modelled for .tile loads and stores "
+      return Fail(error, StrCat("interleaved layouts (", FullName(spec.interleave), ") are modelled for .tile loads and stores "
                              "with zero fill only (docs/model.md, measurement M6); not for ", what));
   }
   if (in.mode == CopyMode::kIm2col || (in.mode == CopyMode::kIm2colNoOffs && spec.mode == Mode::kIm2col)) {
@@ -270,7 +270,7 @@ bool BuildPlan(const TensorMapSpec& spec, const CopyInstruction& in, Plan* plan,
       const int64_t lo = spec.pixel_box_lower_corner[i];
       const int64_t hi = static_cast<int64_t>(spec.global_dim[i + 1]) - 1 + spec.pixel_box_upper_corner[i];
       if (in.coords[i + 1] < lo || in.coords[i + 1] > hi)
-        return Fail(error, Cat("coords[", i + 1, "] = ", in.coords[i + 1], ": the filter base point lies outside the bounding box along ",
+        return Fail(error, StrCat("coords[", i + 1, "] = ", in.coords[i + 1], ": the filter base point lies outside the bounding box along ",
                                kDim[i], " [", lo, ", ", hi, "]; the GPU raises an illegal-instruction error"));
     }
   }
@@ -278,18 +278,18 @@ bool BuildPlan(const TensorMapSpec& spec, const CopyInstruction& in, Plan* plan,
     const uint32_t limit = rank == 3 ? 65535u : rank == 4 ? 255u : 31u;
     for (int i = 0; i < rank - 2; ++i)
       if (in.im2col_offsets[i] > limit)
-        return Fail(error, Cat("im2col_offsets[", i, "] = ", in.im2col_offsets[i], " exceeds ", limit, " for a ", rank, "D tensor"));
+        return Fail(error, StrCat("im2col_offsets[", i, "] = ", in.im2col_offsets[i], " exceeds ", limit, " for a ", rank, "D tensor"));
   } else {
     for (int i = 0; i < kMaxRank - 2; ++i)
       if (in.im2col_offsets[i] != 0)
-        return Fail(error, Cat(Name(in.mode), " takes no im2col offsets (im2col_offsets[", i, "] = ", in.im2col_offsets[i], ")"));
+        return Fail(error, StrCat(Name(in.mode), " takes no im2col offsets (im2col_offsets[", i, "] = ", in.im2col_offsets[i], ")"));
   }
   if (in.mode == CopyMode::kIm2colW || in.mode == CopyMode::kIm2colW128) {
     const uint32_t halo_limit = in.mode == CopyMode::kIm2colW ? 512 : 32;
-    if (in.w_halo >= halo_limit) return Fail(error, Cat("w_halo = ", in.w_halo, " must be below ", halo_limit, " for ", Name(in.mode)));
-    if (in.w_offset >= 32) return Fail(error, Cat("w_offset = ", in.w_offset, " must be below 32"));
+    if (in.w_halo >= halo_limit) return Fail(error, StrCat("w_halo = ", in.w_halo, " must be below ", halo_limit, " for ", Name(in.mode)));
+    if (in.w_offset >= 32) return Fail(error, StrCat("w_offset = ", in.w_offset, " must be below 32"));
   } else if (in.w_halo != 0 || in.w_offset != 0) {
-    return Fail(error, Cat(Name(in.mode), " takes no w_halo / w_offset"));
+    return Fail(error, StrCat(Name(in.mode), " takes no w_halo / w_offset"));
   }
 
   // ---- element sizes and packing
@@ -732,9 +732,9 @@ bool ModelLoad(const TensorMapSpec& spec, const CopyInstruction& instr, const ui
                SmemImage* out, std::string* error) {
   Plan p;
   if (!BuildPlan(spec, instr, &p, error)) return false;
-  if (!p.load) return Fail(error, Cat("ModelLoad needs a load; direction is ", Name(instr.direction)));
+  if (!p.load) return Fail(error, StrCat("ModelLoad needs a load; direction is ", Name(instr.direction)));
   if (global_size < p.layout.required_global_bytes)
-    return Fail(error, Cat("the global buffer has ", global_size, " bytes; the tensor spans ", p.layout.required_global_bytes));
+    return Fail(error, StrCat("the global buffer has ", global_size, " bytes; the tensor spans ", p.layout.required_global_bytes));
   const CopyLayout& L = p.layout;
   out->address = instr.smem_address;
   out->transaction_bytes = L.transaction_bytes;
@@ -758,12 +758,12 @@ bool ModelStore(const TensorMapSpec& spec, const CopyInstruction& instr, const u
                 std::string* error) {
   Plan p;
   if (!BuildPlan(spec, instr, &p, error)) return false;
-  if (p.load) return Fail(error, Cat("ModelStore needs a store or reduction; direction is ", Name(instr.direction)));
+  if (p.load) return Fail(error, StrCat("ModelStore needs a store or reduction; direction is ", Name(instr.direction)));
   const CopyLayout& L = p.layout;
   if (global_size < L.required_global_bytes)
-    return Fail(error, Cat("the global buffer has ", global_size, " bytes; the tensor spans ", L.required_global_bytes));
+    return Fail(error, StrCat("the global buffer has ", global_size, " bytes; the tensor spans ", L.required_global_bytes));
   if (smem_size < L.footprint_bytes)
-    return Fail(error, Cat("the shared-memory source has ", smem_size, " bytes; the copy reads ", L.footprint_bytes));
+    return Fail(error, StrCat("the shared-memory source has ", smem_size, " bytes; the copy reads ", L.footprint_bytes));
   if (written_mask != nullptr) written_mask->assign(global_size, 0);
   StoreResult res;
   res.transaction_bytes = L.transaction_bytes;
@@ -815,7 +815,7 @@ bool ModelStore(const TensorMapSpec& spec, const CopyInstruction& instr, const u
         if ((gbit & 7) != 0 || (sbit & 7) != 0 || (gbits & 7) != 0)
           return Fail(error, "reductions of sub-byte types are not supported");
         if (!ReduceElement(spec.data_type, instr.reduce_op, global + gbit / 8, buf.data() + sbit / 8))
-          return Fail(error, Cat("cp.reduce.async.bulk.tensor .", Name(instr.reduce_op), " does not support ",
+          return Fail(error, StrCat("cp.reduce.async.bulk.tensor .", Name(instr.reduce_op), " does not support ",
                                  PtxElemType(spec.data_type)));
       } else {
         CopyBits(global, gbit, buf.data(), sbit, dbits);

@@ -3,7 +3,7 @@
 // (stores and reductions).
 //
 // Contract
-// - Input: a TensorMapSpec that validates (Validate() from src/validator.h; the model refuses a spec that
+// - Input: a TensorMapSpec that validates (Validate() from src/tmap/validator.h; the model refuses a spec that
 //   does not, naming the first error), the bytes of the global tensor (byte 0 = the element at
 //   coordinate 0 of every dimension; the map's global_address is not used), and one CopyInstruction.
 // - Output of a load (ModelLoad): the shared-memory image starting at the destination address, with a
@@ -32,8 +32,8 @@
 #include <string_view>
 #include <vector>
 
-#include "src/tensor_map_spec.h"
-#include "src/types.h"
+#include "src/tmap/tensor_map_spec.h"
+#include "src/tmap/types.h"
 
 namespace tmapgen::model {
 

@@ -4,20 +4,20 @@
 #include <cstdio>
 
 #include "src/model/swizzle.h"
-#include "src/str_cat.h"
+#include "src/util/strings.h"
 
 namespace tmapgen::model {
 namespace {
 
 std::string CoordList(const std::array<int64_t, kMaxRank>& c, int n) {
   std::string s = "{";
-  for (int i = 0; i < n; ++i) s += Cat(i ? ", " : "", c[i]);
+  for (int i = 0; i < n; ++i) s += StrCat(i ? ", " : "", c[i]);
   return s + "}";
 }
 
 std::string CellLabel(const ChunkCell& c) {
   if (c.row < 0) return ".";
-  std::string s = Cat(c.row, ".", c.chunk);
+  std::string s = StrCat(c.row, ".", c.chunk);
   if (c.oob == CellOob::kAll) s += "*";
   else if (c.oob == CellOob::kSome) s += "+";
   if (c.halo) s += "h";
@@ -30,7 +30,7 @@ std::string CellLabel(const ChunkCell& c) {
 std::string CellColor(int row, int chunk) {
   const int hue = (chunk * 45 + 200) % 360;
   const int light = 82 - (row % 4) * 9;
-  return Cat("hsl(", hue, ",70%,", light, "%)");
+  return StrCat("hsl(", hue, ",70%,", light, "%)");
 }
 
 std::string Esc(std::string_view s) {
@@ -98,17 +98,17 @@ bool BuildShow(const TensorMapSpec& spec, const CopyInstruction& instr, ShowData
 std::string Summary(const ShowData& d) {
   const TensorMapSpec& s = d.spec;
   std::string dims, box;
-  for (uint32_t i = 0; i < s.rank; ++i) dims += Cat(i ? ", " : "", s.global_dim[i]);
+  for (uint32_t i = 0; i < s.rank; ++i) dims += StrCat(i ? ", " : "", s.global_dim[i]);
   std::string what;
   if (IsIm2colMode(s.mode)) {
-    what = Cat("channels ", s.channels_per_pixel, " x pixels ", d.layout.main_rows);
+    what = StrCat("channels ", s.channels_per_pixel, " x pixels ", d.layout.main_rows);
   } else {
-    for (uint32_t i = 0; i < s.rank; ++i) box += Cat(i ? ", " : "", s.box_dim[i]);
-    what = Cat("box [", box, "]");
+    for (uint32_t i = 0; i < s.rank; ++i) box += StrCat(i ? ", " : "", s.box_dim[i]);
+    what = StrCat("box [", box, "]");
   }
   std::array<int64_t, kMaxRank> c{};
   for (int i = 0; i < kMaxRank; ++i) c[i] = d.instr.coords[i];
-  return Cat(Name(d.instr.mode), " ", Name(d.instr.direction), " ", ShortName(s.data_type), " [", dims, "] ", what, " ",
+  return StrCat(Name(d.instr.mode), " ", Name(d.instr.direction), " ", ShortName(s.data_type), " [", dims, "] ", what, " ",
              FullName(s.swizzle), " at ", CoordList(c, static_cast<int>(s.rank)), " smem ", Hex(d.instr.smem_address));
 }
 
@@ -116,7 +116,7 @@ std::string RenderText(const ShowData& d, int max_lines) {
   const CopyLayout& L = d.layout;
   std::string o;
   o += Summary(d) + "\n";
-  o += Cat("rows ", L.rows, " (", L.main_rows, " main) x ", L.row_bytes, " B, pitch ", L.row_pitch, " B; footprint ",
+  o += StrCat("rows ", L.rows, " (", L.main_rows, " main) x ", L.row_bytes, " B, pitch ", L.row_pitch, " B; footprint ",
            L.footprint_bytes, " B; transaction bytes ", L.transaction_bytes, "; swizzle base offset ", d.swizzle_base_offset,
            " of ", SwizzlePatternRows(d.spec.swizzle), "\n");
   o += "cell = row.chunk of the copy (row = box row, gather row or im2col pixel; chunk = 16 B);"
@@ -145,7 +145,7 @@ std::string RenderText(const ShowData& d, int max_lines) {
     }
     o += "\n";
   }
-  if (shown < lines) o += Cat("  ... ", lines - shown, " more lines (--max-lines 0 shows all)\n");
+  if (shown < lines) o += StrCat("  ... ", lines - shown, " more lines (--max-lines 0 shows all)\n");
   o += "\nbank conflicts (16-byte accesses, 8 threads per phase; ideal 1 wavefront per phase):\n";
   for (const BankPattern& p : d.banks) {
     char b[200];
@@ -213,40 +213,40 @@ std::string RenderSvg(const ShowData& d, int max_lines) {
   const int width = right_x + 8 * cw + 130;
   const int height = top + panel_h + 40 + 22 * static_cast<int>(d.banks.size()) + 70;
   std::string o;
-  o += Cat("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"", width, "\" height=\"", height, "\" viewBox=\"0 0 ", width, " ",
+  o += StrCat("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"", width, "\" height=\"", height, "\" viewBox=\"0 0 ", width, " ",
            height, "\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"11\">\n");
   o += "<defs><pattern id=\"oob\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
        "<rect width=\"6\" height=\"6\" fill=\"#d8d8d8\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#999\" stroke-width=\"3\"/>"
        "</pattern></defs>\n";
-  o += Cat("<rect width=\"", width, "\" height=\"", height, "\" fill=\"white\"/>\n");
-  o += Cat("<text x=\"", margin, "\" y=\"22\" font-size=\"14\" font-weight=\"bold\">", Esc(Summary(d)), "</text>\n");
-  o += Cat("<text x=\"", margin, "\" y=\"40\">rows ", L.rows, " x ", L.row_bytes, " B, pitch ", L.row_pitch, " B, footprint ",
+  o += StrCat("<rect width=\"", width, "\" height=\"", height, "\" fill=\"white\"/>\n");
+  o += StrCat("<text x=\"", margin, "\" y=\"22\" font-size=\"14\" font-weight=\"bold\">", Esc(Summary(d)), "</text>\n");
+  o += StrCat("<text x=\"", margin, "\" y=\"40\">rows ", L.rows, " x ", L.row_bytes, " B, pitch ", L.row_pitch, " B, footprint ",
            L.footprint_bytes, " B, transaction ", L.transaction_bytes, " B, swizzle base offset ", d.swizzle_base_offset,
            " of ", SwizzlePatternRows(d.spec.swizzle), "</text>\n");
-  o += Cat("<text x=\"", margin, "\" y=\"56\" fill=\"#555\">cell = row.chunk (16 B); same colour = same data; hatched = out of bounds "
+  o += StrCat("<text x=\"", margin, "\" y=\"56\" fill=\"#555\">cell = row.chunk (16 B); same colour = same data; hatched = out of bounds "
            "(filled on load); h = halo; f = 8-byte halves flipped</text>\n");
   // Panel titles.
-  o += Cat("<text x=\"", margin + 60, "\" y=\"", top - 32, "\" font-size=\"13\" font-weight=\"bold\">the copy, row by row (global order)</text>\n");
-  o += Cat("<text x=\"", right_x, "\" y=\"", top - 32, "\" font-size=\"13\" font-weight=\"bold\">shared memory, 128 B per line</text>\n");
+  o += StrCat("<text x=\"", margin + 60, "\" y=\"", top - 32, "\" font-size=\"13\" font-weight=\"bold\">the copy, row by row (global order)</text>\n");
+  o += StrCat("<text x=\"", right_x, "\" y=\"", top - 32, "\" font-size=\"13\" font-weight=\"bold\">shared memory, 128 B per line</text>\n");
   // Bank header over the shared-memory panel.
   for (int k = 0; k < 8; ++k) {
     const int x = right_x + k * cw;
-    o += Cat("<text x=\"", x + cw / 2, "\" y=\"", top - 16, "\" text-anchor=\"middle\" fill=\"#333\">banks</text>");
-    o += Cat("<text x=\"", x + cw / 2, "\" y=\"", top - 4, "\" text-anchor=\"middle\" fill=\"#333\">", k * 4, "-", k * 4 + 3,
+    o += StrCat("<text x=\"", x + cw / 2, "\" y=\"", top - 16, "\" text-anchor=\"middle\" fill=\"#333\">banks</text>");
+    o += StrCat("<text x=\"", x + cw / 2, "\" y=\"", top - 4, "\" text-anchor=\"middle\" fill=\"#333\">", k * 4, "-", k * 4 + 3,
              "</text>\n");
   }
   for (uint32_t c = 0; c < cpr; ++c)
-    o += Cat("<text x=\"", margin + 60 + static_cast<int>(c) * cw + cw / 2, "\" y=\"", top - 4,
+    o += StrCat("<text x=\"", margin + 60 + static_cast<int>(c) * cw + cw / 2, "\" y=\"", top - 4,
              "\" text-anchor=\"middle\" fill=\"#333\">chunk ", c, "</text>\n");
   auto cell = [&](int x, int y, int row, int chunk, CellOob oob, bool halo, const std::string& label) {
     std::string fill = row < 0 ? "white" : CellColor(row, chunk);
-    o += Cat("<rect x=\"", x, "\" y=\"", y, "\" width=\"", cw, "\" height=\"", ch, "\" fill=\"", fill, "\" stroke=\"#666\" stroke-width=\"0.5\"",
+    o += StrCat("<rect x=\"", x, "\" y=\"", y, "\" width=\"", cw, "\" height=\"", ch, "\" fill=\"", fill, "\" stroke=\"#666\" stroke-width=\"0.5\"",
              halo ? " stroke-dasharray=\"3,2\"" : "", "/>");
     if (oob == CellOob::kAll || oob == CellOob::kSome)
-      o += Cat("<rect x=\"", x + 1, "\" y=\"", y + 1, "\" width=\"", oob == CellOob::kAll ? cw - 2 : (cw - 2) / 2, "\" height=\"", ch - 2,
+      o += StrCat("<rect x=\"", x + 1, "\" y=\"", y + 1, "\" width=\"", oob == CellOob::kAll ? cw - 2 : (cw - 2) / 2, "\" height=\"", ch - 2,
                "\" fill=\"url(#oob)\" opacity=\"0.85\"/>");
     if (!label.empty())
-      o += Cat("<text x=\"", x + cw / 2, "\" y=\"", y + ch - 6, "\" text-anchor=\"middle\">", Esc(label), "</text>");
+      o += StrCat("<text x=\"", x + cw / 2, "\" y=\"", y + ch - 6, "\" text-anchor=\"middle\">", Esc(label), "</text>");
     o += "\n";
   };
   // Left panel: source rows. Derive OOB per (row, chunk) from the cells.
@@ -255,11 +255,11 @@ std::string RenderSvg(const ShowData& d, int max_lines) {
     if (c.row >= 0) by_src[static_cast<size_t>(c.row) * cpr + static_cast<size_t>(c.chunk)] = &c;
   for (uint32_t r = 0; r < box_rows; ++r) {
     const int y = top + static_cast<int>(r) * ch;
-    o += Cat("<text x=\"", margin + 54, "\" y=\"", y + ch - 6, "\" text-anchor=\"end\" fill=\"#333\">row ", r, "</text>");
+    o += StrCat("<text x=\"", margin + 54, "\" y=\"", y + ch - 6, "\" text-anchor=\"end\" fill=\"#333\">row ", r, "</text>");
     for (uint32_t c = 0; c < cpr; ++c) {
       const ChunkCell* src = by_src[static_cast<size_t>(r) * cpr + c];
       cell(margin + 60 + static_cast<int>(c) * cw, y, static_cast<int>(r), static_cast<int>(c),
-           src ? src->oob : CellOob::kNone, src && src->halo, Cat(r, ".", c));
+           src ? src->oob : CellOob::kNone, src && src->halo, StrCat(r, ".", c));
     }
   }
   // Right panel: shared memory.
@@ -267,7 +267,7 @@ std::string RenderSvg(const ShowData& d, int max_lines) {
   for (size_t ln = 0; ln < shown; ++ln) {
     const int y = top + static_cast<int>(ln) * ch;
     const uint64_t addr = d.instr.smem_address + ln * 128;
-    o += Cat("<text x=\"", right_x - 6, "\" y=\"", y + ch - 6, "\" text-anchor=\"end\" fill=\"#333\">", Hex(addr), "</text>");
+    o += StrCat("<text x=\"", right_x - 6, "\" y=\"", y + ch - 6, "\" text-anchor=\"end\" fill=\"#333\">", Hex(addr), "</text>");
     for (size_t k = ln * 8; k < ln * 8 + 8; ++k) {
       const int x = right_x + static_cast<int>(k - ln * 8) * cw;
       if (k >= d.cells.size()) continue;
@@ -275,21 +275,21 @@ std::string RenderSvg(const ShowData& d, int max_lines) {
       cell(x, y, c.row, c.chunk, c.oob, c.halo, c.row < 0 ? "" : CellLabel(c));
     }
     if (rows_per_repeat > 1 && (addr / 128) % rows_per_repeat == 0) {
-      o += Cat("<line x1=\"", right_x - 2, "\" y1=\"", y, "\" x2=\"", right_x + 8 * cw + 2, "\" y2=\"", y,
+      o += StrCat("<line x1=\"", right_x - 2, "\" y1=\"", y, "\" x2=\"", right_x + 8 * cw + 2, "\" y2=\"", y,
                "\" stroke=\"#c00\" stroke-width=\"2\"/>");
-      o += Cat("<text x=\"", right_x + 8 * cw + 6, "\" y=\"", y + 4, "\" fill=\"#c00\">repeat ", Hex(addr), "</text>\n");
+      o += StrCat("<text x=\"", right_x + 8 * cw + 6, "\" y=\"", y + 4, "\" fill=\"#c00\">repeat ", Hex(addr), "</text>\n");
     }
   }
   int y = top + panel_h + 24;
   if (shown < lines) {
-    o += Cat("<text x=\"", margin, "\" y=\"", y, "\" fill=\"#555\">... ", lines - shown, " more lines of 128 B not drawn</text>\n");
+    o += StrCat("<text x=\"", margin, "\" y=\"", y, "\" fill=\"#555\">... ", lines - shown, " more lines of 128 B not drawn</text>\n");
     y += 18;
   }
-  o += Cat("<text x=\"", margin, "\" y=\"", y + 4, "\" font-size=\"13\" font-weight=\"bold\">bank conflicts (16-byte accesses, 8 threads per phase)</text>\n");
+  o += StrCat("<text x=\"", margin, "\" y=\"", y + 4, "\" font-size=\"13\" font-weight=\"bold\">bank conflicts (16-byte accesses, 8 threads per phase)</text>\n");
   y += 22;
   for (const BankPattern& p : d.banks) {
     const bool ok = p.wavefronts == p.ideal;
-    o += Cat("<text x=\"", margin, "\" y=\"", y, "\" fill=\"", ok ? "#064" : "#b00", "\">", Esc(p.name), ": ", p.wavefronts,
+    o += StrCat("<text x=\"", margin, "\" y=\"", y, "\" fill=\"", ok ? "#064" : "#b00", "\">", Esc(p.name), ": ", p.wavefronts,
              " wavefronts (ideal ", p.ideal, ", worst phase ", p.worst_phase, "-way) - ", Esc(p.description), "</text>\n");
     y += 20;
   }

@@ -21,7 +21,7 @@
 #include "src/json/json_writer.h"
 #include "src/model/bank_conflicts.h"
 #include "src/model/copy_model.h"
-#include "src/tensor_map_spec.h"
+#include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::model {
 

@@ -21,7 +21,7 @@
 
 #include <cstdint>
 
-#include "src/types.h"
+#include "src/tmap/types.h"
 
 namespace tmapgen::model {
 

@@ -13,7 +13,7 @@
 #include "cli/codegen_cmd.h"
 #include "src/codegen/codegen.h"
 #include "src/json/json_reader.h"
-#include "src/spec_json.h"
+#include "src/schema/spec_json.h"
 
 namespace tmapgen::codegen {
 namespace {

@@ -18,7 +18,7 @@
 #include "src/desc/instr_descriptor.h"
 #include "src/desc/map_consistency.h"
 #include "src/desc/smem_descriptor.h"
-#include "src/tensor_map_spec.h"
+#include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::desc::test {
 

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "src/gpu/matrix.h"
-#include "src/validator.h"
+#include "src/tmap/validator.h"
 
 namespace tmapgen::gpu {
 namespace {

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "src/derived_facts.h"
+#include "src/tmap/derived_facts.h"
 #include "src/model/swizzle.h"
-#include "src/validator.h"
+#include "src/tmap/validator.h"
 #include "tests/model/model_test_util.h"
 
 namespace tmapgen::model {

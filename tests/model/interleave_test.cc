@@ -20,10 +20,10 @@
 #include <string>
 #include <vector>
 
-#include "src/derived_facts.h"
+#include "src/tmap/derived_facts.h"
 #include "src/model/copy_model.h"
-#include "src/tensor_map_spec.h"
-#include "src/validator.h"
+#include "src/tmap/tensor_map_spec.h"
+#include "src/tmap/validator.h"
 #include "tests/model/model_test_util.h"
 
 namespace tmapgen::model {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "src/model/copy_model.h"
-#include "src/tensor_map_spec.h"
+#include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::model::testing {
 

@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "src/model/copy_model.h"
-#include "src/spec_json.h"
-#include "src/tensor_map_spec.h"
-#include "src/validator.h"
+#include "src/schema/spec_json.h"
+#include "src/tmap/tensor_map_spec.h"
+#include "src/tmap/validator.h"
 
 using namespace tmapgen;
 using namespace tmapgen::model;

@@ -18,15 +18,15 @@
 //   padded to 16 bytes). Required: tensor_data_type, global_dim; box_dim for tiled/gather4/scatter4;
 //   channels_per_pixel and pixels_per_column for im2col (pixels_per_column optional for im2col::w::128).
 // - No I/O. One parser can parse many specs; it keeps buffers between calls.
-#ifndef TMAPGEN_SRC_SPEC_JSON_H_
-#define TMAPGEN_SRC_SPEC_JSON_H_
+#ifndef TMAPGEN_SRC_SCHEMA_SPEC_JSON_H_
+#define TMAPGEN_SRC_SCHEMA_SPEC_JSON_H_
 
 #include <string>
 #include <string_view>
 
 #include "src/json/json_reader.h"
 #include "src/json/json_writer.h"
-#include "src/tensor_map_spec.h"
+#include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen {
 
@@ -64,4 +64,4 @@ enum SpecArray { kArrGlobalDim, kArrGlobalStrides, kArrBoxDim, kArrElementStride
 
 }  // namespace tmapgen
 
-#endif  // TMAPGEN_SRC_SPEC_JSON_H_
+#endif  // TMAPGEN_SRC_SCHEMA_SPEC_JSON_H_

@@ -1,12 +1,12 @@
 // The JSON form of a spec: accepted spellings, defaults, strict errors naming the field, round trip.
-#include "src/spec_json.h"
+#include "src/schema/spec_json.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
-#include "src/rule.h"
+#include "src/tmap/rule.h"
 
 namespace tmapgen {
 namespace {

@@ -1,4 +1,4 @@
-#include "src/validator.h"
+#include "src/tmap/validator.h"
 
 namespace tmapgen {
 namespace {

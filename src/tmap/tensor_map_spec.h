@@ -12,14 +12,14 @@
 // - `set_fields` records which fields the user gave explicitly (Field bits), so that the validator can
 //   say when a field is ignored by the chosen mode and the writers can print what was given.
 // - DefaultSpec(mode) is the embedded default of each mode: a realistic shape that validates cleanly.
-#ifndef TMAPGEN_SRC_TENSOR_MAP_SPEC_H_
-#define TMAPGEN_SRC_TENSOR_MAP_SPEC_H_
+#ifndef TMAPGEN_SRC_TMAP_TENSOR_MAP_SPEC_H_
+#define TMAPGEN_SRC_TMAP_TENSOR_MAP_SPEC_H_
 
 #include <array>
 #include <cstdint>
 #include <string>
 
-#include "src/types.h"
+#include "src/tmap/types.h"
 
 namespace tmapgen {
 
@@ -117,4 +117,4 @@ uint64_t RowBytes(const TensorMapSpec& spec);  // global_dim[0] x element bits /
 
 }  // namespace tmapgen
 
-#endif  // TMAPGEN_SRC_TENSOR_MAP_SPEC_H_
+#endif  // TMAPGEN_SRC_TMAP_TENSOR_MAP_SPEC_H_

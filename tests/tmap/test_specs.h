@@ -21,11 +21,11 @@
 #include <string>
 #include <string_view>
 
-#include "src/derived_facts.h"
-#include "src/rule.h"
-#include "src/tensor_map_spec.h"
-#include "src/types.h"
-#include "src/validator.h"
+#include "src/tmap/derived_facts.h"
+#include "src/tmap/rule.h"
+#include "src/tmap/tensor_map_spec.h"
+#include "src/tmap/types.h"
+#include "src/tmap/validator.h"
 
 namespace tmapgen {
 namespace test_specs {

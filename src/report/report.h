@@ -7,18 +7,18 @@
 // - A spec that could not be parsed gets a report with valid = false and one diagnostic with rule
 //   "input-error" naming the field.
 // - Rendering allocates; validation does not. Nothing here does I/O.
-#ifndef TMAPGEN_SRC_REPORT_H_
-#define TMAPGEN_SRC_REPORT_H_
+#ifndef TMAPGEN_SRC_REPORT_REPORT_H_
+#define TMAPGEN_SRC_REPORT_REPORT_H_
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "src/json/json_writer.h"
-#include "src/rule.h"
-#include "src/spec_json.h"
-#include "src/tensor_map_spec.h"
-#include "src/validator.h"
+#include "src/tmap/rule.h"
+#include "src/schema/spec_json.h"
+#include "src/tmap/tensor_map_spec.h"
+#include "src/tmap/validator.h"
 
 namespace tmapgen {
 
@@ -73,4 +73,4 @@ std::string RenderInputErrorText(int index, const std::string& where, const Inpu
 
 }  // namespace tmapgen
 
-#endif  // TMAPGEN_SRC_REPORT_H_
+#endif  // TMAPGEN_SRC_REPORT_REPORT_H_

@@ -11,14 +11,14 @@
 //   (or, when none is valid, of the target with the fewest errors), named in `reported_target`.
 // - NearestValid() applies the automatic patches of the error findings, round after round, and
 //   returns a spec that validates, or false when the remaining errors have no automatic fix.
-#ifndef TMAPGEN_SRC_VALIDATOR_H_
-#define TMAPGEN_SRC_VALIDATOR_H_
+#ifndef TMAPGEN_SRC_TMAP_VALIDATOR_H_
+#define TMAPGEN_SRC_TMAP_VALIDATOR_H_
 
 #include <cstdint>
 
-#include "src/derived_facts.h"
-#include "src/rule.h"
-#include "src/tensor_map_spec.h"
+#include "src/tmap/derived_facts.h"
+#include "src/tmap/rule.h"
+#include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen {
 
@@ -45,4 +45,4 @@ bool NearestValid(const TensorMapSpec& spec, TensorMapSpec* out, int max_rounds 
 
 }  // namespace tmapgen
 
-#endif  // TMAPGEN_SRC_VALIDATOR_H_
+#endif  // TMAPGEN_SRC_TMAP_VALIDATOR_H_

@@ -1,7 +1,7 @@
 // Rules that come from the real driver (H200, sm_90, driver 580.159.04), measured by
 // tools/driver_agreement and recorded in docs/hardware.md (sections B1-B3). The expected verdicts are
 // the driver's answers recorded there, not the code's.
-#include "tests/validator/test_specs.h"
+#include "tests/tmap/test_specs.h"
 
 namespace tmapgen {
 namespace {

@@ -1,4 +1,4 @@
-#include "src/derived_facts.h"
+#include "src/tmap/derived_facts.h"
 
 namespace tmapgen {
 namespace {

@@ -1,7 +1,7 @@
 // proto_convert.cc: see proto_convert.h. The conversions are the ones cli/textproto_protobuf.cc had.
-#include "src/proto_convert.h"
+#include "src/schema/proto_convert.h"
 
-#include "src/str_cat.h"
+#include "src/util/strings.h"
 
 namespace tmapgen {
 namespace {
@@ -10,7 +10,7 @@ template <typename R, typename A>
 bool CopyRepeated(const R& from, A* to, uint32_t* count, const char* name, InputError* e) {
   if (static_cast<size_t>(from.size()) > to->size()) {
     e->field = name;
-    e->message = Cat(name, ": has ", from.size(), " entries; at most ", to->size());
+    e->message = StrCat(name, ": has ", from.size(), " entries; at most ", to->size());
     return false;
   }
   for (int i = 0; i < from.size(); ++i) (*to)[static_cast<size_t>(i)] = from.Get(i);
@@ -25,7 +25,7 @@ bool SpecFromProto(const v1::TensorMapSpec& m, TensorMapSpec* s, InputError* e) 
 #define TMAPGEN_CHECK_ENUM(F, PType, CType)                                                          \
   if (m.has_##F() && !v1::PType##_IsValid(m.F())) {                                                \
     e->field = #F;                                                                                \
-    e->message = Cat(#F, ": unknown value ", static_cast<int>(m.F()), "; expected one of: ",        \
+    e->message = StrCat(#F, ": unknown value ", static_cast<int>(m.F()), "; expected one of: ",        \
                      AcceptedNames(static_cast<CType*>(nullptr)));                                 \
     return false;                                                                                 \
   }
@@ -86,7 +86,7 @@ bool SpecFromProto(const v1::TensorMapSpec& m, TensorMapSpec* s, InputError* e) 
   if (m.has_target()) {
     if (!Parse(m.target(), &s->target)) {
       e->field = "target";
-      e->message = Cat("target: unknown value \"", m.target(), "\"; expected one of: ", AcceptedNames(static_cast<Target*>(nullptr)));
+      e->message = StrCat("target: unknown value \"", m.target(), "\"; expected one of: ", AcceptedNames(static_cast<Target*>(nullptr)));
       return false;
     }
     set |= kFieldTarget;

@@ -6,8 +6,8 @@
 #include <string>
 #include <utility>
 
-#include "src/rule.h"
-#include "src/str_cat.h"
+#include "src/tmap/rule.h"
+#include "src/util/strings.h"
 
 namespace tmapgen {
 namespace {
@@ -31,8 +31,8 @@ uint32_t Rank(const TensorMapSpec& s) { return s.rank > kMaxRank ? kMaxRank : s.
 uint64_t RoundUpTo(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }
 
 std::string Bits(int64_t bits) {
-  if (bits % 8 == 0) return Cat(bits / 8, " B");
-  return Cat(bits / 8, ".", (bits % 8) * 125, " B");
+  if (bits % 8 == 0) return StrCat(bits / 8, " B");
+  return StrCat(bits / 8, ".", (bits % 8) * 125, " B");
 }
 
 std::string DT(const TensorMapSpec& s) { return std::string(ShortName(s.data_type)); }
@@ -64,7 +64,7 @@ void CheckRankRange(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.rank < 1 || c.spec.rank > 5) o->Add(r, -1, c.spec.rank, 5);
 }
 std::string MsgRankRange(const TensorMapSpec& s, const Finding&) {
-  return Cat("tensor_rank = ", s.rank, " is outside 1..5: a ", Name(s.mode), " map has 1 to 5 dimensions");
+  return StrCat("tensor_rank = ", s.rank, " is outside 1..5: a ", Name(s.mode), " map has 1 to 5 dimensions");
 }
 std::string FixRankRange(const TensorMapSpec& s, const Finding&) {
   return s.rank == 0 ? std::string("give at least one dimension")
@@ -75,7 +75,7 @@ void CheckIm2colRank(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.rank < 3 || c.spec.rank > 5) o->Add(r, -1, c.spec.rank, 3);
 }
 std::string MsgIm2colRank(const TensorMapSpec& s, const Finding&) {
-  return Cat("tensor_rank = ", s.rank, ": ", Name(s.mode),
+  return StrCat("tensor_rank = ", s.rank, ": ", Name(s.mode),
              " maps describe NWC, NHWC or NDHWC tensors, so the rank must be 3, 4 or 5");
 }
 std::string FixIm2colRank(const TensorMapSpec& s, const Finding&) {
@@ -87,7 +87,7 @@ void CheckInterleaveRank(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.interleave != Interleave::kNone && c.spec.rank < 3) o->Add(r, -1, c.spec.rank, 3);
 }
 std::string MsgInterleaveRank(const TensorMapSpec& s, const Finding&) {
-  return Cat("tensor_rank = ", s.rank, " with ", FullName(s.interleave),
+  return StrCat("tensor_rank = ", s.rank, " with ", FullName(s.interleave),
              ": interleaved layouts need rank 3, 4 or 5");
 }
 std::string FixInterleaveRank(const TensorMapSpec&, const Finding&) {
@@ -102,7 +102,7 @@ void CheckGather4Rank(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.rank != 2) o->Add(r, -1, c.spec.rank, 2);
 }
 std::string MsgGather4Rank(const TensorMapSpec& s, const Finding&) {
-  return Cat("tensor_rank = ", s.rank, ": ", Name(s.mode), " works on 2D tensors only (a tiled map of rank 2)");
+  return StrCat("tensor_rank = ", s.rank, ": ", Name(s.mode), " works on 2D tensors only (a tiled map of rank 2)");
 }
 std::string FixGather4Rank(const TensorMapSpec&, const Finding&) {
   return "describe the tensor as 2D: rows (dim 1) of contiguous columns (dim 0)";
@@ -116,12 +116,12 @@ void CheckGlobalDimRange(const CheckContext& c, uint16_t r, FindingList* o) {
   }
 }
 std::string MsgGlobalDimRange(const TensorMapSpec&, const Finding& f) {
-  if (f.value == 0) return Cat("global_dim[", f.index, "] = 0: every dimension needs at least one element");
-  return Cat("global_dim[", f.index, "] = ", f.value, " exceeds the limit of 2^32 = 4294967296 elements");
+  if (f.value == 0) return StrCat("global_dim[", f.index, "] = 0: every dimension needs at least one element");
+  return StrCat("global_dim[", f.index, "] = ", f.value, " exceeds the limit of 2^32 = 4294967296 elements");
 }
 std::string FixGlobalDimRange(const TensorMapSpec&, const Finding& f) {
-  if (f.value == 0) return Cat("set global_dim[", f.index, "] to at least 1");
-  return Cat("split dimension ", f.index, " into two dimensions of at most 2^32 elements each");
+  if (f.value == 0) return StrCat("set global_dim[", f.index, "] to at least 1");
+  return StrCat("split dimension ", f.index, " into two dimensions of at most 2^32 elements each");
 }
 bool PatchGlobalDimRange(const Finding& f, TensorMapSpec* s) {
   s->global_dim[f.index] = f.value == 0 ? 1 : k2Pow32;
@@ -134,12 +134,12 @@ void CheckGlobalDimPacked(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.data_type == DataType::k16U4Align8B && d % 2 != 0) o->Add(r, 0, static_cast<int64_t>(d), 2);
 }
 std::string MsgGlobalDimPacked(const TensorMapSpec& s, const Finding& f) {
-  return Cat("global_dim[0] = ", f.value, " is not a multiple of ", f.limit, ": ", FullName(s.data_type),
+  return StrCat("global_dim[0] = ", f.value, " is not a multiple of ", f.limit, ": ", FullName(s.data_type),
              " packs ", f.limit == 128 ? "16 values per 8 or 12 bytes and copies 128-element rows"
                                        : "two 4-bit values per byte");
 }
 std::string FixGlobalDimPacked(const TensorMapSpec&, const Finding& f) {
-  return Cat("pad global_dim[0] from ", f.value, " to ", RoundUpTo(static_cast<uint64_t>(f.value), f.limit),
+  return StrCat("pad global_dim[0] from ", f.value, " to ", RoundUpTo(static_cast<uint64_t>(f.value), f.limit),
              " elements");
 }
 bool PatchGlobalDimPacked(const Finding& f, TensorMapSpec* s) {
@@ -153,7 +153,7 @@ bool NeedsStride32(const TensorMapSpec& s) {
 }
 std::string Why32(const TensorMapSpec& s) {
   return s.interleave == Interleave::k32B ? std::string("with CU_TENSOR_MAP_INTERLEAVE_32B")
-                                          : Cat("with ", FullName(s.data_type));
+                                          : StrCat("with ", FullName(s.data_type));
 }
 
 void CheckStrideAlign16(const CheckContext& c, uint16_t r, FindingList* o) {
@@ -163,11 +163,11 @@ void CheckStrideAlign16(const CheckContext& c, uint16_t r, FindingList* o) {
   }
 }
 std::string MsgStrideAlign16(const TensorMapSpec&, const Finding& f) {
-  return Cat("global_strides[", f.index, "] = ", f.value, " B is not a multiple of 16 bytes");
+  return StrCat("global_strides[", f.index, "] = ", f.value, " B is not a multiple of 16 bytes");
 }
 std::string FixStrideAlign16(const TensorMapSpec& s, const Finding& f) {
   const uint64_t m = NeedsStride32(s) ? 32 : 16;
-  return Cat("pad global_strides[", f.index, "] from ", f.value, " to ",
+  return StrCat("pad global_strides[", f.index, "] from ", f.value, " to ",
              RoundUpTo(static_cast<uint64_t>(f.value), m), " bytes");
 }
 bool PatchStrideAlign(const Finding& f, TensorMapSpec* s) {
@@ -184,10 +184,10 @@ void CheckStrideAlign32(const CheckContext& c, uint16_t r, FindingList* o) {
   }
 }
 std::string MsgStrideAlign32(const TensorMapSpec& s, const Finding& f) {
-  return Cat("global_strides[", f.index, "] = ", f.value, " B is not a multiple of 32 bytes, required ", Why32(s));
+  return StrCat("global_strides[", f.index, "] = ", f.value, " B is not a multiple of 32 bytes, required ", Why32(s));
 }
 std::string FixStrideAlign32(const TensorMapSpec&, const Finding& f) {
-  return Cat("pad global_strides[", f.index, "] from ", f.value, " to ", RoundUpTo(static_cast<uint64_t>(f.value), 32),
+  return StrCat("pad global_strides[", f.index, "] from ", f.value, " to ", RoundUpTo(static_cast<uint64_t>(f.value), 32),
              " bytes");
 }
 
@@ -199,10 +199,10 @@ void CheckStrideMax(const CheckContext& c, uint16_t r, FindingList* o) {
   }
 }
 std::string MsgStrideMax(const TensorMapSpec&, const Finding& f) {
-  return Cat("global_strides[", f.index, "] = ", f.value, " B is not below 2^40 = 1099511627776 bytes");
+  return StrCat("global_strides[", f.index, "] = ", f.value, " B is not below 2^40 = 1099511627776 bytes");
 }
 std::string FixStrideMax(const TensorMapSpec&, const Finding& f) {
-  return Cat("strides must stay below 2^40 B: map the tensor in pieces, each with its own global_address, "
+  return StrCat("strides must stay below 2^40 B: map the tensor in pieces, each with its own global_address, "
              "so that dimension ", f.index + 1, " spans less than 1 TiB per step");
 }
 
@@ -222,16 +222,16 @@ void CheckStrideOverlap(const CheckContext& c, uint16_t r, FindingList* o) {
   }
 }
 std::string MsgStrideOverlap(const TensorMapSpec& s, const Finding& f) {
-  std::string what = f.index == 0 ? Cat("one row of global_dim[0] = ", s.global_dim[0], " ", DT(s), " elements")
-                                  : Cat("global_strides[", f.index - 1, "] x global_dim[", f.index, "]");
+  std::string what = f.index == 0 ? StrCat("one row of global_dim[0] = ", s.global_dim[0], " ", DT(s), " elements")
+                                  : StrCat("global_strides[", f.index - 1, "] x global_dim[", f.index, "]");
   std::string effect = IsStoreLike(s.direction)
                            ? "stores and reductions write the same bytes more than once"
                            : "loads read overlapping rows (a broadcast when the stride is 0)";
-  return Cat("global_strides[", f.index, "] = ", f.value, " B is smaller than ", what, " = ", f.limit,
+  return StrCat("global_strides[", f.index, "] = ", f.value, " B is smaller than ", what, " = ", f.limit,
              " B: dimensions overlap, so ", effect, "; the driver accepts this (", kMeasured, ")");
 }
 std::string FixStrideOverlap(const TensorMapSpec&, const Finding& f) {
-  return Cat("use global_strides[", f.index, "] >= ", RoundUpTo(static_cast<uint64_t>(f.limit), 16),
+  return StrCat("use global_strides[", f.index, "] >= ", RoundUpTo(static_cast<uint64_t>(f.limit), 16),
              " bytes unless the overlap is intended");
 }
 
@@ -241,12 +241,12 @@ void CheckAddrAlign16(const CheckContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int64_t>(c.spec.global_address % 16), 16);
 }
 std::string MsgAddrAlign16(const TensorMapSpec& s, const Finding&) {
-  return Cat("global_address = ", Hex(s.global_address), " is not 16-byte aligned");
+  return StrCat("global_address = ", Hex(s.global_address), " is not 16-byte aligned");
 }
 std::string FixAddrAlign(const TensorMapSpec& s, const Finding& f) {
   const uint64_t a = s.global_address;
   const uint64_t down = a / static_cast<uint64_t>(f.limit) * static_cast<uint64_t>(f.limit);
-  return Cat("allocate with at least ", f.limit, "-byte alignment (cudaMalloc gives 256), or map from ", Hex(down),
+  return StrCat("allocate with at least ", f.limit, "-byte alignment (cudaMalloc gives 256), or map from ", Hex(down),
              " and add ", (a - down), " B to the coordinates' byte offset");
 }
 
@@ -256,7 +256,7 @@ void CheckAddrAlign32(const CheckContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int64_t>(s.global_address % 32), 32);
 }
 std::string MsgAddrAlign32(const TensorMapSpec& s, const Finding&) {
-  return Cat("global_address = ", Hex(s.global_address), " is not 32-byte aligned, required ", Why32(s));
+  return StrCat("global_address = ", Hex(s.global_address), " is not 32-byte aligned, required ", Why32(s));
 }
 
 void CheckAddrAlign128Swizzle(const CheckContext& c, uint16_t r, FindingList* o) {
@@ -266,7 +266,7 @@ void CheckAddrAlign128Swizzle(const CheckContext& c, uint16_t r, FindingList* o)
     o->Add(r, -1, static_cast<int64_t>(s.global_address % 128), 128);
 }
 std::string MsgAddrAlign128Swizzle(const TensorMapSpec& s, const Finding&) {
-  return Cat("global_address = ", Hex(s.global_address), " is not 128-byte aligned with ", SW(s.swizzle),
+  return StrCat("global_address = ", Hex(s.global_address), " is not 128-byte aligned with ", SW(s.swizzle),
              ": the Programming Guide asks for 128-byte aligned global memory when swizzling; the driver "
              "accepts 16 (", kMeasured, "), but rows then straddle 128-byte lines and every copy costs extra "
              "memory transactions");
@@ -280,12 +280,12 @@ void CheckBoxRange(const CheckContext& c, uint16_t r, FindingList* o) {
   }
 }
 std::string MsgBoxRange(const TensorMapSpec&, const Finding& f) {
-  if (f.value == 0) return Cat("box_dim[", f.index, "] = 0: a box has at least one element per dimension");
-  return Cat("box_dim[", f.index, "] = ", f.value, " exceeds 256 elements, the largest box extent");
+  if (f.value == 0) return StrCat("box_dim[", f.index, "] = 0: a box has at least one element per dimension");
+  return StrCat("box_dim[", f.index, "] = ", f.value, " exceeds 256 elements, the largest box extent");
 }
 std::string FixBoxRange(const TensorMapSpec&, const Finding& f) {
-  if (f.value == 0) return Cat("set box_dim[", f.index, "] to at least 1");
-  return Cat("use box_dim[", f.index, "] = 256 and ", (f.value + 255) / 256, " copies along dimension ", f.index);
+  if (f.value == 0) return StrCat("set box_dim[", f.index, "] to at least 1");
+  return StrCat("use box_dim[", f.index, "] = 256 and ", (f.value + 255) / 256, " copies along dimension ", f.index);
 }
 bool PatchBoxRange(const Finding& f, TensorMapSpec* s) {
   s->box_dim[f.index] = f.value == 0 ? 1 : 256;
@@ -297,7 +297,7 @@ void CheckBoxInner16(const CheckContext& c, uint16_t r, FindingList* o) {
   if (bits % 128 != 0) o->Add(r, 0, bits, 128);
 }
 std::string MsgBoxInner16(const TensorMapSpec& s, const Finding& f) {
-  return Cat("box_dim[0] = ", s.box_dim[0], " x ", DT(s), " = ", Bits(f.value),
+  return StrCat("box_dim[0] = ", s.box_dim[0], " x ", DT(s), " = ", Bits(f.value),
              " is not a multiple of 16 bytes, as every box row must be");
 }
 uint32_t NearestInner16(const TensorMapSpec& s) {
@@ -310,7 +310,7 @@ uint32_t NearestInner16(const TensorMapSpec& s) {
 }
 std::string FixBoxInner16(const TensorMapSpec& s, const Finding&) {
   const uint32_t n = NearestInner16(s);
-  return Cat("use box_dim[0] = ", n, " (", Bits(static_cast<int64_t>(n) * DataTypeBits(s.data_type)),
+  return StrCat("use box_dim[0] = ", n, " (", Bits(static_cast<int64_t>(n) * DataTypeBits(s.data_type)),
              "); elements past the tensor's edge are filled, not read");
 }
 bool PatchBoxInner16(const Finding&, TensorMapSpec* s) {
@@ -322,7 +322,7 @@ void CheckBoxPacked128(const CheckContext& c, uint16_t r, FindingList* o) {
   if (IsAlign16BPacked(c.spec.data_type) && c.spec.box_dim[0] != 128) o->Add(r, 0, c.spec.box_dim[0], 128);
 }
 std::string MsgBoxPacked128(const TensorMapSpec& s, const Finding& f) {
-  return Cat("box_dim[0] = ", f.value, ": ", FullName(s.data_type), " copies rows of exactly 128 elements");
+  return StrCat("box_dim[0] = ", f.value, ": ", FullName(s.data_type), " copies rows of exactly 128 elements");
 }
 std::string FixBoxPacked128(const TensorMapSpec&, const Finding&) { return "set box_dim[0] = 128"; }
 bool PatchBoxPacked128(const Finding&, TensorMapSpec* s) {
@@ -337,19 +337,19 @@ void CheckBoxExceedsTensor(const CheckContext& c, uint16_t r, FindingList* o) {
   }
 }
 std::string MsgBoxExceedsTensor(const TensorMapSpec& s, const Finding& f) {
-  return Cat("box_dim[", f.index, "] = ", f.value, " is larger than global_dim[", f.index, "] = ", f.limit,
+  return StrCat("box_dim[", f.index, "] = ", f.value, " is larger than global_dim[", f.index, "] = ", f.limit,
              ": every copy fills ", f.value - f.limit, " elements per row with ",
              s.oob_fill == OobFill::kNone ? "zeros" : "OOB-NaN", " and still counts them in the transaction bytes");
 }
 std::string FixBoxExceedsTensor(const TensorMapSpec&, const Finding& f) {
-  return Cat("box_dim[", f.index, "] = ", f.limit, " moves only real data, if the consumer allows it");
+  return StrCat("box_dim[", f.index, "] = ", f.limit, " moves only real data, if the consumer allows it");
 }
 
 void CheckGather4BoxRows(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.box_dim[1] != 1) o->Add(r, 1, c.spec.box_dim[1], 1);
 }
 std::string MsgGather4BoxRows(const TensorMapSpec& s, const Finding& f) {
-  return Cat("box_dim[1] = ", f.value, ": in ", Name(s.mode), " mode each of the four rows is its own box, "
+  return StrCat("box_dim[1] = ", f.value, ": in ", Name(s.mode), " mode each of the four rows is its own box, "
              "so the box is one row high");
 }
 std::string FixGather4BoxRows(const TensorMapSpec&, const Finding&) {
@@ -368,10 +368,10 @@ void CheckElementStrideRange(const CheckContext& c, uint16_t r, FindingList* o) 
   }
 }
 std::string MsgElementStrideRange(const TensorMapSpec&, const Finding& f) {
-  return Cat("element_strides[", f.index, "] = ", f.value, " is outside 1..8");
+  return StrCat("element_strides[", f.index, "] = ", f.value, " is outside 1..8");
 }
 std::string FixElementStrideRange(const TensorMapSpec&, const Finding& f) {
-  return Cat("use element_strides[", f.index, "] = ", f.value == 0 ? 1 : 8,
+  return StrCat("use element_strides[", f.index, "] = ", f.value == 0 ? 1 : 8,
              f.value > 8 ? "; for larger steps describe a coarser dimension with a larger global stride" : "");
 }
 bool PatchElementStrideRange(const Finding& f, TensorMapSpec* s) {
@@ -384,7 +384,7 @@ void CheckElementStrideDim0(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.interleave == Interleave::kNone && Rank(c.spec) >= 1 && e >= 2 && e <= 8) o->Add(r, 0, e, 1);
 }
 std::string MsgElementStrideDim0(const TensorMapSpec&, const Finding& f) {
-  return Cat("element_strides[0] = ", f.value,
+  return StrCat("element_strides[0] = ", f.value,
              " is ignored without interleave: the innermost dimension is always copied contiguously (cuda.h: "
              "\"the first element of this array is ignored\"; PTX ISA 5.5.3.2: it \"must always be 1\")");
 }
@@ -410,14 +410,14 @@ void CheckSwizzleSpan(const CheckContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int64_t>(c.facts.inner_box_bytes), c.facts.swizzle_span);
 }
 std::string MsgSwizzleSpan(const TensorMapSpec& s, const Finding& f) {
-  return Cat(InnerName(s), " = ", InnerCount(s), " x ", DT(s), " = ", f.value, " B exceeds the ", f.limit,
+  return StrCat(InnerName(s), " = ", InnerCount(s), " x ", DT(s), " = ", f.value, " B exceeds the ", f.limit,
              " B swizzle span of ", SW(s.swizzle), ": the inner box dimension must fit in one span");
 }
 std::string FixSwizzleSpan(const TensorMapSpec& s, const Finding& f) {
   const uint64_t fit = static_cast<uint64_t>(f.limit) * 8 / static_cast<uint64_t>(DataTypeSmemBits(s.data_type));
   const uint64_t copies = (static_cast<uint64_t>(f.value) + static_cast<uint64_t>(f.limit) - 1) / static_cast<uint64_t>(f.limit);
   std::string alt = f.limit < 128 ? std::string(", a wider swizzle (CU_TENSOR_MAP_SWIZZLE_128B holds 128 B)") : std::string();
-  return Cat("use ", InnerName(s), " = ", fit, " and ", copies, " copies", alt, ", or CU_TENSOR_MAP_SWIZZLE_NONE");
+  return StrCat("use ", InnerName(s), " = ", fit, " and ", copies, " copies", alt, ", or CU_TENSOR_MAP_SWIZZLE_NONE");
 }
 bool PatchSwizzleSpan(const Finding& f, TensorMapSpec* s) {
   const uint32_t fit = static_cast<uint32_t>(static_cast<uint64_t>(f.limit) * 8 / static_cast<uint64_t>(DataTypeSmemBits(s->data_type)));
@@ -433,7 +433,7 @@ void CheckSwizzleBelowSpan(const CheckContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int64_t>(inner), c.facts.swizzle_span);
 }
 std::string MsgSwizzleBelowSpan(const TensorMapSpec& s, const Finding& f) {
-  return Cat("the inner box dimension (", f.value, " B) is narrower than the ", f.limit, " B span of ",
+  return StrCat("the inner box dimension (", f.value, " B) is narrower than the ", f.limit, " B span of ",
              SW(s.swizzle), ": the swizzle still permutes 16-byte chunks across the whole span, so readers must "
              "use the same swizzle and the buffer must cover whole spans");
 }
@@ -441,7 +441,7 @@ std::string FixSwizzleBelowSpan(const TensorMapSpec& s, const Finding& f) {
   std::string alt;
   if (f.value == 32) alt = ", or use CU_TENSOR_MAP_SWIZZLE_32B, whose span equals the row";
   if (f.value == 64) alt = ", or use CU_TENSOR_MAP_SWIZZLE_64B, whose span equals the row";
-  return Cat("allocate shared memory in whole ", f.limit, " B spans (the footprint in this report does)", alt,
+  return StrCat("allocate shared memory in whole ", f.limit, " B spans (the footprint in this report does)", alt,
              "; readers of ", InnerName(s), " rows must apply ", SW(s.swizzle));
 }
 
@@ -450,7 +450,7 @@ void CheckInterleave32Swizzle(const CheckContext& c, uint16_t r, FindingList* o)
     o->Add(r, -1, static_cast<int>(c.spec.swizzle), static_cast<int>(Swizzle::k32B));
 }
 std::string MsgInterleave32Swizzle(const TensorMapSpec& s, const Finding&) {
-  return Cat("CU_TENSOR_MAP_INTERLEAVE_32B requires CU_TENSOR_MAP_SWIZZLE_32B, not ", SW(s.swizzle),
+  return StrCat("CU_TENSOR_MAP_INTERLEAVE_32B requires CU_TENSOR_MAP_SWIZZLE_32B, not ", SW(s.swizzle),
              " (cuda.h); the tested driver does not enforce this and encodes the map anyway (", kMeasured,
              "), so the layout in shared memory is undocumented");
 }
@@ -466,8 +466,8 @@ void CheckInterleaveMode(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.interleave != Interleave::kNone) o->Add(r, -1, static_cast<int>(c.spec.interleave), 0);
 }
 std::string MsgInterleaveMode(const TensorMapSpec& s, const Finding&) {
-  std::string driver = IsWideMode(s.mode) ? Cat("; the tested driver encodes it anyway (", kMeasured, ")") : std::string();
-  return Cat(Name(s.mode), " does not support interleaved layouts (", FullName(s.interleave), ")", driver);
+  std::string driver = IsWideMode(s.mode) ? StrCat("; the tested driver encodes it anyway (", kMeasured, ")") : std::string();
+  return StrCat(Name(s.mode), " does not support interleaved layouts (", FullName(s.interleave), ")", driver);
 }
 std::string FixInterleaveMode(const TensorMapSpec&, const Finding&) {
   return "use CU_TENSOR_MAP_INTERLEAVE_NONE with the channels innermost (NHWC)";
@@ -479,7 +479,7 @@ void CheckPackedU6Interleave(const CheckContext& c, uint16_t r, FindingList* o) 
     o->Add(r, -1, static_cast<int>(c.spec.interleave), 0);
 }
 std::string MsgPackedU6Interleave(const TensorMapSpec& s, const Finding&) {
-  return Cat("CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B requires CU_TENSOR_MAP_INTERLEAVE_NONE, not ", FullName(s.interleave));
+  return StrCat("CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B requires CU_TENSOR_MAP_INTERLEAVE_NONE, not ", FullName(s.interleave));
 }
 
 void CheckPackedSwizzle(const CheckContext& c, uint16_t r, FindingList* o) {
@@ -494,7 +494,7 @@ std::string MsgPackedSwizzle(const TensorMapSpec& s, const Finding&) {
       allowed += ShortName(static_cast<Swizzle>(w));
     }
   }
-  return Cat(FullName(s.data_type), " in a ", Name(EncoderFor(s.mode)), " map supports only these swizzles: ",
+  return StrCat(FullName(s.data_type), " in a ", Name(EncoderFor(s.mode)), " map supports only these swizzles: ",
              allowed, "; not ", SW(s.swizzle));
 }
 std::string FixPackedSwizzle(const TensorMapSpec&, const Finding&) { return "use CU_TENSOR_MAP_SWIZZLE_128B"; }
@@ -516,7 +516,7 @@ std::string MsgPackedDirection(const TensorMapSpec& s, const Finding& f) {
   switch (f.value) {
     case 1: return "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B (.b4x16_p64) is load only: stores from shared memory do not support it";
     case 2: return "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B with CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B is store only";
-    default: return Cat("cp.reduce.async.bulk.tensor does not support sub-byte types (", FullName(s.data_type), ")");
+    default: return StrCat("cp.reduce.async.bulk.tensor does not support sub-byte types (", FullName(s.data_type), ")");
   }
 }
 std::string FixPackedDirection(const TensorMapSpec&, const Finding& f) {
@@ -537,7 +537,7 @@ void CheckOobNanFloat(const CheckContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int>(c.spec.data_type), 0);
 }
 std::string MsgOobNanFloat(const TensorMapSpec& s, const Finding&) {
-  return Cat("CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA needs a floating-point data type; ",
+  return StrCat("CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA needs a floating-point data type; ",
              FullName(s.data_type), " is not one");
 }
 std::string FixOobNanFloat(const TensorMapSpec&, const Finding&) {
@@ -561,13 +561,13 @@ void CheckCorner(const CheckContext& c, uint16_t r, FindingList* o, const std::a
 void CheckLowerCorner(const CheckContext& c, uint16_t r, FindingList* o) { CheckCorner(c, r, o, c.spec.pixel_box_lower_corner); }
 void CheckUpperCorner(const CheckContext& c, uint16_t r, FindingList* o) { CheckCorner(c, r, o, c.spec.pixel_box_upper_corner); }
 std::string MsgCorner(const TensorMapSpec& s, const Finding& f, std::string_view which) {
-  return Cat("pixel_box_", which, "_corner[", f.index, "] = ", f.value, " is outside [", -f.limit, ", ", f.limit - 1,
+  return StrCat("pixel_box_", which, "_corner[", f.index, "] = ", f.value, " is outside [", -f.limit, ", ", f.limit - 1,
              "], the range of a rank-", s.rank, " im2col corner");
 }
 std::string MsgLowerCorner(const TensorMapSpec& s, const Finding& f) { return MsgCorner(s, f, "lower"); }
 std::string MsgUpperCorner(const TensorMapSpec& s, const Finding& f) { return MsgCorner(s, f, "upper"); }
 std::string FixCorner(const TensorMapSpec&, const Finding& f) {
-  return Cat("use ", f.value < 0 ? -f.limit : f.limit - 1,
+  return StrCat("use ", f.value < 0 ? -f.limit : f.limit - 1,
              " (the nearest legal value); larger padding needs a smaller rank or explicit padding in memory");
 }
 bool PatchLowerCorner(const Finding& f, TensorMapSpec* s) {
@@ -590,10 +590,10 @@ void CheckIm2colBoxArea(const CheckContext& c, uint16_t r, FindingList* o) {
 std::string MsgIm2colBoxArea(const TensorMapSpec& s, const Finding& f) {
   const int i = f.index;
   std::string interleaved = s.interleave != Interleave::kNone
-      ? Cat("; with an interleaved layout the tested driver checks this corner against global_dim[", i,
+      ? StrCat("; with an interleaved layout the tested driver checks this corner against global_dim[", i,
             "] instead and does not enforce the documented meaning (", kMeasured, "; docs/hardware.md B3)")
       : std::string();
-  return Cat("the bounding box along global_dim[", i + 1, "] spans global_dim[", i + 1, "] + upper - lower = ",
+  return StrCat("the bounding box along global_dim[", i + 1, "] spans global_dim[", i + 1, "] + upper - lower = ",
              s.global_dim[i + 1], " + (", s.pixel_box_upper_corner[i], ") - (", s.pixel_box_lower_corner[i], ") = ",
              f.value, " positions: it must have non-zero area", interleaved);
 }
@@ -611,12 +611,12 @@ void CheckIm2colInterleaveBoxArea(const CheckContext& c, uint16_t r, FindingList
 }
 std::string MsgIm2colInterleaveBoxArea(const TensorMapSpec& s, const Finding& f) {
   const int i = f.index;
-  return Cat("with ", FullName(s.interleave), " the driver checks corner ", i, " against global_dim[", i, "]: ",
+  return StrCat("with ", FullName(s.interleave), " the driver checks corner ", i, " against global_dim[", i, "]: ",
              s.global_dim[i], " + (", s.pixel_box_upper_corner[i], ") - (", s.pixel_box_lower_corner[i], ") = ", f.value,
              " is not positive, so it rejects the map (", kMeasured, "; docs/hardware.md B3; undocumented)");
 }
 std::string FixIm2colInterleaveBoxArea(const TensorMapSpec& s, const Finding& f) {
-  return Cat("make global_dim[", f.index, "] + pixel_box_upper_corner[", f.index, "] - pixel_box_lower_corner[", f.index,
+  return StrCat("make global_dim[", f.index, "] + pixel_box_upper_corner[", f.index, "] - pixel_box_lower_corner[", f.index,
              "] at least 1, or use CU_TENSOR_MAP_INTERLEAVE_NONE (", ShortName(s.interleave), " im2col layouts are not "
              "proven on hardware)");
 }
@@ -654,20 +654,20 @@ std::string MsgIm2colSpatialInt32(const TensorMapSpec& s, const Finding& f) {
     lower = s.pixel_box_lower_corner_width;
   }
   const std::string verdict = wrapped > lower
-      ? Cat("the driver's 32-bit check wraps around to ", wrapped, " and accepts the map, but the pixel box it encodes "
+      ? StrCat("the driver's 32-bit check wraps around to ", wrapped, " and accepts the map, but the pixel box it encodes "
             "does not describe this tensor")
       : std::string("the driver rejects it");
-  return Cat("global_dim[", f.index, "] = ", s.global_dim[f.index], " plus its upper corner is ", f.value,
+  return StrCat("global_dim[", f.index, "] = ", s.global_dim[f.index], " plus its upper corner is ", f.value,
              ", above 2^31 - 1: the driver computes the ", Name(s.mode), " pixel box in signed 32-bit arithmetic and ",
              verdict, " (", kMeasured, "; docs/hardware.md B2; undocumented)");
 }
 std::string FixIm2colSpatialInt32(const TensorMapSpec& s, const Finding& f) {
-  return Cat("keep global_dim[", f.index, "] + upper corner <= 2147483647: split the ", Name(s.mode),
+  return StrCat("keep global_dim[", f.index, "] + upper corner <= 2147483647: split the ", Name(s.mode),
              " tensor along that dimension into pieces with their own global_address");
 }
 std::string FixIm2colBoxArea(const TensorMapSpec& s, const Finding& f) {
   const int i = f.index;
-  return Cat("make global_dim[", i + 1, "] + pixel_box_upper_corner[", i, "] - pixel_box_lower_corner[", i,
+  return StrCat("make global_dim[", i + 1, "] + pixel_box_upper_corner[", i, "] - pixel_box_lower_corner[", i,
              "] at least 1, for example lower = ", std::min(0, s.pixel_box_lower_corner[i]), " and upper = 0");
 }
 bool PatchIm2colBoxArea(const Finding& f, TensorMapSpec* s) {
@@ -686,14 +686,14 @@ void CheckChannelsRange(const CheckContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgChannelsRange(const TensorMapSpec& s, const Finding& f) {
   if (IsAlign16BPacked(s.data_type))
-    return Cat("channels_per_pixel = ", f.value, ": ", FullName(s.data_type), " needs exactly 128 channels per pixel");
+    return StrCat("channels_per_pixel = ", f.value, ": ", FullName(s.data_type), " needs exactly 128 channels per pixel");
   if (f.value == 0) return "channels_per_pixel = 0: a copy moves at least one channel (the driver rejects 0, " + std::string(kMeasured) + ")";
-  return Cat("channels_per_pixel = ", f.value, " exceeds 256");
+  return StrCat("channels_per_pixel = ", f.value, " exceeds 256");
 }
 std::string FixChannelsRange(const TensorMapSpec& s, const Finding& f) {
   if (IsAlign16BPacked(s.data_type)) return "set channels_per_pixel = 128";
   if (f.value == 0) return "set channels_per_pixel to the channels one copy should move (1..256)";
-  return Cat("use channels_per_pixel = 256 and ", (f.value + 255) / 256, " copies along C");
+  return StrCat("use channels_per_pixel = 256 and ", (f.value + 255) / 256, " copies along C");
 }
 bool PatchChannelsRange(const Finding& f, TensorMapSpec* s) {
   s->channels_per_pixel = IsAlign16BPacked(s->data_type) ? 128 : (f.value == 0 ? 16 : 256);
@@ -705,7 +705,7 @@ void CheckChannelsBytes16(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.channels_per_pixel != 0 && bits % 128 != 0) o->Add(r, -1, bits, 128);
 }
 std::string MsgChannelsBytes16(const TensorMapSpec& s, const Finding& f) {
-  return Cat("channels_per_pixel = ", s.channels_per_pixel, " x ", DT(s), " = ", Bits(f.value),
+  return StrCat("channels_per_pixel = ", s.channels_per_pixel, " x ", DT(s), " = ", Bits(f.value),
              " is not a multiple of 16 bytes: the driver rejects this although cuda.h does not say so (",
              kMeasured, ": 60 x f16 = 120 B rejected), and PTX ISA 5.5.3.1 asks every box row to be a multiple "
              "of 16 bytes");
@@ -717,7 +717,7 @@ uint32_t NearestChannels16(const TensorMapSpec& s) {
   return up == 0 ? step : up;
 }
 std::string FixChannelsBytes16(const TensorMapSpec& s, const Finding&) {
-  return Cat("use channels_per_pixel = ", NearestChannels16(s), " (pad C in memory if the tensor has fewer channels)");
+  return StrCat("use channels_per_pixel = ", NearestChannels16(s), " (pad C in memory if the tensor has fewer channels)");
 }
 bool PatchChannelsBytes16(const Finding&, TensorMapSpec* s) {
   s->channels_per_pixel = NearestChannels16(*s);
@@ -730,15 +730,15 @@ void CheckPixelsRange(const CheckContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgPixelsRange(const TensorMapSpec& s, const Finding& f) {
   std::string w128 = s.mode == Mode::kIm2colW128
-                         ? Cat("; im2col::w::128 ignores the value but the driver still range-checks it (", kMeasured, ")")
+                         ? StrCat("; im2col::w::128 ignores the value but the driver still range-checks it (", kMeasured, ")")
                          : std::string();
-  if (f.value == 0) return Cat("pixels_per_column = 0: a copy moves at least one pixel", w128);
-  return Cat("pixels_per_column = ", f.value, " exceeds 1024", w128);
+  if (f.value == 0) return StrCat("pixels_per_column = 0: a copy moves at least one pixel", w128);
+  return StrCat("pixels_per_column = ", f.value, " exceeds 1024", w128);
 }
 std::string FixPixelsRange(const TensorMapSpec& s, const Finding& f) {
   if (s.mode == Mode::kIm2colW128) return "set pixels_per_column = 128";
   if (f.value == 0) return "set pixels_per_column to the pixels one copy should move (1..1024)";
-  return Cat("use pixels_per_column = 1024 and ", (f.value + 1023) / 1024, " copies");
+  return StrCat("use pixels_per_column = 1024 and ", (f.value + 1023) / 1024, " copies");
 }
 bool PatchPixelsRange(const Finding& f, TensorMapSpec* s) {
   s->pixels_per_column = s->mode == Mode::kIm2colW128 ? 128 : (f.value == 0 ? 1 : 1024);
@@ -757,17 +757,17 @@ void CheckWideLower(const CheckContext& c, uint16_t r, FindingList* o) { CheckWi
 void CheckWideUpper(const CheckContext& c, uint16_t r, FindingList* o) { CheckWideCorner(c, r, o, c.spec.pixel_box_upper_corner_width); }
 std::string WideCornerWhy(const TensorMapSpec& s, const Finding& f) {
   if (f.limit == 32768) return "";
-  return Cat(": cuda.h allows [-32768, 32767] at any rank, but the tested driver rejects values outside the rank-",
+  return StrCat(": cuda.h allows [-32768, 32767] at any rank, but the tested driver rejects values outside the rank-",
              s.rank, " im2col range (", kMeasured, "; docs/hardware.md B4)");
 }
 std::string MsgWideLower(const TensorMapSpec& s, const Finding& f) {
-  return Cat("pixel_box_lower_corner_width = ", f.value, " is outside [", -f.limit, ", ", f.limit - 1, "]", WideCornerWhy(s, f));
+  return StrCat("pixel_box_lower_corner_width = ", f.value, " is outside [", -f.limit, ", ", f.limit - 1, "]", WideCornerWhy(s, f));
 }
 std::string MsgWideUpper(const TensorMapSpec& s, const Finding& f) {
-  return Cat("pixel_box_upper_corner_width = ", f.value, " is outside [", -f.limit, ", ", f.limit - 1, "]", WideCornerWhy(s, f));
+  return StrCat("pixel_box_upper_corner_width = ", f.value, " is outside [", -f.limit, ", ", f.limit - 1, "]", WideCornerWhy(s, f));
 }
 std::string FixWideCorner(const TensorMapSpec&, const Finding& f) {
-  return Cat("use ", f.value < 0 ? -f.limit : f.limit - 1, " (the nearest legal value)");
+  return StrCat("use ", f.value < 0 ? -f.limit : f.limit - 1, " (the nearest legal value)");
 }
 bool PatchWideLower(const Finding& f, TensorMapSpec* s) {
   s->pixel_box_lower_corner_width = static_cast<int32_t>(f.value < 0 ? -f.limit : f.limit - 1);
@@ -786,15 +786,15 @@ void CheckWideBoxArea(const CheckContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgWideBoxArea(const TensorMapSpec& s, const Finding& f) {
   std::string interleaved = s.interleave != Interleave::kNone
-      ? Cat("; with an interleaved layout the tested driver checks against global_dim[0] instead and does not "
+      ? StrCat("; with an interleaved layout the tested driver checks against global_dim[0] instead and does not "
             "enforce this (", kMeasured, "; docs/hardware.md B3)")
       : std::string();
-  return Cat("the bounding box along W spans global_dim[1] + upper - lower = ", s.global_dim[1], " + (",
+  return StrCat("the bounding box along W spans global_dim[1] + upper - lower = ", s.global_dim[1], " + (",
              s.pixel_box_upper_corner_width, ") - (", s.pixel_box_lower_corner_width, ") = ", f.value,
              " positions: it must have non-zero area", interleaved);
 }
 std::string FixWideBoxArea(const TensorMapSpec& s, const Finding&) {
-  return Cat("for example pixel_box_lower_corner_width = ", std::min(0, s.pixel_box_lower_corner_width),
+  return StrCat("for example pixel_box_lower_corner_width = ", std::min(0, s.pixel_box_lower_corner_width),
              " and pixel_box_upper_corner_width = 0");
 }
 bool PatchWideBoxArea(const Finding&, TensorMapSpec* s) {
@@ -812,9 +812,9 @@ std::string MsgWideSwizzle(const TensorMapSpec& s, const Finding&) {
                     : s.swizzle == Swizzle::k128BAtom32BFlip8B ? "PTX ISA 5.5.5 forbids the 8-byte flip in these modes"
                                                                : "cuda.h lists only 64B, 128B and 128B_ATOM_32B";
   std::string driver = (s.swizzle == Swizzle::kNone || s.swizzle == Swizzle::k32B)
-                           ? Cat("; the tested driver encodes it anyway (", kMeasured, ")")
+                           ? StrCat("; the tested driver encodes it anyway (", kMeasured, ")")
                            : std::string();
-  return Cat(Name(s.mode), " maps support CU_TENSOR_MAP_SWIZZLE_64B, _128B and _128B_ATOM_32B only, not ",
+  return StrCat(Name(s.mode), " maps support CU_TENSOR_MAP_SWIZZLE_64B, _128B and _128B_ATOM_32B only, not ",
              SW(s.swizzle), ": ", why, driver);
 }
 std::string FixWideSwizzle(const TensorMapSpec& s, const Finding&) {
@@ -829,10 +829,10 @@ void CheckWideModeMismatch(const CheckContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int>(c.spec.wide_mode), static_cast<int>(want));
 }
 std::string MsgWideModeMismatch(const TensorMapSpec& s, const Finding&) {
-  return Cat("wide_mode = ", FullName(s.wide_mode), " does not match mode ", Name(s.mode));
+  return StrCat("wide_mode = ", FullName(s.wide_mode), " does not match mode ", Name(s.mode));
 }
 std::string FixWideModeMismatch(const TensorMapSpec& s, const Finding&) {
-  return Cat("drop wide_mode (it follows the mode) or set it to ",
+  return StrCat("drop wide_mode (it follows the mode) or set it to ",
              FullName(s.mode == Mode::kIm2colW128 ? Im2colWideMode::kW128 : Im2colWideMode::kW));
 }
 bool PatchWideModeMismatch(const Finding& f, TensorMapSpec* s) {
@@ -846,7 +846,7 @@ void CheckW128Pixels(const CheckContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, c.spec.pixels_per_column, 128);
 }
 std::string MsgW128Pixels(const TensorMapSpec&, const Finding& f) {
-  return Cat("pixels_per_column = ", f.value, " is ignored in im2col::w::128 mode: every copy moves 128 pixels");
+  return StrCat("pixels_per_column = ", f.value, " is ignored in im2col::w::128 mode: every copy moves 128 pixels");
 }
 std::string FixW128Pixels(const TensorMapSpec&, const Finding&) { return "set pixels_per_column = 128 to say what happens"; }
 
@@ -865,15 +865,15 @@ void CheckIm2colStoreCorners(const CheckContext& c, uint16_t r, FindingList* o) 
 }
 std::string CornerFieldName(const TensorMapSpec& s, int index) {
   if (IsWideMode(s.mode)) return index == 0 ? "pixel_box_lower_corner_width" : "pixel_box_upper_corner_width";
-  return index >= 4 ? Cat("pixel_box_upper_corner[", index - 4, "]") : Cat("pixel_box_lower_corner[", index, "]");
+  return index >= 4 ? StrCat("pixel_box_upper_corner[", index - 4, "]") : StrCat("pixel_box_lower_corner[", index, "]");
 }
 std::string MsgIm2colStoreCorners(const TensorMapSpec& s, const Finding& f) {
-  return Cat(CornerFieldName(s, f.index), " = ", f.value, ": a ", Name(s.direction),
+  return StrCat(CornerFieldName(s, f.index), " = ", f.value, ": a ", Name(s.direction),
              " through an im2col map (.im2col_no_offs) must keep the bounding box inside the tensor, so lower "
              "corners must be >= 0 and upper corners <= 0");
 }
 std::string FixIm2colStoreCorners(const TensorMapSpec& s, const Finding& f) {
-  return Cat("set ", CornerFieldName(s, f.index), " = 0 for the map used to store");
+  return StrCat("set ", CornerFieldName(s, f.index), " = 0 for the map used to store");
 }
 bool PatchIm2colStoreCorners(const Finding& f, TensorMapSpec* s) {
   if (IsWideMode(s->mode)) {
@@ -900,7 +900,7 @@ void CheckModeDirection(const CheckContext& c, uint16_t r, FindingList* o) {
 std::string MsgModeDirection(const TensorMapSpec& s, const Finding&) {
   const char* allowed = s.mode == Mode::kScatter4 ? "store only (cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4)"
                                                    : "loads and prefetch only";
-  return Cat(Name(s.mode), " is ", allowed, "; direction ", Name(s.direction), " does not exist for it");
+  return StrCat(Name(s.mode), " is ", allowed, "; direction ", Name(s.direction), " does not exist for it");
 }
 std::string FixModeDirection(const TensorMapSpec& s, const Finding&) {
   switch (s.mode) {
@@ -919,7 +919,7 @@ void CheckFlip8bLoadOnly(const CheckContext& c, uint16_t r, FindingList* o) {
     o->Add(r, -1, static_cast<int>(c.spec.direction), 0);
 }
 std::string MsgFlip8bLoadOnly(const TensorMapSpec& s, const Finding&) {
-  return Cat("CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B is legal only for copies into shared memory, not for ",
+  return StrCat("CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B is legal only for copies into shared memory, not for ",
              Name(s.direction));
 }
 std::string FixFlip8bLoadOnly(const TensorMapSpec&, const Finding&) {
@@ -961,7 +961,7 @@ std::string MsgReduceOpType(const TensorMapSpec& s, const Finding&) {
       ? std::string("; PTX lists .b32/.b64, but on an H200 the bitwise reductions of float and s64 tensors raise an "
                     "illegal instruction (docs/hardware.md, GPU checks)")
       : std::string();
-  return Cat("cp.reduce.async.bulk.tensor .", Name(s.reduce_op), " does not support ", PtxElemType(s.data_type),
+  return StrCat("cp.reduce.async.bulk.tensor .", Name(s.reduce_op), " does not support ", PtxElemType(s.data_type),
              " (", FullName(s.data_type), ")", measured);
 }
 std::string FixReduceOpType(const TensorMapSpec& s, const Finding&) {
@@ -972,8 +972,8 @@ std::string FixReduceOpType(const TensorMapSpec& s, const Finding&) {
       ops += Name(static_cast<ReduceOp>(i));
     }
   }
-  if (ops.empty()) return Cat("no reduction supports ", ShortName(s.data_type), "; reduce in f32, f16, bf16, u32, s32 or u64");
-  return Cat("operations that support ", ShortName(s.data_type), ": ", ops);
+  if (ops.empty()) return StrCat("no reduction supports ", ShortName(s.data_type), "; reduce in f32, f16, bf16, u32, s32 or u64");
+  return StrCat("operations that support ", ShortName(s.data_type), ": ", ops);
 }
 
 // ============================== targets ==============================
@@ -981,7 +981,7 @@ void CheckTargetAtomicity(const CheckContext& c, uint16_t r, FindingList* o) {
   if (IsAtomicitySwizzle(c.spec.swizzle) && Info(c.target).cc < 100) o->Add(r, -1, Info(c.target).cc, 100, c.target);
 }
 std::string MsgTargetAtomicity(const TensorMapSpec& s, const Finding& f) {
-  return Cat(SW(s.swizzle), " needs compute capability 10.0 or later; ", Name(static_cast<Target>(f.target)),
+  return StrCat(SW(s.swizzle), " needs compute capability 10.0 or later; ", Name(static_cast<Target>(f.target)),
              " is ", f.value / 10, ".", f.value % 10, " (the sm_90 driver rejects it: ", kMeasured, ")");
 }
 std::string FixTargetAtomicity(const TensorMapSpec&, const Finding&) {
@@ -992,7 +992,7 @@ void CheckTargetSubByte(const CheckContext& c, uint16_t r, FindingList* o) {
   if (IsSubByte(c.spec.data_type) && Info(c.target).cc < 100) o->Add(r, -1, Info(c.target).cc, 100, c.target);
 }
 std::string MsgTargetSubByte(const TensorMapSpec& s, const Finding& f) {
-  return Cat(FullName(s.data_type), " needs compute capability 10.0 or later; ", Name(static_cast<Target>(f.target)),
+  return StrCat(FullName(s.data_type), " needs compute capability 10.0 or later; ", Name(static_cast<Target>(f.target)),
              " does not have sub-byte tensor copies (the sm_90 driver rejects the 16U4 types: ", kMeasured, ")");
 }
 std::string FixTargetSubByte(const TensorMapSpec&, const Finding&) {
@@ -1019,14 +1019,14 @@ void CheckTargetMode(const CheckContext& c, uint16_t r, FindingList* o) {
 std::string MsgTargetMode(const TensorMapSpec& s, const Finding& f) {
   const Target t = static_cast<Target>(f.target);
   std::string driver = (IsWideMode(s.mode) && Info(t).cc < 100)
-                           ? Cat("; the sm_90 driver encodes Im2colWide maps although cuda.h says compute capability "
+                           ? StrCat("; the sm_90 driver encodes Im2colWide maps although cuda.h says compute capability "
                                  "10.0 or higher (", kMeasured, "), but no sm_90 instruction can use them")
                            : std::string();
   const char* need = (s.mode == Mode::kScatter4 || s.mode == Mode::kIm2colW128 ||
                       s.direction == Direction::kLoadCluster || s.direction == Direction::kPrefetch)
                          ? "sm_100a, sm_101a, sm_103a, sm_110a or their family targets (sm_100f, sm_103f, sm_110f)"
                          : "compute capability 10.0 or later";
-  return Cat(Name(s.mode), " (", Name(s.direction), ") needs ", need, "; not ", Name(t), driver);
+  return StrCat(Name(s.mode), " (", Name(s.direction), ") needs ", need, "; not ", Name(t), driver);
 }
 std::string FixTargetMode(const TensorMapSpec& s, const Finding&) {
   switch (s.mode) {
@@ -1043,7 +1043,7 @@ void CheckTargetSm120Cluster(const CheckContext& c, uint16_t r, FindingList* o) 
     o->Add(r, -1, Info(c.target).cc, 0, c.target);
 }
 std::string MsgTargetSm120Cluster(const TensorMapSpec& s, const Finding& f) {
-  return Cat("on ", Name(static_cast<Target>(f.target)), " copies to .shared::cluster support neither sub-byte types nor "
+  return StrCat("on ", Name(static_cast<Target>(f.target)), " copies to .shared::cluster support neither sub-byte types nor "
              "swizzle atomicity (", IsSubByte(s.data_type) ? FullName(s.data_type) : FullName(s.swizzle), ")");
 }
 std::string FixTargetSm120Cluster(const TensorMapSpec&, const Finding&) {
@@ -1056,7 +1056,7 @@ void CheckTargetSmemCapacity(const CheckContext& c, uint16_t r, FindingList* o) 
     o->Add(r, -1, static_cast<int64_t>(std::min<uint64_t>(c.facts.smem_footprint_bytes, INT64_MAX)), cap, c.target);
 }
 std::string MsgTargetSmemCapacity(const TensorMapSpec&, const Finding& f) {
-  return Cat("one copy needs ", f.value, " B of shared memory, more than the ", f.limit, " B a block can have on ",
+  return StrCat("one copy needs ", f.value, " B of shared memory, more than the ", f.limit, " B a block can have on ",
              Name(static_cast<Target>(f.target)), ": no kernel can receive it");
 }
 
@@ -1093,14 +1093,14 @@ void CheckBoxDriverLimit(const CheckContext& c, uint16_t r, FindingList* o) {
   if (b > static_cast<uint64_t>(cap)) o->Add(r, -1, static_cast<int64_t>(b), cap, c.target);
 }
 std::string MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f) {
-  return Cat("the box is ", f.value, " B, more than the ", f.limit, " B of shared memory per SM on ",
+  return StrCat("the box is ", f.value, " B, more than the ", f.limit, " B of shared memory per SM on ",
              Name(static_cast<Target>(f.target)), ": the driver rejects such a map for every use",
              s.direction == Direction::kPrefetch ? ", prefetch included" : "", " (", kMeasured,
              ": 235,008 B rejected, 232,960 B accepted; docs/hardware.md B1)");
 }
 std::string FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f) {
-  return Cat("split the box: at most ", f.limit, " B per copy, for example halve ",
-             IsIm2colMode(s.mode) ? "pixels_per_column" : Cat("box_dim[", s.rank > 1 ? s.rank - 1 : 0, "]"));
+  return StrCat("split the box: at most ", f.limit, " B per copy, for example halve ",
+             IsIm2colMode(s.mode) ? "pixels_per_column" : StrCat("box_dim[", s.rank > 1 ? s.rank - 1 : 0, "]"));
 }
 
 // ============================== shared memory ==============================
@@ -1112,13 +1112,13 @@ void CheckSmemAlign128(const CheckContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgSmemAlign128(const TensorMapSpec& s, const Finding& f) {
   if (f.index == 0)
-    return Cat("smem_address = ", Hex(s.smem_address), " is not 128-byte aligned: tensor copies need a 128-byte "
+    return StrCat("smem_address = ", Hex(s.smem_address), " is not 128-byte aligned: tensor copies need a 128-byte "
                "aligned shared-memory address (misaligned-address fault or wrong data)");
-  return Cat("smem_alignment = ", s.smem_alignment, ": tensor copies need a 128-byte aligned shared-memory address");
+  return StrCat("smem_alignment = ", s.smem_alignment, ": tensor copies need a 128-byte aligned shared-memory address");
 }
 std::string FixSmemAlign128(const TensorMapSpec& s, const Finding&) {
   const uint32_t a = SwizzleRepeatBytes(s.swizzle) > 128 ? static_cast<uint32_t>(SwizzleRepeatBytes(s.swizzle)) : 128u;
-  return Cat("declare the buffer alignas(", a, ") (", a == 128 ? "the hardware minimum" : "the swizzle repeat",
+  return StrCat("declare the buffer alignas(", a, ") (", a == 128 ? "the hardware minimum" : "the swizzle repeat",
              "), or round the dynamic shared-memory offset up to a multiple of ", a);
 }
 
@@ -1134,15 +1134,15 @@ void CheckSmemSwizzlePhase(const CheckContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgSmemSwizzlePhase(const TensorMapSpec& s, const Finding& f) {
   if (f.index == 0)
-    return Cat("smem_address = ", Hex(s.smem_address), " is ", f.value, " B past a ", f.limit, " B boundary: ",
+    return StrCat("smem_address = ", Hex(s.smem_address), " is ", f.value, " B past a ", f.limit, " B boundary: ",
                SW(s.swizzle), " repeats every ", f.limit, " B, so the data lands with swizzle base offset ",
                (s.smem_address / 128) % (static_cast<uint64_t>(f.limit) / 128),
                " and every reader (ldmatrix, wgmma/tcgen05 descriptors) must apply the same offset");
-  return Cat("smem_alignment = ", f.value, " B is less than the ", f.limit, " B swizzle repeat of ", SW(s.swizzle),
+  return StrCat("smem_alignment = ", f.value, " B is less than the ", f.limit, " B swizzle repeat of ", SW(s.swizzle),
              ": the swizzle phase depends on where the buffer lands, and readers must compute the base offset");
 }
 std::string FixSmemSwizzlePhase(const TensorMapSpec&, const Finding& f) {
-  return Cat("align the destination to ", f.limit, " bytes (alignas(", f.limit, ")) so the base offset is 0");
+  return StrCat("align the destination to ", f.limit, " bytes (alignas(", f.limit, ")) so the base offset is 0");
 }
 
 // ============================== driver version ==============================
@@ -1156,13 +1156,13 @@ void CheckDriverVersion(const CheckContext& c, uint16_t r, FindingList* o) {
   else if (v < 12080 && NeedsDriver12080(c.spec)) o->Add(r, -1, v, 12080);
 }
 std::string MsgDriverVersion(const TensorMapSpec& s, const Finding& f) {
-  if (f.limit == 12000) return Cat("driver_version = ", f.value, ": tensor maps need a CUDA 12.0 driver or later");
+  if (f.limit == 12000) return StrCat("driver_version = ", f.value, ": tensor maps need a CUDA 12.0 driver or later");
   std::string what = IsWideMode(s.mode) ? std::string("cuTensorMapEncodeIm2colWide")
                      : IsSubByte(s.data_type) ? std::string(FullName(s.data_type)) : std::string(FullName(s.swizzle));
-  return Cat("driver_version = ", f.value, ": ", what, " needs a CUDA 12.8 driver (r570) or later");
+  return StrCat("driver_version = ", f.value, ": ", what, " needs a CUDA 12.8 driver (r570) or later");
 }
 std::string FixDriverVersion(const TensorMapSpec&, const Finding& f) {
-  return Cat("install a driver that reports at least ", f.limit, " (cuDriverGetVersion)");
+  return StrCat("install a driver that reports at least ", f.limit, " (cuDriverGetVersion)");
 }
 
 void CheckDriverOobBug(const CheckContext& c, uint16_t r, FindingList* o) {
@@ -1171,7 +1171,7 @@ void CheckDriverOobBug(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.facts.global_extent_bytes < 131072) o->Add(r, -1, static_cast<int64_t>(c.facts.global_extent_bytes), 131072, c.target);
 }
 std::string MsgDriverOobBug(const TensorMapSpec& s, const Finding& f) {
-  return Cat("driver ", s.driver_version, " has a known tensor-map bug on Blackwell for tensors whose memory spans less "
+  return StrCat("driver ", s.driver_version, " has a known tensor-map bug on Blackwell for tensors whose memory spans less "
              "than 128 KiB (this one spans ", f.value, " B): copies can fail now and then (CUTLASS CHANGELOG "
              "4.3.4; CCCL nvbug 5736804)");
 }
@@ -1211,11 +1211,11 @@ std::string_view FieldName(uint32_t bit) {
 }
 std::string MsgUnusedFields(const TensorMapSpec& s, const Finding& f) {
   const uint32_t bit = static_cast<uint32_t>(f.value);
-  std::string ctx = bit == kFieldReduceOp ? Cat("direction ", Name(s.direction)) : Cat("mode ", Name(s.mode));
-  return Cat(FieldName(bit), " is ignored with ", ctx);
+  std::string ctx = bit == kFieldReduceOp ? StrCat("direction ", Name(s.direction)) : StrCat("mode ", Name(s.mode));
+  return StrCat(FieldName(bit), " is ignored with ", ctx);
 }
 std::string FixUnusedFields(const TensorMapSpec& s, const Finding& f) {
-  return Cat("remove ", FieldName(static_cast<uint32_t>(f.value)), ", or check that mode ", Name(s.mode), " is the one meant");
+  return StrCat("remove ", FieldName(static_cast<uint32_t>(f.value)), ", or check that mode ", Name(s.mode), " is the one meant");
 }
 
 // ============================== field paths that depend on the spec ==============================
@@ -1494,7 +1494,7 @@ std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f) {
   const size_t p = field.find("[i]");
   if (p == std::string_view::npos) return std::string(field);
   if (f.index < 0) return std::string(field.substr(0, p));
-  return Cat(field.substr(0, p), "[", static_cast<int>(f.index), "]", field.substr(p + 3));
+  return StrCat(field.substr(0, p), "[", static_cast<int>(f.index), "]", field.substr(p + 3));
 }
 
 }  // namespace tmapgen

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "tests/validator/test_specs.h"
+#include "tests/tmap/test_specs.h"
 
 namespace tmapgen {
 namespace {

@@ -6,14 +6,14 @@
 //   Protobuf keeps unknown enum values); on failure it fills *error naming the field.
 // - SpecToProto writes the canonical form (only the fields the mode uses, plus every field set).
 // - FillReport builds the v1::Report of a validation, the same message `--format textproto` prints.
-#ifndef TMAPGEN_SRC_PROTO_CONVERT_H_
-#define TMAPGEN_SRC_PROTO_CONVERT_H_
+#ifndef TMAPGEN_SRC_SCHEMA_PROTO_CONVERT_H_
+#define TMAPGEN_SRC_SCHEMA_PROTO_CONVERT_H_
 
 #include "proto/tmapgen.pb.h"
-#include "src/report.h"
-#include "src/spec_json.h"
-#include "src/tensor_map_spec.h"
-#include "src/validator.h"
+#include "src/report/report.h"
+#include "src/schema/spec_json.h"
+#include "src/tmap/tensor_map_spec.h"
+#include "src/tmap/validator.h"
 
 namespace tmapgen {
 
@@ -24,4 +24,4 @@ void FillInputErrorReport(int index, const InputError& e, v1::Report* r);
 
 }  // namespace tmapgen
 
-#endif  // TMAPGEN_SRC_PROTO_CONVERT_H_
+#endif  // TMAPGEN_SRC_SCHEMA_PROTO_CONVERT_H_

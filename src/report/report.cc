@@ -1,26 +1,26 @@
-#include "src/report.h"
+#include "src/report/report.h"
 
 #include <algorithm>
 
-#include "src/str_cat.h"
-#include "src/text_util.h"
+#include "src/util/strings.h"
+#include "src/util/text_util.h"
 
 namespace tmapgen {
 namespace {
 
 std::string Join(const uint64_t* v, uint32_t n) {
   std::string s = "[";
-  for (uint32_t i = 0; i < n; ++i) s += Cat(i ? ", " : "", v[i]);
+  for (uint32_t i = 0; i < n; ++i) s += StrCat(i ? ", " : "", v[i]);
   return s + "]";
 }
 std::string Join(const uint32_t* v, uint32_t n) {
   std::string s = "[";
-  for (uint32_t i = 0; i < n; ++i) s += Cat(i ? ", " : "", v[i]);
+  for (uint32_t i = 0; i < n; ++i) s += StrCat(i ? ", " : "", v[i]);
   return s + "]";
 }
 std::string Join(const int32_t* v, uint32_t n) {
   std::string s = "[";
-  for (uint32_t i = 0; i < n; ++i) s += Cat(i ? ", " : "", v[i]);
+  for (uint32_t i = 0; i < n; ++i) s += StrCat(i ? ", " : "", v[i]);
   return s + "]";
 }
 uint32_t ClampRank(const TensorMapSpec& s) { return s.rank > kMaxRank ? kMaxRank : s.rank; }
@@ -28,7 +28,7 @@ uint32_t ClampRank(const TensorMapSpec& s) { return s.rank > kMaxRank ? kMaxRank
 std::string TargetList(uint32_t mask) {
   std::string s;
   for (int t = 0; t < kNumTargets; ++t) {
-    if (mask & (1u << t)) s += Cat(s.empty() ? "" : ", ", Name(static_cast<Target>(t)));
+    if (mask & (1u << t)) s += StrCat(s.empty() ? "" : ", ", Name(static_cast<Target>(t)));
   }
   return s;
 }
@@ -41,11 +41,11 @@ std::string Coords(const TensorMapSpec& s) {
     static const char* const kNames[3][5] = {{"c", "w", "n", "", ""}, {"c", "w", "h", "n", ""}, {"c", "w", "h", "d", "n"}};
     if (r < 3) return "{c, ...}";
     std::string out = "{";
-    for (uint32_t i = 0; i < r; ++i) out += Cat(i ? ", " : "", kNames[r - 3][i]);
+    for (uint32_t i = 0; i < r; ++i) out += StrCat(i ? ", " : "", kNames[r - 3][i]);
     return out + "}";
   }
   std::string out = "{";
-  for (uint32_t i = 0; i < r; ++i) out += Cat(i ? ", " : "", "x", i);
+  for (uint32_t i = 0; i < r; ++i) out += StrCat(i ? ", " : "", "x", i);
   return out + "}";
 }
 
@@ -101,30 +101,30 @@ std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validat
 
 std::vector<std::string> PtxForms(const TensorMapSpec& s) {
   std::vector<std::string> out;
-  const std::string dim = Cat(".", ClampRank(s), "d");
-  const std::string coords = Cat("[tmap, ", Coords(s), "]");
+  const std::string dim = StrCat(".", ClampRank(s), "d");
+  const std::string coords = StrCat("[tmap, ", Coords(s), "]");
   switch (s.direction) {
     case Direction::kLoadCta:
     case Direction::kLoadCluster: {
       const char* dst = s.direction == Direction::kLoadCta ? ".shared::cta" : ".shared::cluster";
-      out.push_back(Cat("cp.async.bulk.tensor", dim, dst, ".global", LoadMode(s, false),
+      out.push_back(StrCat("cp.async.bulk.tensor", dim, dst, ".global", LoadMode(s, false),
                         ".mbarrier::complete_tx::bytes [dst], ", coords, ", [mbar]", Im2colInfo(s), ";"));
       if (s.direction == Direction::kLoadCluster)
-        out.push_back(Cat("cp.async.bulk.tensor", dim, ".shared::cluster.global", LoadMode(s, false),
+        out.push_back(StrCat("cp.async.bulk.tensor", dim, ".shared::cluster.global", LoadMode(s, false),
                           ".mbarrier::complete_tx::bytes.multicast::cluster [dst], ", coords, ", [mbar]",
                           Im2colInfo(s), ", ctaMask;"));
       break;
     }
     case Direction::kStore:
-      out.push_back(Cat("cp.async.bulk.tensor", dim, ".global.shared::cta", LoadMode(s, true), ".bulk_group ", coords,
+      out.push_back(StrCat("cp.async.bulk.tensor", dim, ".global.shared::cta", LoadMode(s, true), ".bulk_group ", coords,
                         ", [src];"));
       break;
     case Direction::kReduce:
-      out.push_back(Cat("cp.reduce.async.bulk.tensor", dim, ".global.shared::cta.", Name(s.reduce_op),
+      out.push_back(StrCat("cp.reduce.async.bulk.tensor", dim, ".global.shared::cta.", Name(s.reduce_op),
                         LoadMode(s, true), ".bulk_group ", coords, ", [src];"));
       break;
     case Direction::kPrefetch:
-      out.push_back(Cat("cp.async.bulk.prefetch.tensor", dim, ".L2.global", LoadMode(s, false), " ", coords,
+      out.push_back(StrCat("cp.async.bulk.prefetch.tensor", dim, ".L2.global", LoadMode(s, false), " ", coords,
                         Im2colInfo(s), ";"));
       break;
   }
@@ -134,41 +134,41 @@ std::vector<std::string> PtxForms(const TensorMapSpec& s) {
 std::string HostEncodeSnippet(const TensorMapSpec& s) {
   const uint32_t r = ClampRank(s);
   std::string o;
-  o += Cat("cuuint64_t global_dim[", r, "] = {", Join(s.global_dim.data(), r).substr(1));
+  o += StrCat("cuuint64_t global_dim[", r, "] = {", Join(s.global_dim.data(), r).substr(1));
   o.back() = '}';
   o += ";\n";
   if (r > 1) {
-    o += Cat("cuuint64_t global_strides[", r - 1, "] = {", Join(s.global_strides.data(), r - 1).substr(1));
+    o += StrCat("cuuint64_t global_strides[", r - 1, "] = {", Join(s.global_strides.data(), r - 1).substr(1));
     o.back() = '}';
     o += ";  // bytes\n";
   } else {
     o += "const cuuint64_t* global_strides = nullptr;\n";
   }
-  o += Cat("cuuint32_t element_strides[", r, "] = {", Join(s.element_strides.data(), r).substr(1));
+  o += StrCat("cuuint32_t element_strides[", r, "] = {", Join(s.element_strides.data(), r).substr(1));
   o.back() = '}';
   o += ";\n";
-  const std::string tail = Cat(FullName(s.interleave), ",\n    ", FullName(s.swizzle), ", ", FullName(s.l2_promotion),
+  const std::string tail = StrCat(FullName(s.interleave), ",\n    ", FullName(s.swizzle), ", ", FullName(s.l2_promotion),
                                ", ", FullName(s.oob_fill), ");\n");
-  const std::string head = Cat("alignas(64) CUtensorMap map;\nCUresult rc = ", Name(EncoderFor(s.mode)), "(&map, ",
+  const std::string head = StrCat("alignas(64) CUtensorMap map;\nCUresult rc = ", Name(EncoderFor(s.mode)), "(&map, ",
                                FullName(s.data_type), ", ", s.rank, ", global_address,\n    global_dim, global_strides, ");
   switch (EncoderFor(s.mode)) {
     case Encoder::kTiled:
-      o += Cat("cuuint32_t box_dim[", r, "] = {", Join(s.box_dim.data(), r).substr(1));
+      o += StrCat("cuuint32_t box_dim[", r, "] = {", Join(s.box_dim.data(), r).substr(1));
       o.back() = '}';
       o += ";\n" + head + "box_dim, element_strides, " + tail;
       break;
     case Encoder::kIm2col: {
       const uint32_t n = r >= 2 ? std::min<uint32_t>(r - 2, 3) : 0;
-      o += Cat("int lower_corner[", n, "] = {", Join(s.pixel_box_lower_corner.data(), n).substr(1));
+      o += StrCat("int lower_corner[", n, "] = {", Join(s.pixel_box_lower_corner.data(), n).substr(1));
       o.back() = '}';
-      o += Cat(";\nint upper_corner[", n, "] = {", Join(s.pixel_box_upper_corner.data(), n).substr(1));
+      o += StrCat(";\nint upper_corner[", n, "] = {", Join(s.pixel_box_upper_corner.data(), n).substr(1));
       o.back() = '}';
-      o += ";\n" + head + Cat("lower_corner, upper_corner,\n    ", s.channels_per_pixel, ", ", s.pixels_per_column,
+      o += ";\n" + head + StrCat("lower_corner, upper_corner,\n    ", s.channels_per_pixel, ", ", s.pixels_per_column,
                               ", element_strides, ") + tail;
       break;
     }
     case Encoder::kIm2colWide:
-      o += head + Cat(s.pixel_box_lower_corner_width, ", ", s.pixel_box_upper_corner_width, ",\n    ",
+      o += head + StrCat(s.pixel_box_lower_corner_width, ", ", s.pixel_box_upper_corner_width, ",\n    ",
                       s.channels_per_pixel, ", ", s.pixels_per_column, ", element_strides, ", FullName(s.interleave),
                       ",\n    ", FullName(s.wide_mode), ", ", FullName(s.swizzle), ", ", FullName(s.l2_promotion), ", ",
                       FullName(s.oob_fill), ");\n");
@@ -181,32 +181,32 @@ std::vector<std::string> DescribeChanges(const TensorMapSpec& a, const TensorMap
   std::vector<std::string> out;
   const uint32_t r = ClampRank(b);
   for (uint32_t i = 0; i < r; ++i) {
-    if (a.global_dim[i] != b.global_dim[i]) out.push_back(Cat("global_dim[", i, "]: ", a.global_dim[i], " -> ", b.global_dim[i]));
-    if (a.box_dim[i] != b.box_dim[i]) out.push_back(Cat("box_dim[", i, "]: ", a.box_dim[i], " -> ", b.box_dim[i]));
+    if (a.global_dim[i] != b.global_dim[i]) out.push_back(StrCat("global_dim[", i, "]: ", a.global_dim[i], " -> ", b.global_dim[i]));
+    if (a.box_dim[i] != b.box_dim[i]) out.push_back(StrCat("box_dim[", i, "]: ", a.box_dim[i], " -> ", b.box_dim[i]));
     if (a.element_strides[i] != b.element_strides[i])
-      out.push_back(Cat("element_strides[", i, "]: ", a.element_strides[i], " -> ", b.element_strides[i]));
+      out.push_back(StrCat("element_strides[", i, "]: ", a.element_strides[i], " -> ", b.element_strides[i]));
     if (i + 1 < r && a.global_strides[i] != b.global_strides[i])
-      out.push_back(Cat("global_strides[", i, "]: ", a.global_strides[i], " -> ", b.global_strides[i]));
+      out.push_back(StrCat("global_strides[", i, "]: ", a.global_strides[i], " -> ", b.global_strides[i]));
   }
   for (uint32_t i = 0; i < 3; ++i) {
     if (a.pixel_box_lower_corner[i] != b.pixel_box_lower_corner[i])
-      out.push_back(Cat("pixel_box_lower_corner[", i, "]: ", a.pixel_box_lower_corner[i], " -> ", b.pixel_box_lower_corner[i]));
+      out.push_back(StrCat("pixel_box_lower_corner[", i, "]: ", a.pixel_box_lower_corner[i], " -> ", b.pixel_box_lower_corner[i]));
     if (a.pixel_box_upper_corner[i] != b.pixel_box_upper_corner[i])
-      out.push_back(Cat("pixel_box_upper_corner[", i, "]: ", a.pixel_box_upper_corner[i], " -> ", b.pixel_box_upper_corner[i]));
+      out.push_back(StrCat("pixel_box_upper_corner[", i, "]: ", a.pixel_box_upper_corner[i], " -> ", b.pixel_box_upper_corner[i]));
   }
   if (a.pixel_box_lower_corner_width != b.pixel_box_lower_corner_width)
-    out.push_back(Cat("pixel_box_lower_corner_width: ", a.pixel_box_lower_corner_width, " -> ", b.pixel_box_lower_corner_width));
+    out.push_back(StrCat("pixel_box_lower_corner_width: ", a.pixel_box_lower_corner_width, " -> ", b.pixel_box_lower_corner_width));
   if (a.pixel_box_upper_corner_width != b.pixel_box_upper_corner_width)
-    out.push_back(Cat("pixel_box_upper_corner_width: ", a.pixel_box_upper_corner_width, " -> ", b.pixel_box_upper_corner_width));
+    out.push_back(StrCat("pixel_box_upper_corner_width: ", a.pixel_box_upper_corner_width, " -> ", b.pixel_box_upper_corner_width));
   if (a.channels_per_pixel != b.channels_per_pixel)
-    out.push_back(Cat("channels_per_pixel: ", a.channels_per_pixel, " -> ", b.channels_per_pixel));
+    out.push_back(StrCat("channels_per_pixel: ", a.channels_per_pixel, " -> ", b.channels_per_pixel));
   if (a.pixels_per_column != b.pixels_per_column)
-    out.push_back(Cat("pixels_per_column: ", a.pixels_per_column, " -> ", b.pixels_per_column));
-  if (a.swizzle != b.swizzle) out.push_back(Cat("swizzle: ", ShortName(a.swizzle), " -> ", ShortName(b.swizzle)));
-  if (a.interleave != b.interleave) out.push_back(Cat("interleave: ", ShortName(a.interleave), " -> ", ShortName(b.interleave)));
-  if (a.oob_fill != b.oob_fill) out.push_back(Cat("oob_fill: ", ShortName(a.oob_fill), " -> ", ShortName(b.oob_fill)));
-  if (a.wide_mode != b.wide_mode) out.push_back(Cat("wide_mode: ", ShortName(a.wide_mode), " -> ", ShortName(b.wide_mode)));
-  if (a.direction != b.direction) out.push_back(Cat("direction: ", Name(a.direction), " -> ", Name(b.direction)));
+    out.push_back(StrCat("pixels_per_column: ", a.pixels_per_column, " -> ", b.pixels_per_column));
+  if (a.swizzle != b.swizzle) out.push_back(StrCat("swizzle: ", ShortName(a.swizzle), " -> ", ShortName(b.swizzle)));
+  if (a.interleave != b.interleave) out.push_back(StrCat("interleave: ", ShortName(a.interleave), " -> ", ShortName(b.interleave)));
+  if (a.oob_fill != b.oob_fill) out.push_back(StrCat("oob_fill: ", ShortName(a.oob_fill), " -> ", ShortName(b.oob_fill)));
+  if (a.wide_mode != b.wide_mode) out.push_back(StrCat("wide_mode: ", ShortName(a.wide_mode), " -> ", ShortName(b.wide_mode)));
+  if (a.direction != b.direction) out.push_back(StrCat("direction: ", Name(a.direction), " -> ", Name(b.direction)));
   return out;
 }
 
@@ -308,7 +308,7 @@ using Colors = TermColors;
 std::string Row(const char* key, const std::string& value) {
   std::string k = key;
   if (k.size() < 22) k.resize(22, ' ');
-  return Cat("  ", k, value, "\n");
+  return StrCat("  ", k, value, "\n");
 }
 }  // namespace
 
@@ -318,21 +318,21 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
   const DerivedFacts& f = v.facts;
   const uint32_t r = ClampRank(s);
   std::string o;
-  std::string title = s.name.empty() ? Cat("spec ", index) : Cat("spec ", index, " \"", s.name, "\"");
+  std::string title = s.name.empty() ? StrCat("spec ", index) : StrCat("spec ", index, " \"", s.name, "\"");
   std::string verdict;
   if (v.valid) {
-    verdict = Cat(c.green(), c.bold(), "VALID", c.off());
-    verdict += s.has_target() ? Cat(" for ", Name(s.target)) : Cat(" for ", TargetList(v.valid_targets));
+    verdict = StrCat(c.green(), c.bold(), "VALID", c.off());
+    verdict += s.has_target() ? StrCat(" for ", Name(s.target)) : StrCat(" for ", TargetList(v.valid_targets));
   } else {
-    verdict = Cat(c.red(), c.bold(), "INVALID", c.off());
-    verdict += s.has_target() ? Cat(" for ", Name(s.target))
-                              : Cat(" for every target (findings shown for ", Name(v.reported_target), ")");
+    verdict = StrCat(c.red(), c.bold(), "INVALID", c.off());
+    verdict += s.has_target() ? StrCat(" for ", Name(s.target))
+                              : StrCat(" for every target (findings shown for ", Name(v.reported_target), ")");
   }
-  o += Cat(c.bold(), title, ": ", Name(s.mode), " map, ", Name(s.direction), c.off(), " -- ", verdict, "\n");
+  o += StrCat(c.bold(), title, ": ", Name(s.mode), " map, ", Name(s.direction), c.off(), " -- ", verdict, "\n");
   if (opt.show_spec) {
     o += Row("encoder", std::string(Name(f.encoder)));
-    o += Row("tensor_data_type", Cat(FullName(s.data_type), " (", ShortName(s.data_type), ", ", f.element_bits, " bits)"));
-    o += Row("tensor_rank", Cat(s.rank));
+    o += Row("tensor_data_type", StrCat(FullName(s.data_type), " (", ShortName(s.data_type), ", ", f.element_bits, " bits)"));
+    o += Row("tensor_rank", StrCat(s.rank));
     if (s.Has(kFieldGlobalAddress)) o += Row("global_address", Hex(s.global_address));
     o += Row("global_dim", Join(s.global_dim.data(), r));
     o += Row("global_strides", Join(s.global_strides.data(), r > 0 ? r - 1 : 0) + " B");
@@ -340,41 +340,41 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
     o += Row("element_strides", Join(s.element_strides.data(), r));
     if (s.mode == Mode::kIm2col) {
       const uint32_t n = r >= 2 ? std::min<uint32_t>(r - 2, 3) : 0;
-      o += Row("pixel_box corners", Cat("lower ", Join(s.pixel_box_lower_corner.data(), n), ", upper ",
+      o += Row("pixel_box corners", StrCat("lower ", Join(s.pixel_box_lower_corner.data(), n), ", upper ",
                                         Join(s.pixel_box_upper_corner.data(), n)));
     }
     if (IsWideMode(s.mode))
-      o += Row("pixel_box W corners", Cat("lower ", s.pixel_box_lower_corner_width, ", upper ", s.pixel_box_upper_corner_width,
+      o += Row("pixel_box W corners", StrCat("lower ", s.pixel_box_lower_corner_width, ", upper ", s.pixel_box_upper_corner_width,
                                           "  (", FullName(s.wide_mode), ")"));
     if (IsIm2colMode(s.mode))
-      o += Row("channels x pixels", Cat(s.channels_per_pixel, " channels/pixel x ", s.pixels_per_column, " pixels/column"));
-    o += Row("layout", Cat("interleave ", ShortName(s.interleave), ", swizzle ", ShortName(s.swizzle), ", L2 promotion ",
+      o += Row("channels x pixels", StrCat(s.channels_per_pixel, " channels/pixel x ", s.pixels_per_column, " pixels/column"));
+    o += Row("layout", StrCat("interleave ", ShortName(s.interleave), ", swizzle ", ShortName(s.swizzle), ", L2 promotion ",
                            ShortName(s.l2_promotion), ", OOB fill ", ShortName(s.oob_fill)));
     if (s.Has(kFieldSmemAddress)) o += Row("smem_address", Hex(s.smem_address));
-    if (s.Has(kFieldSmemAlignment)) o += Row("smem_alignment", Cat(s.smem_alignment, " B"));
-    if (s.Has(kFieldDriverVersion)) o += Row("driver_version", Cat(s.driver_version));
+    if (s.Has(kFieldSmemAlignment)) o += Row("smem_alignment", StrCat(s.smem_alignment, " B"));
+    if (s.Has(kFieldDriverVersion)) o += Row("driver_version", StrCat(s.driver_version));
   }
-  o += Cat(c.bold(), "derived", c.off(), "\n");
-  std::string tx = Cat(f.transaction_bytes, " B per copy (mbarrier expect_tx), ", f.elements_per_copy, " elements");
+  o += StrCat(c.bold(), "derived", c.off(), "\n");
+  std::string tx = StrCat(f.transaction_bytes, " B per copy (mbarrier expect_tx), ", f.elements_per_copy, " elements");
   if (f.halo_adds_bytes)
-    tx += Cat(s.mode == Mode::kIm2colW128 ? "; plus 4 x wHalo x " : "; plus wHalo x ", f.bytes_per_halo_pixel, " B of halo");
+    tx += StrCat(s.mode == Mode::kIm2colW128 ? "; plus 4 x wHalo x " : "; plus wHalo x ", f.bytes_per_halo_pixel, " B of halo");
   if (s.direction == Direction::kPrefetch) tx = "0 B (prefetch to L2 writes no shared memory)";
   o += Row("transaction bytes", tx);
-  o += Row("shared memory", Cat(f.smem_footprint_bytes, " B per copy; destination aligned to ", f.smem_alignment_required,
+  o += Row("shared memory", StrCat(f.smem_footprint_bytes, " B per copy; destination aligned to ", f.smem_alignment_required,
                                 " B (required)", f.smem_alignment_recommended > f.smem_alignment_required
-                                                     ? Cat(", ", f.smem_alignment_recommended, " B recommended (swizzle repeat)")
+                                                     ? StrCat(", ", f.smem_alignment_recommended, " B recommended (swizzle repeat)")
                                                      : std::string()));
   if (s.swizzle != Swizzle::kNone)
-    o += Row("swizzle", Cat(f.swizzle_span, " B span, ", f.swizzle_atomicity, " B atoms, repeats every ", f.swizzle_repeat,
-                            " B", f.swizzle_base_offset >= 0 ? Cat(", base offset ", f.swizzle_base_offset) : std::string()));
-  o += Row("inner box", Cat(f.inner_box_bytes, " B per row",
-                            f.smem_row_pitch != f.inner_box_bytes ? Cat(", rows ", f.smem_row_pitch, " B apart in shared memory") : std::string()));
+    o += Row("swizzle", StrCat(f.swizzle_span, " B span, ", f.swizzle_atomicity, " B atoms, repeats every ", f.swizzle_repeat,
+                            " B", f.swizzle_base_offset >= 0 ? StrCat(", base offset ", f.swizzle_base_offset) : std::string()));
+  o += Row("inner box", StrCat(f.inner_box_bytes, " B per row",
+                            f.smem_row_pitch != f.inner_box_bytes ? StrCat(", rows ", f.smem_row_pitch, " B apart in shared memory") : std::string()));
   if (s.interleave != Interleave::kNone && !IsIm2colMode(s.mode))
-    o += Row("coordinates", Cat("x0 counts ", s.interleave == Interleave::k32B ? 32 : 16,
+    o += Row("coordinates", StrCat("x0 counts ", s.interleave == Interleave::k32B ? 32 : 16,
                                 "-byte slices (interleaved, measured); box_dim[", s.rank >= 2 ? s.rank - 2 : 0,
                                 "] is not used: a copy takes one position along that dimension"));
   else
-    o += Row("coordinates", Cat(IsIm2colMode(s.mode) ? "c" : IsGatherScatter(s.mode) ? "col" : "x0",
+    o += Row("coordinates", StrCat(IsIm2colMode(s.mode) ? "c" : IsGatherScatter(s.mode) ? "col" : "x0",
                                 " must be a multiple of ", f.coord0_multiple, " elements (16 B), or the copy faults"));
   Target min_target;
   if (MinTarget(v.valid_targets, &min_target)) o += Row("minimum target", std::string(Name(min_target)));
@@ -384,52 +384,52 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
   }
   const std::vector<Diagnostic> diags = MakeDiagnostics(s, v);
   if (!diags.empty()) {
-    o += Cat(c.bold(), "diagnostics", c.off(), " (", v.errors, " error", v.errors == 1 ? "" : "s", ", ", v.warnings,
+    o += StrCat(c.bold(), "diagnostics", c.off(), " (", v.errors, " error", v.errors == 1 ? "" : "s", ", ", v.warnings,
              " warning", v.warnings == 1 ? "" : "s", ", ", v.notes, " note", v.notes == 1 ? "" : "s", ")\n");
     for (const Diagnostic& d : diags) {
       const char* col = d.severity == Severity::kError ? c.red() : d.severity == Severity::kWarning ? c.yellow() : c.blue();
-      o += Cat("  ", col, Name(d.severity), c.off(), " [", d.rule, "] ", d.field.empty() ? std::string() : d.field + ": ", d.message,
-               d.target.empty() ? "" : Cat(" (target ", d.target, ")"), "\n");
-      o += Cat("      fix: ", d.fix, "\n");
-      o += Cat(c.dim(), "      source: ", d.source, c.off(), "\n");
+      o += StrCat("  ", col, Name(d.severity), c.off(), " [", d.rule, "] ", d.field.empty() ? std::string() : d.field + ": ", d.message,
+               d.target.empty() ? "" : StrCat(" (target ", d.target, ")"), "\n");
+      o += StrCat("      fix: ", d.fix, "\n");
+      o += StrCat(c.dim(), "      source: ", d.source, c.off(), "\n");
     }
   }
   if (!v.valid && opt.nearest_valid) {
     TensorMapSpec fixed;
     if (NearestValid(s, &fixed)) {
-      o += Cat(c.bold(), "nearest valid configuration", c.off(), "\n");
-      for (const std::string& ch : DescribeChanges(s, fixed)) o += Cat("  ", ch, "\n");
+      o += StrCat(c.bold(), "nearest valid configuration", c.off(), "\n");
+      for (const std::string& ch : DescribeChanges(s, fixed)) o += StrCat("  ", ch, "\n");
     } else {
       o += "  no automatic repair is known for the remaining errors; follow the fixes above\n";
     }
   }
   if (v.valid && opt.show_code) {
-    o += Cat(c.bold(), "host code", c.off(), "\n");
+    o += StrCat(c.bold(), "host code", c.off(), "\n");
     std::string snippet = HostEncodeSnippet(s);
     size_t start = 0;
     while (start < snippet.size()) {
       size_t nl = snippet.find('\n', start);
       if (nl == std::string::npos) nl = snippet.size();
-      o += Cat("  ", snippet.substr(start, nl - start), "\n");
+      o += StrCat("  ", snippet.substr(start, nl - start), "\n");
       start = nl + 1;
     }
   }
   if (enc.attempted) {
-    o += Cat(c.bold(), "driver encoding", c.off(), " (", enc.device, ")\n");
+    o += StrCat(c.bold(), "driver encoding", c.off(), " (", enc.device, ")\n");
     if (enc.cu_result == 0) {
       for (int i = 0; i < 16; i += 4)
-        o += Cat("  ", Hex(enc.map[i]), " ", Hex(enc.map[i + 1]), " ", Hex(enc.map[i + 2]), " ", Hex(enc.map[i + 3]), "\n");
+        o += StrCat("  ", Hex(enc.map[i]), " ", Hex(enc.map[i + 1]), " ", Hex(enc.map[i + 2]), " ", Hex(enc.map[i + 3]), "\n");
     } else {
-      o += Cat("  the driver answered ", enc.error_name, " (", enc.cu_result, ")\n");
+      o += StrCat("  the driver answered ", enc.error_name, " (", enc.cu_result, ")\n");
     }
-    if (!enc.note.empty()) o += Cat("  ", enc.note, "\n");
+    if (!enc.note.empty()) o += StrCat("  ", enc.note, "\n");
   }
   return o;
 }
 
 std::string RenderInputErrorText(int index, const std::string& where, const InputError& e, bool color) {
   const Colors c{color};
-  return Cat(c.bold(), "spec ", index, c.off(), where.empty() ? "" : Cat(" (", where, ")"), ": ", c.red(), "input error",
+  return StrCat(c.bold(), "spec ", index, c.off(), where.empty() ? "" : StrCat(" (", where, ")"), ": ", c.red(), "input error",
              c.off(), ": ", e.message, "\n");
 }
 

@@ -1,6 +1,6 @@
-#include "src/types.h"
+#include "src/tmap/types.h"
 
-#include "src/text_util.h"
+#include "src/util/text_util.h"
 
 #include <array>
 

@@ -1,6 +1,6 @@
 // text_util.h: small text helpers shared by the parsers and the report writers.
-#ifndef TMAPGEN_SRC_TEXT_UTIL_H_
-#define TMAPGEN_SRC_TEXT_UTIL_H_
+#ifndef TMAPGEN_SRC_UTIL_TEXT_UTIL_H_
+#define TMAPGEN_SRC_UTIL_TEXT_UTIL_H_
 
 #include <cstddef>
 #include <string_view>
@@ -33,4 +33,4 @@ struct TermColors {
 
 }  // namespace tmapgen
 
-#endif  // TMAPGEN_SRC_TEXT_UTIL_H_
+#endif  // TMAPGEN_SRC_UTIL_TEXT_UTIL_H_

@@ -11,16 +11,16 @@
 // - Severity: kError = the driver rejects the map, or the hardware faults or computes garbage for the
 //   declared use, or the documentation forbids it even though a tested driver accepts it (the message
 //   then says so); kWarning = legal but slow or risky; kNote = worth knowing, nothing wrong.
-#ifndef TMAPGEN_SRC_RULE_H_
-#define TMAPGEN_SRC_RULE_H_
+#ifndef TMAPGEN_SRC_TMAP_RULE_H_
+#define TMAPGEN_SRC_TMAP_RULE_H_
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-#include "src/derived_facts.h"
-#include "src/tensor_map_spec.h"
-#include "src/types.h"
+#include "src/tmap/derived_facts.h"
+#include "src/tmap/tensor_map_spec.h"
+#include "src/tmap/types.h"
 
 namespace tmapgen {
 
@@ -106,4 +106,4 @@ std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f); 
 
 }  // namespace tmapgen
 
-#endif  // TMAPGEN_SRC_RULE_H_
+#endif  // TMAPGEN_SRC_TMAP_RULE_H_

@@ -1,11 +1,11 @@
-#include "src/spec_json.h"
+#include "src/schema/spec_json.h"
 
 #include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
 
-#include "src/str_cat.h"
+#include "src/util/strings.h"
 
 namespace tmapgen {
 namespace {
@@ -67,7 +67,7 @@ size_t Distance(std::string_view a, std::string_view b) {
 
 std::string Suggest(std::string_view key) {
   for (const KeyInfo& k : kKeys) {  // a prefix is the likeliest slip ("box" for "box_dim")
-    if (key.size() >= 3 && k.name.substr(0, key.size()) == key) return Cat(" (did you mean \"", k.name, "\"?)");
+    if (key.size() >= 3 && k.name.substr(0, key.size()) == key) return StrCat(" (did you mean \"", k.name, "\"?)");
   }
   size_t best = 99;
   std::string_view name;
@@ -75,7 +75,7 @@ std::string Suggest(std::string_view key) {
     const size_t d = Distance(key, k.name);
     if (d < best) { best = d; name = k.name; }
   }
-  if (best <= 3) return Cat(" (did you mean \"", name, "\"?)");
+  if (best <= 3) return StrCat(" (did you mean \"", name, "\"?)");
   return "";
 }
 
@@ -96,12 +96,12 @@ class SpecReader {
       for (const KeyInfo& k : kKeys)
         if (k.name == key_copy) { info = &k; break; }
       if (info == nullptr) {
-        Semantic(key_copy, Cat("unknown field \"", key_copy, "\"", Suggest(key_copy)));
+        Semantic(key_copy, StrCat("unknown field \"", key_copy, "\"", Suggest(key_copy)));
         if (!r_->SkipValue()) return SyntaxFail(key_copy);
         continue;
       }
       if (s_->set_fields & info->field) {
-        Semantic(key_copy, Cat("field \"", key_copy, "\" appears twice"));
+        Semantic(key_copy, StrCat("field \"", key_copy, "\" appears twice"));
         if (!r_->SkipValue()) return SyntaxFail(key_copy);
         continue;
       }
@@ -127,7 +127,7 @@ class SpecReader {
     err_->field = std::string(field);
     err_->line = loc.line;
     err_->column = loc.column;
-    err_->message = Cat("line ", loc.line, ", column ", loc.column, ": ", field, field.empty() ? "" : ": ", message);
+    err_->message = StrCat("line ", loc.line, ", column ", loc.column, ": ", field, field.empty() ? "" : ": ", message);
   }
   bool SyntaxFail(std::string_view field) {
     if (semantic_ && r_->ok()) return false;
@@ -158,7 +158,7 @@ class SpecReader {
     uint64_t v = 0;
     if (!ReadU64(path, &v)) return false;
     if (v > UINT32_MAX) {
-      Semantic(path, Cat("value ", v, " does not fit in 32 bits"));
+      Semantic(path, StrCat("value ", v, " does not fit in 32 bits"));
       return false;
     }
     *out = static_cast<uint32_t>(v);
@@ -168,7 +168,7 @@ class SpecReader {
     int64_t v = 0;
     if (!r_->ReadInt64(&v)) return ValueFail(path);
     if (v < INT32_MIN || v > INT32_MAX) {
-      Semantic(path, Cat("value ", v, " does not fit in a 32-bit int"));
+      Semantic(path, StrCat("value ", v, " does not fit in a 32-bit int"));
       return false;
     }
     *out = static_cast<int32_t>(v);
@@ -184,7 +184,7 @@ class SpecReader {
       uint64_t v = 0;
       auto res = std::from_chars(sv.data(), sv.data() + sv.size(), v, base);
       if (sv.empty() || res.ec != std::errc() || res.ptr != sv.data() + sv.size()) {
-        Semantic(path, Cat("expected an address (integer or \"0x...\" string), got \"", sv, "\"",
+        Semantic(path, StrCat("expected an address (integer or \"0x...\" string), got \"", sv, "\"",
                            res.ec == std::errc::result_out_of_range ? ": out of range (more than 64 bits)" : ""));
         return false;
       }
@@ -201,7 +201,7 @@ class SpecReader {
       uint64_t v = 0;
       if (!ReadU64(path, &v)) return false;
       if (v >= static_cast<uint64_t>(count)) {
-        Semantic(path, Cat("enum value ", v, " is out of range; expected one of: ", AcceptedNames(static_cast<E*>(nullptr))));
+        Semantic(path, StrCat("enum value ", v, " is out of range; expected one of: ", AcceptedNames(static_cast<E*>(nullptr))));
         return false;
       }
       *out = static_cast<E>(v);
@@ -210,7 +210,7 @@ class SpecReader {
     std::string_view sv;
     if (!r_->ReadStringView(&sv)) return ValueFail(path);
     if (!Parse(sv, out)) {
-      Semantic(path, Cat("unknown value \"", sv, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr))));
+      Semantic(path, StrCat("unknown value \"", sv, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr))));
       return false;
     }
     return true;
@@ -220,7 +220,7 @@ class SpecReader {
     std::string_view sv;
     if (!r_->ReadStringView(&sv)) return ValueFail(path);
     if (!Parse(sv, out)) {
-      Semantic(path, Cat("unknown value \"", sv, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr))));
+      Semantic(path, StrCat("unknown value \"", sv, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr))));
       return false;
     }
     return true;
@@ -232,9 +232,9 @@ class SpecReader {
     uint32_t n = 0;
     std::string path;
     while (r_->NextElement()) {
-      path = Cat(name, "[", n, "]");
+      path = StrCat(name, "[", n, "]");
       if (n >= N) {
-        Semantic(path, Cat(name, " has more than ", N, " entries (tensor_rank is at most ", kMaxRank, ")"));
+        Semantic(path, StrCat(name, " has more than ", N, " entries (tensor_rank is at most ", kMaxRank, ")"));
         if (!r_->SkipValue()) return ValueFail(path);
         ++n;
         continue;
@@ -291,7 +291,7 @@ class SpecReader {
           std::string_view sv;
           if (!r_->ReadStringView(&sv)) return ValueFail(key);
           if (!ParseDriverVersion(sv, &s.driver_version)) {
-            Semantic(key, Cat("expected a driver version such as 13000 or \"13.0\", got \"", sv, "\""));
+            Semantic(key, StrCat("expected a driver version such as 13000 or \"13.0\", got \"", sv, "\""));
             return false;
           }
           return true;
@@ -327,7 +327,7 @@ void WriteI32Array(json::Writer* w, std::string_view key, const int32_t* v, uint
 
 InputError MakeError(std::string field, std::string message) {
   InputError e;
-  e.message = field.empty() ? message : Cat(field, ": ", message);
+  e.message = field.empty() ? message : StrCat(field, ": ", message);
   e.field = std::move(field);
   return e;
 }
@@ -366,39 +366,39 @@ bool FinishSpec(TensorMapSpec* s, uint32_t counts[8], InputError* error) {
   if (!s->Has(kFieldRank)) {
     s->rank = ndims;
   } else if (s->rank != ndims) {
-    *error = MakeError("global_dim", Cat("has ", ndims, " entries but tensor_rank is ", s->rank));
+    *error = MakeError("global_dim", StrCat("has ", ndims, " entries but tensor_rank is ", s->rank));
     return false;
   }
   const uint32_t rank = s->rank;
   if (counts[kArrGlobalStrides] != kAbsent && counts[kArrGlobalStrides] != rank - 1) {
     *error = MakeError("global_strides",
-                       Cat("has ", counts[kArrGlobalStrides], " entries; tensor_rank ", rank, " needs ", rank - 1,
+                       StrCat("has ", counts[kArrGlobalStrides], " entries; tensor_rank ", rank, " needs ", rank - 1,
                            " (the stride of dimension 0 is the element size and is not given)"));
     return false;
   }
   if (counts[kArrGlobalStrides] == kAbsent) FillDenseStrides(s);
   if (counts[kArrElementStrides] != kAbsent && counts[kArrElementStrides] != rank) {
-    *error = MakeError("element_strides", Cat("has ", counts[kArrElementStrides], " entries; tensor_rank ", rank, " needs ", rank));
+    *error = MakeError("element_strides", StrCat("has ", counts[kArrElementStrides], " entries; tensor_rank ", rank, " needs ", rank));
     return false;
   }
   const bool tiled_like = !IsIm2colMode(s->mode);
   if (tiled_like) {
     if (counts[kArrBoxDim] == kAbsent) {
-      *error = MakeError("box_dim", Cat("missing; mode ", Name(s->mode), " needs the box size per dimension"));
+      *error = MakeError("box_dim", StrCat("missing; mode ", Name(s->mode), " needs the box size per dimension"));
       return false;
     }
     if (counts[kArrBoxDim] != rank) {
-      *error = MakeError("box_dim", Cat("has ", counts[kArrBoxDim], " entries; tensor_rank ", rank, " needs ", rank));
+      *error = MakeError("box_dim", StrCat("has ", counts[kArrBoxDim], " entries; tensor_rank ", rank, " needs ", rank));
       return false;
     }
   } else {
     if (!s->Has(kFieldChannelsPerPixel)) {
-      *error = MakeError("channels_per_pixel", Cat("missing; mode ", Name(s->mode), " needs it"));
+      *error = MakeError("channels_per_pixel", StrCat("missing; mode ", Name(s->mode), " needs it"));
       return false;
     }
     if (!s->Has(kFieldPixelsPerColumn)) {
       if (s->mode != Mode::kIm2colW128) {
-        *error = MakeError("pixels_per_column", Cat("missing; mode ", Name(s->mode), " needs it"));
+        *error = MakeError("pixels_per_column", StrCat("missing; mode ", Name(s->mode), " needs it"));
         return false;
       }
       s->pixels_per_column = 128;
@@ -408,7 +408,7 @@ bool FinishSpec(TensorMapSpec* s, uint32_t counts[8], InputError* error) {
       for (int a : {static_cast<int>(kArrLowerCorner), static_cast<int>(kArrUpperCorner)}) {
         if (counts[a] != kAbsent && counts[a] != need) {
           *error = MakeError(a == kArrLowerCorner ? "pixel_box_lower_corner" : "pixel_box_upper_corner",
-                             Cat("has ", counts[a], " entries; tensor_rank ", rank, " needs ", need, " (one per D, H, W dimension)"));
+                             StrCat("has ", counts[a], " entries; tensor_rank ", rank, " needs ", need, " (one per D, H, W dimension)"));
           return false;
         }
       }

@@ -4,13 +4,13 @@
 // - ComputeDerivedFacts() is total: it never fails and never divides by zero, whatever the spec holds
 //   (values out of range give meaningless but finite facts; the validator reports the range errors).
 // - No allocation. Texts derived from the facts (PTX instruction forms) are made by the report writers.
-#ifndef TMAPGEN_SRC_DERIVED_FACTS_H_
-#define TMAPGEN_SRC_DERIVED_FACTS_H_
+#ifndef TMAPGEN_SRC_TMAP_DERIVED_FACTS_H_
+#define TMAPGEN_SRC_TMAP_DERIVED_FACTS_H_
 
 #include <cstdint>
 
-#include "src/tensor_map_spec.h"
-#include "src/types.h"
+#include "src/tmap/tensor_map_spec.h"
+#include "src/tmap/types.h"
 
 namespace tmapgen {
 
@@ -61,4 +61,4 @@ DerivedFacts ComputeDerivedFacts(const TensorMapSpec& spec);
 
 }  // namespace tmapgen
 
-#endif  // TMAPGEN_SRC_DERIVED_FACTS_H_
+#endif  // TMAPGEN_SRC_TMAP_DERIVED_FACTS_H_

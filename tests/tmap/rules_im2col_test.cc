@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "tests/validator/test_specs.h"
+#include "tests/tmap/test_specs.h"
 
 namespace tmapgen {
 namespace {

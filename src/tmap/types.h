@@ -10,8 +10,8 @@
 //   insensitively, plus a few documented aliases (`fp16`, `half`, `e4m3` is NOT an alias: it is a
 //   property of the data, not of the map). Parsing never allocates and returns false on an unknown name.
 // - Pure functions and constant tables only: no I/O, no allocation on the hot paths, thread-safe.
-#ifndef TMAPGEN_SRC_TYPES_H_
-#define TMAPGEN_SRC_TYPES_H_
+#ifndef TMAPGEN_SRC_TMAP_TYPES_H_
+#define TMAPGEN_SRC_TMAP_TYPES_H_
 
 #include <array>
 #include <cstdint>
@@ -245,4 +245,4 @@ std::string_view AcceptedNames(Target*);
 
 }  // namespace tmapgen
 
-#endif  // TMAPGEN_SRC_TYPES_H_
+#endif  // TMAPGEN_SRC_TMAP_TYPES_H_
