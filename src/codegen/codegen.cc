@@ -238,6 +238,9 @@ void EmitMapConstants(const PlannedMap& m, std::string* o) {
   *o += StrCat("constexpr unsigned long long kElementsPerCopy = ", Ull(f.elements_per_copy), ";\n");
   *o += StrCat("constexpr unsigned kTransactionBytes = ", U(f.transaction_bytes), ";  // mbarrier expect_tx bytes of one ",
             s.direction == Direction::kPrefetch ? "prefetch (none)" : "copy",
+            f.element_bits != f.smem_element_bits ? StrCat(" (packed: ", f.element_bits, " bits per element, as CUTLASS "
+                                                           "and DeepGEMM arm it; the shared-memory image is kSmemFootprintBytes)")
+                                                  : std::string(),
             f.halo_adds_bytes ? StrCat(", plus ", s.mode == Mode::kIm2colW128 ? "4 x " : "", "kBytesPerHaloPixel per halo pixel (wHalo)")
                               : std::string(), "\n");
   if (f.halo_adds_bytes) *o += StrCat("constexpr unsigned kBytesPerHaloPixel = ", U(f.bytes_per_halo_pixel), ";\n");
@@ -255,8 +258,8 @@ void EmitMapConstants(const PlannedMap& m, std::string* o) {
   const std::string id = m.ident;
   *o += StrCat("static_assert(kElementsPerCopy == ", ElementsExpr(s), ", \"", id, ": box and transaction count disagree\");\n");
   if (s.direction != Direction::kPrefetch)
-    *o += StrCat("static_assert(kTransactionBytes == (kElementsPerCopy * kSmemElementBits + 7u) / 8u, \"", id,
-              ": transaction bytes are the box bytes\");\n");
+    *o += StrCat("static_assert(kTransactionBytes == (kElementsPerCopy * kElementBits + 7u) / 8u, \"", id,
+              ": transaction bytes are the box's data in its global (packed) size\");\n");
   *o += StrCat("static_assert(kSmemFootprintBytes >= kTransactionBytes, \"", id, ": the footprint holds the box\");\n");
   *o += StrCat("static_assert(kSmemAlignment >= kSmemAlignmentRequired && (kSmemAlignment & (kSmemAlignment - 1u)) == 0u && "
             "kSmemAlignment % 128u == 0u, \"", id, ": shared-memory alignment is a power of two >= 128\");\n");
