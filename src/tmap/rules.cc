@@ -69,7 +69,9 @@ constexpr Rule kRules[] = {
     {"global-stride-max", Severity::kError, kAll, false, "global_strides[i]", "Every global stride is below 2^40 bytes.",
      CheckStrideMax, MsgStrideMax, FixStrideMax, nullptr, kSrcAll},
     {"global-stride-overlap", Severity::kWarning, kAll, false, "global_strides[i]",
-     "Each stride covers the dimensions inside it (stride[0] >= row bytes, stride[i] >= stride[i-1] x dim[i]).",
+     "No byte of the tensor is reached from two positions: dimensions of size 1 aside, sorted by stride, each "
+     "stride covers the span of the smaller ones or provably collides with none; stride 0 over a dimension > 1 is a "
+     "broadcast (value: the stride, limit: the dimension it collides with).",
      CheckStrideOverlap, MsgStrideOverlap, FixStrideOverlap, nullptr,
      "cuda.h (CUDA 13.0) globalStrides relation; driver behaviour measured (tma-spec.md section 6)"},
     {"global-address-align-16", Severity::kError, kAll, false, "global_address", "global_address is 16-byte aligned.",

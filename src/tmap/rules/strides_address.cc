@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "src/tmap/derived_facts.h"
 #include "src/util/strings.h"
 
 namespace tmapgen::rules {
@@ -45,17 +46,42 @@ std::string FixStrideMax(const TensorMapSpec&, const Finding& f) {
              "so that dimension ", f.index + 1, " spans less than 1 TiB per step");
 }
 std::string MsgStrideOverlap(const TensorMapSpec& s, const Finding& f) {
-  std::string what = f.index == 0 ? StrCat("one row of global_dim[0] = ", s.global_dim[0], " ", DT(s), " elements")
-                                  : StrCat("global_strides[", f.index - 1, "] x global_dim[", f.index, "]");
-  std::string effect = IsStoreLike(s.direction)
-                           ? "stores and reductions write the same bytes more than once"
-                           : "loads read overlapping rows (a broadcast when the stride is 0)";
-  return StrCat("global_strides[", f.index, "] = ", f.value, " B is smaller than ", what, " = ", f.limit,
-             " B: dimensions overlap, so ", effect, "; the driver accepts this (", kMeasured, ")");
+  const Overlap ov = FindOverlap(s);
+  const int d = ov.dim;
+  const std::string effect = IsStoreLike(s.direction) ? "stores and reductions write the same bytes more than once"
+                                                      : "loads read the same bytes for different positions";
+  const std::string driver = StrCat("; the driver accepts this (", kMeasured, ")");
+  switch (ov.kind) {
+    case OverlapKind::kBroadcast:
+      return StrCat("global_strides[", d - 1, "] = 0 over global_dim[", d, "] = ", s.global_dim[d], ": all ",
+                    s.global_dim[d], " positions along dimension ", d, " are the same bytes (a broadcast), so ", effect,
+                    driver);
+    case OverlapKind::kCollision: {
+      const std::string where =
+          ov.other == 0 ? StrCat("inside a row of dimension 0 (", RowBytes(s), " B)")
+                        : StrCat("on bytes that steps along dimension ", static_cast<int>(ov.other), " (global_strides[",
+                                 ov.other - 1, "] = ", s.global_strides[ov.other - 1], " B) also reach");
+      return StrCat("dimensions ", d, " and ", static_cast<int>(ov.other), " overlap: ", ov.step, " step",
+                    ov.step == 1 ? "" : "s", " along dimension ", d, " (global_strides[", d - 1, "] = ", f.value,
+                    " B) land", ov.step == 1 ? "s " : " ", where, ", so ", effect, driver);
+    }
+    case OverlapKind::kUnproven:
+      return StrCat("dimension ", d, " (global_strides[", d - 1, "] = ", f.value, " B) interleaves with the "
+                    "dimensions of smaller stride, which span ", ov.span, " B: no collision was found, but tmapgen "
+                    "could not prove that none exists, and if one does, ", effect);
+    case OverlapKind::kNone:
+      break;
+  }
+  return StrCat("global_strides[", f.index, "]: no overlap");
 }
-std::string FixStrideOverlap(const TensorMapSpec&, const Finding& f) {
-  return StrCat("use global_strides[", f.index, "] >= ", RoundUpTo(static_cast<uint64_t>(f.limit), 16),
-             " bytes unless the overlap is intended");
+std::string FixStrideOverlap(const TensorMapSpec& s, const Finding& f) {
+  const Overlap ov = FindOverlap(s);
+  if (ov.kind == OverlapKind::kBroadcast)
+    return StrCat("unless the broadcast is intended, give dimension ", static_cast<int>(ov.dim),
+                  " a stride of its own, or make it size 1 and repeat the copy");
+  return StrCat("unless the overlap is intended, use global_strides[", f.index, "] >= ", RoundUpTo(ov.span, 16),
+                " bytes (the span of the dimensions of smaller stride), or change the order of the strides so that "
+                "each covers the ones below it");
 }
 
 // ---- global address ----
@@ -64,9 +90,30 @@ std::string MsgAddrAlign16(const TensorMapSpec& s, const Finding&) {
 }
 std::string FixAddrAlign(const TensorMapSpec& s, const Finding& f) {
   const uint64_t a = s.global_address;
-  const uint64_t down = a / static_cast<uint64_t>(f.limit) * static_cast<uint64_t>(f.limit);
-  return StrCat("allocate with at least ", f.limit, "-byte alignment (cudaMalloc gives 256), or map from ", Hex(down),
-             " and add ", (a - down), " B to the coordinates' byte offset");
+  const uint64_t align = static_cast<uint64_t>(f.limit);
+  const uint64_t down = a / align * align;
+  const uint64_t off = a - down;
+  const std::string alloc = StrCat("allocate with at least ", align, "-byte alignment (cudaMalloc gives 256)");
+  // Mapping from the aligned address below moves the tensor's start to x0 = off / element size, which is
+  // only possible when that x0 is a legal coordinate: a multiple of coord0_multiple elements (16 B; 128
+  // elements for the packed types), in a layout whose x0 counts elements (not interleaved).
+  const DerivedFacts facts = ComputeDerivedFacts(s);
+  const uint64_t bits = static_cast<uint64_t>(DataTypeBits(s.data_type));
+  const uint64_t granule_bits = static_cast<uint64_t>(facts.coord0_multiple) * bits;  // bits of one x0 step
+  const bool shiftable = s.interleave == Interleave::kNone && !IsIm2colMode(s.mode) && granule_bits % 8 == 0 &&
+                         granule_bits > 0 && (off * 8) % granule_bits == 0;
+  if (shiftable) {
+    const uint64_t elements = off * 8 / bits;
+    return StrCat(alloc, ", or map from ", Hex(down), " with global_dim[0] larger by ", elements, " elements and add ",
+                  elements, " to x0 (", off, " B, a multiple of the ", granule_bits / 8, "-byte x0 step)");
+  }
+  const std::string step = s.interleave != Interleave::kNone
+                               ? std::string("x0 counts whole 16- or 32-byte slices in an interleaved layout")
+                               : StrCat("x0 must be a multiple of ", facts.coord0_multiple, " elements (",
+                                        granule_bits % 8 == 0 ? StrCat(granule_bits / 8, " B") : Bits(static_cast<int64_t>(granule_bits)),
+                                        ") or the copy faults");
+  return StrCat(alloc, ", or copy the tensor to an aligned buffer: mapping from ", Hex(down), " would start it ", off,
+                " B into the row, which no legal x0 reaches (", step, ")");
 }
 std::string MsgAddrAlign32(const TensorMapSpec& s, const Finding&) {
   return StrCat("global_address = ", Hex(s.global_address), " is not 32-byte aligned, required ", Why32(s));
