@@ -481,6 +481,7 @@ bool ParseIdescRequest(std::string_view text, IdescRequest* out, std::string* er
     else if (k == "sparse") ok = ParseBoolValue(v, &s.sparse);
     else if (k == "saturate") ok = ParseBoolValue(v, &s.saturate);
     else if (k == "ws") ok = ParseBoolValue(v, &s.ws);
+    else if (k == "a-source") { ok = v == "smem" || v == "tmem"; s.a_tmem = v == "tmem"; }
     else if (k == "cta-group") {
       uint32_t g = 0;
       ok = ParseU32Value(v, &g) && (g == 1 || g == 2);
@@ -490,7 +491,7 @@ bool ParseIdescRequest(std::string_view text, IdescRequest* out, std::string* er
       s.has_target = ok;
     } else {
       *err = StrCat("--idesc: unknown key \"", k, "\"; expected kind, m, n, a-type, b-type, d-type, a-major, b-major, "
-                 "negate-a, negate-b, sparse, saturate, ws, cta-group, target, name");
+                 "negate-a, negate-b, sparse, saturate, ws, a-source, cta-group, target, name");
       return false;
     }
     if (!ok) { *err = StrCat("--idesc: ", k, ": bad value \"", v, "\""); return false; }

@@ -44,6 +44,11 @@ constexpr std::string_view kSrcMap =
 constexpr std::string_view kSrcModel =
     "tmapgen address model (docs/descriptors.md): canonical layout + swizzle versus the TMA box, 16 B at a time";
 constexpr std::string_view kSrcT39 = "PTX ISA 9.2 section 9.7.16.2.1 (Table 39: kinds and shapes)";
+constexpr std::string_view kSrcTS =
+    "CUTLASS cute/arch/mma_sm100_umma.hpp (SM100_MMA_*_TS and *_2x1SM_TS static_asserts; commit 7107b0553)";
+constexpr std::string_view kSrcT39TS =
+    "PTX ISA 9.2 section 9.7.16.2.1 (Table 39: kinds and shapes); A in tensor memory: CUTLASS "
+    "cute/arch/mma_sm100_umma.hpp SM100_MMA_*_TS static_asserts (commit 7107b0553)";
 constexpr std::string_view kSrcT42 = "PTX ISA 9.2 section 9.7.16.4.2 (Tables 42-44: instruction descriptor)";
 constexpr std::string_view kSrcT51 =
     "PTX ISA 9.2 section 9.7.16 (Tables 51-52: transpose and negate support; 8-bit transpose N); CUTLASS "
@@ -209,10 +214,14 @@ constexpr DescRule kRules[] = {
     {"idesc-variant", Severity::kError, kScopeIdesc, "cta_group",
      "The kind exists for the cta_group and .ws form (.ws: cta_group 1, no block-scaled kinds).", CheckIdVariant,
      MsgIdVariant, FixIdVariant, kSrcT39},
-    {"idesc-m", Severity::kError, kScopeIdesc, "m", "M is valid for the kind, cta_group, .ws and sparsity.", CheckIdM,
+    {"idesc-m", Severity::kError, kScopeIdesc, "m", "M is valid for the form: kind, cta_group, .ws and sparsity.", CheckIdM,
      MsgIdM, FixIdM, kSrcT39},
-    {"idesc-n", Severity::kError, kScopeIdesc, "n", "N is valid for the kind, cta_group, .ws and sparsity.", CheckIdN,
-     MsgIdN, FixIdN, kSrcT39},
+    {"idesc-n", Severity::kError, kScopeIdesc, "n",
+     "N is valid for the form: kind, cta_group, .ws, sparsity and A source (A in tensor memory: N a multiple of 16 "
+     "for M = 128 with cta_group 1, of 32 with cta_group 2).", CheckIdN, MsgIdN, FixIdN, kSrcT39TS},
+    {"idesc-a-tmem-transpose", Severity::kError, kScopeIdesc, "transpose_a",
+     "A read from tensor memory ([a_tmem]) is K-major: the transpose-A bit is 0.", CheckIdTmemTranspose,
+     MsgIdTmemTranspose, FixIdTmemTranspose, kSrcTS},
     {"idesc-k96", Severity::kError, kScopeIdesc, "k",
      "K = 96 (mxf4, mxf4nvf4) is dense, .cta_group::2, M = 256, on sm_103a.", CheckIdK96, MsgIdK96, FixIdK96, kSrcT39},
     {"idesc-d-type", Severity::kError, kScopeIdesc, "d_type",

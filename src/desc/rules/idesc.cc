@@ -31,8 +31,8 @@ void CheckIdM(const DescContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgIdM(const DescContext& c, const Finding& f) {
   const IdescSpec& s = I(c)->spec;
-  return StrCat("M = ", f.value, " is not valid for ", KindName(c), s.ws ? ".ws" : "", " with .cta_group::", s.cta_group,
-             s.sparse ? " (sparse)" : "", ": M must be ", ValidMText(s));
+  return StrCat("M = ", f.value, " is not valid for ", FormText(s), ": M must be ", ValidMText(s), " (shapes of this form: ",
+                FormShapeText(s), ")");
 }
 std::string FixIdM(const DescContext& c, const Finding&) { return StrCat("use M in {", ValidMText(I(c)->spec), "}"); }
 void CheckIdN(const DescContext& c, uint16_t r, FindingList* o) {
@@ -40,10 +40,39 @@ void CheckIdN(const DescContext& c, uint16_t r, FindingList* o) {
 }
 std::string MsgIdN(const DescContext& c, const Finding& f) {
   const IdescSpec& s = I(c)->spec;
-  return StrCat("N = ", f.value, " is not valid for ", KindName(c), s.ws ? ".ws" : "", " with .cta_group::", s.cta_group,
-             s.sparse ? " (sparse)" : "", ": N must be ", ValidNText(s));
+  std::string why;
+  if (TmemANarrowsN(s)) {
+    IdescSpec smem = s;
+    smem.a_tmem = false;
+    why = StrCat("; with A in shared memory N could be ", ValidNText(smem), ", but with A in tensor memory CUTLASS's ",
+                 s.cta_group == 1 ? "SM100_MMA_*_TS" : "SM100_MMA_*_2x1SM_TS", " atoms require ", ValidNText(s),
+                 " (cute/arch/mma_sm100_umma.hpp; PTX Table 39 does not separate the A source)");
+  }
+  return StrCat("N = ", f.value, " is not valid for ", FormText(s), " with M = ", s.m, ": N must be ", ValidNText(s), why);
 }
-std::string FixIdN(const DescContext& c, const Finding&) { return StrCat("use N in ", ValidNText(I(c)->spec)); }
+std::string FixIdN(const DescContext& c, const Finding&) {
+  const IdescSpec& s = I(c)->spec;
+  std::string alt;
+  if (TmemANarrowsN(s)) {
+    IdescSpec smem = s;
+    smem.a_tmem = false;
+    if (ValidN(smem)) alt = " or read A from shared memory (a_desc), which allows this N";
+  }
+  return StrCat("use N in ", ValidNText(s), alt);
+}
+
+// A in tensor memory is K-major: CUTLASS's *_TS atoms static_assert "A from TMEM can't be transposed"
+// (cute/arch/mma_sm100_umma.hpp), so the transpose-A bit must be 0.
+void CheckIdTmemTranspose(const DescContext& c, uint16_t r, FindingList* o) {
+  if (I(c) && I(c)->spec.a_tmem && I(c)->fields.transpose_a) o->Add(r, -1, 1, 0);
+}
+std::string MsgIdTmemTranspose(const DescContext& c, const Finding&) {
+  return StrCat("transpose A (bit 15) is set for ", FormText(I(c)->spec),
+                ": A read from tensor memory is K-major (CUTLASS SM100_MMA_*_TS: \"A from TMEM can't be transposed\")");
+}
+std::string FixIdTmemTranspose(const DescContext&, const Finding&) {
+  return "clear bit 15 (--a-major K), or read an MN-major A from shared memory (--a-source smem)";
+}
 void CheckIdK96(const DescContext& c, uint16_t r, FindingList* o) {
   if (!I(c) || !I(c)->spec.k96) return;
   const IdescSpec& s = I(c)->spec;
