@@ -207,12 +207,14 @@ constexpr Rule kRules[] = {
      "On sm_120 class targets, copies to .shared::cluster support neither sub-byte types nor swizzle atomicity.",
      CheckTargetSm120Cluster, MsgTargetSm120Cluster, FixTargetSm120Cluster, nullptr, kSrcPtxCopy},
     {"target-smem-capacity", Severity::kError, kAll, true, "box_dim",
-     "One copy fits in the shared memory a block can have on the target (227 KiB; 99 KiB on sm_120 class).",
+     "What one copy writes (im2col::w::128: 128 pixels, whatever pixels_per_column) fits the shared memory a block "
+     "can have on the target (227 KiB; 99 KiB on sm_120 class).",
      CheckTargetSmemCapacity, MsgTargetSmemCapacity, FixTargetSmemCapacity, nullptr,
      "CUDA Programming Guide, compute capabilities table (shared memory per block); driver behaviour measured", FieldOfBoxSize},
     {"box-driver-size-limit", Severity::kError, kAll, true, "box_dim",
-     "The box (tiled: prod floor(box_dim / element_strides); im2col: channels x pixels) x element size fits the "
-     "target's shared memory per SM (228 KiB on sm_90), whatever the direction.",
+     "The box the driver checks (tiled: prod floor(box_dim / element_strides); im2col modes, im2col::w::128 "
+     "included: channels x pixels_per_column) x element size fits the target's shared memory per SM (228 KiB on "
+     "sm_90), whatever the direction.",
      CheckBoxDriverLimit, MsgBoxDriverLimit, FixTargetSmemCapacity, nullptr,
      "measured: H200 sm_90, driver 580.159.04 (docs/hardware.md B1); undocumented in cuda.h", FieldOfBoxSize},
     {"smem-align-128", Severity::kError, kAll, false, "smem_address",

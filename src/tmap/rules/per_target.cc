@@ -51,15 +51,32 @@ std::string MsgTargetSm120Cluster(const TensorMapSpec& s, const Finding& f) {
 std::string FixTargetSm120Cluster(const TensorMapSpec&, const Finding&) {
   return "load to .shared::cta (direction load) instead";
 }
-std::string MsgTargetSmemCapacity(const TensorMapSpec&, const Finding& f) {
+std::string MsgTargetSmemCapacity(const TensorMapSpec& s, const Finding& f) {
+  const Target t = static_cast<Target>(f.target);
+  std::string w128;
+  if (s.mode == Mode::kIm2colW128) {
+    const uint64_t driver_box = DriverBoxBytes(s);
+    w128 = StrCat(" (im2col::w::128 always moves 128 pixels x ", s.channels_per_pixel, " channels, PTX ISA 5.5.5); ",
+                  driver_box <= static_cast<uint64_t>(DriverBoxLimit(t))
+                      ? StrCat("the driver accepts the map, because it sizes the box from pixels_per_column = ",
+                               s.pixels_per_column, " (", driver_box, " B; docs/hardware.md B5)")
+                      : std::string("the driver rejects the map as well (box-driver-size-limit)"));
+  }
   return StrCat("one copy needs ", f.value, " B of shared memory, more than the ", f.limit, " B a block can have on ",
-             Name(static_cast<Target>(f.target)), ": no kernel can receive it");
+                Name(t), ": no kernel can receive it", w128);
 }
 std::string MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("the box is ", f.value, " B, more than the ", f.limit, " B of shared memory per SM on ",
-             Name(static_cast<Target>(f.target)), ": the driver rejects such a map for every use",
-             s.direction == Direction::kPrefetch ? ", prefetch included" : "", " (", kMeasured,
-             ": 235,008 B rejected, 232,960 B accepted; docs/hardware.md B1)");
+  const std::string what = IsIm2colMode(s.mode)
+                               ? StrCat("channels_per_pixel x pixels_per_column = ", s.channels_per_pixel, " x ",
+                                        s.pixels_per_column, s.mode == Mode::kIm2colW128
+                                                                  ? " (the driver counts pixels_per_column even in "
+                                                                    "im2col::w::128 mode, docs/hardware.md B5)"
+                                                                  : "")
+                               : std::string("the box");
+  return StrCat("the box the driver checks (", what, ") is ", f.value, " B, more than the ", f.limit,
+                " B of shared memory per SM on ", Name(static_cast<Target>(f.target)),
+                ": the driver rejects such a map for every use", s.direction == Direction::kPrefetch ? ", prefetch included" : "",
+                " (", kMeasured, ": 235,008 B rejected, 232,960 B accepted; docs/hardware.md B1)");
 }
 std::string FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f) {
   return StrCat("split the box: at most ", f.limit, " B per copy, for example halve ",

@@ -66,14 +66,15 @@ std::string MsgTargetSmemCapacity(const TensorMapSpec&, const Finding& f);
 // Measured (docs/hardware.md B1): the driver rejects a map whose box is larger than the device's opt-in
 // shared memory per block (232,448 B on the H200), whatever the map is used for (it never sees the
 // direction). Its box size: tiled prod(floor(box_dim[i] / element_strides[i])) x element size, im2col
-// channels x pixels x element size. Other targets are assumed to use their own shared-memory size.
-// (What the hardware moves, with element_strides[0] ignored, is checked by target-smem-capacity.)
+// channels x pixels_per_column x element size -- im2col::w::128 too, although a copy of that mode always
+// moves 128 pixels (PTX ISA 5.5.5): the driver sizes the box from pixels_per_column (H200 sweep of issue 15,
+// docs/hardware.md B5). Other targets are assumed to use their own shared-memory size. (What the hardware
+// moves -- element_strides[0] ignored, 128 pixels for im2col::w::128 -- is checked by target-smem-capacity.)
 inline uint64_t DriverBoxBytes(const TensorMapSpec& s) {
   const uint64_t bits = static_cast<uint64_t>(DataTypeSmemBits(s.data_type));
   uint64_t n = 1;
   if (IsIm2colMode(s.mode)) {
-    const uint64_t pixels = s.mode == Mode::kIm2colW128 ? std::max<uint64_t>(128, s.pixels_per_column) : s.pixels_per_column;
-    n = static_cast<uint64_t>(s.channels_per_pixel) * pixels;
+    n = static_cast<uint64_t>(s.channels_per_pixel) * s.pixels_per_column;
   } else if (IsGatherScatter(s.mode)) {
     n = 4ull * s.box_dim[0];
   } else {
