@@ -6,6 +6,7 @@
 
 #include "cli/spec_flags.h"
 #include "src/util/strings.h"
+#include "src/util/suggest.h"
 
 namespace tmapgen::cli {
 
@@ -47,7 +48,12 @@ bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pa
       if (v == "text") o->format = Format::kText;
       else if (v == "json") o->format = Format::kJson;
       else if (v == "textproto") o->format = Format::kTextproto;
-      else { *err = StrCat("--format: unknown value \"", v, "\"; expected text, json or textproto"); return false; }
+      else if (v == "short") o->format = Format::kShort;
+      else {
+        *err = StrCat("--format: unknown value \"", v, "\"; expected text, json, textproto or short",
+                      DidYouMean(v, {"text", "json", "textproto", "short"}));
+        return false;
+      }
     } else if (name == "input-format") {
       if (!take(&v)) return false;
       if (v == "json") o->input_format = InputFormat::kJson;
@@ -82,13 +88,68 @@ bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pa
       }
       spec_flags->emplace_back(name, v);
     } else {
-      *err = StrCat("unknown flag ", a);
+      *err = StrCat("unknown flag ", a, DidYouMean(name, CommonFlagNames(), "--"));
       return false;
     }
   }
-  const bool tty = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
-  o->color = color == "always" || (color == "auto" && tty && o->format == Format::kText);
+  o->color = color == "always" || (color == "auto" && AutoColor(STDOUT_FILENO) && o->format == Format::kText);
   o->progress = isatty(STDERR_FILENO) != 0 && std::getenv("CI") == nullptr;
+  return true;
+}
+
+bool AutoColor(int fd) {
+  if (isatty(fd) == 0) return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && no_color[0] != '\0') return false;
+  const char* term = std::getenv("TERM");
+  return term == nullptr || std::string_view(term) != "dumb";
+}
+
+std::vector<std::string_view> CommonFlagNames() {
+  std::vector<std::string_view> names = {"format", "input-format", "color", "no-encode", "no-gpu", "quiet", "spec",
+                                         "help", "version", "remote", "token", "tls-ca", "deadline-ms"};
+  for (std::string_view n : SpecFlagNames()) names.push_back(n);
+  return names;
+}
+
+bool RemoteTarget(const std::string& value, std::string* target, std::string* err) {
+  const std::string_view v = value;
+  if (v.find("://") != std::string_view::npos || v.rfind("unix:", 0) == 0 || v.rfind("ipv4:", 0) == 0 ||
+      v.rfind("ipv6:", 0) == 0) {
+    *target = value;  // a gRPC target URI: its own rules
+    return true;
+  }
+  std::string_view host = v, port;
+  if (!v.empty() && v[0] == '[') {  // [IPv6] or [IPv6]:PORT
+    const size_t close = v.find(']');
+    if (close == std::string_view::npos) { *err = StrCat("--remote ", value, ": missing ']' after the IPv6 address"); return false; }
+    host = v.substr(0, close + 1);
+    if (close + 1 < v.size()) {
+      if (v[close + 1] != ':') { *err = StrCat("--remote ", value, ": expected [IPv6]:PORT"); return false; }
+      port = v.substr(close + 2);
+      if (port.empty()) { *err = StrCat("--remote ", value, ": the port after ':' is missing (omit ':' for the default ", kDefaultRemotePort, ")"); return false; }
+    }
+  } else {
+    const size_t colon = v.rfind(':');
+    if (colon != std::string_view::npos) {
+      if (v.find(':') != colon) { *err = StrCat("--remote ", value, ": write an IPv6 address as [ADDRESS]:PORT"); return false; }
+      host = v.substr(0, colon);
+      port = v.substr(colon + 1);
+      if (port.empty()) { *err = StrCat("--remote ", value, ": the port after ':' is missing (omit ':' for the default ", kDefaultRemotePort, ")"); return false; }
+    }
+  }
+  if (host.empty() || host == "[]") { *err = StrCat("--remote ", value, ": no host (expected HOST or HOST:PORT)"); return false; }
+  if (port.empty()) {
+    *target = StrCat(host, ":", kDefaultRemotePort);
+    return true;
+  }
+  uint32_t p = 0;
+  for (char ch : port) {
+    if (ch < '0' || ch > '9' || p > 65535) { p = 0; break; }
+    p = p * 10 + static_cast<uint32_t>(ch - '0');
+  }
+  if (p == 0 || p > 65535) { *err = StrCat("--remote ", value, ": port \"", port, "\" is not a number in 1..65535"); return false; }
+  *target = value;
   return true;
 }
 

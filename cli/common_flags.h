@@ -13,7 +13,8 @@
 
 namespace tmapgen::cli {
 
-enum class Format { kText, kJson, kTextproto };
+// kShort: one line per diagnostic, "FILE:LINE: error[rule-id] field: message" (CI logs, editors).
+enum class Format { kText, kJson, kTextproto, kShort };
 
 struct Options {
   Format format = Format::kText;
@@ -29,11 +30,24 @@ struct Options {
 };
 
 // Parses the common flags of `args`; spec flags (--dims, --swizzle, ...) go to *spec_flags in order and
-// other arguments to *positional. False with *err naming the flag on bad usage. Colors: --color auto is
-// on for a terminal (and NO_COLOR unset) in text format; progress: on when standard error is a terminal
-// and CI is unset.
+// other arguments to *positional. False with *err naming the flag on bad usage (an unknown flag gets a
+// "did you mean"). Colors: --color auto is on in text format when standard output is a terminal, NO_COLOR
+// is unset or empty and TERM is not "dumb"; progress: on when standard error is a terminal and CI is unset.
 bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pair<std::string, std::string>>* spec_flags,
                  std::vector<std::string>* positional, std::string* err);
+
+// Whether colors are wanted for --color auto on a stream: a terminal, NO_COLOR unset or empty
+// (no-color.org), TERM not "dumb".
+bool AutoColor(int fd);
+
+// The gRPC target of --remote: HOST alone gets the default port 50051 (HOST:50051, [IPv6]:50051); HOST:PORT,
+// dns:///..., unix:... and ipv4:/ipv6: targets are kept. False with *err for an empty host or a port that is
+// not 1..65535 ("HOST:", "HOST:0", "HOST:x").
+inline constexpr int kDefaultRemotePort = 50051;
+bool RemoteTarget(const std::string& value, std::string* target, std::string* err);
+
+// Every flag name ParseCommon knows (spec flags included), for "did you mean".
+std::vector<std::string_view> CommonFlagNames();
 
 }  // namespace tmapgen::cli
 

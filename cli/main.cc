@@ -21,6 +21,7 @@
 #include "cli/desc_cmd.h"
 #include "cli/sweep_cmd.h"
 #include "cli/remote.h"
+#include "cli/rules_cmd.h"
 #include "cli/show_cmd.h"
 #include "cli/spec_flags.h"
 #include "cli/spec_input.h"
@@ -33,6 +34,7 @@
 #include "src/tmap/rule.h"
 #include "src/schema/spec_json.h"
 #include "src/util/strings.h"
+#include "src/util/suggest.h"
 #include "src/tmap/validator.h"
 
 #ifndef TMAPGEN_VERSION
@@ -123,7 +125,9 @@ struct Emitter {
     }
   }
 
-  void Spec(const TensorMapSpec& spec_in, bool allow_encode, const std::string& where) {
+  // `place`: "FILE:LINE" of the spec (for --format short); `alias`: a --dtype alias note.
+  void Spec(const TensorMapSpec& spec_in, bool allow_encode, const std::string& where, const std::string& place = "",
+            const TypeAlias& alias = TypeAlias()) {
     TensorMapSpec spec = spec_in;
     if (!spec.has_target() && opt.has_target) {
       spec.target = opt.target;
@@ -139,8 +143,12 @@ struct Emitter {
     if (v.valid) ++valid; else ++invalid;
     ReportOptions ro;
     ro.color = opt.color;
+    ro.alias = alias;
     const int index = total - 1;
     switch (opt.format) {
+      case Format::kShort:
+        buf += RenderReportShort(place.empty() ? StrCat("spec ", index) : place, spec, v);
+        break;
       case Format::kText:
         if (opt.quiet && v.valid) break;
         if (!where.empty()) buf += StrCat("# ", where, "\n");
@@ -163,16 +171,17 @@ struct Emitter {
     Flush(false);
   }
 
-  void Error(const InputError& e, const std::string& where) {
+  void Error(const InputError& e, const std::string& where, const std::string& file = "") {
     ++total;
     ++invalid;
     ++input_errors;
     const int index = total - 1;
     switch (opt.format) {
       case Format::kText: buf += RenderInputErrorText(index, where, e, opt.color); break;
+      case Format::kShort: buf += RenderInputErrorShort(where.empty() ? StrCat("spec ", index) : where, e); break;
       case Format::kJson:
         w.Clear();
-        WriteInputErrorJson(index, e, &w);
+        WriteInputErrorJson(index, e, &w, file);
         buf += w.str();
         buf += "\n";
         break;
@@ -231,6 +240,8 @@ class EmitterSink : public SpecSink {
   EmitterSink(Emitter* em, Progress* prog) : em_(em), prog_(prog) {}
   void Spec(const TensorMapSpec& spec) override { em_->Spec(spec, false, ""); }
   void Error(const InputError& e, const std::string& where) override { em_->Error(e, where); }
+  void SpecAt(const TensorMapSpec& spec, const SpecPlace& p) override { em_->Spec(spec, false, "", p.Text()); }
+  void ErrorAt(const InputError& e, const SpecPlace& p) override { em_->Error(e, p.Text(), p.file); }
   void Tick() override { prog_->Tick(*em_, false); }
 
  private:
@@ -256,32 +267,6 @@ int Finish(Emitter& em) {
 
 // ---------------------------------------------------------------------------------------------- commands
 
-int CmdRules(const Options& opt) {
-  const Rule* rules = Rules();
-  if (opt.format == Format::kJson) {
-    json::Writer w;
-    w.BeginArray();
-    for (int i = 0; i < NumRules(); ++i) {
-      const Rule& r = rules[i];
-      w.BeginObject().Key("id").String(r.id).Key("severity").String(Name(r.severity)).Key("field").String(r.field);
-      w.Key("modes").BeginArray();
-      for (int m = 0; m < kNumModes; ++m)
-        if (r.modes & (1u << m)) w.String(Name(static_cast<Mode>(m)));
-      w.EndArray().Key("per_target").Bool(r.per_target).Key("summary").String(r.summary).Key("source").String(r.source);
-      w.EndObject();
-    }
-    w.EndArray();
-    std::printf("%s\n", w.str().c_str());
-    return 0;
-  }
-  for (int i = 0; i < NumRules(); ++i) {
-    const Rule& r = rules[i];
-    std::printf("%-34s %-8s %s\n%34s          source: %s\n", std::string(r.id).c_str(), std::string(Name(r.severity)).c_str(),
-                std::string(r.summary).c_str(), "", std::string(r.source).c_str());
-  }
-  return 0;
-}
-
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (RemoteRequested(args)) {  // tmapgen --remote HOST:PORT ... (cli/remote.h); -1: run the rest here
@@ -299,11 +284,17 @@ int Main(int argc, char** argv) {
     if (args[0] == "bench") return RunBenchCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "codegen") return RunCodegenCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "idesc") return RunIdescCommand(std::vector<std::string>(args.begin() + 1, args.end()));
-    if (args[0] == "validate" || args[0] == "rules" || args[0] == "build") {
+    if (args[0] == "rules" || args[0] == "explain") {
+      if (args[0] == "explain" && args.size() < 2) return Usage("explain needs a rule id (tmapgen rules lists them)");
+      return RunRulesCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    }
+    if (args[0] == "validate" || args[0] == "build") {
       command = args[0];
       args.erase(args.begin());
     } else if (!args[0].empty() && args[0][0] != '-') {
-      return Usage(StrCat("unknown command \"", args[0], "\""));
+      return Usage(StrCat("unknown command \"", args[0], "\"",
+                          DidYouMean(args[0], {"validate", "build", "rules", "explain", "desc", "idesc", "codegen", "show",
+                                               "check", "sweep", "bench"})));
     }
   }
   Options opt;
@@ -315,8 +306,6 @@ int Main(int argc, char** argv) {
   if (!ParseCommon(args, &opt, &spec_flags, &positional, &err)) return Usage(err);
   if (opt.format == Format::kTextproto && !TextprotoAvailable())
     return Usage("--format textproto: this build has no Protocol Buffers support (built without protobuf)");
-
-  if (command == "rules") return CmdRules(opt);
 
   const Gpu gpu = DetectGpu(opt.use_gpu);
   Emitter em(opt, gpu);

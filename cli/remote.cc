@@ -105,6 +105,7 @@ struct Item {
   v1::TensorMapSpec spec;
   InputError error;
   std::string where;
+  std::string file;  // the input's name, for the JSON report
 };
 
 struct Inputs : public SpecSink {
@@ -118,6 +119,10 @@ struct Inputs : public SpecSink {
     items.emplace_back();
     items.back().error = e;
     items.back().where = where;
+  }
+  void ErrorAt(const InputError& e, const SpecPlace& p) override {
+    Error(e, p.Text());
+    items.back().file = p.file;
   }
 };
 
@@ -144,7 +149,7 @@ std::string RenderError(int index, const Item& it, const Options& opt) {
   switch (opt.format) {
     case Format::kJson: {
       json::Writer w;
-      WriteInputErrorJson(index, it.error, &w);
+      WriteInputErrorJson(index, it.error, &w, it.file);
       return w.str() + "\n";
     }
     case Format::kTextproto: return InputErrorTextproto(index, it.error) + "---\n";
@@ -434,7 +439,10 @@ int RunRemote(std::vector<std::string>* args_io) {
       if (i + 1 >= args_in.size()) return Fail(StrCat(name, " needs a value"));
       value = args_in[++i];
     }
-    if (name == "--remote") conn.target = value;
+    if (name == "--remote") {
+      std::string bad;
+      if (!RemoteTarget(value, &conn.target, &bad)) return Fail(bad);  // HOST alone: port 50051 (common_flags.h)
+    }
     else if (name == "--token") conn.token = value;
     else if (name == "--tls-ca") conn.tls_ca = value;
     else {
@@ -478,6 +486,7 @@ int RunRemote(std::vector<std::string>* args_io) {
   std::vector<std::string> positional;
   if (!ParseCommon(args, &opt, &spec_flags, &positional, &err)) return kRunLocally;
   if (opt.format == Format::kTextproto && !TextprotoAvailable()) return kRunLocally;
+  if (opt.format == Format::kShort) return Fail("--format short is not available with --remote in this version");
   if (command == "validate") {
     if (positional.empty()) return kRunLocally;
     for (const auto& [name, value] : spec_flags)

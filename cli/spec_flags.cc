@@ -7,6 +7,7 @@
 
 #include "src/schema/spec_json.h"
 #include "src/util/strings.h"
+#include "src/util/text_util.h"
 
 namespace tmapgen::cli {
 namespace {
@@ -22,7 +23,7 @@ constexpr std::array<FlagInfo, 26> kFlags = {{
     {"mode", "", kFieldMode, "tiled | im2col | im2col::w | im2col::w::128 | gather4 | scatter4 (default tiled)"},
     {"direction", "", kFieldDirection, "load | load_cluster | store | reduce | prefetch (default load)"},
     {"reduce-op", "", kFieldReduceOp, "add | min | max | inc | dec | and | or | xor (with --direction reduce)"},
-    {"dtype", "tensor-data-type", kFieldDataType, "f16 bf16 f32 tf32 f64 u8 u16 u32 s32 u64 s64 f32_ftz tf32_ftz 16u4_align8b 16u4_align16b 16u6_align16b, or CU_TENSOR_MAP_DATA_TYPE_*"},
+    {"dtype", "tensor-data-type", kFieldDataType, "f16 bf16 f32 tf32 f64 u8 u16 u32 s32 u64 s64 f32_ftz tf32_ftz 16u4_align8b 16u4_align16b 16u6_align16b, or CU_TENSOR_MAP_DATA_TYPE_*; also what the bytes hold: e4m3 e5m2 fp8 s8 int8 ue8m0 (as u8), e2m1 fp4 (16u4_align8b), e2m3 e3m2 fp6 (16u6_align16b)"},
     {"rank", "tensor-rank", kFieldRank, "number of dimensions (default: the number of --dims)"},
     {"global-address", "", kFieldGlobalAddress, "global address (0x...), for its alignment rules"},
     {"dims", "global-dim", kFieldGlobalDim, "elements per dimension, innermost first: 64,56,56,32"},
@@ -124,7 +125,81 @@ bool ParseEnum(std::string_view flag, std::string_view v, E* out, std::string* e
   return false;
 }
 
+// Data types that are not tensor-map types but name what the bytes hold: accepted by --dtype as the cuda.h
+// type that carries them (TMA copies bits; the data type of the map only fixes the element size, the NaN fill
+// and the reductions). Sources: DeepGEMM csrc/jit_kernels/impls/runtime_utils.hpp l. 85-88 (commit 54e2261)
+// encodes torch.float8_e4m3fn as UINT8 and packed FP4 as 16U4_ALIGN8B or 16U4_ALIGN16B; CUTLASS
+// include/cute/arch/copy_sm90_desc.hpp l. 225-233 maps float_e2m3_t / float_e3m2_t to 16U6_ALIGN16B.
+struct AliasInfo {
+  std::string_view name;
+  DataType type;
+  std::string_view what;
+};
+constexpr AliasInfo kAliases[] = {
+    {"e4m3", DataType::kUint8, "an 8-bit float (FP8 E4M3)"},
+    {"e5m2", DataType::kUint8, "an 8-bit float (FP8 E5M2)"},
+    {"fp8", DataType::kUint8, "an 8-bit float"},
+    {"ue8m0", DataType::kUint8, "an 8-bit scale factor (UE8M0)"},
+    {"ue4m3", DataType::kUint8, "an 8-bit scale factor (UE4M3)"},
+    {"s8", DataType::kUint8, "a signed 8-bit integer"},
+    {"int8", DataType::kUint8, "a signed 8-bit integer"},
+    {"i8", DataType::kUint8, "a signed 8-bit integer"},
+    {"s16", DataType::kUint16, "a signed 16-bit integer"},
+    {"int16", DataType::kUint16, "a signed 16-bit integer"},
+    {"e2m1", DataType::k16U4Align8B, "a 4-bit float (FP4 E2M1)"},
+    {"fp4", DataType::k16U4Align8B, "a 4-bit float"},
+    {"e2m3", DataType::k16U6Align16B, "a 6-bit float (FP6 E2M3)"},
+    {"e3m2", DataType::k16U6Align16B, "a 6-bit float (FP6 E3M2)"},
+    {"fp6", DataType::k16U6Align16B, "a 6-bit float"},
+};
+
 }  // namespace
+
+bool ParseDataTypeAlias(std::string_view name, DataType* out, std::string* note) {
+  for (const AliasInfo& a : kAliases) {
+    if (!EqualsIgnoreCase(a.name, name)) continue;
+    *out = a.type;
+    if (note != nullptr) {
+      std::string how;
+      switch (a.type) {
+        case DataType::kUint8: case DataType::kUint16:
+          how = " (TMA copies the bits; the map's type only fixes the element size, the NaN fill and reductions)";
+          break;
+        case DataType::k16U4Align8B:
+          how = " (two 4-bit values per byte in global and shared memory, as .kind::mxf4 and .kind::mxf4nvf4 read "
+                "them; for .kind::f8f6f4 / mxf8f6f4, which read one value per byte, give --dtype 16u4_align16b)";
+          break;
+        default:
+          how = " (16 six-bit values in 12 bytes, padded to 16 bytes in shared memory; the only 6-bit type)";
+          break;
+      }
+      *note = StrCat(name, " is ", a.what, ", not a tensor-map type: the map uses ", FullName(a.type), how);
+    }
+    return true;
+  }
+  return false;
+}
+
+std::string DataTypeAliasNote(const std::vector<std::pair<std::string, std::string>>& flags) {
+  std::string note;
+  for (const auto& [name, value] : flags) {
+    const FlagInfo* f = Find(name);
+    if (f == nullptr || f->field != kFieldDataType) continue;
+    DataType t;
+    note.clear();
+    if (!Parse(value, &t)) ParseDataTypeAlias(value, &t, &note);
+  }
+  return note;
+}
+
+std::vector<std::string_view> SpecFlagNames() {
+  std::vector<std::string_view> out;
+  for (const FlagInfo& f : kFlags) {
+    out.push_back(f.name);
+    if (!f.alias.empty()) out.push_back(f.alias);
+  }
+  return out;
+}
 
 bool IsSpecFlag(std::string_view name) { return Find(name) != nullptr; }
 
@@ -168,8 +243,18 @@ bool BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& 
       case kFieldMode: break;
       case kFieldDirection: ok = ParseEnum(fl, value, &s.direction, err); break;
       case kFieldReduceOp: ok = ParseEnum(fl, value, &s.reduce_op, err); break;
-      case kFieldDataType: ok = ParseEnum(fl, value, &s.data_type, err); break;
-      case kFieldRank: ok = ParseU32(fl, value, &s.rank, err); break;
+      case kFieldDataType:
+        ok = Parse(value, &s.data_type) || ParseDataTypeAlias(value, &s.data_type, nullptr) ||
+             ParseEnum(fl, value, &s.data_type, err);
+        break;
+      case kFieldRank:
+        ok = ParseU32(fl, value, &s.rank, err);
+        if (ok && (s.rank < 1 || s.rank > kMaxRank)) {
+          *err = StrCat("--rank: ", s.rank, " is outside 1..", kMaxRank, ": a tensor map has 1 to ", kMaxRank,
+                        " dimensions (merge contiguous dimensions)");
+          ok = false;
+        }
+        break;
       case kFieldGlobalAddress: ok = ParseU64(fl, value, &s.global_address, err); break;
       case kFieldGlobalDim: ok = ParseList(fl, value, &s.global_dim, &counts[kArrGlobalDim], u64, err); break;
       case kFieldGlobalStrides: ok = ParseList(fl, value, &s.global_strides, &counts[kArrGlobalStrides], u64, err); break;
@@ -217,9 +302,17 @@ bool BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& 
       *err = StrCat("--dims: ", counts[kArrGlobalDim], " values but --rank is ", s.rank);
       return false;
     }
+    // --rank without --dims: the default tensor, truncated or extended with dimensions of size 1.
+    if ((given & kFieldRank) && !(given & kFieldGlobalDim))
+      for (uint32_t i = 0; i < rank; ++i) s.global_dim[i] = i < defaults.rank ? defaults.global_dim[i] : 1;
     for (uint32_t i = rank; i < kMaxRank; ++i) s.global_dim[i] = 0;
-    if (!(given & kFieldGlobalStrides)) FillDenseStrides(&s);
-    else if (counts[kArrGlobalStrides] + 1 != rank) {
+    uint32_t overflow_dim = 0;
+    if (!(given & kFieldGlobalStrides) && !FillDenseStrides(&s, &overflow_dim)) {
+      *err = StrCat("--dims: the dense stride of dimension ", overflow_dim,
+                    " does not fit in 64 bits (the product of the dimensions below it overflows); give --strides");
+      return false;
+    }
+    if ((given & kFieldGlobalStrides) && counts[kArrGlobalStrides] + 1 != rank) {
       *err = StrCat("--strides: ", counts[kArrGlobalStrides], " values; tensor_rank ", rank, " needs ", rank - 1,
                  " (the stride of dimension 0 is the element size and is not given)");
       return false;

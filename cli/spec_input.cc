@@ -16,6 +16,34 @@ bool EndsWith(std::string_view s, std::string_view suf) {
   return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
 }
 
+SpecPlace Place(const std::string& name, size_t line, size_t column = 0) {
+  SpecPlace p;
+  p.file = name;
+  p.line = line;
+  p.column = column;
+  return p;
+}
+// The place of an error: its own position when the parser knows it, else the spec's start.
+SpecPlace ErrorPlace(const std::string& name, const InputError& e, size_t spec_line) {
+  return e.line != 0 ? Place(name, e.line, e.column) : Place(name, spec_line);
+}
+
+// Counts what was read, to tell an input with no spec at all (an error) from one with specs.
+class CountingSink : public SpecSink {
+ public:
+  explicit CountingSink(SpecSink* inner) : inner_(inner) {}
+  void Spec(const TensorMapSpec& s) override { ++n_; inner_->Spec(s); }
+  void Error(const InputError& e, const std::string& where) override { ++n_; inner_->Error(e, where); }
+  void SpecAt(const TensorMapSpec& s, const SpecPlace& p) override { ++n_; inner_->SpecAt(s, p); }
+  void ErrorAt(const InputError& e, const SpecPlace& p) override { ++n_; inner_->ErrorAt(e, p); }
+  void Tick() override { inner_->Tick(); }
+  size_t count() const { return n_; }
+
+ private:
+  SpecSink* inner_;
+  size_t n_ = 0;
+};
+
 void ReadJsonLines(const std::string& name, std::string_view head, FILE* f, SpecSink* sink) {
   json::LineSplitter split;
   std::string_view line;
@@ -24,8 +52,8 @@ void ReadJsonLines(const std::string& name, std::string_view head, FILE* f, Spec
   InputError err;
   auto drain = [&]() {
     while (split.Next(&line, &line_no)) {
-      if (ParseSpecJson(line, line_no, &spec, &err)) sink->Spec(spec);
-      else sink->Error(err, StrCat(name, ":", line_no));
+      if (ParseSpecJson(line, line_no, &spec, &err)) sink->SpecAt(spec, Place(name, line_no));
+      else sink->ErrorAt(err, ErrorPlace(name, err, line_no));
       sink->Tick();
     }
   };
@@ -42,8 +70,8 @@ void ReadJsonLines(const std::string& name, std::string_view head, FILE* f, Spec
   if (split.line_too_long()) {
     InputError e;
     e.line = split.error_line();
-    e.message = StrCat("line ", e.line, ": longer than ", json::LineSplitter::kDefaultMaxLineBytes, " bytes");
-    sink->Error(e, StrCat(name, ":", e.line));
+    e.message = StrCat("longer than ", json::LineSplitter::kDefaultMaxLineBytes, " bytes");
+    sink->ErrorAt(e, Place(name, e.line));
   }
 }
 
@@ -53,29 +81,29 @@ void ReadJsonDocument(const std::string& name, const std::string& text, SpecSink
   json::Reader r(text, ro);
   TensorMapSpec spec;
   InputError err;
+  const size_t first = r.line();  // the line the document starts on
   if (r.PeekType() != json::Type::kArray) {
-    if (ParseSpecJson(text, 1, &spec, &err)) sink->Spec(spec);
-    else sink->Error(err, name);
+    if (ParseSpecJson(text, 1, &spec, &err)) sink->SpecAt(spec, Place(name, first));
+    else sink->ErrorAt(err, ErrorPlace(name, err, first));
     sink->Tick();
     return;
   }
   r.BeginArray();
-  int i = 0;
   while (r.NextElement()) {
-    if (ReadSpecObject(&r, &spec, &err)) sink->Spec(spec);
-    else sink->Error(err, StrCat(name, "[", i, "]"));
+    const size_t at = r.line();  // the element's first line
+    if (ReadSpecObject(&r, &spec, &err)) sink->SpecAt(spec, Place(name, at));
+    else sink->ErrorAt(err, ErrorPlace(name, err, at));
     sink->Tick();
-    ++i;
     if (!r.ok()) break;
   }
   if (!r.ok() && err.message.empty()) {
     err.message = r.ErrorAt("");
-    sink->Error(err, name);
+    sink->ErrorAt(err, Place(name, r.line()));
   }
   if (r.ok() && !r.Finish()) {
     InputError e;
     e.message = r.ErrorAt("");
-    sink->Error(e, name);
+    sink->ErrorAt(e, Place(name, r.line()));
   }
 }
 
@@ -101,8 +129,8 @@ void ReadTextproto(const std::string& name, const std::string& text, SpecSink* s
     if (chunk.find_first_not_of(" \t\r\n") != std::string_view::npos) {
       TensorMapSpec spec;
       InputError err;
-      if (ParseSpecTextproto(chunk, line, &spec, &err)) sink->Spec(spec);
-      else sink->Error(err, StrCat(name, ":", line));
+      if (ParseSpecTextproto(chunk, line, &spec, &err)) sink->SpecAt(spec, Place(name, line));
+      else sink->ErrorAt(err, ErrorPlace(name, err, line));
       sink->Tick();
     }
     line = cur_line + 1;
@@ -112,6 +140,12 @@ void ReadTextproto(const std::string& name, const std::string& text, SpecSink* s
 }
 
 }  // namespace
+
+std::string SpecPlace::Text() const {
+  if (line == 0) return file;
+  if (column == 0) return StrCat(file, ":", line);
+  return StrCat(file, ":", line, ":", column);
+}
 
 bool ReadAll(FILE* f, std::string* out) {
   char buf[1 << 16];
@@ -141,7 +175,10 @@ InputFormat Sniff(std::string_view head) {
   return (r.SkipValue() && r.Finish()) ? InputFormat::kJsonl : InputFormat::kJson;
 }
 
-bool ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* sink, std::string* error) {
+bool ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* out_sink, std::string* error) {
+  CountingSink counting(out_sink);
+  SpecSink* sink = &counting;
+  const std::string shown = name == "-" ? std::string("<stdin>") : name;
   FILE* f = name == "-" ? stdin : std::fopen(name.c_str(), "rb");
   if (f == nullptr) {
     *error = StrCat("cannot open ", name, ": ", std::strerror(errno));
@@ -157,17 +194,30 @@ bool ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* sink, std::st
   }
   bool ok = true;
   if (fmt == InputFormat::kJsonl) {
-    ReadJsonLines(name, head, f, sink);
+    ReadJsonLines(shown, head, f, sink);
     ok = std::ferror(f) == 0;
   } else {
     std::string text = std::move(head);
     ok = ReadAll(f, &text);
-    if (fmt == InputFormat::kJson) ReadJsonDocument(name, text, sink);
-    else ReadTextproto(name, text, sink);
+    if (ok && text.find_first_not_of(" \t\r\n") == std::string::npos) {
+      // Nothing to read (the JSON reader would say "unexpected end"); handled below like an empty JSONL file.
+    } else if (fmt == InputFormat::kJson) {
+      ReadJsonDocument(shown, text, sink);
+    } else {
+      ReadTextproto(shown, text, sink);
+    }
   }
   if (f != stdin) std::fclose(f);
-  if (!ok) *error = StrCat("cannot read ", name);
-  return ok;
+  if (!ok) {
+    *error = StrCat("cannot read ", name);
+    return false;
+  }
+  if (counting.count() == 0) {
+    InputError e;
+    e.message = "the input holds no spec (it is empty or blank): nothing was validated";
+    sink->ErrorAt(e, Place(shown, 0));
+  }
+  return true;
 }
 
 }  // namespace tmapgen::cli

@@ -6,10 +6,12 @@
 #include "proto/tmapgen.pb.h"
 #include "src/schema/proto_convert.h"
 #include "src/util/strings.h"
+#include "src/util/suggest.h"
 
 namespace tmapgen::cli {
 namespace {
 
+// Protobuf reports 0-based lines and columns; first_line is the 1-based line of the chunk's first line.
 class Collector : public google::protobuf::io::ErrorCollector {
  public:
   explicit Collector(size_t first_line) : first_line_(first_line) {}
@@ -27,6 +29,37 @@ class Collector : public google::protobuf::io::ErrorCollector {
   size_t first_line_;
 };
 
+// The quoted name after `marker` in a Protobuf message ('no field named "data_type"'), or "".
+std::string QuotedAfter(const std::string& msg, std::string_view marker) {
+  const size_t p = msg.find(marker);
+  if (p == std::string::npos) return "";
+  const size_t b = p + marker.size();
+  const size_t q = msg.find('"', b);
+  return q == std::string::npos ? std::string() : msg.substr(b, q - b);
+}
+
+// "did you mean" for the two errors users make most: a misspelled field name and an unknown enum value.
+std::string Hint(const std::string& msg) {
+  const google::protobuf::Descriptor* d = v1::TensorMapSpec::descriptor();
+  const std::string field = QuotedAfter(msg, "has no field named \"");
+  if (!field.empty()) {
+    std::vector<std::string_view> names;
+    for (int i = 0; i < d->field_count(); ++i) names.push_back(d->field(i)->name());
+    return DidYouMean(field, names);
+  }
+  const std::string value = QuotedAfter(msg, "Unknown enumeration value of \"");
+  const std::string of = QuotedAfter(msg, "for field \"");
+  if (!value.empty() && !of.empty()) {
+    const google::protobuf::FieldDescriptor* f = d->FindFieldByName(of);
+    if (f != nullptr && f->enum_type() != nullptr) {
+      std::vector<std::string_view> names;
+      for (int i = 0; i < f->enum_type()->value_count(); ++i) names.push_back(f->enum_type()->value(i)->name());
+      return DidYouMean(value, names);
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 bool TextprotoAvailable() { return true; }
@@ -34,13 +67,32 @@ bool TextprotoAvailable() { return true; }
 bool ParseSpecTextproto(std::string_view text, size_t first_line, TensorMapSpec* s, InputError* e) {
   v1::TensorMapSpec m;
   google::protobuf::TextFormat::Parser parser;
-  Collector collector(first_line > 0 ? first_line - 1 : 0);
+  Collector collector(first_line > 0 ? first_line : 1);
   parser.RecordErrorsTo(&collector);
   if (!parser.ParseFromString(std::string(text), &m)) {
     e->line = collector.line_;
     e->column = collector.column_;
-    e->field.clear();
-    e->message = StrCat("line ", collector.line_, ", column ", collector.column_, ": ", collector.error);
+    // Protobuf reports an unknown field name or enum value at the token after it; point at the token itself.
+    std::string value = QuotedAfter(collector.error, "Unknown enumeration value of \"");
+    if (value.empty()) value = QuotedAfter(collector.error, "has no field named \"");
+    if (!value.empty()) {
+      size_t offset = 0, line = first_line > 0 ? first_line : 1;
+      for (size_t l = line; l < collector.line_ && offset < text.size(); ++l) {
+        const size_t nl = text.find('\n', offset);
+        offset = nl == std::string_view::npos ? text.size() : nl + 1;
+      }
+      const size_t here = std::min(text.size(), offset + (collector.column_ > 0 ? collector.column_ - 1 : 0));
+      const size_t at = text.substr(0, here).rfind(value);
+      if (at != std::string_view::npos) {
+        size_t l = first_line > 0 ? first_line : 1, bol = 0;
+        for (size_t i = 0; i < at; ++i)
+          if (text[i] == '\n') { ++l; bol = i + 1; }
+        e->line = l;
+        e->column = at - bol + 1;
+      }
+    }
+    e->field = QuotedAfter(collector.error, "has no field named \"");
+    e->message = StrCat(collector.error, Hint(collector.error));
     return false;
   }
   return SpecFromProto(m, s, e);

@@ -94,10 +94,45 @@ std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validat
       if (r.per_target) d.target = Name(static_cast<Target>(f.target));
       d.value = f.value;
       d.limit = f.limit;
+      d.value_unsigned = f.value_unsigned;
     }
   }
   return out;
 }
+
+std::vector<TargetFailure> TargetFailures(const TensorMapSpec& spec, const Validation& v) {
+  std::vector<TargetFailure> out;
+  if (spec.has_target()) return out;
+  const Rule* rules = Rules();
+  for (int t = 0; t < kNumTargets; ++t) {
+    if (!(v.failed_targets & (1u << t))) continue;
+    const Finding& f = v.target_failure[t];
+    const Rule& r = rules[f.rule];
+    TargetFailure tf;
+    tf.target = Name(static_cast<Target>(t));
+    tf.rule = r.id;
+    tf.field = FieldPath(r, spec, f);
+    tf.message = r.message(spec, f);
+    out.push_back(std::move(tf));
+  }
+  return out;
+}
+
+namespace {
+// "sm_90, sm_90a: target-swizzle-atomicity; sm_120, ...: target-smem-capacity" (targets that fail the same
+// rule grouped, in target order of their first member).
+std::string FailureSummary(const std::vector<TargetFailure>& fs) {
+  std::vector<std::pair<std::string_view, std::string>> groups;
+  for (const TargetFailure& f : fs) {
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == f.rule; });
+    if (it == groups.end()) groups.emplace_back(f.rule, std::string(f.target));
+    else it->second += StrCat(", ", f.target);
+  }
+  std::string o;
+  for (const auto& [rule, targets] : groups) o += StrCat(o.empty() ? "" : "; ", targets, " [", rule, "]");
+  return o;
+}
+}  // namespace
 
 std::vector<std::string> PtxForms(const TensorMapSpec& s) {
   std::vector<std::string> out;
@@ -227,13 +262,26 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
   Target min_target;
   if (MinTarget(v.valid_targets, &min_target)) w->Key("min_target").String(Name(min_target)); else w->Key("min_target").Null();
   w->Key("counts").BeginObject().Key("errors").Int(v.errors).Key("warnings").Int(v.warnings).Key("notes").Int(v.notes).EndObject();
+  if (!s.has_target()) {
+    w->Key("failed_targets").BeginArray();
+    for (const TargetFailure& f : TargetFailures(s, v)) {
+      w->BeginObject().Key("target").String(f.target).Key("rule").String(f.rule).Key("field").String(f.field);
+      w->Key("message").String(f.message).EndObject();
+    }
+    w->EndArray();
+  }
+  if (!opt.alias.written.empty()) {
+    w->Key("data_type_alias").BeginObject().Key("written").String(opt.alias.written);
+    w->Key("cuda_type").String(FullName(s.data_type)).Key("note").String(opt.alias.note).EndObject();
+  }
   w->Key("diagnostics").BeginArray();
   for (const Diagnostic& d : MakeDiagnostics(s, v)) {
     w->BeginObject();
     w->Key("rule").String(d.rule).Key("severity").String(Name(d.severity)).Key("field").String(d.field);
     w->Key("message").String(d.message).Key("fix").String(d.fix).Key("source").String(d.source);
     if (!d.target.empty()) w->Key("target").String(d.target);
-    w->Key("value").Int(d.value).Key("limit").Int(d.limit);
+    if (d.value_unsigned) w->Key("value").Uint(static_cast<uint64_t>(d.value)); else w->Key("value").Int(d.value);
+    w->Key("limit").Int(d.limit);
     w->EndObject();
   }
   w->EndArray();
@@ -287,15 +335,35 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
   w->EndObject();
 }
 
-void WriteInputErrorJson(int index, const InputError& e, json::Writer* w) {
+std::string_view InputErrorMessage(const InputError& e) {
+  std::string_view m = e.message;
+  // "line L, column C: " or "line L: "
+  if (m.substr(0, 5) != "line ") return m;
+  size_t i = 5;
+  auto digits = [&]() {
+    const size_t b = i;
+    while (i < m.size() && m[i] >= '0' && m[i] <= '9') ++i;
+    return i > b;
+  };
+  if (!digits()) return m;
+  if (m.substr(i, 9) == ", column ") {
+    i += 9;
+    if (!digits()) return m;
+  }
+  if (m.substr(i, 2) != ": ") return m;
+  return m.substr(i + 2);
+}
+
+void WriteInputErrorJson(int index, const InputError& e, json::Writer* w, std::string_view file) {
   w->BeginObject();
   w->Key("index").Int(index);
   w->Key("valid").Bool(false);
   w->Key("counts").BeginObject().Key("errors").Int(1).Key("warnings").Int(0).Key("notes").Int(0).EndObject();
   w->Key("diagnostics").BeginArray().BeginObject();
   w->Key("rule").String("input-error").Key("severity").String("error").Key("field").String(e.field);
-  w->Key("message").String(e.message).Key("fix").String("correct the input; docs/schema.md describes every field");
+  w->Key("message").String(InputErrorMessage(e)).Key("fix").String("correct the input; docs/schema.md describes every field");
   w->Key("source").String("tmapgen spec schema (docs/schema.md)");
+  if (!file.empty()) w->Key("file").String(file);
   if (e.line != 0) w->Key("line").Uint(e.line).Key("column").Uint(e.column);
   w->EndObject().EndArray();
   w->EndObject();
@@ -382,6 +450,8 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
   Target min_target;
   if (MinTarget(v.valid_targets, &min_target)) o += Row("minimum target", std::string(Name(min_target)));
   if (!s.has_target() && v.valid_targets != 0) o += Row("valid for", TargetList(v.valid_targets));
+  if (!s.has_target() && v.failed_targets != 0) o += Row("not valid for", FailureSummary(TargetFailures(s, v)));
+  if (!opt.alias.written.empty()) o += Row("data type", opt.alias.note);
   if (opt.show_code) {
     for (const std::string& p : PtxForms(s)) o += Row("ptx", p);
   }
@@ -432,8 +502,27 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
 
 std::string RenderInputErrorText(int index, const std::string& where, const InputError& e, bool color) {
   const Colors c{color};
-  return StrCat(c.bold(), "spec ", index, c.off(), where.empty() ? "" : StrCat(" (", where, ")"), ": ", c.red(), "input error",
-             c.off(), ": ", e.message, "\n");
+  return StrCat(c.bold(), where.empty() ? StrCat("spec ", index) : where, c.off(), ": ", c.red(), "error", c.off(),
+                "[input-error] ", InputErrorMessage(e), " (spec ", index, ")\n");
+}
+
+std::string RenderReportShort(std::string_view place, const TensorMapSpec& s, const Validation& v) {
+  std::string o;
+  for (const Diagnostic& d : MakeDiagnostics(s, v))
+    o += StrCat(place, ": ", Name(d.severity), "[", d.rule, "] ", d.field.empty() ? std::string() : d.field + ": ",
+                d.message, d.target.empty() ? "" : StrCat(" (target ", d.target, ")"), "\n");
+  if (!s.has_target()) {
+    for (const TargetFailure& f : TargetFailures(s, v)) {
+      if (!v.valid && f.target == Name(v.reported_target)) continue;  // already among the diagnostics
+      o += StrCat(place, ": note[", f.rule, "] ", f.field.empty() ? std::string() : f.field + ": ", "not valid for ",
+                  f.target, ": ", f.message, "\n");
+    }
+  }
+  return o;
+}
+
+std::string RenderInputErrorShort(std::string_view where, const InputError& e) {
+  return StrCat(where, ": error[input-error] ", InputErrorMessage(e), "\n");
 }
 
 }  // namespace tmapgen

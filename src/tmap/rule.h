@@ -33,9 +33,14 @@ struct Finding {
   uint16_t rule;   // index into Rules()
   int8_t index;    // array index the finding is about (dimension, corner), -1 for none
   uint8_t target;  // Target the finding was evaluated for (meaningful for per-target rules)
-  int64_t value;   // the offending value (rule-specific meaning)
+  int64_t value;   // the offending value (rule-specific meaning); see value_unsigned
   int64_t limit;   // the limit it broke (rule-specific meaning)
+  bool value_unsigned;  // `value` holds the bits of a uint64_t (dims, strides, byte counts up to 2^64 - 1)
+  uint64_t uvalue() const { return static_cast<uint64_t>(value); }
 };
+// The value as the rule means it, for messages: unsigned when the finding says so (2^63 and above print as
+// themselves, not as negative numbers).
+std::string ValueText(const Finding& f);
 
 inline constexpr int kMaxFindings = 96;
 
@@ -45,7 +50,13 @@ class FindingList {
   void Clear() { size_ = 0; dropped_ = 0; }
   void Add(uint16_t rule, int index, int64_t value, int64_t limit, Target target = Target::kSm90) {
     if (size_ == kMaxFindings) { ++dropped_; return; }
-    items_[size_++] = Finding{rule, static_cast<int8_t>(index), static_cast<uint8_t>(target), value, limit};
+    items_[size_++] = Finding{rule, static_cast<int8_t>(index), static_cast<uint8_t>(target), value, limit, false};
+  }
+  // For values that are unsigned 64-bit quantities (dims, strides, byte counts).
+  void AddU(uint16_t rule, int index, uint64_t value, int64_t limit, Target target = Target::kSm90) {
+    if (size_ == kMaxFindings) { ++dropped_; return; }
+    items_[size_++] = Finding{rule, static_cast<int8_t>(index), static_cast<uint8_t>(target),
+                              static_cast<int64_t>(value), limit, true};
   }
   int size() const { return size_; }
   int dropped() const { return dropped_; }

@@ -73,7 +73,7 @@ constexpr Rule kRules[] = {
      "stride covers the span of the smaller ones or provably collides with none; stride 0 over a dimension > 1 is a "
      "broadcast (value: the stride, limit: the dimension it collides with).",
      CheckStrideOverlap, MsgStrideOverlap, FixStrideOverlap, nullptr,
-     "cuda.h (CUDA 13.0) globalStrides relation; driver behaviour measured (tma-spec.md section 6)"},
+     "cuda.h (CUDA 13.0) globalStrides; the driver checks no order or overlap (measured: H200, docs/hardware.md D1); address-set decision: docs/hardware.md, production layouts"},
     {"global-address-align-16", Severity::kError, kAll, false, "global_address", "global_address is 16-byte aligned.",
      CheckAddrAlign16, MsgAddrAlign16, FixAddrAlign, nullptr, kSrcAll},
     {"global-address-align-32", Severity::kError, kAll, false, "global_address",
@@ -88,13 +88,14 @@ constexpr Rule kRules[] = {
      "box_dim[0] x element size is a multiple of 16 bytes.",
      CheckBoxInner16, MsgBoxInner16, FixBoxInner16, PatchBoxInner16,
      "cuda.h (CUDA 13.0), cuTensorMapEncodeTiled (interleave NONE); PTX ISA 9.2 section 5.5.3.1 for all layouts; "
-     "measured with INTERLEAVE_16B (tma-spec.md section 6)"},
+     "measured with INTERLEAVE_16B (H200, docs/hardware.md D5)"},
     {"box-packed-128", Severity::kError, kTiledLike, false, "box_dim[0]",
      "16U4_ALIGN16B and 16U6_ALIGN16B copy rows of exactly 128 elements.",
      CheckBoxPacked128, MsgBoxPacked128, FixBoxPacked128, PatchBoxPacked128, kSrcTiled},
     {"box-exceeds-tensor", Severity::kNote, kTiledLike, false, "box_dim[i]",
      "A box larger than the tensor is legal; the excess is filled on every copy.",
-     CheckBoxExceedsTensor, MsgBoxExceedsTensor, FixBoxExceedsTensor, nullptr, kMeasured},
+     CheckBoxExceedsTensor, MsgBoxExceedsTensor, FixBoxExceedsTensor, nullptr,
+     "measured: H200 sm_90, driver 580.159.04 (docs/hardware.md D2)"},
     {"gather4-box-rows", Severity::kError, kGS, false, "box_dim[1]", "gather4 and scatter4 boxes are one row high.",
      CheckGather4BoxRows, MsgGather4BoxRows, FixGather4BoxRows, PatchGather4BoxRows, kSrcPtxGather},
     {"element-stride-range", Severity::kError, kAll, false, "element_strides[i]", "Every element stride is 1 to 8.",
@@ -134,7 +135,7 @@ constexpr Rule kRules[] = {
     {"im2col-box-area", Severity::kError, kIm2colOnly, false, "pixel_box_upper_corner[i]",
      "The im2col bounding box has non-zero area: dim + upper - lower >= 1 along each of D, H, W.",
      CheckIm2colBoxArea, MsgIm2colBoxArea, FixIm2colBoxArea, PatchIm2colBoxArea,
-     "cuda.h (CUDA 13.0), cuTensorMapEncodeIm2col; measured (tma-spec.md section 6)"},
+     "cuda.h (CUDA 13.0), cuTensorMapEncodeIm2col; measured (H200, docs/hardware.md D7)"},
     {"im2col-interleave-box-area", Severity::kError, kIm2colOnly, false, "pixel_box_upper_corner[i]",
      "With an interleaved layout the driver checks im2col corner i against global_dim[i]: dim + upper - lower >= 1.",
      CheckIm2colInterleaveBoxArea, MsgIm2colInterleaveBoxArea, FixIm2colInterleaveBoxArea, PatchInterleaveNone,
@@ -146,15 +147,15 @@ constexpr Rule kRules[] = {
     {"im2col-channels-range", Severity::kError, kIm2colAll, false, "channels_per_pixel",
      "channels_per_pixel is 1 to 256 (exactly 128 for the ALIGN16B packed types).",
      CheckChannelsRange, MsgChannelsRange, FixChannelsRange, PatchChannelsRange,
-     "cuda.h (CUDA 13.0) Im2col and Im2colWide; 0 measured rejected (tma-spec.md section 6)"},
+     "cuda.h (CUDA 13.0) Im2col and Im2colWide; 0 measured rejected (H200, docs/hardware.md D7)"},
     {"im2col-channels-bytes-16", Severity::kError, kIm2colAll, false, "channels_per_pixel",
      "channels_per_pixel x element size is a multiple of 16 bytes.",
      CheckChannelsBytes16, MsgChannelsBytes16, FixChannelsBytes16, PatchChannelsBytes16,
-     "measured: H200 sm_90, driver 580.159.04 (tma-spec.md section 6); undocumented in cuda.h"},
+     "measured: H200 sm_90, driver 580.159.04 (docs/hardware.md D7); undocumented in cuda.h"},
     {"im2col-pixels-range", Severity::kError, kIm2colAll, false, "pixels_per_column",
      "pixels_per_column is 1 to 1024 (range-checked even in im2col::w::128 mode).",
      CheckPixelsRange, MsgPixelsRange, FixPixelsRange, PatchPixelsRange,
-     "cuda.h (CUDA 13.0) Im2col and Im2colWide; 0 and 1025 measured rejected (tma-spec.md section 6)"},
+     "cuda.h (CUDA 13.0) Im2col and Im2colWide; 0 and 1025 measured rejected (H200, docs/hardware.md D7, D8)"},
     {"wide-lower-corner-range", Severity::kError, kWide, false, "pixel_box_lower_corner_width",
      "pixel_box_lower_corner_width is within the rank's im2col corner range (cuda.h says [-32768, 32767]; the driver enforces the im2col range).",
      CheckWideLower, MsgWideLower, FixWideCorner, PatchWideLower,
@@ -194,11 +195,11 @@ constexpr Rule kRules[] = {
     {"target-swizzle-atomicity", Severity::kError, kAll, true, "swizzle",
      "The 128B_ATOM_* swizzles need compute capability 10.0 or later.",
      CheckTargetAtomicity, MsgTargetAtomicity, FixTargetAtomicity, PatchSwizzle128,
-     "PTX ISA 9.2 section 9.7.9.26 (.swizzle_atomicity targets); measured (tma-spec.md section 6)"},
+     "PTX ISA 9.2 section 9.7.9.26 (.swizzle_atomicity targets); measured rejected on sm_90 (H200, docs/hardware.md D6)"},
     {"target-sub-byte", Severity::kError, kAll, true, "tensor_data_type",
      "The 16U4 and 16U6 data types need compute capability 10.0 or later.",
      CheckTargetSubByte, MsgTargetSubByte, FixTargetSubByte, nullptr,
-     "PTX ISA 9.2 section 9.7.9.26 (.elemtype 13-15 targets); measured (tma-spec.md section 6)"},
+     "PTX ISA 9.2 section 9.7.9.26 (.elemtype 13-15 targets); measured rejected on sm_90 (H200, docs/hardware.md D6)"},
     {"target-mode", Severity::kError, kAll & ~kNotGSWide, true, "mode",
      "gather4 and im2col::w need sm_100 or later (the a/f targets for .shared::cluster and prefetch); scatter4 and "
      "im2col::w::128 need sm_100a/sm_101a/sm_103a/sm_110a or a family target.",
@@ -227,7 +228,7 @@ constexpr Rule kRules[] = {
     {"driver-version", Severity::kError, kAll, false, "driver_version",
      "Tensor maps need driver 12.0; sub-byte types, atomicity swizzles and Im2colWide need 12.8.",
      CheckDriverVersion, MsgDriverVersion, FixDriverVersion, nullptr,
-     "cudaTypedefs.h (PFN_cuTensorMapEncodeIm2colWide_v12080); CUDA 12.8 release (tma-spec.md section 1.9)"},
+     "cudaTypedefs.h (CUDA 13.0): PFN_cuTensorMapEncodeIm2colWide_v12080, the encoder and enumerators of CUDA 12.8"},
     {"driver-oob-address-bug", Severity::kWarning, kAll, true, "driver_version",
      "Drivers before 13.2 mis-encode maps of tensors under 128 KiB on Blackwell.",
      CheckDriverOobBug, MsgDriverOobBug, FixDriverOobBug, nullptr,
@@ -274,6 +275,10 @@ int RunForMode(const CheckContext& c, FindingList* o) {
 
 int RunRules(const CheckContext& ctx, bool per_target, FindingList* out) {
   return per_target ? RunForMode<true>(ctx, out) : RunForMode<false>(ctx, out);
+}
+
+std::string ValueText(const Finding& f) {
+  return f.value_unsigned ? StrCat(f.uvalue()) : StrCat(f.value);
 }
 
 std::string_view Name(Severity s) {

@@ -3,16 +3,27 @@
 namespace tmapgen {
 
 uint64_t RowBytes(const TensorMapSpec& spec) {
-  return (spec.global_dim[0] * static_cast<uint64_t>(DataTypeBits(spec.data_type)) + 7) / 8;
+  uint64_t bits;
+  if (__builtin_mul_overflow(spec.global_dim[0], static_cast<uint64_t>(DataTypeBits(spec.data_type)), &bits))
+    return UINT64_MAX;
+  return bits / 8 + (bits % 8 != 0);
 }
 
-void FillDenseStrides(TensorMapSpec* spec) {
-  if (spec->rank < 2) return;
-  uint64_t stride = (RowBytes(*spec) + 15) / 16 * 16;
+bool FillDenseStrides(TensorMapSpec* spec, uint32_t* overflow_dim) {
+  if (spec->rank < 2) return true;
+  const uint64_t row = RowBytes(*spec);
+  bool ok = row <= UINT64_MAX - 15;
+  uint64_t stride = ok ? (row + 15) / 16 * 16 : UINT64_MAX;
+  if (!ok && overflow_dim != nullptr) *overflow_dim = 1;
   for (uint32_t i = 0; i + 1 < spec->rank && i < kMaxRank - 1; ++i) {
-    spec->global_strides[i] = stride;
-    stride *= spec->global_dim[i + 1];
+    // global_strides[i] is the stride of dimension i + 1: the one of dimension i times global_dim[i].
+    if (i > 0 && ok && __builtin_mul_overflow(stride, spec->global_dim[i], &stride)) {
+      ok = false;
+      if (overflow_dim != nullptr) *overflow_dim = i + 1;
+    }
+    spec->global_strides[i] = ok ? stride : UINT64_MAX;
   }
+  return ok;
 }
 
 TensorMapSpec DefaultSpec(Mode mode) {

@@ -109,11 +109,13 @@ struct TensorMapSpec {
 TensorMapSpec DefaultSpec(Mode mode);
 
 // Fills dense global_strides from global_dim and the element size (row pitch rounded up to 16 bytes,
-// as most allocators would pad). Used by the command line when strides are not given.
-void FillDenseStrides(TensorMapSpec* spec);
+// as most allocators would pad). Used by the command line when strides are not given. The arithmetic is
+// checked: when a stride does not fit in 64 bits, it and the ones after it are set to 2^64 - 1, false is
+// returned and *overflow_dim (when given) names the first dimension whose stride overflowed.
+bool FillDenseStrides(TensorMapSpec* spec, uint32_t* overflow_dim = nullptr);
 
 // Sizes in bits and bytes of the global data of one spec.
-uint64_t RowBytes(const TensorMapSpec& spec);  // global_dim[0] x element bits / 8, rounded up
+uint64_t RowBytes(const TensorMapSpec& spec);  // global_dim[0] x element bits / 8, rounded up; saturates at 2^64 - 1
 
 }  // namespace tmapgen
 

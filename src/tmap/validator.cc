@@ -25,6 +25,7 @@ int RunPerTarget(const TensorMapSpec& spec, const DerivedFacts& facts, Target t,
 void Validate(const TensorMapSpec& spec, Validation* v) {
   v->facts = ComputeDerivedFacts(spec);
   v->findings.Clear();
+  v->failed_targets = 0;
   const CheckContext ctx{spec, v->facts, spec.target};
   const int independent_errors = RunRules(ctx, /*per_target=*/false, &v->findings);
 
@@ -36,12 +37,25 @@ void Validate(const TensorMapSpec& spec, Validation* v) {
   } else {
     FindingList scratch;
     int best = -1, best_errors = 1 << 30;
+    uint32_t failed = 0;
+    const Rule* rules = Rules();
     for (int t = 0; t < kNumTargets; ++t) {
       scratch.Clear();
       const int e = RunPerTarget(spec, v->facts, static_cast<Target>(t), &scratch);
-      if (e == 0) valid_targets |= 1u << t;
+      if (e == 0) {
+        valid_targets |= 1u << t;
+      } else {
+        failed |= 1u << t;
+        for (const Finding& f : scratch) {
+          if (rules[f.rule].severity == Severity::kError) {
+            v->target_failure[t] = f;
+            break;
+          }
+        }
+      }
       if (e < best_errors) { best_errors = e; best = t; }
     }
+    v->failed_targets = failed;
     v->reported_target = static_cast<Target>(best);
     scratch.Clear();
     RunPerTarget(spec, v->facts, v->reported_target, &v->findings);

@@ -8,7 +8,8 @@
 //   the map for that target AND the hardware can execute the declared use. Without a target, every
 //   known target is tried: `valid_targets` lists those for which the spec is valid, `valid` is true
 //   when there is at least one, and the per-target findings shown are those of the first valid target
-//   (or, when none is valid, of the target with the fewest errors), named in `reported_target`.
+//   (or, when none is valid, of the target with the fewest errors), named in `reported_target`;
+//   `failed_targets` / `target_failure` say, for every other target, the first per-target rule that fails it.
 // - NearestValid() applies the automatic patches of the error findings, round after round, and
 //   returns a spec that validates, or false when the remaining errors have no automatic fix.
 #ifndef TMAPGEN_SRC_TMAP_VALIDATOR_H_
@@ -28,6 +29,11 @@ struct Validation {
   bool valid = false;
   uint32_t valid_targets = 0;          // bit i = Target i
   Target reported_target = Target::kSm90a;  // target of the per-target findings
+  // Without a target: the targets whose per-target rules fail (bit i = Target i), and for each such target
+  // the first error finding of those rules (its `rule`, `value`, `limit` and `target`); with a target: 0.
+  // Filled without allocation; target_failure[i] is meaningful only where bit i of failed_targets is set.
+  uint32_t failed_targets = 0;
+  Finding target_failure[kNumTargets];
   int errors = 0;
   int warnings = 0;
   int notes = 0;

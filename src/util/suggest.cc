@@ -6,18 +6,22 @@
 
 namespace tmapgen {
 
+// Optimal string alignment: insertions, deletions, substitutions and transpositions of neighbours cost 1
+// ("BFLOAT61" is one step from "BFLOAT16").
 size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  const size_t w = b.size() + 1;
+  std::vector<size_t> d((a.size() + 1) * w);
+  for (size_t i = 0; i <= a.size(); ++i) d[i * w] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+      const size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      size_t v = std::min({d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1, d[(i - 1) * w + j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) v = std::min(v, d[(i - 2) * w + j - 2] + 1);
+      d[i * w + j] = v;
     }
-    prev.swap(cur);
   }
-  return prev[b.size()];
+  return d[a.size() * w + b.size()];
 }
 
 std::string_view ClosestName(std::string_view word, const std::vector<std::string_view>& candidates) {

@@ -114,7 +114,13 @@ TEST(Cli, Im2colWSwizzle128BJustWorks) {
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("cuTensorMapEncodeIm2colWide"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("sm_100a"), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("sm_90a"), std::string::npos) << "im2col::w cannot run on sm_90a:\n" << r.out;
+  // sm_90a is listed only among the targets it is not valid for, with the rule (issue 15).
+  const size_t valid_for = r.out.find("valid for ");
+  ASSERT_NE(valid_for, std::string::npos) << r.out;
+  const std::string valid_line = r.out.substr(valid_for, r.out.find('\n', valid_for) - valid_for);
+  EXPECT_EQ(valid_line.find("sm_90a"), std::string::npos) << "im2col::w cannot run on sm_90a:\n" << r.out;
+  EXPECT_NE(r.out.find("not valid for         sm_90, sm_90a"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[target-mode]"), std::string::npos) << r.out;
 }
 
 TEST(Cli, JsonReportOfIm2colW) {
@@ -293,7 +299,18 @@ TEST(Cli, TextFormatInputAndOutput) {
   const std::string bad = WriteFile("bad.textproto", "tensor_data_type: NOT_A_TYPE\nglobal_dim: [8]\n");
   const Result b = RunTool("validate " + bad);
   EXPECT_EQ(b.code, 2) << b.out;
-  EXPECT_NE(b.out.find("line 1"), std::string::npos) << b.out;
+  // Compiler style, 1-based like the JSON input: the bad value is line 1, column 19.
+  EXPECT_NE(b.out.find("bad.textproto:1:19: error[input-error]"), std::string::npos) << b.out;
+  // An unknown field or enum value gets "did you mean" (issue 15).
+  const std::string typo = WriteFile("typo.textproto", "tensor_data_typ: CU_TENSOR_MAP_DATA_TYPE_BFLOAT16\nglobal_dim: [8]\n");
+  const Result t = RunTool("validate " + typo);
+  EXPECT_EQ(t.code, 2) << t.out;
+  EXPECT_NE(t.out.find("typo.textproto:1:1: error[input-error]"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("did you mean \"tensor_data_type\""), std::string::npos) << t.out;
+  const std::string val = WriteFile("val.textproto", "global_dim: [8]\ntensor_data_type: CU_TENSOR_MAP_DATA_TYPE_BFLOAT61\n");
+  const Result v = RunTool("validate " + val);
+  EXPECT_NE(v.out.find("val.textproto:2:19: error[input-error]"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("did you mean \"CU_TENSOR_MAP_DATA_TYPE_BFLOAT16\""), std::string::npos) << v.out;
 }
 
 TEST(Cli, RulesListsEveryRule) {

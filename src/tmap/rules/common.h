@@ -18,7 +18,8 @@ namespace tmapgen::rules {
 
 constexpr uint64_t k2Pow32 = uint64_t{1} << 32;
 constexpr uint64_t k2Pow40 = uint64_t{1} << 40;
-constexpr std::string_view kMeasured = "measured: H200 sm_90, driver 580.159.04 (tma-spec.md section 6)";
+// The project's record of what the driver was measured to do (docs/hardware.md, "Driver observations").
+constexpr std::string_view kMeasured = "measured: H200 sm_90, driver 580.159.04, docs/hardware.md D1-D9";
 inline uint32_t Rank(const TensorMapSpec& s) { return s.rank > kMaxRank ? kMaxRank : s.rank; }
 inline uint64_t RoundUpTo(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }
 inline std::string Bits(int64_t bits) {

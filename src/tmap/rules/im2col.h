@@ -111,7 +111,7 @@ bool PatchPixelsRange(const Finding& f, TensorMapSpec* s);
 
 // ---- im2col wide ----
 // cuda.h allows [-32768, 32767] at every rank, but the tested driver applies the im2col ranges of the
-// rank (measured: rank 4 [-128, 127] bisected for both wide modes; tma-spec.md section 6 and
+// rank (measured: rank 4 [-128, 127] bisected for both wide modes; docs/hardware.md D8 and
 // docs/hardware.md B4). The stricter range wins: the validator never calls valid what the driver rejects.
 inline void CheckWideCorner(const CheckContext& c, uint16_t r, FindingList* o, int32_t v) {
   const int lim = Rank(c.spec) >= 3 ? CornerLimit(Rank(c.spec)) : 32768;

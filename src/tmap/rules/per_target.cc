@@ -62,7 +62,7 @@ std::string MsgTargetSmemCapacity(const TensorMapSpec& s, const Finding& f) {
                                s.pixels_per_column, " (", driver_box, " B; docs/hardware.md B5)")
                       : std::string("the driver rejects the map as well (box-driver-size-limit)"));
   }
-  return StrCat("one copy needs ", f.value, " B of shared memory, more than the ", f.limit, " B a block can have on ",
+  return StrCat("one copy needs ", ValueText(f), " B of shared memory, more than the ", f.limit, " B a block can have on ",
                 Name(t), ": no kernel can receive it", w128);
 }
 std::string MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f) {
@@ -73,7 +73,7 @@ std::string MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f) {
                                                                     "im2col::w::128 mode, docs/hardware.md B5)"
                                                                   : "")
                                : std::string("the box");
-  return StrCat("the box the driver checks (", what, ") is ", f.value, " B, more than the ", f.limit,
+  return StrCat("the box the driver checks (", what, ") is ", ValueText(f), " B, more than the ", f.limit,
                 " B of shared memory per SM on ", Name(static_cast<Target>(f.target)),
                 ": the driver rejects such a map for every use", s.direction == Direction::kPrefetch ? ", prefetch included" : "",
                 " (", kMeasured, ": 235,008 B rejected, 232,960 B accepted; docs/hardware.md B1)");

@@ -60,7 +60,7 @@ std::string FixTargetSm120Cluster(const TensorMapSpec&, const Finding&);
 inline void CheckTargetSmemCapacity(const CheckContext& c, uint16_t r, FindingList* o) {
   const int cap = Info(c.target).max_smem_per_block;
   if (c.spec.direction != Direction::kPrefetch && c.facts.smem_footprint_bytes > static_cast<uint64_t>(cap))
-    o->Add(r, -1, static_cast<int64_t>(std::min<uint64_t>(c.facts.smem_footprint_bytes, INT64_MAX)), cap, c.target);
+    o->AddU(r, -1, c.facts.smem_footprint_bytes, cap, c.target);
 }
 std::string MsgTargetSmemCapacity(const TensorMapSpec&, const Finding& f);
 // Measured (docs/hardware.md B1): the driver rejects a map whose box is larger than the device's opt-in
@@ -74,18 +74,21 @@ inline uint64_t DriverBoxBytes(const TensorMapSpec& s) {
   const uint64_t bits = static_cast<uint64_t>(DataTypeSmemBits(s.data_type));
   uint64_t n = 1;
   if (IsIm2colMode(s.mode)) {
-    n = static_cast<uint64_t>(s.channels_per_pixel) * s.pixels_per_column;
+    n = static_cast<uint64_t>(s.channels_per_pixel) * s.pixels_per_column;  // both 32-bit: no overflow
   } else if (IsGatherScatter(s.mode)) {
-    n = 4ull * s.box_dim[0];
+    n = 4ull * s.box_dim[0];  // 34 bits at most
   } else {
     // The driver divides dimension 0 too, even without interleave where the hardware ignores
     // element_strides[0] (measured: f32 box [256, 256] with element_strides [7, 1] accepted).
     for (uint32_t i = 0; i < Rank(s); ++i) {
       const uint64_t es = s.element_strides[i];
-      n *= es <= 1 ? s.box_dim[i] : s.box_dim[i] / es;  // no division in the common case
+      const uint64_t b = es <= 1 ? s.box_dim[i] : s.box_dim[i] / es;  // no division in the common case
+      if (__builtin_mul_overflow(n, b, &n)) return UINT64_MAX;
     }
   }
-  return (n * bits + 7) / 8;
+  uint64_t nbits;
+  if (__builtin_mul_overflow(n, bits, &nbits)) return UINT64_MAX;
+  return nbits / 8 + (nbits % 8 != 0);
 }
 // The driver's limit, bracketed on the H200 by a 232,960 B box accepted and a 235,008 B box rejected, is
 // taken as the shared memory of one SM: the per-block maximum plus the 1 KiB the hardware reserves per
@@ -94,7 +97,7 @@ inline int DriverBoxLimit(Target t) { return Info(t).max_smem_per_block + 1024; 
 inline void CheckBoxDriverLimit(const CheckContext& c, uint16_t r, FindingList* o) {
   const uint64_t b = DriverBoxBytes(c.spec);
   const int cap = DriverBoxLimit(c.target);
-  if (b > static_cast<uint64_t>(cap)) o->Add(r, -1, static_cast<int64_t>(b), cap, c.target);
+  if (b > static_cast<uint64_t>(cap)) o->AddU(r, -1, b, cap, c.target);
 }
 std::string MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f);
 std::string FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f);

@@ -47,7 +47,7 @@ std::string FixGather4Rank(const TensorMapSpec&, const Finding&) {
 // ---- global dims ----
 std::string MsgGlobalDimRange(const TensorMapSpec&, const Finding& f) {
   if (f.value == 0) return StrCat("global_dim[", f.index, "] = 0: every dimension needs at least one element");
-  return StrCat("global_dim[", f.index, "] = ", f.value, " exceeds the limit of 2^32 = 4294967296 elements");
+  return StrCat("global_dim[", f.index, "] = ", ValueText(f), " exceeds the limit of 2^32 = 4294967296 elements");
 }
 std::string FixGlobalDimRange(const TensorMapSpec&, const Finding& f) {
   if (f.value == 0) return StrCat("set global_dim[", f.index, "] to at least 1");
@@ -58,12 +58,12 @@ bool PatchGlobalDimRange(const Finding& f, TensorMapSpec* s) {
   return true;
 }
 std::string MsgGlobalDimPacked(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("global_dim[0] = ", f.value, " is not a multiple of ", f.limit, ": ", FullName(s.data_type),
+  return StrCat("global_dim[0] = ", ValueText(f), " is not a multiple of ", f.limit, ": ", FullName(s.data_type),
              " packs ", f.limit == 128 ? "16 values per 8 or 12 bytes and copies 128-element rows"
                                        : "two 4-bit values per byte");
 }
 std::string FixGlobalDimPacked(const TensorMapSpec&, const Finding& f) {
-  return StrCat("pad global_dim[0] from ", f.value, " to ", RoundUpTo(static_cast<uint64_t>(f.value), f.limit),
+  return StrCat("pad global_dim[0] from ", ValueText(f), " to ", RoundUpTo(f.uvalue(), static_cast<uint64_t>(f.limit)),
              " elements");
 }
 bool PatchGlobalDimPacked(const Finding& f, TensorMapSpec* s) {

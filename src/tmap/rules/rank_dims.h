@@ -45,7 +45,7 @@ std::string FixGather4Rank(const TensorMapSpec&, const Finding&);
 inline void CheckGlobalDimRange(const CheckContext& c, uint16_t r, FindingList* o) {
   for (uint32_t i = 0; i < Rank(c.spec); ++i) {
     const uint64_t d = c.spec.global_dim[i];
-    if (d == 0 || d > k2Pow32) o->Add(r, static_cast<int>(i), static_cast<int64_t>(d), static_cast<int64_t>(k2Pow32));
+    if (d == 0 || d > k2Pow32) o->AddU(r, static_cast<int>(i), d, static_cast<int64_t>(k2Pow32));
   }
 }
 std::string MsgGlobalDimRange(const TensorMapSpec&, const Finding& f);
@@ -53,8 +53,8 @@ std::string FixGlobalDimRange(const TensorMapSpec&, const Finding& f);
 bool PatchGlobalDimRange(const Finding& f, TensorMapSpec* s);
 inline void CheckGlobalDimPacked(const CheckContext& c, uint16_t r, FindingList* o) {
   const uint64_t d = c.spec.global_dim[0];
-  if (IsAlign16BPacked(c.spec.data_type) && d % 128 != 0) o->Add(r, 0, static_cast<int64_t>(d), 128);
-  if (c.spec.data_type == DataType::k16U4Align8B && d % 2 != 0) o->Add(r, 0, static_cast<int64_t>(d), 2);
+  if (IsAlign16BPacked(c.spec.data_type) && d % 128 != 0) o->AddU(r, 0, d, 128);
+  if (c.spec.data_type == DataType::k16U4Align8B && d % 2 != 0) o->AddU(r, 0, d, 2);
 }
 std::string MsgGlobalDimPacked(const TensorMapSpec& s, const Finding& f);
 std::string FixGlobalDimPacked(const TensorMapSpec&, const Finding& f);

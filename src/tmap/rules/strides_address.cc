@@ -19,27 +19,26 @@ std::string Why32(const TensorMapSpec& s) {
 }
 }  // namespace
 std::string MsgStrideAlign16(const TensorMapSpec&, const Finding& f) {
-  return StrCat("global_strides[", f.index, "] = ", f.value, " B is not a multiple of 16 bytes");
+  return StrCat("global_strides[", f.index, "] = ", ValueText(f), " B is not a multiple of 16 bytes");
 }
 std::string FixStrideAlign16(const TensorMapSpec& s, const Finding& f) {
   const uint64_t m = NeedsStride32(s) ? 32 : 16;
-  return StrCat("pad global_strides[", f.index, "] from ", f.value, " to ",
-             RoundUpTo(static_cast<uint64_t>(f.value), m), " bytes");
+  return StrCat("pad global_strides[", f.index, "] from ", ValueText(f), " to ", RoundUpTo(f.uvalue(), m), " bytes");
 }
 bool PatchStrideAlign(const Finding& f, TensorMapSpec* s) {
   const uint64_t m = NeedsStride32(*s) ? 32 : 16;
-  s->global_strides[f.index] = RoundUpTo(static_cast<uint64_t>(f.value), m);
+  s->global_strides[f.index] = RoundUpTo(f.uvalue(), m);
   return true;
 }
 std::string MsgStrideAlign32(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("global_strides[", f.index, "] = ", f.value, " B is not a multiple of 32 bytes, required ", Why32(s));
+  return StrCat("global_strides[", f.index, "] = ", ValueText(f), " B is not a multiple of 32 bytes, required ", Why32(s));
 }
 std::string FixStrideAlign32(const TensorMapSpec&, const Finding& f) {
-  return StrCat("pad global_strides[", f.index, "] from ", f.value, " to ", RoundUpTo(static_cast<uint64_t>(f.value), 32),
+  return StrCat("pad global_strides[", f.index, "] from ", ValueText(f), " to ", RoundUpTo(f.uvalue(), 32),
              " bytes");
 }
 std::string MsgStrideMax(const TensorMapSpec&, const Finding& f) {
-  return StrCat("global_strides[", f.index, "] = ", f.value, " B is not below 2^40 = 1099511627776 bytes");
+  return StrCat("global_strides[", f.index, "] = ", ValueText(f), " B is not below 2^40 = 1099511627776 bytes");
 }
 std::string FixStrideMax(const TensorMapSpec&, const Finding& f) {
   return StrCat("strides must stay below 2^40 B: map the tensor in pieces, each with its own global_address, "
@@ -62,11 +61,11 @@ std::string MsgStrideOverlap(const TensorMapSpec& s, const Finding& f) {
                         : StrCat("on bytes that steps along dimension ", static_cast<int>(ov.other), " (global_strides[",
                                  ov.other - 1, "] = ", s.global_strides[ov.other - 1], " B) also reach");
       return StrCat("dimensions ", d, " and ", static_cast<int>(ov.other), " overlap: ", ov.step, " step",
-                    ov.step == 1 ? "" : "s", " along dimension ", d, " (global_strides[", d - 1, "] = ", f.value,
+                    ov.step == 1 ? "" : "s", " along dimension ", d, " (global_strides[", d - 1, "] = ", ValueText(f),
                     " B) land", ov.step == 1 ? "s " : " ", where, ", so ", effect, driver);
     }
     case OverlapKind::kUnproven:
-      return StrCat("dimension ", d, " (global_strides[", d - 1, "] = ", f.value, " B) interleaves with the "
+      return StrCat("dimension ", d, " (global_strides[", d - 1, "] = ", ValueText(f), " B) interleaves with the "
                     "dimensions of smaller stride, which span ", ov.span, " B: no collision was found, but tmapgen "
                     "could not prove that none exists, and if one does, ", effect);
     case OverlapKind::kNone:

@@ -26,7 +26,7 @@ inline bool NeedsStride32(const TensorMapSpec& s) {
 inline void CheckStrideAlign16(const CheckContext& c, uint16_t r, FindingList* o) {
   for (uint32_t i = 0; i + 1 < Rank(c.spec); ++i) {
     const uint64_t st = c.spec.global_strides[i];
-    if (st % 16 != 0) o->Add(r, static_cast<int>(i), static_cast<int64_t>(st), 16);
+    if (st % 16 != 0) o->AddU(r, static_cast<int>(i), st, 16);
   }
 }
 std::string MsgStrideAlign16(const TensorMapSpec&, const Finding& f);
@@ -36,7 +36,7 @@ inline void CheckStrideAlign32(const CheckContext& c, uint16_t r, FindingList* o
   if (!NeedsStride32(c.spec)) return;
   for (uint32_t i = 0; i + 1 < Rank(c.spec); ++i) {
     const uint64_t st = c.spec.global_strides[i];
-    if (st % 16 == 0 && st % 32 != 0) o->Add(r, static_cast<int>(i), static_cast<int64_t>(st), 32);
+    if (st % 16 == 0 && st % 32 != 0) o->AddU(r, static_cast<int>(i), st, 32);
   }
 }
 std::string MsgStrideAlign32(const TensorMapSpec& s, const Finding& f);
@@ -44,8 +44,7 @@ std::string FixStrideAlign32(const TensorMapSpec&, const Finding& f);
 inline void CheckStrideMax(const CheckContext& c, uint16_t r, FindingList* o) {
   for (uint32_t i = 0; i + 1 < Rank(c.spec); ++i) {
     const uint64_t st = c.spec.global_strides[i];
-    if (st >= k2Pow40) o->Add(r, static_cast<int>(i), static_cast<int64_t>(std::min<uint64_t>(st, INT64_MAX)),
-                              static_cast<int64_t>(k2Pow40));
+    if (st >= k2Pow40) o->AddU(r, static_cast<int>(i), st, static_cast<int64_t>(k2Pow40));
   }
 }
 std::string MsgStrideMax(const TensorMapSpec&, const Finding& f);
@@ -143,8 +142,7 @@ inline void CheckStrideOverlap(const CheckContext& c, uint16_t r, FindingList* o
   if (Rank(c.spec) < 2) return;
   const Overlap ov = FindOverlap(c.spec);
   if (ov.kind != OverlapKind::kNone)
-    o->Add(r, ov.dim - 1, static_cast<int64_t>(std::min<uint64_t>(c.spec.global_strides[ov.dim - 1], INT64_MAX)),
-           ov.other);
+    o->AddU(r, ov.dim - 1, c.spec.global_strides[ov.dim - 1], ov.other);
 }
 std::string MsgStrideOverlap(const TensorMapSpec& s, const Finding& f);
 std::string FixStrideOverlap(const TensorMapSpec& s, const Finding& f);
