@@ -7,6 +7,8 @@
 #include "cli/check_cmd.h"
 #include "src/gpu/bench.h"
 #include "src/tmap/validator.h"
+#include "src/util/strings.h"
+#include "src/util/suggest.h"
 
 namespace tmapgen::cli {
 namespace {
@@ -53,7 +55,7 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
       if (!num(&v)) return Usage("--blocks-per-sm needs a positive number");
       opt.blocks_per_sm = static_cast<int>(v);
     } else if (!a.empty() && a[0] == '-' && a != "-") {
-      return Usage("unknown flag " + a);
+      return Usage(StrCat("unknown flag ", a, DidYouMean(a, {"--gib", "--iters", "--stages", "--blocks-per-sm", "--help"})));
     } else if (file.empty()) {
       file = a;
     } else {

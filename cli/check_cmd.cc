@@ -14,6 +14,8 @@
 #include "src/tmap/rule.h"
 #include "src/schema/spec_json.h"
 #include "src/tmap/validator.h"
+#include "src/util/strings.h"
+#include "src/util/suggest.h"
 
 namespace tmapgen::cli {
 namespace {
@@ -148,7 +150,8 @@ int RunCheckCommand(const std::vector<std::string>& args_in) {
     } else if (a == "--verbose" || a == "-v") {
       verbose = true;
     } else if (!a.empty() && a[0] == '-' && a != "-") {
-      return Usage("unknown flag " + a);
+      return Usage(StrCat("unknown flag ", a,
+                          DidYouMean(a, {"--seed", "--self-test", "--wgmma", "--codegen-example", "--verbose", "--help"})));
     } else {
       files.push_back(a);
     }

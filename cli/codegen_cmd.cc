@@ -19,6 +19,7 @@
 #include "src/report/report.h"
 #include "src/schema/spec_json.h"
 #include "src/util/strings.h"
+#include "src/util/suggest.h"
 
 namespace tmapgen::cli {
 namespace {
@@ -144,7 +145,8 @@ int CodegenMain(const std::vector<std::string>& args_in, const Io& io) {
     const std::string flag = name.size() == 1 ? StrCat("-", name) : StrCat("--", name);
     if (name != "lang" && name != "o" && name != "output" && name != "target" && name != "namespace" && name != "desc" &&
         name != "idesc")
-      return Usage(io, StrCat("unknown flag ", a));
+      return Usage(io, StrCat("unknown flag ", a,
+                              DidYouMean(name, {"lang", "o", "output", "target", "namespace", "desc", "idesc", "help"}, "--")));
     if (!has_value) {
       if (i + 1 >= args.size()) return Usage(io, StrCat(flag, " needs a value"));
       value = args[++i];

@@ -97,13 +97,13 @@ bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pa
   return true;
 }
 
-bool AutoColor(int fd) {
-  if (isatty(fd) == 0) return false;
-  const char* no_color = std::getenv("NO_COLOR");
+bool AutoColorFor(bool is_terminal, const char* no_color, const char* term) {
+  if (!is_terminal) return false;
   if (no_color != nullptr && no_color[0] != '\0') return false;
-  const char* term = std::getenv("TERM");
   return term == nullptr || std::string_view(term) != "dumb";
 }
+
+bool AutoColor(int fd) { return AutoColorFor(isatty(fd) != 0, std::getenv("NO_COLOR"), std::getenv("TERM")); }
 
 std::vector<std::string_view> CommonFlagNames() {
   std::vector<std::string_view> names = {"format", "input-format", "color", "no-encode", "no-gpu", "quiet", "spec",

@@ -39,6 +39,7 @@ bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pa
 // Whether colors are wanted for --color auto on a stream: a terminal, NO_COLOR unset or empty
 // (no-color.org), TERM not "dumb".
 bool AutoColor(int fd);
+bool AutoColorFor(bool is_terminal, const char* no_color, const char* term);  // the rule, for tests
 
 // The gRPC target of --remote: HOST alone gets the default port 50051 (HOST:50051, [IPv6]:50051); HOST:PORT,
 // dns:///..., unix:... and ipv4:/ipv6: targets are kept. False with *err for an empty host or a port that is

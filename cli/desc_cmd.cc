@@ -1,6 +1,8 @@
 // desc_cmd.cc: `tmapgen desc ...` and `tmapgen idesc ...`.
 #include "cli/desc_cmd.h"
 
+#include "cli/common_flags.h"
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,6 +23,7 @@
 #include "src/json/json_writer.h"
 #include "src/schema/spec_json.h"
 #include "src/util/strings.h"
+#include "src/util/suggest.h"
 
 namespace tmapgen::cli {
 namespace {
@@ -143,7 +146,9 @@ bool ParseFlags(const std::vector<std::string>& args, size_t start, const std::v
     for (const FlagDef& d : defs)
       if (d.name == name) def = &d;
     if (def == nullptr) {
-      *err = StrCat("unknown flag ", a);
+      std::vector<std::string_view> names;
+      for (const FlagDef& d : defs) names.push_back(d.name);
+      *err = StrCat("unknown flag ", a, DidYouMean(name, names, "--"));
       return false;
     }
     if (def->takes_value) {
@@ -237,7 +242,7 @@ bool ParseOutput(const Flags& f, Output* o, std::string* err) {
     *err = StrCat("--color: unknown value \"", color, "\"; expected auto, always or never");
     return false;
   }
-  const bool tty = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr;
+  const bool tty = AutoColor(STDOUT_FILENO);  // a terminal, NO_COLOR unset or empty, TERM not dumb
   o->color = !o->json && (color == "always" || (color == "auto" && tty));
   return true;
 }

@@ -9,7 +9,7 @@
 // Contract
 // - `args` are the arguments after the command word (`desc` or `idesc`); a leading "desc"/"idesc" is
 //   accepted and skipped. Output formats are text (default) and json (--format json), as for the rest of
-//   the tool; text may be colored (--color auto|always|never, auto = on a terminal without NO_COLOR).
+//   the tool; text may be colored (--color auto|always|never, auto = on a terminal, NO_COLOR unset or empty, TERM not "dumb").
 // - Exit status: 0 valid (no error finding), 1 invalid, 2 bad usage: an unknown flag, a missing or
 //   malformed value (the message names the flag), an unreadable --for-map file. Usage errors go to
 //   standard error; reports go to standard output. `--help` prints the flags and returns 0.

@@ -2,9 +2,9 @@
 //
 //   tmapgen [spec flags]            build one map from flags (embedded default per --mode)
 //   tmapgen validate FILE... | -    validate spec files (JSON, JSON Lines, text format)
-//   tmapgen rules                   the rule table
+//   tmapgen rules [ID] | explain ID  the rule tables, or one rule with an example
 //
-// Exit status: 0 every spec valid, 1 some spec invalid, 2 bad usage or unreadable input.
+// Exit status: 0 every spec valid, 1 some spec invalid, 2 bad usage or unreadable or empty input.
 #include <unistd.h>
 
 #include <chrono>
@@ -69,9 +69,10 @@ Gpu DetectGpu(bool use_gpu) {
 }
 
 const char* kUsage =
-    "usage: tmapgen [--mode M] [spec flags] [--format text|json|textproto]   build and validate one map\n"
+    "usage: tmapgen [--mode M] [spec flags] [--format text|json|textproto|short]   build and validate one map\n"
     "       tmapgen validate [--target T] [--format F] [--input-format json|jsonl|textproto] FILE... | -\n"
-    "       tmapgen rules [--format text|json]\n"
+    "       tmapgen rules [ID] [--format text|json]   every rule (tensor map, descriptors), or one with an example\n"
+    "       tmapgen explain ID                        one rule: statement, source, an example and what it says\n"
     "       tmapgen desc wgmma|tcgen05|decode ...   shared-memory matrix descriptors (tmapgen desc --help)\n"
     "       tmapgen codegen SPEC... --lang cpp|json|ptx [-o FILE]  code for validated maps (tmapgen codegen --help)\n"
     "       tmapgen idesc [decode VALUE] ...         tcgen05 instruction descriptors (tmapgen idesc --help)\n"
@@ -91,14 +92,17 @@ void PrintHelp() {
   std::fputs(
       "\nother flags:\n"
       "  --spec FILE                           start from a spec file (JSON or text format), then apply flags\n"
-      "  --format text|json|textproto          output format (default text)\n"
-      "  --color auto|always|never             colors in text output (default auto: on a terminal)\n"
+      "  --format text|json|textproto|short    output format (default text; short: FILE:LINE: error[rule] field: message)\n"
+      "  --color auto|always|never             colors in text output (default auto: on a terminal, unless NO_COLOR\n"
+      "                                        is set or TERM=dumb)\n"
       "  --no-encode                           do not encode with the driver even on a GPU host\n"
       "  --no-gpu                              ignore any GPU (no default target, no driver encoding)\n"
       "  --quiet                               validate: print only invalid specs and the summary\n"
-      "  --remote HOST:PORT                    run build, validate, desc, idesc, codegen or check on a tmapd\n"
+      "  --remote HOST[:PORT]                  run build, validate, desc, idesc, codegen or check on a tmapd (port\n"
+      "                                        50051 when omitted)\n"
       "                                        server (docs/service.md); --token T, --tls-ca FILE, --deadline-ms MS\n"
-      "\nexit status: 0 all valid, 1 some invalid, 2 bad usage or unreadable input\n",
+      "\nexit status: 0 all valid, 1 some invalid, 2 bad usage, or an input that cannot be read or holds no spec\n"
+      "(check, sweep and bench: 2 also when no GPU is usable; see docs/cli.md)\n",
       stdout);
 }
 
@@ -284,10 +288,8 @@ int Main(int argc, char** argv) {
     if (args[0] == "bench") return RunBenchCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "codegen") return RunCodegenCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "idesc") return RunIdescCommand(std::vector<std::string>(args.begin() + 1, args.end()));
-    if (args[0] == "rules" || args[0] == "explain") {
-      if (args[0] == "explain" && args.size() < 2) return Usage("explain needs a rule id (tmapgen rules lists them)");
-      return RunRulesCommand(std::vector<std::string>(args.begin() + 1, args.end()));
-    }
+    if (args[0] == "rules" || args[0] == "explain")
+      return RunRulesCommand(std::vector<std::string>(args.begin() + 1, args.end()), args[0] == "explain");
     if (args[0] == "validate" || args[0] == "build") {
       command = args[0];
       args.erase(args.begin());
@@ -344,7 +346,12 @@ int Main(int argc, char** argv) {
   }
   TensorMapSpec spec;
   if (!BuildSpecFromFlags(spec_flags, base_ptr, &spec, &err)) return Usage(err);
-  em.Spec(spec, true, "");
+  TypeAlias alias;
+  alias.note = DataTypeAliasNote(spec_flags);
+  if (!alias.note.empty())
+    for (const auto& [name, value] : spec_flags)
+      if (name == "dtype" || name == "tensor-data-type") alias.written = value;
+  em.Spec(spec, true, "", opt.spec_file.empty() ? std::string("<command line>") : StrCat(opt.spec_file, ":1"), alias);
   return Finish(em);
 }
 

@@ -284,7 +284,7 @@ int RemoteDescriptor(const Conn& conn, v1::Tmapd::Stub* stub, bool instruction, 
     std::string& v = value ? *value : inline_value;
     if (name == "--color" || name == "-color") {
       has_color = true;
-      if (v == "auto") v = isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr ? "always" : "never";
+      if (v == "auto") v = AutoColor(STDOUT_FILENO) ? "always" : "never";
     } else if ((name == "--for-map" || name == "-for-map") && (value != nullptr || eq != std::string::npos)) {
       const size_t first = v.find_first_not_of(" \t\n");
       if (first == std::string::npos || v[first] != '{') {
@@ -303,7 +303,7 @@ int RemoteDescriptor(const Conn& conn, v1::Tmapd::Stub* stub, bool instruction, 
   }
   if (!has_color) {
     args.push_back("--color");
-    args.push_back(isatty(STDOUT_FILENO) != 0 && std::getenv("NO_COLOR") == nullptr ? "always" : "never");
+    args.push_back(AutoColor(STDOUT_FILENO) ? "always" : "never");
   }
   for (const std::string& a : args) req.add_args(a);
   v1::DescriptorResponse res;

@@ -109,7 +109,7 @@ int Usage(std::string* err, const std::string& msg) {
 
 }  // namespace
 
-int RunRulesCommandTo(const std::vector<std::string>& args, std::string* out, std::string* err) {
+int RunRulesCommandTo(const std::vector<std::string>& args, std::string* out, std::string* err, bool require_id) {
   bool json = false;
   bool color_flag_always = false, color_never = false;
   std::vector<std::string> ids;
@@ -143,6 +143,7 @@ int RunRulesCommandTo(const std::vector<std::string>& args, std::string* out, st
   const TermColors c{color};
   const std::vector<RuleView> rules = AllRules();
   if (ids.size() > 1) return Usage(err, "give one rule id");
+  if (ids.empty() && require_id) return Usage(err, "explain needs a rule id (tmapgen rules lists them)");
   if (ids.empty()) {
     if (json) {
       json::Writer w;
@@ -208,9 +209,9 @@ int RunRulesCommandTo(const std::vector<std::string>& args, std::string* out, st
   return 0;
 }
 
-int RunRulesCommand(const std::vector<std::string>& args) {
+int RunRulesCommand(const std::vector<std::string>& args, bool require_id) {
   std::string out, err;
-  const int rc = RunRulesCommandTo(args, &out, &err);
+  const int rc = RunRulesCommandTo(args, &out, &err, require_id);
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fwrite(err.data(), 1, err.size(), stderr);
   return rc;

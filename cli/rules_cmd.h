@@ -17,8 +17,9 @@
 
 namespace tmapgen::cli {
 
-int RunRulesCommand(const std::vector<std::string>& args);
-int RunRulesCommandTo(const std::vector<std::string>& args, std::string* out, std::string* err);
+// `require_id`: `explain`, which needs a rule id (exit 2 without one).
+int RunRulesCommand(const std::vector<std::string>& args, bool require_id = false);
+int RunRulesCommandTo(const std::vector<std::string>& args, std::string* out, std::string* err, bool require_id = false);
 
 }  // namespace tmapgen::cli
 

@@ -12,6 +12,7 @@
 #include "src/model/show_render.h"
 #include "src/schema/spec_json.h"
 #include "src/util/strings.h"
+#include "src/util/suggest.h"
 
 namespace tmapgen::cli {
 namespace {
@@ -119,7 +120,10 @@ int RunShowCommand(const std::vector<std::string>& args) {
                                    "w-halo", "w-offset", "rows", "max-lines"};
     bool known = false;
     for (const char* k : kKnown) known = known || name == k;
-    if (!known) return Usage(StrCat("unknown flag ", a));
+    if (!known) {
+      std::vector<std::string_view> names(std::begin(kKnown), std::end(kKnown));
+      return Usage(StrCat("unknown flag ", a, DidYouMean(name, names, "--")));
+    }
     if (!has_value) {
       if (i + 1 >= args.size()) return Usage(StrCat("--", name, " needs a value"));
       value = args[++i];

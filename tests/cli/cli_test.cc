@@ -10,51 +10,11 @@
 #include <vector>
 
 #include "src/json/json_reader.h"
+#include "tests/cli/cli_test_util.h"
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;
-};
-
-Result RunTool(const std::string& args, const std::string& stdin_text = "") {
-  std::string cmd = std::string(TMAPGEN_BINARY) + " " + args + " --no-gpu 2>&1";
-  std::string input_path;
-  if (!stdin_text.empty()) {
-    input_path = testing::TempDir() + "/stdin.txt";
-    std::ofstream(input_path) << stdin_text;
-    cmd += " < " + input_path;
-  }
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-// `validate` treats --no-gpu as a common flag too; RunTool() always passes it.
-std::string WriteFile(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + "/" + name;
-  std::ofstream(path) << text;
-  return path;
-}
-
-std::vector<std::string> Lines(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start < s.size()) {
-    size_t nl = s.find('\n', start);
-    if (nl == std::string::npos) nl = s.size();
-    if (nl > start) out.push_back(s.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return out;
-}
+using namespace tmapgen::cli_test;  // NOLINT
 
 // Minimal field extraction from one JSON report line, through the project's reader.
 struct Report {
