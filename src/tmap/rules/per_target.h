@@ -90,9 +90,9 @@ inline uint64_t DriverBoxBytes(const TensorMapSpec& s) {
   if (__builtin_mul_overflow(n, bits, &nbits)) return UINT64_MAX;
   return nbits / 8 + (nbits % 8 != 0);
 }
-// The driver's limit, bracketed on the H200 by a 232,960 B box accepted and a 235,008 B box rejected, is
-// taken as the shared memory of one SM: the per-block maximum plus the 1 KiB the hardware reserves per
-// block (228 KiB on sm_90). An inference from the bracket, not a bisection.
+// The driver's limit, bracketed on the H200 by a 233,472 B box accepted and a 234,496 B box rejected
+// (docs/hardware.md B5), is taken as the shared memory of one SM: the per-block maximum plus the 1 KiB the
+// hardware reserves per block (228 KiB on sm_90). An inference from the bracket, not a bisection to the byte.
 inline int DriverBoxLimit(Target t) { return Info(t).max_smem_per_block + 1024; }
 inline void CheckBoxDriverLimit(const CheckContext& c, uint16_t r, FindingList* o) {
   const uint64_t b = DriverBoxBytes(c.spec);
