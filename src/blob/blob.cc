@@ -86,7 +86,8 @@ bool ToRaw(const MapField& f, int64_t value, uint64_t* raw, std::string* why) {
   switch (f.encoding) {
     case Encoding::kPlain:
     case Encoding::kFlag:
-      if (f.ref == Ref::kGlobalAddress) { *raw = u; return true; }
+      if (f.ref == Ref::kGlobalAddress && u > max_raw)
+        return Fail(why, f, Hex(u), StrCat("at or above 2^", w, ": the driver rejects it (measured)"));
       if (value < 0 || u > max_raw) return Fail(why, f, StrCat(value), StrCat("does not fit the field (", w, " bits)"));
       *raw = u;
       return true;

@@ -27,8 +27,8 @@ constexpr Kind R = Kind::kRecognised;
 
 // The layout. Evidence for every row: docs/tensormap-layout.md.
 constexpr MapField kTable[] = {
-    F("global_address", Ref::kGlobalAddress, -1, 0, 64, Encoding::kPlain, P, kAll, 0,
-      "globalAddress, the whole of word 0 as passed"),
+    F("global_address", Ref::kGlobalAddress, -1, 0, 57, Encoding::kPlain, P, kAll, 0,
+      "globalAddress as passed (the driver rejects addresses of 2^57 and above, and unaligned ones)"),
     F("im2col", Ref::kIm2col, -1, 64, 1, Encoding::kFlag, P, kAll, 0,
       "1 for maps from cuTensorMapEncodeIm2col and cuTensorMapEncodeIm2colWide, 0 for tiled maps"),
     F("tensor_rank", Ref::kRank, -1, 68, 3, Encoding::kMinusOne, P, kAll, 0, "tensorRank - 1"),
@@ -96,9 +96,9 @@ constexpr MapField kTable[] = {
     F("box_dim[4]", Ref::kBoxDim, 4, 472, 8, Encoding::kMinusOne, P, kLayoutTiled, 5, "boxDim[4] - 1"),
     F("pixels_per_column", Ref::kPixels, -1, 480, 10, Encoding::kMinusOne, P, kIm2colAny, 0,
       "pixelsPerColumn - 1 (written as passed, also in im2col::w::128 mode)"),
-    F("box_bytes", Ref::kBoxBytes, -1, 512, 32, Encoding::kBoxBytes, D, kAll, 0,
+    F("box_bytes", Ref::kBoxBytes, -1, 512, 18, Encoding::kBoxBytes, D, kAll, 0,
       "bytes of one box: tiled element bytes x prod floor(boxDim[i] / elementStrides[i]); im2col element bytes x "
-      "channelsPerPixel x pixelsPerColumn"),
+      "channelsPerPixel x pixelsPerColumn (at most 233,472 seen: the driver rejects larger boxes)"),
     F("swizzle_repeat", Ref::kSwizzleRepeat, -1, 580, 7, Encoding::kSwizzleRepeat, D, kAll, 0,
       "the swizzle pattern's repeat in bytes / 16: NONE 1 (16 B), 32B 16 (256 B), 64B 32 (512 B), 128B 64 (1024 B)"),
 };

@@ -114,3 +114,38 @@ TEST(BlobCorpus, WholeSharedCorpusRoundTrips) {
 
 }  // namespace
 }  // namespace tmapgen::blob
+
+namespace tmapgen::blob {
+namespace {
+
+// tmapgen's own corpora (tools/tmap_corpus on the H200, docs/tensormap-layout.md): the committed samples,
+// and every *.jsonl.gz of $TMAPGEN_BLOB_CORPUS when it is set.
+TEST(BlobCorpus, OwnCorpusSamplesRoundTrip) {
+  size_t accepted = 0, failures = 0;
+  const auto files = testing::FilesIn(std::string(TMAPGEN_SOURCE_DIR) + "/tests/blob/data", ".jsonl.gz");
+  for (const std::string& f : files) {
+    if (f.find("shared_corpus") != std::string::npos) continue;
+    const Tally t = CheckFile(f);
+    accepted += t.accepted;
+    failures += t.failures;
+  }
+  EXPECT_GT(accepted, 1000u);
+  EXPECT_EQ(failures, 0u);
+}
+
+TEST(BlobCorpus, OwnFullCorporaRoundTrip) {
+  const char* dir = std::getenv("TMAPGEN_BLOB_CORPUS");
+  if (!dir) GTEST_SKIP() << "TMAPGEN_BLOB_CORPUS (a directory of tools/tmap_corpus outputs) is not set";
+  size_t accepted = 0, failures = 0;
+  for (const std::string& f : testing::FilesIn(dir, ".jsonl.gz")) {
+    const Tally t = CheckFile(f);
+    accepted += t.accepted;
+    failures += t.failures;
+    std::printf("%s: %zu lines, %zu accepted, %zu failures\n", f.c_str(), t.lines, t.accepted, t.failures);
+  }
+  EXPECT_GT(accepted, 0u);
+  EXPECT_EQ(failures, 0u);
+}
+
+}  // namespace
+}  // namespace tmapgen::blob
