@@ -318,6 +318,7 @@ int RunDecodeCommand(const std::vector<std::string>& args) {
       if (!value(&v) || !ParseColor(v, &o.color)) return Usage("decode", "--color: expected auto, always or never");
     } else if (a == "--words") words = true;
     else if (a == "--no-validate") o.validate = false;
+    else if (a == "--no-gpu") continue;  // decode never uses a GPU; accepted like the other commands
     else if (a.size() > 2 && a[0] == '-' && a[1] == '-') return Usage("decode", StrCat("unknown flag ", a));
     else inputs.push_back(a);
   }
@@ -382,8 +383,9 @@ bool ReadSide(const std::string& arg, bool words, Source* out, std::string* err)
   }
   std::vector<Source> v;
   if (!ReadInputs({arg}, words, &v, err)) return false;
-  if (v.size() != 1) { *err = StrCat(arg, ": holds ", v.size(), " maps; diff compares one map with one"); return false; }
+  if (v.size() != 1) { *err = StrCat(arg.size() > 40 ? arg.substr(0, 40) + "..." : arg, ": holds ", v.size(), " maps; diff compares one map with one"); return false; }
   *out = v[0];
+  if (out->label.rfind("argument", 0) == 0) out->label = "hex text";
   return true;
 }
 
@@ -417,6 +419,7 @@ int RunDiffCommand(const std::vector<std::string>& args) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") { std::printf("%s%s", kDecodeUsage, kDecodeHelp); return 0; }
     if (a == "--words") { words = true; continue; }
+    if (a == "--no-gpu") continue;
     if (a == "--format") {
       if (i + 1 >= args.size() || (args[i + 1] != "text" && args[i + 1] != "json")) return Usage("diff", "--format: expected text or json");
       json_out = args[++i] == "json";
@@ -449,8 +452,12 @@ int RunDiffCommand(const std::vector<std::string>& args) {
     if (!fa && !fb) continue;
     done.push_back(name);
     if (fa && fb && fa->raw == fb->raw && fa->field == fb->field) continue;
-    rows.push_back({std::string(name), blob::BitsText(fa ? *fa->field : *fb->field), fa ? ValueText(*fa, da.spec) : "(not in this layout)",
-                    fb ? ValueText(*fb, db.spec) : "(not in this layout)"});
+    auto absent = [&](const Decoded& d) {
+      const MapField& f = fa ? *fa->field : *fb->field;
+      return (f.layouts & d.layout) ? StrCat("(beyond rank ", d.spec.rank, ")") : std::string("(not in this layout)");
+    };
+    rows.push_back({std::string(name), blob::BitsText(fa ? *fa->field : *fb->field), fa ? ValueText(*fa, da.spec) : absent(da),
+                    fb ? ValueText(*fb, db.spec) : absent(db)});
   }
   std::vector<int> raw_bits;
   for (int bit : blob::DifferingBits(a.bytes, b.bytes))

@@ -152,6 +152,82 @@ void ScatterPiece(MapBytes* m, Piece p, uint64_t raw) {
 }
 }  // namespace
 
+MapWords ToMapWords(const MapBytes& m) {
+  MapWords w;
+  for (int i = 0; i < 16; ++i) {
+    uint64_t v = 0;
+    for (int b = 7; b >= 0; --b) v = (v << 8) | m[i * 8 + b];
+    w[i] = v;
+  }
+  return w;
+}
+
+MapBytes FromMapWords(const MapWords& w) {
+  MapBytes m;
+  for (int i = 0; i < 16; ++i)
+    for (int b = 0; b < 8; ++b) m[i * 8 + b] = static_cast<uint8_t>(w[i] >> (8 * b));
+  return m;
+}
+
+namespace {
+void CoverWords(MapWords* w, const MapField& f) {
+  MapWords ones{};
+  ScatterWords(&ones, f, ~uint64_t{0});
+  for (int i = 0; i < 16; ++i) (*w)[i] |= ones[i];
+}
+
+LayoutPlan MakePlan(uint8_t layout, uint32_t rank) {
+  LayoutPlan p;
+  for (int k = 0; k < kNumFields; ++k) {
+    const MapField& f = kTable[k];
+    if (f.kind == Kind::kRecognised) continue;
+    const bool active = layout == 0 ? (f.layouts == kLayoutAll && f.min_rank == 0 && f.kind == Kind::kParam)
+                                    : IsActive(f, layout, rank);
+    if (!active) continue;
+    p.index[p.count++] = static_cast<uint8_t>(k);
+    CoverWords(&p.covered, f);
+  }
+  return p;
+}
+
+struct Plans {
+  LayoutPlan header;
+  LayoutPlan by[4][6];  // [tiled, im2col3, im2col4, im2col5][rank 0..5]
+  LayoutPlan recognised;
+};
+
+const Plans& AllPlans() {
+  static const Plans plans = [] {
+    Plans ps;
+    ps.header = MakePlan(0, 0);
+    const uint8_t layouts[4] = {kLayoutTiled, kLayoutIm2col3, kLayoutIm2col4, kLayoutIm2col5};
+    for (int l = 0; l < 4; ++l)
+      for (uint32_t r = 0; r <= 5; ++r) ps.by[l][r] = MakePlan(layouts[l], r);
+    for (int k = 0; k < kNumFields; ++k)
+      if (kTable[k].kind == Kind::kRecognised) {
+        ps.recognised.index[ps.recognised.count++] = static_cast<uint8_t>(k);
+        CoverWords(&ps.recognised.covered, kTable[k]);
+      }
+    return ps;
+  }();
+  return plans;
+}
+}  // namespace
+
+const LayoutPlan& PlanFor(uint8_t layout, uint32_t rank) {
+  const Plans& ps = AllPlans();
+  if (rank > 5) return ps.header;
+  switch (layout) {
+    case kLayoutTiled: return ps.by[0][rank];
+    case kLayoutIm2col3: return ps.by[1][rank];
+    case kLayoutIm2col4: return ps.by[2][rank];
+    case kLayoutIm2col5: return ps.by[3][rank];
+    default: return ps.header;
+  }
+}
+
+const LayoutPlan& RecognisedPlan() { return AllPlans().recognised; }
+
 uint64_t Gather(const MapBytes& m, const MapField& f) {
   uint64_t v = GatherPiece(m, f.pieces[0]);
   if (f.pieces[1].width) v |= GatherPiece(m, f.pieces[1]) << f.pieces[0].width;

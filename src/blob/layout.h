@@ -95,6 +95,50 @@ uint64_t Gather(const MapBytes& m, const MapField& f);
 void Scatter(MapBytes* m, const MapField& f, uint64_t raw);
 bool GetBit(const MapBytes& m, int bit);
 
+// The same on the 16 little-endian 64-bit words of a map (the fast forms Decode and Encode use).
+using MapWords = std::array<uint64_t, 16>;
+MapWords ToMapWords(const MapBytes& m);
+MapBytes FromMapWords(const MapWords& w);
+inline uint64_t GatherWords(const MapWords& w, const MapField& f) {
+  uint64_t v = 0;
+  int shift = 0;
+  for (const Piece& p : f.pieces) {
+    if (p.width == 0) break;
+    const int word = p.lo >> 6, off = p.lo & 63;
+    uint64_t x = w[word] >> off;
+    if (off + p.width > 64) x |= w[word + 1] << (64 - off);
+    if (p.width < 64) x &= (uint64_t{1} << p.width) - 1;
+    v |= x << shift;
+    shift += p.width;
+  }
+  return v;
+}
+inline void ScatterWords(MapWords* w, const MapField& f, uint64_t raw) {
+  for (const Piece& p : f.pieces) {
+    if (p.width == 0) break;
+    const uint64_t bits = p.width < 64 ? raw & ((uint64_t{1} << p.width) - 1) : raw;
+    const uint64_t mask = p.width < 64 ? (uint64_t{1} << p.width) - 1 : ~uint64_t{0};
+    const int word = p.lo >> 6, off = p.lo & 63;
+    (*w)[word] = ((*w)[word] & ~(mask << off)) | (bits << off);
+    if (off + p.width > 64) {
+      const int hi = 64 - off;
+      (*w)[word + 1] = ((*w)[word + 1] & ~(mask >> hi)) | (bits >> hi);
+    }
+    raw = p.width < 64 ? raw >> p.width : 0;
+  }
+}
+
+// The fields active in one layout at one rank (table order), and the bits they cover; precomputed once.
+struct LayoutPlan {
+  int count = 0;
+  uint8_t index[64] = {};  // indices into Fields()
+  MapWords covered{};      // every bit of the active fields
+};
+// layout 0 (an unknown layout) gives the fields every layout shares at rank 0 (the header).
+const LayoutPlan& PlanFor(uint8_t layout, uint32_t rank);
+// The recognised rows (bit 85) and their bits.
+const LayoutPlan& RecognisedPlan();
+
 // The layout of a map of `rank` from its im2col flag: kLayoutTiled, kLayoutIm2col3..5, or 0 when the
 // combination is one no measured driver writes (im2col with rank < 3).
 uint8_t LayoutFor(bool im2col, uint32_t rank);

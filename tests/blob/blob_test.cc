@@ -49,6 +49,41 @@ TEST(BlobDecode, EveryBitOfRandomBytesIsAccountedForOnce) {
   }
 }
 
+// `reencodes` is computed without encoding; it must be exactly whether Encode gives the bytes back.
+TEST(BlobDecode, ReencodesIsExactlyWhetherEncodeGivesTheBytesBack) {
+  std::mt19937_64 rng(11);
+  Decoded d;
+  size_t clean = 0, dirty = 0;
+  // Maps the driver wrote, with random bits flipped (0, 1 or 2 of them), and plain random maps.
+  std::vector<MapBytes> base;
+  testing::ForEachLine(std::string(TMAPGEN_SOURCE_DIR) + "/tests/blob/data/shared_corpus_sample.jsonl.gz",
+                       [&](const std::string& line, size_t) {
+                         CorpusEntry e;
+                         std::string err;
+                         if (ParseCorpusLine(line, &e, &err) && e.has_bytes) {
+                           MapBytes m;
+                           std::copy(e.bytes.begin(), e.bytes.end(), m.begin());
+                           base.push_back(m);
+                         }
+                       });
+  ASSERT_EQ(base.size(), 4000u);
+  for (int iter = 0; iter < 40000; ++iter) {
+    MapBytes m = base[iter % base.size()];
+    const int flips = iter % 3;
+    for (int f = 0; f < flips; ++f) {
+      const int bit = static_cast<int>(rng() % 1024);
+      m[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
+    }
+    Decode(m, &d);
+    MapBytes e;
+    const bool same = d.spec_ok && EncodeInto(d.spec, &e, nullptr) && e == m;
+    ASSERT_EQ(d.reencodes, same) << "iteration " << iter;
+    (same ? clean : dirty) += 1;
+  }
+  EXPECT_GT(clean, 13000u);  // at least the unflipped third
+  EXPECT_GT(dirty, 10000u);
+}
+
 TEST(BlobDecode, AllZeroIsATiledRank1MapOfUint8WithFindings) {
   const Decoded d = Decode(MapBytes{});
   EXPECT_EQ(d.layout, kLayoutTiled);
