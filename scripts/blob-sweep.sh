@@ -9,6 +9,10 @@
 #   3. fullmap   the whole-map constants of `tmapgen codegen --lang cpp` in real TMA loads: the address set by
 #                cuTensorMapReplaceAddress (host) and by tensormap.replace (device); tests/blob/gpu
 #   4. probes    tools/tmap_corpus --probes again, through blob_check
+#   5. replace   tests/blob/gpu/replace_probe.cu: what tensormap.replace writes, field by field, from zeros and
+#                from the driver's map, and TMA loads through maps built on the device (replace.jsonl)
+# The sweep also times the driver's encode (tmap_corpus --time) and the offline encoder and decoder
+# (blob_check --time) on the same accepted maps.
 #
 #   scripts/blob-sweep.sh OUT_DIR        env: ACCEPTED (100000), SEED (date-based), SPECS (300), JOBS (nproc),
 #                                        SWEEP_SECONDS (90)
@@ -41,9 +45,9 @@ echo "   built in $((SECONDS - t0)) s"
 
 echo "== sweep: seed $seed, until $accepted accepted maps"
 t1=$SECONDS
-timeout -k 5 $((sweep_s + 30)) "$b/tools/tmap_corpus" --random 2000000 --accepted "$accepted" --seed "$seed" \
-    --seconds "$sweep_s" 2> "$out/sweep.gen.txt" |
-  "$b/tools/blob_check" --specs "$out/sweep.specs.jsonl" --mismatches "$out/sweep.mismatches.jsonl" \
+timeout -k 5 $((sweep_s + 30)) "$b/tools/tmap_corpus" --random 20000000 --accepted "$accepted" --seed "$seed" \
+    --seconds "$sweep_s" --time 2> "$out/sweep.gen.txt" |
+  "$b/tools/blob_check" --specs "$out/sweep.specs.jsonl" --mismatches "$out/sweep.mismatches.jsonl" --time \
     > "$out/sweep.summary.txt" 2> "$out/sweep.check.txt"
 rcs=("${PIPESTATUS[@]}")
 cat "$out/sweep.gen.txt" "$out/sweep.summary.txt"
@@ -88,6 +92,14 @@ rcs=("${PIPESTATUS[@]}")
 cat "$out/probes.gen.txt" "$out/probes.summary.txt"
 [ "${rcs[1]}" -ne 0 ] && fail=1
 echo "   probes rc ${rcs[*]}, $((SECONDS - t1)) s"
-rm -rf "$out/product/spec.json" "$out/product/report.json"
+echo "== replace: what tensormap.replace writes (tests/blob/gpu/replace_probe.cu)"
+t1=$SECONDS
+nvcc -std=c++17 -gencode arch=compute_90a,code=sm_90a "$root/tests/blob/gpu/replace_probe.cu" -o "$b/replace_probe" -lcuda \
+    > "$out/replace.log" 2>&1 && timeout -k 2 60 "$b/replace_probe" > "$out/replace.jsonl" 2>> "$out/replace.log"
+rc=$?
+echo "   replace rc $rc: $(grep -c '"probe":"replace"' "$out/replace.jsonl" 2>/dev/null) probes, $((SECONDS - t1)) s"
+grep '"device_built"' "$out/replace.jsonl" | sed 's/"bytes":"[0-9a-f]*",//; s/"driver":"[0-9a-f]*",//'
+[ $rc -ne 0 ] && fail=1
+rm -rf "$out/product/spec.json" "$out/product/report.json" "$out/sweep.specs.jsonl"
 echo "== blob-sweep: $([ $fail -eq 0 ] && echo PASS || echo FAIL) in $((SECONDS - t0)) s"
 exit $fail

@@ -7,10 +7,13 @@
 // parameters and re-encode exactly. Prints one summary line per mode and a total; each disagreement goes to
 // standard error (the first K) and, with --mismatches, as JSON Lines (the corpus line plus "offline" and
 // "differing_bits") to FILE. --specs FILE also writes the accepted maps' parameters as specs (the schema form,
-// JSON Lines), so that `tmapgen validate` can run the product path on the same maps.
+// JSON Lines), so that `tmapgen validate` can run the product path on the same maps. --time then times the offline
+// encoder and the decoder alone on the agreeing maps (tmap_corpus --time times the driver on the same calls).
 // Exit status: 0 every accepted map agrees, 1 some disagree, 2 usage or unreadable input.
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 #include <string>
 
 #include "src/blob/blob.h"
@@ -62,12 +65,16 @@ int main(int argc, char** argv) {
   const char* mismatch_path = nullptr;
   const char* specs_path = nullptr;
   long max_print = 20;
+  bool time_it = false;
+  std::vector<TensorMapSpec> timed_specs;
+  std::vector<MapBytes> timed_maps;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--mismatches") && i + 1 < argc) mismatch_path = argv[++i];
     else if (!std::strcmp(argv[i], "--specs") && i + 1 < argc) specs_path = argv[++i];
     else if (!std::strcmp(argv[i], "--max-print") && i + 1 < argc) max_print = std::atol(argv[++i]);
+    else if (!std::strcmp(argv[i], "--time")) time_it = true;
     else {
-      std::fprintf(stderr, "usage: %s [--specs FILE] [--mismatches FILE] [--max-print K] < corpus.jsonl\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--specs FILE] [--mismatches FILE] [--max-print K] [--time] < corpus.jsonl\n", argv[0]);
       return 2;
     }
   }
@@ -122,6 +129,7 @@ int main(int argc, char** argv) {
     if (problem.empty()) {
       ++c.agree;
       ++total.agree;
+      if (time_it && timed_specs.size() < 200000) { timed_specs.push_back(e.spec); timed_maps.push_back(driver); }
       if (sp) {
         TensorMapSpec s = e.spec;
         s.name = StrCat("line", total.lines);
@@ -152,5 +160,25 @@ int main(int argc, char** argv) {
   std::printf("TOTAL: driver %u, layout measured with %s: %llu accepted maps, %llu agree bit for bit, %llu disagree\n", driver_version,
               std::string(blob::MeasuredEvidence().driver).c_str(), (unsigned long long)total.accepted, (unsigned long long)total.agree,
               (unsigned long long)(total.accepted - total.agree));
+  if (time_it && !timed_specs.empty()) {
+    // The offline encoder and the decoder alone on the agreeing maps: best of 3 passes.
+    double best_e = 1e30, best_d = 1e30;
+    MapBytes m;
+    blob::Decoded d;
+    uint64_t sink = 0;
+    for (int pass = 0; pass < 3; ++pass) {
+      auto t0 = std::chrono::steady_clock::now();
+      for (const TensorMapSpec& s : timed_specs) { blob::EncodeInto(s, &m, nullptr); sink += m[9]; }
+      double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+      if (ns < best_e) best_e = ns;
+      t0 = std::chrono::steady_clock::now();
+      for (const MapBytes& x : timed_maps) { blob::Decode(x, &d); sink += d.spec.rank; }
+      ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+      if (ns < best_d) best_d = ns;
+    }
+    std::printf("TIME: %zu maps: offline EncodeInto %.1f ns per map, Decode %.1f ns per map (best of 3 passes; %llu)\n",
+                timed_specs.size(), best_e / static_cast<double>(timed_specs.size()), best_d / static_cast<double>(timed_maps.size()),
+                static_cast<unsigned long long>(sink % 10));
+  }
   return total.accepted == total.agree ? 0 : 1;
 }

@@ -3,7 +3,7 @@
 // naming the experiment. This is the evidence the 128-byte layout in src/blob is derived from
 // (docs/tensormap-layout.md).
 //
-// tmap_corpus [--probes] [--random N] [--accepted K] [--seed S] [--seconds T] [--out FILE]
+// tmap_corpus [--probes] [--random N] [--accepted K] [--seed S] [--seconds T] [--time] [--out FILE]
 //
 //   --probes      one field at a time from valid base maps of every mode and rank: every data type,
 //                 interleave x swizzle, element strides, L2 promotion, OOB fill, rank, bit walks of the
@@ -14,6 +14,8 @@
 //                 stopping early once K were accepted (--accepted K, default: no early stop).
 //   --seconds T   stop any phase when T seconds have passed in total (default 100); the last line written
 //                 is always complete.
+//   --time        after the random sweep, time the driver's encode alone on its accepted calls (best of 3
+//                 passes, ns per call, on standard error), for the comparison with the offline encoder.
 //   --out FILE    the JSON Lines file (default: standard output). A summary goes to standard error.
 //
 // Lines: mode ("tiled", "im2col", "im2col_wide"), tensor_data_type, interleave, swizzle, l2_promotion,
@@ -194,6 +196,25 @@ class Gen {
     Write(c, probe, r, m);
     if (result) *result = m;
     return r;
+  }
+
+  // The driver call alone (no output), for timing.
+  int RunQuiet(const Call& c) {
+    Map m;
+    std::memset(&m, 0, sizeof(m));
+    void* addr = reinterpret_cast<void*>(static_cast<uintptr_t>(c.address));
+    switch (c.kind) {
+      case Kind::kTiled:
+        return tiled_(&m, c.data_type, c.rank, addr, c.dim, c.stride, c.box, c.es, c.interleave, c.swizzle, c.l2, c.oob);
+      case Kind::kIm2col:
+        return im2col_(&m, c.data_type, c.rank, addr, c.dim, c.stride, c.lower, c.upper, c.channels, c.pixels, c.es,
+                       c.interleave, c.swizzle, c.l2, c.oob);
+      case Kind::kWide:
+        return wide_ ? wide_(&m, c.data_type, c.rank, addr, c.dim, c.stride, c.lower_w, c.upper_w, c.channels, c.pixels, c.es,
+                             c.interleave, c.wide_mode, c.swizzle, c.l2, c.oob)
+                     : -1;
+    }
+    return -1;
   }
 
   void RunReplace(const Call& c, const Map& before, uint64_t new_address) {
@@ -601,18 +622,32 @@ Call RandomCall(std::mt19937_64& rng) {
   return c;
 }
 
-void Random(Gen& g, std::mt19937_64& rng, uint64_t n, uint64_t accepted_goal) {
+void Random(Gen& g, std::mt19937_64& rng, uint64_t n, uint64_t accepted_goal, bool time_driver) {
   const uint64_t acc0 = g.accepted();
+  std::vector<Call> accepted;
   for (uint64_t i = 0; i < n; ++i) {
     if ((i & 1023) == 0 && !g.TimeLeft()) break;
     if (accepted_goal && g.accepted() - acc0 >= accepted_goal) break;
-    g.Run(RandomCall(rng), "random");
+    const Call c = RandomCall(rng);
+    if (g.Run(c, "random") == 0 && time_driver && accepted.size() < 200000) accepted.push_back(c);
   }
+  if (!time_driver || accepted.empty()) return;
+  // The driver's encode alone, on the accepted calls of this sweep: best of 3 passes.
+  double best = 1e30;
+  int bad = 0;
+  for (int pass = 0; pass < 3; ++pass) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (const Call& c : accepted) bad += g.RunQuiet(c) != 0;
+    const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+    if (ns < best) best = ns;
+  }
+  std::fprintf(stderr, "tmap_corpus: driver encode time: %zu accepted calls, %.1f ns per call (best of 3 passes)%s\n",
+               accepted.size(), best / static_cast<double>(accepted.size()), bad ? " (some calls failed on replay)" : "");
 }
 
 int Usage(const char* argv0) {
   std::fprintf(stderr,
-               "usage: %s [--probes] [--random N] [--accepted K] [--seed S] [--seconds T] [--out FILE]\n"
+               "usage: %s [--probes] [--random N] [--accepted K] [--seed S] [--seconds T] [--time] [--out FILE]\n"
                "  writes the driver's own tensor-map encodings as JSON Lines (see the header of tools/tmap_corpus.cc)\n",
                argv0);
   return 2;
@@ -629,13 +664,14 @@ bool ParseU64(const char* s, uint64_t* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool probes = false;
+  bool probes = false, time_driver = false;
   uint64_t random_n = 0, accepted_goal = 0, seed = 1, seconds = 100;
   const char* out_path = nullptr;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next_u64 = [&](uint64_t* v) { return i + 1 < argc && ParseU64(argv[++i], v); };
     if (a == "--probes") probes = true;
+    else if (a == "--time") time_driver = true;
     else if (a == "--random") { if (!next_u64(&random_n)) return Usage(argv[0]); }
     else if (a == "--accepted") { if (!next_u64(&accepted_goal)) return Usage(argv[0]); }
     else if (a == "--seed") { if (!next_u64(&seed)) return Usage(argv[0]); }
@@ -653,7 +689,7 @@ int main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   if (probes) Probes(g, rng);
   const uint64_t probe_calls = g.calls(), probe_acc = g.accepted();
-  if (random_n) Random(g, rng, random_n, accepted_goal);
+  if (random_n) Random(g, rng, random_n, accepted_goal, time_driver);
   if (out != stdout) std::fclose(out);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::fprintf(stderr, "tmap_corpus: probes %" PRIu64 " calls (%" PRIu64 " accepted), random %" PRIu64
