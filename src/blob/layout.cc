@@ -1,5 +1,6 @@
 #include "src/blob/layout.h"
 
+#include <cstring>
 #include <string>
 
 namespace tmapgen::blob {
@@ -153,20 +154,29 @@ void ScatterPiece(MapBytes* m, Piece p, uint64_t raw) {
 }
 }  // namespace
 
+// The map is 16 little-endian words; on a little-endian host that is a plain copy.
 MapWords ToMapWords(const MapBytes& m) {
   MapWords w;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  std::memcpy(w.data(), m.data(), sizeof(w));
+#else
   for (int i = 0; i < 16; ++i) {
     uint64_t v = 0;
     for (int b = 7; b >= 0; --b) v = (v << 8) | m[i * 8 + b];
     w[i] = v;
   }
+#endif
   return w;
 }
 
 MapBytes FromMapWords(const MapWords& w) {
   MapBytes m;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  std::memcpy(m.data(), w.data(), sizeof(m));
+#else
   for (int i = 0; i < 16; ++i)
     for (int b = 0; b < 8; ++b) m[i * 8 + b] = static_cast<uint8_t>(w[i] >> (8 * b));
+#endif
   return m;
 }
 
