@@ -37,13 +37,13 @@ std::string TempDir() {
   return mkdtemp(t) ? std::string(t) : std::string("/tmp");
 }
 
-Result Trace(const std::string& flags, const std::string& mode, const std::string& env = "") {
+Result TraceProgram(const std::string& flags, const std::string& program, const std::string& env = "") {
   static const std::string dir = TempDir();
   static int n = 0;
   const std::string stem = dir + "/run" + std::to_string(++n);
   const std::string cmd = "env TMAPGEN_TRACE_LIB=" TMAPGEN_INJECT_LIB " TMAPGEN_CUPTI=" TMAPGEN_FAKE_CUPTI " " + env +
                           " " TMAPGEN_BINARY " trace --out " + stem + ".jsonl --report " + stem + ".json " + flags +
-                          " -- " TMAPGEN_FAKE_APP " " + mode + " > " + stem + ".out 2> " + stem + ".err";
+                          " -- " + program + " > " + stem + ".out 2> " + stem + ".err";
   Result r;
   const int st = std::system(cmd.c_str());
   r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -54,6 +54,10 @@ Result Trace(const std::string& flags, const std::string& mode, const std::strin
   for (std::string line; std::getline(in, line);)
     if (!line.empty()) r.records.push_back(line);
   return r;
+}
+
+Result Trace(const std::string& flags, const std::string& mode, const std::string& env = "") {
+  return TraceProgram(flags, std::string(TMAPGEN_FAKE_APP) + " " + mode, env);
 }
 
 uint64_t Number(const std::string& line, const std::string& key) {
@@ -186,6 +190,18 @@ TEST(TraceInject, BadUsageIsExitTwoAndTheProgramDoesNotRun) {
   const Result t = Trace("--target sm_77", "basic");
   EXPECT_EQ(t.rc, 2);
   EXPECT_TRUE(Has(t.err, "unknown target \"sm_77\"")) << t.err;
+}
+
+TEST(TraceInject, TheProgramsExitStatusIsPassedOn) {
+  const Result missing = TraceProgram("", "/nonexistent/program");
+  EXPECT_EQ(missing.rc, 127);
+  EXPECT_TRUE(Has(missing.err, "cannot run /nonexistent/program")) << missing.err;
+  const Result failed = TraceProgram("--fail-on error", "/bin/sh -c 'exit 3'");
+  EXPECT_EQ(failed.rc, 3) << failed.err;
+  const Result killed = TraceProgram("", "/bin/sh -c 'kill -TERM $$'");
+  EXPECT_EQ(killed.rc, 128 + 15) << killed.err;
+  EXPECT_TRUE(Has(killed.err, "was killed by signal 15")) << killed.err;
+  EXPECT_TRUE(Has(killed.err, "no process loaded the injection library")) << killed.err;
 }
 
 TEST(TraceInject, TargetOverridesTheGpu) {
