@@ -96,6 +96,13 @@ uint32_t CallToSpec(const EncodeCall& c, TensorMapSpec* s) {
       SetEnum(c.wide_mode, kNumIm2colWideModes, &s->wide_mode, kFieldWideMode, &bad);
     }
   }
+  // An argument array that could not be read holds no value at all: the spec cannot stand for it.
+  if (c.unreadable & kUnreadableGlobalDim) bad |= kFieldGlobalDim;
+  if (c.unreadable & kUnreadableGlobalStrides) bad |= kFieldGlobalStrides;
+  if (c.unreadable & kUnreadableBoxDim) bad |= kFieldBoxDim;
+  if (c.unreadable & kUnreadableElementStrides) bad |= kFieldElementStrides;
+  if (c.unreadable & kUnreadableLowerCorner) bad |= kFieldLowerCorner;
+  if (c.unreadable & kUnreadableUpperCorner) bad |= kFieldUpperCorner;
   if ((c.flags & kHasTarget) && c.target < kNumTargets) {
     s->target = static_cast<Target>(c.target);
     s->set_fields |= kFieldTarget;

@@ -10,6 +10,8 @@
 // - A value the spec cannot hold (an enum value cuda.h does not define, tensorRank 0 or above 5) is
 //   not silently changed into a legal one: its Field bit is set in *unrepresentable and the spec field
 //   keeps a placeholder (0); record_json.h then writes the raw integer, so a replay names the field.
+//   An argument array that could not be read (EncodeCall::unreadable) is unrepresentable too (written
+//   as null).
 // - ConfigKeyOf() is the identity of a configuration: every parameter, the encoder, the result and the
 //   unreadable bits, with the global address reduced to its alignment (its lowest set bit, capped at
 //   256 bytes: what the rules look at). Two calls that differ only in where the tensor lives are the

@@ -1,6 +1,7 @@
 #include "src/trace/record_json.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "src/schema/spec_json.h"
 #include "src/tmap/types.h"
@@ -22,39 +23,42 @@ void RawEnum(json::Writer* w, std::string_view key, uint32_t v, int count) {
   }
 }
 
+// An argument array: its entries, or null when it could not be read.
+template <typename T>
+void RawArray(json::Writer* w, std::string_view key, const T* v, uint32_t n, bool unreadable) {
+  w->Key(key);
+  if (unreadable) {
+    w->Null();
+    return;
+  }
+  w->BeginArray();
+  for (uint32_t i = 0; i < n; ++i) {
+    if constexpr (std::is_signed_v<T>) w->Int(v[i]);
+    else w->Uint(v[i]);
+  }
+  w->EndArray();
+}
+
 void WriteRawParams(const EncodeCall& c, json::Writer* w) {
   TensorMapSpec s;
   CallToSpec(c, &s);
   const uint32_t n = std::min<uint32_t>(c.rank, kMaxRank);
+  const uint32_t k = n >= 2 ? std::min<uint32_t>(n - 2, 3) : 0;
   w->Key("mode").String(Name(s.mode));
   RawEnum<DataType>(w, "tensor_data_type", c.data_type, kNumDataTypes);
   w->Key("tensor_rank").Uint(c.rank);
   w->Key("global_address").String(Hex(c.global_address));
-  w->Key("global_dim").BeginArray();
-  for (uint32_t i = 0; i < n; ++i) w->Uint(c.global_dim[i]);
-  w->EndArray();
-  w->Key("global_strides").BeginArray();
-  for (uint32_t i = 0; i + 1 < n; ++i) w->Uint(c.global_strides[i]);
-  w->EndArray();
-  if (s.mode == Mode::kTiled) {
-    w->Key("box_dim").BeginArray();
-    for (uint32_t i = 0; i < n; ++i) w->Uint(c.box_dim[i]);
-    w->EndArray();
-  }
-  w->Key("element_strides").BeginArray();
-  for (uint32_t i = 0; i < n; ++i) w->Uint(c.element_strides[i]);
-  w->EndArray();
+  RawArray(w, "global_dim", c.global_dim, n, c.unreadable & kUnreadableGlobalDim);
+  RawArray(w, "global_strides", c.global_strides, n > 0 ? n - 1 : 0, c.unreadable & kUnreadableGlobalStrides);
+  if (s.mode == Mode::kTiled) RawArray(w, "box_dim", c.box_dim, n, c.unreadable & kUnreadableBoxDim);
+  RawArray(w, "element_strides", c.element_strides, n, c.unreadable & kUnreadableElementStrides);
   RawEnum<Interleave>(w, "interleave", c.interleave, kNumInterleaves);
   RawEnum<Swizzle>(w, "swizzle", c.swizzle, kNumSwizzles);
   RawEnum<L2Promotion>(w, "l2_promotion", c.l2_promotion, kNumL2Promotions);
   RawEnum<OobFill>(w, "oob_fill", c.oob_fill, kNumOobFills);
   if (s.mode == Mode::kIm2col) {
-    w->Key("pixel_box_lower_corner").BeginArray();
-    for (uint32_t i = 0; i + 2 < n && i < 3; ++i) w->Int(c.lower_corner[i]);
-    w->EndArray();
-    w->Key("pixel_box_upper_corner").BeginArray();
-    for (uint32_t i = 0; i + 2 < n && i < 3; ++i) w->Int(c.upper_corner[i]);
-    w->EndArray();
+    RawArray(w, "pixel_box_lower_corner", c.lower_corner, k, c.unreadable & kUnreadableLowerCorner);
+    RawArray(w, "pixel_box_upper_corner", c.upper_corner, k, c.unreadable & kUnreadableUpperCorner);
   }
   if (IsWideMode(s.mode)) {
     w->Key("pixel_box_lower_corner_width").Int(c.lower_corner_width);

@@ -6,6 +6,7 @@
 
 #include "src/schema/spec_json.h"
 #include "src/trace/call_spec.h"
+#include "src/trace/explain.h"
 #include "tests/trace/trace_test_util.h"
 
 namespace tmapgen::trace {
@@ -150,6 +151,36 @@ TEST(RecordJson, CallerAndSymbolAreRecorded) {
   CopyTail(longp, c.caller, kCallerMax);
   EXPECT_EQ(FieldView(c.caller, kCallerMax).size(), static_cast<size_t>(kCallerMax - 1));
   EXPECT_EQ(FieldView(c.caller, kCallerMax).substr(kCallerMax - 1 - 8), "/libx.so");
+}
+
+}  // namespace
+}  // namespace tmapgen::trace
+
+namespace tmapgen::trace {
+namespace {
+
+// Seen on the H200: a null globalStrides made the placeholder 0 look like a stride (a spurious
+// "overlap" warning). An unreadable array is no value at all: written as null, not validated.
+TEST(RecordJson, AnUnreadableArrayIsNullAndNotValidated) {
+  EncodeCall c = testing::GoodTiled();
+  c.unreadable = kUnreadableGlobalStrides;
+  c.global_strides[0] = 0;
+  c.result = 1;
+  c.flags &= ~kHasBytes;
+  std::string line;
+  AppendRecordJson(c, 1, &line);
+  EXPECT_NE(line.find("\"global_strides\":null"), std::string::npos) << line;
+  TensorMapSpec s;
+  InputError e;
+  EXPECT_FALSE(ParseSpecJson(line, 1, &s, &e));
+  EXPECT_EQ(e.field, "global_strides") << e.message;
+  Verdict v;
+  JudgeCall(c, &v);
+  EXPECT_EQ(v.outcome, Outcome::kRejected);
+  EXPECT_NE(v.unrepresentable & kFieldGlobalStrides, 0u);
+  const std::string text = ExplainCall(c, v, 1);
+  EXPECT_EQ(text.find("global-stride-overlap"), std::string::npos) << text;
+  EXPECT_NE(text.find("error global_strides: a null pointer"), std::string::npos) << text;
 }
 
 }  // namespace

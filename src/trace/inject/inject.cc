@@ -21,9 +21,12 @@
 //   TMAPGEN_TRACE_TARGET=T     validate for target T instead of the calling context's GPU
 //   TMAPGEN_TRACE_MAX_CONFIGS  distinct configurations kept per process (default 4096)
 //   TMAPGEN_TRACE_DEBUG=1      print the call stack of every new record (for checking caller attribution)
+//   TMAPGEN_TRACE_BASELINE=1   measurement only: subscribe but record nothing (CUPTI's own cost per call)
 //   TMAPGEN_CUPTI=PATH         the CUPTI library to open (default: the one already loaded, else the
 //                              usual names and CUDA locations)
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -93,6 +96,7 @@ struct Global {
   // Configuration.
   bool all = false;
   bool debug = false;
+  bool baseline = false;  // TMAPGEN_TRACE_BASELINE=1: subscribe, return at once (CUPTI's own cost, measured)
   bool standalone = true;
   bool forced_target = false;
   uint8_t target = 0;
@@ -221,20 +225,60 @@ CountStore Counts() {
 
 // ------------------------------------------------------------------------------------------ the caller
 
+// The address ranges of the objects whose frames are not the caller (this library, CUPTI, the driver):
+// their PT_LOAD segments, found once with dl_iterate_phdr, so that the unwinder can stop at the first
+// frame outside them without a dladdr per frame.
+struct Ranges {
+  uintptr_t lo[24], hi[24];
+  int n = 0;
+  bool Contains(uintptr_t pc) const {
+    for (int i = 0; i < n; ++i)
+      if (pc >= lo[i] && pc < hi[i]) return true;
+    return false;
+  }
+};
+Ranges g_skip;
+
+int AddObjectRanges(struct dl_phdr_info* info, size_t, void* arg) {
+  const uintptr_t want = reinterpret_cast<uintptr_t>(arg);
+  bool mine = false;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type == PT_LOAD && want >= info->dlpi_addr + ph.p_vaddr && want < info->dlpi_addr + ph.p_vaddr + ph.p_memsz)
+      mine = true;
+  }
+  if (!mine) return 0;
+  for (int i = 0; i < info->dlpi_phnum && g_skip.n < 24; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
+    g_skip.lo[g_skip.n] = info->dlpi_addr + ph.p_vaddr;
+    g_skip.hi[g_skip.n] = info->dlpi_addr + ph.p_vaddr + ph.p_memsz;
+    ++g_skip.n;
+  }
+  return 1;
+}
+void SkipObjectOf(const void* addr) {
+  if (addr != nullptr) dl_iterate_phdr(AddObjectRanges, const_cast<void*>(addr));
+}
+
 struct Frames {
   uintptr_t pc[48];
   int n = 0;
+  bool all = false;  // debug: every frame; else stop at the first frame outside the skipped objects
 };
 _Unwind_Reason_Code CollectFrame(struct _Unwind_Context* ctx, void* arg) {
   Frames* f = static_cast<Frames*>(arg);
   if (f->n >= 48) return _URC_END_OF_STACK;
-  f->pc[f->n++] = _Unwind_GetIP(ctx);
-  return _URC_NO_REASON;
+  const uintptr_t pc = _Unwind_GetIP(ctx);
+  if (!f->all && pc != 0 && g_skip.Contains(pc - 1)) return _URC_NO_REASON;
+  f->pc[f->n++] = pc;
+  return f->all ? _URC_NO_REASON : _URC_END_OF_STACK;
 }
 
 // The first frame outside this library, CUPTI and the driver is the caller of cuTensorMap*.
 void ResolveCaller(void*, EncodeCall* c) {
   Frames f;
+  f.all = g->debug;
   _Unwind_Backtrace(CollectFrame, &f);
   for (int i = 0; i < f.n; ++i) {
     // A return address points after the call; step back one byte to stay inside the calling function.
@@ -370,7 +414,7 @@ void ReinitAfterFork() {
 }
 
 void OnCallback(void*, cupti::CallbackDomain domain, cupti::CallbackId cbid, const void* cbdata) {
-  if (domain != cupti::kDomainDriverApi || g == nullptr || g->recorder == nullptr) return;
+  if (domain != cupti::kDomainDriverApi || g == nullptr || g->recorder == nullptr || g->baseline) return;
   const auto* d = static_cast<const cupti::CallbackData*>(cbdata);
   if (d->callbackSite == cupti::kApiEnter) {
     if (cbid == cupti::kCbidReplaceAddress) {
@@ -587,6 +631,8 @@ int Initialize() {
   g->all = all != nullptr && std::strcmp(all, "1") == 0;
   const char* debug = std::getenv("TMAPGEN_TRACE_DEBUG");
   g->debug = debug != nullptr && std::strcmp(debug, "1") == 0;
+  const char* baseline = std::getenv("TMAPGEN_TRACE_BASELINE");
+  g->baseline = baseline != nullptr && std::strcmp(baseline, "1") == 0;
   if (const char* mc = std::getenv("TMAPGEN_TRACE_MAX_CONFIGS")) {
     const long v = std::strtol(mc, nullptr, 10);
     if (v >= 16 && v <= (1 << 20)) g->capacity = static_cast<uint32_t>(v);
@@ -622,6 +668,9 @@ int Initialize() {
   auto enable = reinterpret_cast<cupti::PfnEnableCallback>(dlsym(g->cupti, "cuptiEnableCallback"));
   g->result_string = reinterpret_cast<cupti::PfnGetResultString>(dlsym(g->cupti, "cuptiGetResultString"));
   g->cupti_base = BaseOf(reinterpret_cast<const void*>(enable));
+  SkipObjectOf(reinterpret_cast<const void*>(&Initialize));
+  SkipObjectOf(reinterpret_cast<const void*>(enable));
+  if (g->cuda_base != nullptr) SkipObjectOf(g->cuda_base);
   Dl_info info;
   if (enable != nullptr && dladdr(reinterpret_cast<const void*>(enable), &info) != 0 && info.dli_fname != nullptr)
     g->cupti_path = info.dli_fname;
