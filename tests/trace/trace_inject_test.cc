@@ -123,6 +123,8 @@ TEST(TraceInject, AForkedChildHasItsOwnStreamMergedInTheSummary) {
   ASSERT_EQ(r.rc, 0) << r.err;
   ASSERT_EQ(r.records.size(), 2u) << r.err;
   EXPECT_NE(Number(r.records[0], "pid"), Number(r.records[1], "pid"));
+  // Both encodes ran on their process's main thread: the child's thread id is its own, not its parent's.
+  for (const std::string& l : r.records) EXPECT_EQ(Number(l, "tid"), Number(l, "pid")) << l;
   // The parent's configuration twice, the child's three times.
   EXPECT_EQ(Number(r.records[0], "count") + Number(r.records[1], "count"), 5u);
   EXPECT_TRUE(Has(r.err, "2 processes loaded the driver (2 traced)")) << r.err;

@@ -533,6 +533,7 @@ void AtForkParent() {
   if (g != nullptr && g->recorder != nullptr) g->recorder->UnlockAfterFork();
 }
 void AtForkChild() {
+  tls_tid = 0;  // the forking thread's id was copied with its thread-local storage
   if (g != nullptr && g->recorder != nullptr) {
     g->recorder->UnlockAfterFork();
     g->fork_pending.store(true, std::memory_order_release);
