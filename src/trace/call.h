@@ -57,7 +57,7 @@ inline constexpr int kSymbolMax = 64;   // bytes of the caller's symbol kept
 inline constexpr uint32_t kCallVersion = 1;
 
 struct EncodeCall {
-  // --- the parameter block ----------------------------------------------------------------------
+  // --- the parameter block (kept first: the recorder copies it as the bytes before `result`) -------
   CallKind kind = CallKind::kEncodeTiled;
   CallKind encoder = CallKind::kEncodeTiled;  // the encoder the parameters are for (ReplaceAddress: its source's)
   uint8_t reserved0[2] = {};

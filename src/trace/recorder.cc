@@ -77,14 +77,15 @@ void Recorder::RememberMap(const EncodeCall& c) {
   if (m.used && std::memcmp(m.bytes, c.bytes, sizeof(m.bytes)) == 0) return;
   m.used = true;
   std::memcpy(m.bytes, c.bytes, sizeof(m.bytes));
-  m.call = c;
+  std::memcpy(m.params, &c, kParamBytes);
   m.seq = c.seq;
 }
 
 bool Recorder::FindSource(const EncodeCall& c, EncodeCall* src) {
   const RecentMap& m = recent_[HashBytes(c.bytes_before) % kRecentMaps];
   if (!m.used || std::memcmp(m.bytes, c.bytes_before, sizeof(m.bytes)) != 0) return false;
-  *src = m.call;
+  *src = EncodeCall();
+  std::memcpy(static_cast<void*>(src), m.params, kParamBytes);
   src->seq = m.seq;
   return true;
 }

@@ -28,6 +28,7 @@
 #define TMAPGEN_SRC_TRACE_RECORDER_H_
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
 #include <string_view>
@@ -103,11 +104,13 @@ class Recorder {
     uint32_t seq = 0;
     bool used = false;
   };
+  // The parameter block of EncodeCall: its members before `result` (call.h keeps them first).
+  static constexpr size_t kParamBytes = offsetof(EncodeCall, result);
   struct RecentMap {
     bool used = false;
-    uint64_t bytes[16];
-    EncodeCall call;  // its parameters (the call that produced the map)
     uint32_t seq = 0;  // its record
+    uint64_t bytes[16];
+    unsigned char params[kParamBytes];  // the parameters of the call that produced the map
   };
 
   // Looks the configuration up, inserting it when new; returns its seq, or -1 when the table is full.
