@@ -206,6 +206,22 @@ TEST(TraceInject, TheProgramsExitStatusIsPassedOn) {
   EXPECT_TRUE(Has(killed.err, "no process loaded the injection library")) << killed.err;
 }
 
+TEST(TraceInject, TheLibraryLoadedByHandExplainsAndSummarisesOnStandardError) {
+  // No `tmapgen trace`: CUDA_INJECTION64_PATH set by hand, no TMAPGEN_TRACE_DIR.
+  char t[] = "/tmp/tmapgen-trace-alone.XXXXXX";
+  const std::string dir = mkdtemp(t) ? t : "/tmp";
+  const std::string cmd = "env -u TMAPGEN_TRACE_DIR CUDA_INJECTION64_PATH=" TMAPGEN_INJECT_LIB
+                          " TMAPGEN_CUPTI=" TMAPGEN_FAKE_CUPTI " " TMAPGEN_FAKE_APP " basic > " + dir + "/out 2> " +
+                          dir + "/err";
+  const int st = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  const std::string out = Slurp(dir + "/out"), err = Slurp(dir + "/err");
+  EXPECT_EQ(out, "fake_app basic: done\n");
+  EXPECT_TRUE(Has(err, "[box-dim-range]")) << err;
+  EXPECT_TRUE(Has(err, "tmapgen trace summary: 1 process loaded the driver (1 traced), 1,012 tensor-map calls, 3 "
+                       "distinct configurations")) << err;
+}
+
 TEST(TraceInject, TargetOverridesTheGpu) {
   const Result r = Trace("--target sm_100a", "threads");
   ASSERT_EQ(r.rc, 0) << r.err;
