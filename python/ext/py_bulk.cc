@@ -7,6 +7,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -66,6 +67,11 @@ void ValidateJsonLines(std::string_view text, bool has_t, Target t, OnError on_e
     }
     return true;
   };
+  // One result per non-blank line at most: reserve them at once (no reallocation while they are made).
+  size_t lines = 1;
+  for (const char* p = text.data(); (p = static_cast<const char*>(std::memchr(p, '\n', text.data() + text.size() - p))) != nullptr; ++p)
+    ++lines;
+  res.reserve(res.size() + lines);
   split.Feed(text);
   if (!drain()) return;
   split.Finish();

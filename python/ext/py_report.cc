@@ -105,7 +105,6 @@ void ValidateInto(const TensorMapSpec& spec, bool has_target, Target target, int
   }
   Validation v;
   Validate(out->spec, &v);
-  out->facts = v.facts;
   out->findings.assign(v.findings.begin(), v.findings.end());
   out->dropped = v.findings.dropped();
   out->valid = v.valid;
@@ -125,8 +124,14 @@ Result InputErrorResult(const InputError& e, int index) {
   return r;
 }
 
+DerivedFacts Facts(const Result& r) {
+  DerivedFacts f = ComputeDerivedFacts(r.spec);
+  f.valid_targets = r.valid_targets;
+  return f;
+}
+
 void ToValidation(const Result& r, Validation* v) {
-  v->facts = r.facts;
+  v->facts = Facts(r);
   v->findings.Clear();
   for (const Finding& f : r.findings) v->findings.Add(f.rule, f.index, f.value, f.limit, static_cast<Target>(f.target));
   v->valid = r.valid;
@@ -260,48 +265,48 @@ void BindReport(nb::module_& m) {
                 nb::sig("def min_target(self) -> str | None"), "The lowest valid target, or None.");
 
   // Derived facts (src/tmap/derived_facts.h; the "derived" object of the JSON report).
-  c.def_prop_ro("encoder", [](const Result& r) { return std::string(Name(NeedSpec(r).facts.encoder)); },
+  c.def_prop_ro("encoder", [](const Result& r) { return std::string(Name(Facts(NeedSpec(r)).encoder)); },
                 "cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col or cuTensorMapEncodeIm2colWide.");
-  c.def_prop_ro("element_bits", [](const Result& r) { return NeedSpec(r).facts.element_bits; }, "Bits per element in global memory.");
-  c.def_prop_ro("smem_element_bits", [](const Result& r) { return NeedSpec(r).facts.smem_element_bits; },
+  c.def_prop_ro("element_bits", [](const Result& r) { return Facts(NeedSpec(r)).element_bits; }, "Bits per element in global memory.");
+  c.def_prop_ro("smem_element_bits", [](const Result& r) { return Facts(NeedSpec(r)).smem_element_bits; },
                 "Bits per element in shared memory (8 for the padded 16U4/16U6_ALIGN16B types).");
-  c.def_prop_ro("inner_box_bytes", [](const Result& r) { return NeedSpec(r).facts.inner_box_bytes; },
+  c.def_prop_ro("inner_box_bytes", [](const Result& r) { return Facts(NeedSpec(r)).inner_box_bytes; },
                 "Bytes of the innermost box dimension (box_dim[0], or channels_per_pixel for im2col) in shared memory.");
-  c.def_prop_ro("elements_per_copy", [](const Result& r) { return NeedSpec(r).facts.elements_per_copy; });
-  c.def_prop_ro("transaction_bytes", [](const Result& r) { return NeedSpec(r).facts.transaction_bytes; },
+  c.def_prop_ro("elements_per_copy", [](const Result& r) { return Facts(NeedSpec(r)).elements_per_copy; });
+  c.def_prop_ro("transaction_bytes", [](const Result& r) { return Facts(NeedSpec(r)).transaction_bytes; },
                 "Bytes one copy moves: the mbarrier expect_tx count of a load.");
   c.def_prop_ro("bytes_per_halo_pixel",
                 [](const Result& r) -> nb::object {
-                  const Result& x = NeedSpec(r);
-                  return x.facts.halo_adds_bytes ? nb::object(nb::int_(x.facts.bytes_per_halo_pixel)) : nb::none();
+                  const DerivedFacts f = Facts(NeedSpec(r));
+                  return f.halo_adds_bytes ? nb::object(nb::int_(f.bytes_per_halo_pixel)) : nb::none();
                 },
                 nb::sig("def bytes_per_halo_pixel(self) -> int | None"),
                 "im2col::w modes: bytes each halo pixel (wHalo, an instruction operand) adds to a copy; else None.");
-  c.def_prop_ro("smem_bytes", [](const Result& r) { return NeedSpec(r).facts.smem_footprint_bytes; },
+  c.def_prop_ro("smem_bytes", [](const Result& r) { return Facts(NeedSpec(r)).smem_footprint_bytes; },
                 "Shared memory one copy's destination must provide (the footprint), bytes.");
-  c.def_prop_ro("smem_footprint_bytes", [](const Result& r) { return NeedSpec(r).facts.smem_footprint_bytes; }, "Same as smem_bytes.");
-  c.def_prop_ro("smem_row_pitch", [](const Result& r) { return NeedSpec(r).facts.smem_row_pitch; },
+  c.def_prop_ro("smem_footprint_bytes", [](const Result& r) { return Facts(NeedSpec(r)).smem_footprint_bytes; }, "Same as smem_bytes.");
+  c.def_prop_ro("smem_row_pitch", [](const Result& r) { return Facts(NeedSpec(r)).smem_row_pitch; },
                 "Bytes from one box row to the next in shared memory.");
-  c.def_prop_ro("coord0_multiple", [](const Result& r) { return NeedSpec(r).facts.coord0_multiple; },
+  c.def_prop_ro("coord0_multiple", [](const Result& r) { return Facts(NeedSpec(r)).coord0_multiple; },
                 "The copy's dimension-0 coordinate must be a multiple of this many elements, or it faults.");
-  c.def_prop_ro("smem_alignment", [](const Result& r) { return NeedSpec(r).facts.smem_alignment_required; },
+  c.def_prop_ro("smem_alignment", [](const Result& r) { return Facts(NeedSpec(r)).smem_alignment_required; },
                 "Alignment the shared-memory destination requires (bytes; the hardware minimum, 128).\n"
                 "smem_alignment_recommended is the swizzle repeat, which puts the swizzle phase at 0.");
-  c.def_prop_ro("smem_alignment_required", [](const Result& r) { return NeedSpec(r).facts.smem_alignment_required; });
-  c.def_prop_ro("smem_alignment_recommended", [](const Result& r) { return NeedSpec(r).facts.smem_alignment_recommended; });
-  c.def_prop_ro("swizzle_span", [](const Result& r) { return NeedSpec(r).facts.swizzle_span; }, "Swizzle span in bytes (0 for none).");
-  c.def_prop_ro("swizzle_repeat", [](const Result& r) { return NeedSpec(r).facts.swizzle_repeat; },
+  c.def_prop_ro("smem_alignment_required", [](const Result& r) { return Facts(NeedSpec(r)).smem_alignment_required; });
+  c.def_prop_ro("smem_alignment_recommended", [](const Result& r) { return Facts(NeedSpec(r)).smem_alignment_recommended; });
+  c.def_prop_ro("swizzle_span", [](const Result& r) { return Facts(NeedSpec(r)).swizzle_span; }, "Swizzle span in bytes (0 for none).");
+  c.def_prop_ro("swizzle_repeat", [](const Result& r) { return Facts(NeedSpec(r)).swizzle_repeat; },
                 "Bytes after which the swizzle pattern repeats (0 for none).");
-  c.def_prop_ro("swizzle_atomicity", [](const Result& r) { return NeedSpec(r).facts.swizzle_atomicity; },
+  c.def_prop_ro("swizzle_atomicity", [](const Result& r) { return Facts(NeedSpec(r)).swizzle_atomicity; },
                 "Bytes the swizzle keeps together (16, or 32/64 for the 128B atom swizzles).");
   c.def_prop_ro("swizzle_base_offset",
                 [](const Result& r) -> nb::object {
-                  const Result& x = NeedSpec(r);
-                  return x.facts.swizzle_base_offset >= 0 ? nb::object(nb::int_(x.facts.swizzle_base_offset)) : nb::none();
+                  const DerivedFacts f = Facts(NeedSpec(r));
+                  return f.swizzle_base_offset >= 0 ? nb::object(nb::int_(f.swizzle_base_offset)) : nb::none();
                 },
                 nb::sig("def swizzle_base_offset(self) -> int | None"),
                 "With smem_address: (address / 128) % (repeat / 128), the descriptor's base offset; else None.");
-  c.def_prop_ro("global_extent_bytes", [](const Result& r) { return NeedSpec(r).facts.global_extent_bytes; },
+  c.def_prop_ro("global_extent_bytes", [](const Result& r) { return Facts(NeedSpec(r)).global_extent_bytes; },
                 "Bytes of global memory the tensor spans.");
   c.def_prop_ro("ptx", [](const Result& r) { return PtxForms(NeedSpec(r).spec); },
                 "The PTX instructions the map works with in its declared direction.");

@@ -2,7 +2,9 @@
 //
 // Contract
 // - A Result is the outcome of validating one spec (src/tmap/validator.h), kept compactly (the findings
-//   that were made, not the fixed-size list) so that millions of them fit in memory; or, for bulk input,
+//   that were made, not the fixed-size list; the derived facts are recomputed from the spec when asked
+//   for, as Validate computes them: ComputeDerivedFacts plus the valid targets) so that millions of
+//   them fit in memory (about 330 bytes each); or, for bulk input,
 //   the input error that took the place of a spec. Reports are rendered from it by the same functions as
 //   the command line's (src/report/report.h): to_json() is the JSON report `tmapgen validate --format
 //   json` prints for the same spec and index; str() is its text report (without colors).
@@ -24,7 +26,6 @@ namespace tmapgen::py {
 
 struct Result {
   TensorMapSpec spec;
-  DerivedFacts facts;
   std::vector<Finding> findings;
   int dropped = 0;
   bool valid = false;
@@ -42,6 +43,8 @@ Result InputErrorResult(const InputError& e, int index);
 
 // The Validation the renderers take, rebuilt from a Result.
 void ToValidation(const Result& r, Validation* v);
+// The derived facts of a Result (what Validate put in Validation::facts).
+DerivedFacts Facts(const Result& r);
 
 // JSON and text exactly as the command line renders them (no driver encoding, no colors).
 // Appends the JSON report to *out (w is scratch, reused between calls).
