@@ -107,7 +107,8 @@ const char* kManyDoc =
     "`specs` is JSON Lines text (bytes, bytearray, memoryview or str: one spec per line, as `tmapgen\n"
     "validate FILE.jsonl` reads it; parsed and validated in C++ with the GIL released), or an iterable of\n"
     "TensorMapSpec objects and dicts (read with the GIL held, validated with it released).\n"
-    "`target` applies to every spec (None: each spec's own target, or every target).\n\n"
+    "`target` is the target of every spec, replacing a spec's own as in validate() (None: each spec's own\n"
+    "target, or every target; the command line's --target fills in only specs without one).\n\n"
     "on_error=\"raise\" (the default) raises SpecError for the first spec that cannot be read, naming it\n"
     "(\"line 3, column 17: global_dim[2]: ...\", or \"specs[3].global_dim[2]\"); on_error=\"report\" puts an\n"
     "input-error Report in its place and goes on, as the command line does.";

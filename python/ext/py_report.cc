@@ -1,5 +1,6 @@
 #include "python/ext/py_report.h"
 
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -379,11 +380,12 @@ void BindReport(nb::module_& m) {
       "Validates one tensor map against every rule and returns its Report.\n\n"
       "`spec` is a TensorMapSpec or a dict of fields; keyword arguments give the fields directly or replace\n"
       "those of `spec` (the names of TensorMapSpec). `target` (\"sm_90a\", \"sm_100a\", ...) is the target the\n"
-      "verdict is for; None keeps the spec's own target, or tries every target when it has none.\n\n"
+      "verdict is for, like any other field: it replaces the spec's own; None keeps the spec's, or tries\n"
+      "every target when it has none. (The command line's --target only fills in specs without one.)\n\n"
       "A malformed spec raises SpecError naming the field; an invalid one returns a Report with valid=False.\n\n"
       "    >>> r = tmapgen.validate(dtype=\"f32\", global_dim=[1024, 1024], box_dim=[64, 64], swizzle=\"128B\")\n"
       "    >>> r.valid, r.errors[0].rule\n"
-      "    (False, 'swizzle-inner-box')\n");
+      "    (False, 'swizzle-inner-span')\n");
 }
 
 }  // namespace tmapgen::py

@@ -478,7 +478,7 @@ void BindSpec(nb::module_& m) {
         nb::arg("spec") = nb::none(), nb::arg("fields"),
         nb::sig("def __init__(self, spec: dict[str, object] | TensorMapSpec | None = None, /, **fields: object) -> None"));
   c.def_static("from_json",
-               [](std::string_view text) {
+               [](const std::string& text) {
                  PySpec out;
                  InputError e;
                  if (!ParseSpecJson(text, 1, &out.spec, &e)) throw SpecFailure(e.field, e.message);

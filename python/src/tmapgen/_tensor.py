@@ -66,6 +66,13 @@ _NAMED = {
 _CUTLASS = "CUTLASS cute/arch/copy_sm90_desc.hpp to_CUtensorMapDataType"
 
 
+def _error(message: str) -> SpecError:
+    """A SpecError whose `field` is the message's prefix ("box: 3 values ..." -> "box")."""
+    e = SpecError(message)
+    e.field = message.split(":", 1)[0]
+    return e
+
+
 class _View:
     """What the protocols say about an array: everything for_tensor needs, in bytes."""
 
@@ -145,13 +152,13 @@ def _from_array_interface(tensor: Any, cai: dict, protocol: str) -> _View:
     v = _View()
     v.protocol = protocol
     if cai.get("mask") is not None:
-        raise SpecError("tensor: masked arrays have no tensor map")
+        raise _error("tensor: masked arrays have no tensor map")
     m = _TYPESTR.match(str(cai.get("typestr", "")))
     if not m:
-        raise SpecError("tensor: %s typestr %r is not understood" % (protocol, cai.get("typestr")))
+        raise _error("tensor: %s typestr %r is not understood" % (protocol, cai.get("typestr")))
     order, kind, size = m.group(1), m.group(2), int(m.group(3))
     if order == ">" and size > 1:
-        raise SpecError("tensor: big-endian data (typestr %r) has no tensor map" % cai["typestr"])
+        raise _error("tensor: big-endian data (typestr %r) has no tensor map" % cai["typestr"])
     kinds = {"b": _BOOL, "i": _INT, "u": _UINT, "f": _FLOAT, "c": _COMPLEX}
     if kind in kinds:
         v.code, v.value_bits = kinds[kind], 8 * size
@@ -160,7 +167,7 @@ def _from_array_interface(tensor: Any, cai: dict, protocol: str) -> _View:
         if named and named[3] == 8 * size:
             v.code, v.value_bits, v.lanes, v.stored_bits = named
     else:
-        raise SpecError("tensor: %s typestr %r has no tensor-map type" % (protocol, cai["typestr"]))
+        raise _error("tensor: %s typestr %r has no tensor-map type" % (protocol, cai["typestr"]))
     if v.stored_bits == 0:
         v.stored_bits = 8 * size
     v.type_name = _framework_dtype_name(tensor) if kind == "V" else _type_name(v.code, v.value_bits, 1)
@@ -183,7 +190,7 @@ def _from_torch(tensor: Any) -> _View:
     size = int(tensor.element_size())
     named = _NAMED.get(name)
     if named is None or named[3] != 8 * size:
-        raise SpecError("tensor: torch dtype %s is not carried by DLPack here and is not a known TMA-able type" % name)
+        raise _error("tensor: torch dtype %s is not carried by DLPack here and is not a known TMA-able type" % name)
     v.code, v.value_bits, v.lanes, v.stored_bits = named
     v.type_name = name
     v.address = int(tensor.data_ptr())
@@ -215,7 +222,7 @@ def _view(tensor: Any) -> _View:
     if callable(getattr(tensor, "data_ptr", None)) and callable(getattr(tensor, "element_size", None)):
         return _from_torch(tensor)
     why = "; ".join(errors) if errors else "it has neither __dlpack__ nor __cuda_array_interface__"
-    raise SpecError("tensor: cannot read a %s as an array (%s)" % (type(tensor).__name__, why))
+    raise _error("tensor: cannot read a %s as an array (%s)" % (type(tensor).__name__, why))
 
 
 def _map_dtype(v: _View, override: Optional[str]) -> Tuple[str, str]:
@@ -254,16 +261,16 @@ def _map_dtype(v: _View, override: Optional[str]) -> Tuple[str, str]:
         why = ("%d-bit values stored one per byte: to TMA they are bytes (its 4- and 6-bit types need packed data)"
                % bits)
     elif code == _COMPLEX:
-        raise SpecError("tensor: %s has no tensor-map type: view it as real pairs (e.g. torch.view_as_real) "
+        raise _error("tensor: %s has no tensor-map type: view it as real pairs (e.g. torch.view_as_real) "
                         "and map that" % v.type_name)
     if override is not None:
         short, full, obits = _tmapgen._data_type_info(override)
         if obits != stored:
-            raise SpecError("dtype: %s has %d bits per element in global memory; the tensor's %s has %d"
+            raise _error("dtype: %s has %d bits per element in global memory; the tensor's %s has %d"
                             % (full, obits, v.type_name, stored))
         return short, "dtype %s given for the tensor's %s" % (full, v.type_name)
     if carried is None:
-        raise SpecError("tensor: dtype %s (%d bits) has no tensor-map type; pass dtype=\"...\" with a cuda.h type "
+        raise _error("tensor: dtype %s (%d bits) has no tensor-map type; pass dtype=\"...\" with a cuda.h type "
                         "of the same width to map its bits" % (v.type_name or "unknown", v.value_bits))
     full = _tmapgen._data_type_info(carried)[1]
     line = "dtype %s -> %s" % (v.type_name, full) + (": " + why if why else "")
@@ -303,13 +310,13 @@ def for_tensor(tensor: Any, box: Optional[Sequence[int]] = None, *, swizzle: Opt
     for k in ("global_dim", "global_strides", "box_dim", "tensor_rank", "rank", "tensor_data_type"):
         if k in fields:
             what = "dtype" if k == "tensor_data_type" else "box (in the tensor's order)" if k == "box_dim" else None
-            raise SpecError("%s: comes from the tensor%s" % (k, "; give " + what if what else ""))
+            raise _error("%s: comes from the tensor%s" % (k, "; give " + what if what else ""))
     v = _view(tensor)
     rank = len(v.shape)
     if rank == 0:
-        raise SpecError("tensor: a 0-dimensional array has no tensor map (rank 1 to 5)")
+        raise _error("tensor: a 0-dimensional array has no tensor map (rank 1 to 5)")
     if rank > 5:
-        raise SpecError("tensor: %d dimensions; a tensor map has at most 5 (merge contiguous dimensions with a "
+        raise _error("tensor: %d dimensions; a tensor map has at most 5 (merge contiguous dimensions with a "
                         "reshape/view first)" % rank)
     carried, dtype_line = _map_dtype(v, dtype)
     origin = ["%s, %s on %s, shape %s" % (type(tensor).__module__.split(".")[0] + "." + type(tensor).__name__,
@@ -331,10 +338,10 @@ def for_tensor(tensor: Any, box: Optional[Sequence[int]] = None, *, swizzle: Opt
     else:
         strides_bits = v.strides_bits
         if any(x < 0 for x in strides_bits):
-            raise SpecError("tensor: negative strides: a tensor map walks each dimension upward (flip the view, or "
+            raise _error("tensor: negative strides: a tensor map walks each dimension upward (flip the view, or "
                             "copy it)")
     if v.shape[-1] > 1 and strides_bits[-1] != v.stored_bits:
-        raise SpecError("tensor: the innermost dimension has a stride of %g bytes, not one element (%g B): a tensor "
+        raise _error("tensor: the innermost dimension has a stride of %g bytes, not one element (%g B): a tensor "
                         "map reads dimension 0 contiguously (use .contiguous(), or a view whose last dimension is the "
                         "contiguous one)" % (strides_bits[-1] / 8, v.stored_bits / 8))
     # Size-1 dimensions: only index 0 exists, so the stride is free; use the dense value.
@@ -348,7 +355,7 @@ def for_tensor(tensor: Any, box: Optional[Sequence[int]] = None, *, swizzle: Opt
                               "replaced by the dense %d B" % (j, j + 1, bits / 8, dense))
             bits = 8 * dense
         if bits % 8:
-            raise SpecError("tensor: the stride of dimension %d (%g bytes) does not fall on a byte boundary"
+            raise _error("tensor: the stride of dimension %d (%g bytes) does not fall on a byte boundary"
                             % (j + 1, bits / 8))
         global_strides.append(bits // 8)
         dense = _round16(bits // 8 * dims[j + 1])
@@ -363,14 +370,14 @@ def for_tensor(tensor: Any, box: Optional[Sequence[int]] = None, *, swizzle: Opt
     if box is not None:
         b = [int(x) for x in box]
         if len(b) != rank:
-            raise SpecError("box: %d values for a %d-dimensional tensor (the box is in the tensor's order, like "
+            raise _error("box: %d values for a %d-dimensional tensor (the box is in the tensor's order, like "
                             "its shape %s)" % (len(b), rank, list(v.shape)))
         b = list(reversed(b))
         spec_fields["box_dim"] = b
     if element_strides is not None:
         e = [int(x) for x in element_strides]
         if len(e) != rank:
-            raise SpecError("element_strides: %d values for a %d-dimensional tensor (in the tensor's order)"
+            raise _error("element_strides: %d values for a %d-dimensional tensor (in the tensor's order)"
                             % (len(e), rank))
         spec_fields["element_strides"] = list(reversed(e))
     return TensorMapSpec._with_origin(spec_fields, origin)
