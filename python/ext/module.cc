@@ -16,6 +16,8 @@
 namespace tmapgen::py {
 void BindBulk(nanobind::module_& m);
 void BindDlpack(nanobind::module_& m);
+void BindDesc(nanobind::module_& m);
+void BindBlob(nanobind::module_& m);
 }  // namespace tmapgen::py
 
 NB_MODULE(_tmapgen, m) {
@@ -26,4 +28,10 @@ NB_MODULE(_tmapgen, m) {
   tmapgen::py::BindReport(m);
   tmapgen::py::BindBulk(m);
   tmapgen::py::BindDlpack(m);
+#ifdef TMAPGEN_PY_HAVE_DESC
+  tmapgen::py::BindDesc(m);
+#endif
+#ifdef TMAPGEN_PY_HAVE_BLOB
+  tmapgen::py::BindBlob(m);
+#endif
 }

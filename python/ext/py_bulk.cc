@@ -248,7 +248,7 @@ void BindBulk(nb::module_& m) {
         }
         return out;
       },
-      nb::arg("specs"), nb::kw_only(), nb::arg("target") = nb::none(), nb::arg("on_error") = "raise",
+      nb::arg("specs"), nb::kw_only(), nb::arg("target").none() = nb::none(), nb::arg("on_error") = "raise",
       nb::sig("def validate_many(specs: bytes | bytearray | memoryview | str | "
               "typing.Iterable[TensorMapSpec | dict[str, object]], *, target: str | None = None, "
               "on_error: typing.Literal['raise', 'report'] = 'raise') -> ReportList"),

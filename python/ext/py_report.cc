@@ -374,7 +374,7 @@ void BindReport(nb::module_& m) {
         if (!s.origin.empty()) r.origin = std::make_shared<const std::vector<std::string>>(std::move(s.origin));
         return r;
       },
-      nb::arg("spec") = nb::none(), nb::arg("target") = nb::none(), nb::arg("fields"),
+      nb::arg("spec").none() = nb::none(), nb::arg("target").none() = nb::none(), nb::arg("fields"),
       nb::sig("def validate(spec: TensorMapSpec | dict[str, object] | None = None, /, target: str | None = None, "
               "**fields: object) -> Report"),
       "Validates one tensor map against every rule and returns its Report.\n\n"

@@ -475,7 +475,7 @@ void BindSpec(nb::module_& m) {
           }
           new (self) PySpec(SpecFromMapping(spec, fields));
         },
-        nb::arg("spec") = nb::none(), nb::arg("fields"),
+        nb::arg("spec").none() = nb::none(), nb::arg("fields"),
         nb::sig("def __init__(self, spec: dict[str, object] | TensorMapSpec | None = None, /, **fields: object) -> None"));
   c.def_static("from_json",
                [](const std::string& text) {

@@ -9,7 +9,10 @@ The same C++ core as the ``tmapgen`` command line, with Python types:
 
 Specs:        TensorMapSpec, for_tensor (torch, cupy, jax, numpy: DLPack or __cuda_array_interface__)
 Validation:   validate -> Report, validate_many -> ReportList
-Errors:       SpecError (a ValueError) for a malformed spec; an invalid spec is a Report with valid=False
+Descriptors:  wgmma_desc, tcgen05_desc, decode_desc, check_desc -> DescReport; idesc, decode_idesc -> IdescReport
+Blobs:        decode(bytes) -> DecodedMap; encode(spec) -> MapBytes (the 128 bytes, offline)
+Errors:       SpecError (a ValueError) for a malformed spec or argument; an invalid spec is a Report with
+              valid=False
 
 docs/python.md in the repository has the whole API; every function has a docstring (help(tmapgen.validate)).
 """
@@ -30,6 +33,17 @@ from ._tensor import for_tensor
 
 _abc.Sequence.register(ReportList)
 
+from . import _tmapgen as _core  # noqa: E402
+
+if hasattr(_core, "wgmma_desc"):  # the descriptor requests (src/desc/desc_request.h)
+    from ._tmapgen import (  # noqa: F401
+        DescDiagnostic, DescField, DescReport, IdescReport, check_desc, decode_desc, decode_idesc, idesc,
+        tcgen05_desc, wgmma_desc,
+    )
+if hasattr(_core, "decode"):  # the 128-byte map (src/blob/blob.h)
+    from ._tmapgen import DecodedMap, MapField, UnexplainedBit, decode  # noqa: F401
+    from ._blob import MapBytes, encode  # noqa: F401
+
 __all__ = [
     "Diagnostic",
     "Report",
@@ -40,4 +54,6 @@ __all__ = [
     "validate",
     "validate_many",
     "__version__",
-]
+] + [n for n in ("DescDiagnostic", "DescField", "DescReport", "IdescReport", "check_desc", "decode_desc",
+                 "decode_idesc", "idesc", "tcgen05_desc", "wgmma_desc", "DecodedMap", "MapField", "UnexplainedBit",
+                 "MapBytes", "decode", "encode") if n in globals()]
