@@ -30,11 +30,11 @@ step() {
   fi
 }
 pip_opts=(--disable-pip-version-check --no-input --retries 10 --timeout 60 -q)
-if ! "$venv/bin/python" -c "import nanobind, scikit_build_core, pytest, numpy" > /dev/null 2>&1; then
+if ! "$venv/bin/python" -c "import nanobind, scikit_build_core, pytest, numpy, mypy" > /dev/null 2>&1; then
   rm -rf "$venv"
   step "creating $venv with $py" "$py" -m venv "$venv"
-  step "installing scikit-build-core, nanobind, pytest, numpy from PyPI" \
-    "$venv/bin/python" -m pip install "${pip_opts[@]}" "scikit-build-core>=0.10" "nanobind>=2.0" pytest numpy
+  step "installing scikit-build-core, nanobind, pytest, numpy, mypy from PyPI" \
+    "$venv/bin/python" -m pip install "${pip_opts[@]}" "scikit-build-core>=0.10" "nanobind>=2.0" pytest numpy mypy
 fi
 # Its own CMake tree (build/python-pkg), apart from python/build of manual `pip install ./python` runs
 # with other interpreters.

@@ -327,6 +327,7 @@ void BindDesc(nb::module_& m) {
   c.def("to_json", [](const PyDescReport& p) { return Strip(RenderMatrixReport(p.r, true, false)); },
         "The JSON report of `tmapgen desc ... --format json` (docs/descriptors.md).");
   c.def("to_dict", [](const PyDescReport& p) { return Loads(RenderMatrixReport(p.r, true, false)); },
+        nb::sig("def to_dict(self) -> dict[str, object]"),
         "json.loads(self.to_json()): layout facts, k slices, the map comparison, ...");
   c.def("text", [](const PyDescReport& p, bool color) { return RenderMatrixReport(p.r, false, color); }, nb::arg("color") = false);
   c.def("drawing", [](const PyDescReport& p) {
@@ -369,7 +370,8 @@ void BindDesc(nb::module_& m) {
   ic.def_prop_ro("notes", [](const PyIdescReport& p) { return IdescDiags(p, "note"); });
   ic.def("to_json", [](const PyIdescReport& p) { return Strip(RenderIdescResult(p.r, true, false)); },
          "The JSON report of `tmapgen idesc ... --format json`.");
-  ic.def("to_dict", [](const PyIdescReport& p) { return Loads(RenderIdescResult(p.r, true, false)); });
+  ic.def("to_dict", [](const PyIdescReport& p) { return Loads(RenderIdescResult(p.r, true, false)); },
+         nb::sig("def to_dict(self) -> dict[str, object]"));
   ic.def("text", [](const PyIdescReport& p, bool color) { return RenderIdescResult(p.r, false, color); }, nb::arg("color") = false);
   ic.def("__str__", [](const PyIdescReport& p) { return RenderIdescResult(p.r, false, false); });
   ic.def("__repr__", [](const PyIdescReport& p) { return RenderIdescResult(p.r, false, false); });

@@ -342,7 +342,8 @@ void BindReport(nb::module_& m) {
   c.def("to_json", &ResultJson,
         "The JSON report, exactly as `tmapgen validate --format json --no-gpu` prints it for this spec and index\n"
         "(docs/json-report.md), plus \"origin\" for specs from for_tensor.");
-  c.def("to_dict", [](const Result& r) { return JsonLoads(ResultJson(r)); }, "json.loads(self.to_json()).");
+  c.def("to_dict", [](const Result& r) { return JsonLoads(ResultJson(r)); },
+        nb::sig("def to_dict(self) -> dict[str, object]"), "json.loads(self.to_json()).");
   c.def("text", [](const Result& r, bool color) { return ResultText(r, color); }, nb::arg("color") = false,
         "The text report; color=True adds ANSI colors as on a terminal.");
   c.def("__str__", [](const Result& r) { return ResultText(r, false); });

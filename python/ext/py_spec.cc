@@ -509,7 +509,7 @@ void BindSpec(nb::module_& m) {
           if (explicit_only) return ExplicitFields(p.spec);
           return nb::module_::import_("json").attr("loads")(SpecJson(p.spec));
         },
-        nb::arg("explicit_only") = false,
+        nb::arg("explicit_only") = false, nb::sig("def to_dict(self, explicit_only: bool = False) -> dict[str, object]"),
         "The spec as a dict. By default the canonical schema form (every field its mode uses, cuda.h enum\n"
         "names, the JSON of to_json()); explicit_only=True gives only the fields that were given, with\n"
         "short names, so that TensorMapSpec(spec.to_dict(explicit_only=True)) == spec.");
