@@ -62,6 +62,20 @@ def cupy_cuda():
     return cupy
 
 
+def test_cuda_h_enumerators():
+    """The direct loads encode with the toolkit's own enum values; the parser reads them as C does
+    (the values in the comments of src/tmap/types.h are cuda.h's)."""
+    from tma_direct import cuda_h_enums
+    try:
+        e = cuda_h_enums()
+    except RuntimeError as err:
+        pytest.skip(str(err))
+    assert (e["CU_TENSOR_MAP_DATA_TYPE_UINT8"], e["CU_TENSOR_MAP_DATA_TYPE_BFLOAT16"],
+            e["CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B"]) == (0, 9, 15)
+    assert (e["CU_TENSOR_MAP_SWIZZLE_128B"], e["CU_TENSOR_MAP_L2_PROMOTION_L2_128B"],
+            e["CU_TENSOR_MAP_INTERLEAVE_32B"], e["CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA"]) == (3, 2, 2, 1)
+
+
 def check_mapping(spec, *, address, shape, strides_bytes, elem_bytes):
     """The map describes the tensor as the framework does: address, shape reversed, strides in bytes."""
     assert spec.global_address == address
@@ -100,19 +114,13 @@ def direct_loads(spec, data_u8, elem_bytes, box, coords_list, alloc_out, log, la
         assert int((exp >= 0).sum()) > 0
 
 
+# Maps made by the tests above, checked together by the project's GPU check in the last test of this file.
+CHECKED = []
+
+
 def project_check(spec, log, label, tmp_path):
-    """`tmapgen check` on the spec (the project's GPU check), when the command line is built."""
-    cli = cli_path()
-    if cli is None:
-        log(kind="tmapgen-check", case=label, skipped="no tmapgen binary")
-        return
-    f = tmp_path / ("%s.json" % label)
-    f.write_text(spec.replace(target="sm_90a").to_json())
-    p = subprocess.run([cli, "check", str(f)], capture_output=True, text=True, timeout=300)
-    log(kind="tmapgen-check", case=label, rc=p.returncode, out=p.stdout[-3000:], err=p.stderr[-1000:])
-    if p.returncode == 2 and "no kernels" in (p.stdout + p.stderr):
-        return  # a build without nvcc: nothing to run
-    assert p.returncode == 0, p.stdout + p.stderr
+    """Queues the map for `tmapgen check` (test_project_check_on_every_map, one run for all maps)."""
+    CHECKED.append((label, spec.replace(target="sm_90a", name=label.replace("-", "_"))))
 
 
 def torch_out(torch):
@@ -181,11 +189,11 @@ def test_torch_float4_pairs(gpu_log):
     x = torch.zeros(256, 64, dtype=torch.uint8, device="cuda").view(torch.float4_e2m1fn_x2)
     spec = tmapgen.for_tensor(x, (32, 128))
     # 64 bytes per row hold 128 packed 4-bit values; cuda.h's packed 4-bit type carries them.
-    assert spec.dtype == "16U4_ALIGN8B" and spec.global_dim == (128, 256) and spec.global_strides == (64,)
+    assert spec.dtype == "16u4_align8b" and spec.global_dim == (128, 256) and spec.global_strides == (64,)
     assert spec.global_address == x.data_ptr()
     gpu_log(kind="for_tensor", case="torch-float4_e2m1fn_x2", spec=spec.to_dict(explicit_only=True), origin=spec.origin)
     padded = tmapgen.for_tensor(x, (32, 128), dtype="16U4_ALIGN16B")
-    assert padded.dtype == "16U4_ALIGN16B"
+    assert padded.dtype == "16u4_align16b"
     r = tmapgen.validate(padded, target="sm_100a")
     gpu_log(kind="validate", case="torch-float4-padded-sm_100a", valid=r.valid, rules=[d.rule for d in r.diagnostics])
 
@@ -225,7 +233,8 @@ def test_cupy(label, build, box, swizzle, coords, gpu_log, tmp_path):
     es = x.itemsize
     check_mapping(spec, address=x.data.ptr, shape=tuple(x.shape), strides_bytes=list(x.strides), elem_bytes=es)
     gpu_log(kind="for_tensor", case=label, spec=spec.to_dict(explicit_only=True), origin=spec.origin)
-    data = cupy.asnumpy(x)
+    import numpy as np
+    data = np.ascontiguousarray(cupy.asnumpy(x))
     data_u8 = data.view("uint8").reshape(data.shape[:-1] + (data.shape[-1] * es,))
     direct_loads(spec, data_u8, es, box, coords, cupy_out(cupy), gpu_log, label)
     project_check(spec, gpu_log, label, tmp_path)
@@ -273,3 +282,21 @@ def test_jax(gpu_log, tmp_path):
     data_u8 = host.view(np.uint8).reshape(128, 192 * 4)
     direct_loads(spec, data_u8, 4, (16, 32), [(0, 0), (160, 120)], torch_out(torch), gpu_log, "jax-f32")
     project_check(spec, gpu_log, "jax-f32", tmp_path)
+
+
+def test_project_check_on_every_map(gpu_log, tmp_path):
+    """`tmapgen check` (the project's GPU check, docs/gpu-checks.md) on every map the tests above made from
+    real tensors: each copy kind of the map's geometry at the coordinate set, byte-exact against the model."""
+    if not CHECKED:
+        pytest.skip("no map was made from a GPU tensor in this run")
+    cli = cli_path()
+    if cli is None:
+        pytest.skip("the tmapgen command line is not built: the project's GPU check cannot run")
+    f = tmp_path / "maps.jsonl"
+    f.write_text("".join(s.to_json() + "\n" for _, s in CHECKED))
+    p = subprocess.run([cli, "check", str(f)], capture_output=True, text=True, timeout=120)
+    gpu_log(kind="tmapgen-check", maps=[l for l, _ in CHECKED], rc=p.returncode, out=p.stdout[-20000:],
+            err=p.stderr[-4000:])
+    if "no kernels" in p.stdout + p.stderr:
+        pytest.skip("this tmapgen was built without nvcc: no kernels to run")
+    assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-2000:]

@@ -65,20 +65,58 @@ extern "C" __global__ void __launch_bounds__(128) tma_load(const __grid_constant
 """
 
 
+def _cuda_headers() -> List[str]:
+    """Candidate cuda.h files, most specific first."""
+    c = []
+    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if home:
+            c.append(os.path.join(home, "include", "cuda.h"))
+    nvcc = shutil.which("nvcc")
+    if nvcc:
+        c.append(os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(nvcc))), "include", "cuda.h"))
+    c.append("/usr/local/cuda/targets/x86_64-linux/include/cuda.h")
+    return [p for p in c if os.path.exists(p)]
+
+
 def _cuda_home() -> str:
-    for c in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
-        if c and os.path.exists(os.path.join(c, "include", "cuda.h")):
-            return c
+    for h in _cuda_headers():
+        home = os.path.dirname(os.path.dirname(h))
+        if os.path.exists(os.path.join(home, "bin", "nvcc")):
+            return home
     nvcc = shutil.which("nvcc")
     if nvcc:
         return os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
-    raise RuntimeError("no CUDA toolkit (cuda.h, nvcc) found")
+    raise RuntimeError("no CUDA toolkit (nvcc) found")
+
+
+_ENUM = re.compile(r"typedef\s+enum\s+(CUtensorMap\w*?)_enum\s*\{(.*?)\}", re.S)
 
 
 def cuda_h_enums() -> Dict[str, int]:
-    """Every CU_TENSOR_MAP_* enumerator of the toolkit's cuda.h with its value."""
-    text = open(os.path.join(_cuda_home(), "include", "cuda.h")).read()
-    return {m.group(1): int(m.group(2), 0) for m in re.finditer(r"\b(CU_TENSOR_MAP_\w+)\s*=\s*(0x[0-9a-fA-F]+|\d+)", text)}
+    """Every enumerator of the CUtensorMap* enums of the toolkit's cuda.h with its value (C rules: an
+    enumerator without a value is the previous one plus 1)."""
+    for h in _cuda_headers():
+        # Without comments: cuda.h's documentation repeats the enums inside /** ... */ blocks.
+        text = re.sub(r"/\*.*?\*/|//[^\n]*", "", open(h).read(), flags=re.S)
+        out: Dict[str, int] = {}
+        for m in _ENUM.finditer(text):
+            nxt = 0
+            body = m.group(2)
+            for item in body.split(","):
+                item = item.strip()
+                if not item:
+                    continue
+                if "=" in item:
+                    name, val = (x.strip() for x in item.split("=", 1))
+                    nxt = int(val, 0)
+                else:
+                    name = item
+                out[name] = nxt
+                nxt += 1
+        if "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16" in out:
+            out["__file__"] = h  # type: ignore[assignment]
+            return out
+    raise RuntimeError("no cuda.h with the CUtensorMap enums among %s" % _cuda_headers())
 
 
 class Driver:
