@@ -102,7 +102,11 @@ std::string TypeName(nb::handle h) { return Py_TYPE(h.ptr())->tp_name; }
 
 std::string Describe(nb::handle h) {
   std::string r = nb::cast<std::string>(nb::repr(h));
-  if (r.size() > 40) r = r.substr(0, 37) + "...";
+  if (r.size() > 40) {  // cut on a UTF-8 character boundary
+    size_t n = 37;
+    while (n > 0 && (static_cast<unsigned char>(r[n]) & 0xC0) == 0x80) --n;
+    r = r.substr(0, n) + "...";
+  }
   return StrCat(TypeName(h), " ", r);
 }
 
