@@ -31,7 +31,5 @@ NB_MODULE(_tmapgen, m) {
 #ifdef TMAPGEN_PY_HAVE_DESC
   tmapgen::py::BindDesc(m);
 #endif
-#ifdef TMAPGEN_PY_HAVE_BLOB
   tmapgen::py::BindBlob(m);
-#endif
 }

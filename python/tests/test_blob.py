@@ -16,7 +16,6 @@ from tmapgen import SpecError
 
 from conftest import REPO
 
-pytestmark = pytest.mark.skipif(not hasattr(tmapgen, "decode"), reason="this tree has no src/blob/blob.h")
 SAMPLE = os.path.join(REPO, "tests", "blob", "data", "shared_corpus_sample.jsonl.gz")
 
 
@@ -122,3 +121,21 @@ def test_encode_errors_and_caveats():
         tmapgen.encode(s, target="sm_100a")  # outside the measured evidence (an sm_90 driver)
     assert e.value.field == "target"
     assert tmapgen.decode(tmapgen.encode(s, global_address=0x7F0000000000)).spec.global_address == 0x7F0000000000
+
+
+def test_decode_agrees_with_the_cli(cli):
+    """`tmapgen decode HEX --format json` and tmapgen.decode read the same fields, spec and report."""
+    import subprocess
+    for r in corpus(40)[::4]:
+        p = subprocess.run([cli, "decode", r["bytes"], "--format", "json", "--target", "sm_90a"], capture_output=True,
+                           text=True, timeout=60)
+        assert p.returncode in (0, 1), p.stderr
+        want = json.loads(p.stdout)
+        got = tmapgen.decode(r["bytes"], target="sm_90a")
+        assert got.layout == want["layout"] and got.reencodes == want["reencodes"] and got.hex == want["bytes"]
+        assert [(f.name, f.bits, f.kind, f.raw, f.value) for f in got.fields] == [
+            (f["name"], f["bits"], f["kind"], f["raw"], f["value"]) for f in want["fields"]]
+        assert [u.bit for u in got.unexplained_bits] == [u["bit"] for u in want["unexplained_bits"]]
+        assert json.loads(got.spec.to_json()) == want["spec"]
+        rep = json.loads(got.report.to_json())
+        assert rep == dict(want["report"], index=rep["index"])

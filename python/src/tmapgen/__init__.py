@@ -40,9 +40,8 @@ if hasattr(_core, "wgmma_desc"):  # the descriptor requests (src/desc/desc_reque
         DescDiagnostic, DescField, DescReport, IdescReport, check_desc, decode_desc, decode_idesc, idesc,
         tcgen05_desc, wgmma_desc,
     )
-if hasattr(_core, "decode"):  # the 128-byte map (src/blob/blob.h)
-    from ._tmapgen import DecodedMap, MapField, UnexplainedBit, decode  # noqa: F401
-    from ._blob import MapBytes, encode  # noqa: F401
+from ._tmapgen import DecodedMap, MapField, UnexplainedBit, decode  # noqa: E402
+from ._blob import MapBytes, encode  # noqa: E402
 
 __all__ = [
     "Diagnostic",
@@ -53,7 +52,12 @@ __all__ = [
     "for_tensor",
     "validate",
     "validate_many",
+    "DecodedMap",
+    "MapBytes",
+    "MapField",
+    "UnexplainedBit",
+    "decode",
+    "encode",
     "__version__",
 ] + [n for n in ("DescDiagnostic", "DescField", "DescReport", "IdescReport", "check_desc", "decode_desc",
-                 "decode_idesc", "idesc", "tcgen05_desc", "wgmma_desc", "DecodedMap", "MapField", "UnexplainedBit",
-                 "MapBytes", "decode", "encode") if n in globals()]
+                 "decode_idesc", "idesc", "tcgen05_desc", "wgmma_desc") if n in globals()]
