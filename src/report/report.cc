@@ -1,5 +1,7 @@
 #include "src/report/report.h"
 
+#include "src/report/offline_bytes.h"
+
 #include <algorithm>
 
 #include "src/util/strings.h"
@@ -74,49 +76,6 @@ std::string Im2colInfo(const TensorMapSpec& s) {
 
 
 }  // namespace
-
-std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validation& v) {
-  std::vector<Diagnostic> out;
-  out.reserve(static_cast<size_t>(v.findings.size()));
-  const Rule* rules = Rules();
-  // Errors first, then warnings, then notes; within a severity, in table order.
-  for (const Severity sev : {Severity::kError, Severity::kWarning, Severity::kNote}) {
-    for (const Finding& f : v.findings) {
-      const Rule& r = rules[f.rule];
-      if (r.severity != sev) continue;
-      Diagnostic& d = out.emplace_back();
-      d.rule = r.id;
-      d.severity = r.severity;
-      d.field = FieldPath(r, spec, f);
-      d.message = r.message(spec, f);
-      d.fix = r.fix(spec, f);
-      d.source = r.source;
-      if (r.per_target) d.target = Name(static_cast<Target>(f.target));
-      d.value = f.value;
-      d.limit = f.limit;
-      d.value_unsigned = f.value_unsigned;
-    }
-  }
-  return out;
-}
-
-std::vector<TargetFailure> TargetFailures(const TensorMapSpec& spec, const Validation& v) {
-  std::vector<TargetFailure> out;
-  if (spec.has_target()) return out;
-  const Rule* rules = Rules();
-  for (int t = 0; t < kNumTargets; ++t) {
-    if (!(v.failed_targets & (1u << t))) continue;
-    const Finding& f = v.target_failure[t];
-    const Rule& r = rules[f.rule];
-    TargetFailure tf;
-    tf.target = Name(static_cast<Target>(t));
-    tf.rule = r.id;
-    tf.field = FieldPath(r, spec, f);
-    tf.message = r.message(spec, f);
-    out.push_back(std::move(tf));
-  }
-  return out;
-}
 
 namespace {
 // "sm_90, sm_90a: target-swizzle-atomicity; sm_120, ...: target-smem-capacity" (targets that fail the same
@@ -212,38 +171,6 @@ std::string HostEncodeSnippet(const TensorMapSpec& s) {
   return o;
 }
 
-std::vector<std::string> DescribeChanges(const TensorMapSpec& a, const TensorMapSpec& b) {
-  std::vector<std::string> out;
-  const uint32_t r = ClampRank(b);
-  for (uint32_t i = 0; i < r; ++i) {
-    if (a.global_dim[i] != b.global_dim[i]) out.push_back(StrCat("global_dim[", i, "]: ", a.global_dim[i], " -> ", b.global_dim[i]));
-    if (a.box_dim[i] != b.box_dim[i]) out.push_back(StrCat("box_dim[", i, "]: ", a.box_dim[i], " -> ", b.box_dim[i]));
-    if (a.element_strides[i] != b.element_strides[i])
-      out.push_back(StrCat("element_strides[", i, "]: ", a.element_strides[i], " -> ", b.element_strides[i]));
-    if (i + 1 < r && a.global_strides[i] != b.global_strides[i])
-      out.push_back(StrCat("global_strides[", i, "]: ", a.global_strides[i], " -> ", b.global_strides[i]));
-  }
-  for (uint32_t i = 0; i < 3; ++i) {
-    if (a.pixel_box_lower_corner[i] != b.pixel_box_lower_corner[i])
-      out.push_back(StrCat("pixel_box_lower_corner[", i, "]: ", a.pixel_box_lower_corner[i], " -> ", b.pixel_box_lower_corner[i]));
-    if (a.pixel_box_upper_corner[i] != b.pixel_box_upper_corner[i])
-      out.push_back(StrCat("pixel_box_upper_corner[", i, "]: ", a.pixel_box_upper_corner[i], " -> ", b.pixel_box_upper_corner[i]));
-  }
-  if (a.pixel_box_lower_corner_width != b.pixel_box_lower_corner_width)
-    out.push_back(StrCat("pixel_box_lower_corner_width: ", a.pixel_box_lower_corner_width, " -> ", b.pixel_box_lower_corner_width));
-  if (a.pixel_box_upper_corner_width != b.pixel_box_upper_corner_width)
-    out.push_back(StrCat("pixel_box_upper_corner_width: ", a.pixel_box_upper_corner_width, " -> ", b.pixel_box_upper_corner_width));
-  if (a.channels_per_pixel != b.channels_per_pixel)
-    out.push_back(StrCat("channels_per_pixel: ", a.channels_per_pixel, " -> ", b.channels_per_pixel));
-  if (a.pixels_per_column != b.pixels_per_column)
-    out.push_back(StrCat("pixels_per_column: ", a.pixels_per_column, " -> ", b.pixels_per_column));
-  if (a.swizzle != b.swizzle) out.push_back(StrCat("swizzle: ", ShortName(a.swizzle), " -> ", ShortName(b.swizzle)));
-  if (a.interleave != b.interleave) out.push_back(StrCat("interleave: ", ShortName(a.interleave), " -> ", ShortName(b.interleave)));
-  if (a.oob_fill != b.oob_fill) out.push_back(StrCat("oob_fill: ", ShortName(a.oob_fill), " -> ", ShortName(b.oob_fill)));
-  if (a.wide_mode != b.wide_mode) out.push_back(StrCat("wide_mode: ", ShortName(a.wide_mode), " -> ", ShortName(b.wide_mode)));
-  if (a.direction != b.direction) out.push_back(StrCat("direction: ", Name(a.direction), " -> ", Name(b.direction)));
-  return out;
-}
 
 // ------------------------------------------------------------------------------------------------ JSON
 
@@ -321,6 +248,8 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
       w->EndObject();
     }
   }
+  const OfflineBytes offline = ComputeOfflineBytes(s, v, enc);  // issue 12: the bytes without a driver
+  WriteOfflineBytesJson(offline, w);
   if (enc.attempted) {
     w->Key("encoding").BeginObject();
     w->Key("cu_result").Int(enc.cu_result).Key("error_name").String(enc.error_name).Key("device").String(enc.device);
@@ -330,29 +259,12 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
       for (uint64_t word : enc.map) w->String(Hex(word));
       w->EndArray();
     }
+    WriteOfflineComparisonJson(offline, w);
     w->EndObject();
   }
   w->EndObject();
 }
 
-std::string_view InputErrorMessage(const InputError& e) {
-  std::string_view m = e.message;
-  // "line L, column C: " or "line L: "
-  if (m.substr(0, 5) != "line ") return m;
-  size_t i = 5;
-  auto digits = [&]() {
-    const size_t b = i;
-    while (i < m.size() && m[i] >= '0' && m[i] <= '9') ++i;
-    return i > b;
-  };
-  if (!digits()) return m;
-  if (m.substr(i, 9) == ", column ") {
-    i += 9;
-    if (!digits()) return m;
-  }
-  if (m.substr(i, 2) != ": ") return m;
-  return m.substr(i + 2);
-}
 
 void WriteInputErrorJson(int index, const InputError& e, json::Writer* w, std::string_view file) {
   w->BeginObject();
@@ -497,6 +409,7 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
     }
     if (!enc.note.empty()) o += StrCat("  ", enc.note, "\n");
   }
+  o += RenderOfflineBytesText(ComputeOfflineBytes(s, v, enc), opt.color);  // issue 12
   return o;
 }
 

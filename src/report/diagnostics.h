@@ -1,0 +1,65 @@
+// diagnostics.h: findings explained (rule id, field, message, fix, source, value), the targets a spec without
+// a target fails, the changes a repair made, and the message of an input error without its position.
+//
+// Contract
+// - Pure functions of the spec and its Validation; they allocate (strings), the validator does not.
+// - Kept apart from the report writers (report.h) so that code that explains findings without writing reports
+//   (the trace injection library, src/trace) does not link what the reports use (the offline bytes, src/blob).
+#ifndef TMAPGEN_SRC_REPORT_DIAGNOSTICS_H_
+#define TMAPGEN_SRC_REPORT_DIAGNOSTICS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/schema/spec_json.h"
+#include "src/tmap/rule.h"
+#include "src/tmap/tensor_map_spec.h"
+#include "src/tmap/validator.h"
+
+namespace tmapgen {
+
+// One finding, explained. The views point at static data (the rule table, target names).
+struct Diagnostic {
+  std::string_view rule;
+  Severity severity = Severity::kError;
+  std::string field;
+  std::string message;
+  std::string fix;
+  std::string_view source;
+  std::string_view target;  // for per-target rules: the target the finding is about
+  int64_t value = 0;        // the offending value and the limit it broke, as the rule defines them
+  int64_t limit = 0;        //   (docs/rules.md); the message says the same in words
+  bool value_unsigned = false;  // `value` holds a uint64_t (written unsigned in JSON)
+};
+
+std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validation& v);
+
+// For a spec without a target: every known target it is not valid for, with the first per-target rule that
+// fails it there, in target order. Empty with a target.
+struct TargetFailure {
+  std::string_view target;
+  std::string_view rule;
+  std::string field;
+  std::string message;
+};
+std::vector<TargetFailure> TargetFailures(const TensorMapSpec& spec, const Validation& v);
+
+// What a data-type alias the user wrote stood for (`fp8` -> UINT8): the report says which cuda.h type was
+// used. Empty when the spec's type was named directly.
+struct TypeAlias {
+  std::string written;  // as given ("e4m3")
+  std::string note;     // "e4m3 is not a tensor-map type: ... copied as CU_TENSOR_MAP_DATA_TYPE_UINT8"
+};
+
+// Changes from `from` to `to`, one "field: old -> new" line each.
+std::vector<std::string> DescribeChanges(const TensorMapSpec& from, const TensorMapSpec& to);
+
+// The message of an input error without a leading "line L, column C: " (the place is printed compiler
+// style, in front). Accepts messages with or without that prefix, whatever parser made them.
+std::string_view InputErrorMessage(const InputError& e);
+
+}  // namespace tmapgen
+
+#endif  // TMAPGEN_SRC_REPORT_DIAGNOSTICS_H_
