@@ -2,9 +2,11 @@
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
 
 #include <optional>
+#include <variant>
 
 #include "python/ext/py_errors.h"
 #include "python/ext/py_spec.h"
@@ -19,7 +21,8 @@ namespace {
 struct PyDiagnostic {
   std::string rule, severity, field, message, fix, source;
   std::optional<std::string> target;
-  int64_t value = 0, limit = 0;
+  std::variant<int64_t, uint64_t> value = int64_t{0};  // uint64_t for dims, strides, byte counts (2^63 and up)
+  int64_t limit = 0;
   std::optional<size_t> line, column;
 };
 
@@ -50,7 +53,7 @@ std::vector<PyDiagnostic> Diagnostics(const Result& r) {
     d.fix = x.fix;
     d.source = std::string(x.source);
     if (!x.target.empty()) d.target = std::string(x.target);
-    d.value = x.value;
+    if (x.value_unsigned) d.value = static_cast<uint64_t>(x.value); else d.value = x.value;
     d.limit = x.limit;
   }
   return out;
@@ -111,6 +114,10 @@ void ValidateInto(const TensorMapSpec& spec, bool has_target, Target target, int
   out->valid = v.valid;
   out->valid_targets = v.valid_targets;
   out->reported_target = v.reported_target;
+  out->failed_targets = v.failed_targets;
+  out->target_failures.clear();
+  for (int t = 0; t < kNumTargets; ++t)
+    if (v.failed_targets & (1u << t)) out->target_failures.push_back(v.target_failure[t]);
   out->errors = v.errors;
   out->warnings = v.warnings;
   out->notes = v.notes;
@@ -134,10 +141,17 @@ DerivedFacts Facts(const Result& r) {
 void ToValidation(const Result& r, Validation* v) {
   v->facts = Facts(r);
   v->findings.Clear();
-  for (const Finding& f : r.findings) v->findings.Add(f.rule, f.index, f.value, f.limit, static_cast<Target>(f.target));
+  for (const Finding& f : r.findings) {
+    if (f.value_unsigned) v->findings.AddU(f.rule, f.index, f.uvalue(), f.limit, static_cast<Target>(f.target));
+    else v->findings.Add(f.rule, f.index, f.value, f.limit, static_cast<Target>(f.target));
+  }
   v->valid = r.valid;
   v->valid_targets = r.valid_targets;
   v->reported_target = r.reported_target;
+  v->failed_targets = r.failed_targets;
+  size_t k = 0;
+  for (int t = 0; t < kNumTargets; ++t)
+    if ((r.failed_targets & (1u << t)) && k < r.target_failures.size()) v->target_failure[t] = r.target_failures[k++];
   v->errors = r.errors;
   v->warnings = r.warnings;
   v->notes = r.notes;

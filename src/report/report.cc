@@ -415,8 +415,10 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
 
 std::string RenderInputErrorText(int index, const std::string& where, const InputError& e, bool color) {
   const Colors c{color};
-  return StrCat(c.bold(), where.empty() ? StrCat("spec ", index) : where, c.off(), ": ", c.red(), "error", c.off(),
-                "[input-error] ", InputErrorMessage(e), " (spec ", index, ")\n");
+  if (where.empty())
+    return StrCat(c.bold(), "spec ", index, c.off(), ": ", c.red(), "error", c.off(), "[input-error] ", InputErrorMessage(e), "\n");
+  return StrCat(c.bold(), where, c.off(), ": ", c.red(), "error", c.off(), "[input-error] ", InputErrorMessage(e), " (spec ",
+                index, ")\n");
 }
 
 std::string RenderReportShort(std::string_view place, const TensorMapSpec& s, const Validation& v) {
