@@ -90,12 +90,39 @@ inline int Reach(const Dim* dims, int level, uint64_t v, uint64_t row, int top) 
   if (r >= 0 || q >= max_q) return r;
   return Reach(dims, level - 1, (q + 1) * d.stride - v, row, top < 0 ? level : top);
 }
+// Reach() for v = q x dims[level].stride + rem (0 <= rem < stride), with the quotient and remainder already
+// known: the step loop keeps them up to date by additions, so the top level costs no division.
+inline int ReachKnown(const Dim* dims, int level, uint64_t q, uint64_t rem, uint64_t row) {
+  const Dim& d = dims[level];
+  const uint64_t max_q = d.size - 1;
+  const uint64_t qf = q < max_q ? q : max_q;
+  const uint64_t residual = q <= max_q ? rem : (q - max_q) * d.stride + rem;
+  if (level == 0) {  // only the rows of dimension 0 below: no recursion
+    if (residual < row) return qf > 0 ? 1 : 0;
+    return q < max_q && d.stride - rem < row ? 1 : -1;
+  }
+  int r = Reach(dims, level - 1, residual, row, qf > 0 ? level : -1);
+  if (r >= 0 || q >= max_q) return r;
+  return Reach(dims, level - 1, d.stride - rem, row, level);
+}
 }  // namespace internal_overlap
 
 inline Overlap FindOverlap(const TensorMapSpec& s) {
   using internal_overlap::Dim;
   Overlap out;
   const uint32_t rank = Rank(s);
+  {
+    // Fast path: the dimensions, in their own order and with none of size 0 or 1, each start at or past
+    // the end of the ones before them (dense or padded row-major layouts): nothing overlaps.
+    uint64_t end = RowBytes(s);
+    uint32_t i = 1;
+    for (; i < rank; ++i) {
+      const uint64_t size = s.global_dim[i], stride = s.global_strides[i - 1];
+      if (size <= 1 || stride < end) break;
+      end = internal_overlap::SatMulAdd(stride, size - 1, end);
+    }
+    if (i == rank) return out;
+  }
   Dim dims[kMaxRank];
   int n = 0;
   for (uint32_t i = 1; i < rank; ++i) {
@@ -120,11 +147,25 @@ inline Overlap FindOverlap(const TensorMapSpec& s) {
       out.dim = d.index;
       out.span = span;
       if (!nested) { out.kind = OverlapKind::kUnproven; return out; }
-      const uint64_t reach = (span - 1) / d.stride;  // steps whose offset stays below the span
-      const uint64_t steps = reach < d.size - 1 ? reach : d.size - 1;
-      if (steps > kOverlapMaxSteps) { out.kind = OverlapKind::kUnproven; return out; }
-      for (uint64_t step = 1; step <= steps; ++step) {
-        const int hit = internal_overlap::Reach(dims, k - 1, step * d.stride, row, -1);
+      // Steps whose offset stays below the span (beyond it nothing below can be reached); at most
+      // kOverlapMaxSteps are tried, else the layout is not decided. step x stride = q x top.stride + rem is
+      // kept by additions, so a step costs no division.
+      const uint64_t top_stride = k > 0 ? dims[k - 1].stride : 1;
+      // dq, dr = d.stride / top_stride, d.stride % top_stride; a few subtractions cover the usual ratios
+      // without a 64-bit division (the slow instruction of this check).
+      uint64_t dq = 0, dr = k > 0 ? d.stride : 0;
+      while (k > 0 && dr >= top_stride && dq < 8) { dr -= top_stride; ++dq; }
+      if (k > 0 && dr >= top_stride) { dq += dr / top_stride; dr %= top_stride; }
+      uint64_t q = 0, rem = 0, v = 0;
+      for (uint64_t step = 1; step < d.size; ++step) {
+        v += d.stride;  // < span <= 2^64 - 1: no overflow
+        if (v >= span) break;
+        if (step > kOverlapMaxSteps) { out.kind = OverlapKind::kUnproven; return out; }
+        q += dq;
+        rem += dr;
+        if (rem >= top_stride) { rem -= top_stride; ++q; }
+        const int hit = k > 0 ? internal_overlap::ReachKnown(dims, k - 1, q, rem, row)
+                              : internal_overlap::Reach(dims, -1, v, row, -1);
         if (hit >= 0) {
           out.kind = OverlapKind::kCollision;
           out.other = hit > 0 ? dims[hit - 1].index : 0;
