@@ -158,8 +158,8 @@ inline Overlap FindOverlap(const TensorMapSpec& s) {
       if (k > 0 && dr >= top_stride) { dq += dr / top_stride; dr %= top_stride; }
       uint64_t q = 0, rem = 0, v = 0;
       for (uint64_t step = 1; step < d.size; ++step) {
-        v += d.stride;  // < span <= 2^64 - 1: no overflow
-        if (v >= span) break;
+        if (d.stride >= span - v) break;  // v + stride would reach the span (checked without overflow)
+        v += d.stride;
         if (step > kOverlapMaxSteps) { out.kind = OverlapKind::kUnproven; return out; }
         q += dq;
         rem += dr;
