@@ -20,6 +20,7 @@
 #include "src/schema/spec_json.h"
 #include "src/tmap/validator.h"
 #include "src/util/strings.h"
+#include "src/util/suggest.h"
 #include "src/util/text_util.h"
 
 namespace tmapgen::cli {
@@ -327,7 +328,9 @@ int RunDecodeCommand(const std::vector<std::string>& args) {
     } else if (a == "--words") words = true;
     else if (a == "--no-validate") o.validate = false;
     else if (a == "--no-gpu") continue;  // decode never uses a GPU; accepted like the other commands
-    else if (a.size() > 2 && a[0] == '-' && a[1] == '-') return Usage("decode", StrCat("unknown flag ", a));
+    else if (a.size() > 2 && a[0] == '-' && a[1] == '-')
+      return Usage("decode", StrCat("unknown flag ", a, DidYouMean(a, {"--target", "--format", "--color", "--words",
+                                                                         "--no-validate", "--no-gpu", "--help"})));
     else inputs.push_back(a);
   }
   if (o.json) o.color = false;
@@ -433,7 +436,8 @@ int RunDiffCommand(const std::vector<std::string>& args) {
       json_out = args[++i] == "json";
       continue;
     }
-    if (a.size() > 2 && a[0] == '-' && a[1] == '-') return Usage("diff", StrCat("unknown flag ", a));
+    if (a.size() > 2 && a[0] == '-' && a[1] == '-')
+      return Usage("diff", StrCat("unknown flag ", a, DidYouMean(a, {"--words", "--format", "--no-gpu", "--help"})));
     sides.push_back(a);
   }
   if (sides.size() != 2) return Usage("diff", StrCat("needs exactly two maps or specs, A and B (got ", sides.size(), ")"));
