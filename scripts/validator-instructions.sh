@@ -13,12 +13,12 @@ command -v valgrind >/dev/null || { echo "valgrind not installed" >&2; exit 2; }
 calls=2000
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf '| mode | specs | Validate Ir/call | +explained Ir/call |\n|---|---|---:|---:|\n'
+printf "| mode | specs | Validate Ir/call | +explained Ir/call | +explained, fresh vector Ir/call |\n|---|---|---:|---:|---:|\n"
 for mode in tiled im2col im2col::w im2col::w::128 gather4 scatter4; do
   for kind in valid 1error several; do
     row="| $mode | $kind |"
-    for col in Validate +explained; do
-      if [ "$kind" = valid ] && [ "$col" = +explained ]; then row="$row - |"; continue; fi
+    for col in Validate +explained +explained-fresh; do
+      if [ "$kind" = valid ] && [ "$col" != Validate ]; then row="$row - |"; continue; fi
       valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*RunBatch*' \
         --callgrind-out-file="$tmp/cg.out" "$tool" --no-driver --rounds 1 --calls $calls \
         --mode "$mode" --kind "$kind" --column "$col" > /dev/null 2>&1
