@@ -91,9 +91,10 @@ void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, std::vector
     Diagnostic& d = (*out)[static_cast<size_t>(next[static_cast<int>(r.severity)]++)];
     d.rule = r.id;
     d.severity = r.severity;
-    d.field = FieldPath(r, spec, f);
-    d.message = r.message(spec, f);
-    d.fix = r.fix(spec, f);
+    // Each text is made on the stack (RuleText) and copied once into the reused string.
+    d.field = FieldText(r, spec, f).view();
+    d.message = r.message(spec, f).view();
+    d.fix = r.fix(spec, f).view();
     d.source = r.source;
     d.target = r.per_target ? Name(static_cast<Target>(f.target)) : std::string_view();
     d.value = f.value;

@@ -294,13 +294,15 @@ int FindRule(std::string_view id) {
   return -1;
 }
 
-std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f) {
+RuleText FieldText(const Rule& r, const TensorMapSpec& s, const Finding& f) {
   if (r.field_path != nullptr) return r.field_path(s, f);
   const std::string_view field = r.field;
   const size_t p = field.find("[i]");
-  if (p == std::string_view::npos) return std::string(field);
-  if (f.index < 0) return std::string(field.substr(0, p));
-  return StrCat(field.substr(0, p), "[", static_cast<int>(f.index), "]", field.substr(p + 3));
+  if (p == std::string_view::npos) return RuleText(field);
+  if (f.index < 0) return RuleText(field.substr(0, p));
+  return TextCat(field.substr(0, p), "[", static_cast<int>(f.index), "]", field.substr(p + 3));
 }
+
+std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f) { return FieldText(r, s, f).str(); }
 
 }  // namespace tmapgen
