@@ -73,6 +73,12 @@ std::string Im2colInfo(const TensorMapSpec& s) {
 }
 
 
+// Replaces *out's text, reusing its capacity (clear + append is cheaper than assign's general replace).
+void Set(std::string* out, const RuleText& t) {
+  out->clear();
+  out->append(t.data(), t.size());
+}
+
 }  // namespace
 
 void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, std::vector<Diagnostic>* out) {
@@ -92,9 +98,9 @@ void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, std::vector
     d.rule = r.id;
     d.severity = r.severity;
     // Each text is made on the stack (RuleText) and copied once into the reused string.
-    d.field = FieldText(r, spec, f).view();
-    d.message = r.message(spec, f).view();
-    d.fix = r.fix(spec, f).view();
+    Set(&d.field, FieldText(r, spec, f));
+    Set(&d.message, r.message(spec, f));
+    Set(&d.fix, r.fix(spec, f));
     d.source = r.source;
     d.target = r.per_target ? Name(static_cast<Target>(f.target)) : std::string_view();
     d.value = f.value;

@@ -158,7 +158,7 @@ TMAPGEN_TEXT_INLINE void Put(RuleText* t, const RuleText& s) { t->Append(s.data(
 TMAPGEN_TEXT_INLINE void Put(RuleText* t, char c) { t->AppendChar(c); }
 template <typename T, typename = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, char> &&
                                                   !std::is_same_v<T, bool>>>
-inline void Put(RuleText* t, T v) {
+TMAPGEN_TEXT_INLINE void Put(RuleText* t, T v) {
   if constexpr (std::is_signed_v<T>) {
     const bool neg = v < 0;
     const uint64_t u = neg ? 0 - static_cast<uint64_t>(static_cast<int64_t>(v)) : static_cast<uint64_t>(v);
