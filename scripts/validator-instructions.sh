@@ -5,6 +5,7 @@
 # substitute for the timed comparison with the driver on a GPU host.
 #
 #   scripts/validator-instructions.sh [BUILD_DIR]     (default build/; needs valgrind)
+#   COLUMNS="Validate +explained" scripts/validator-instructions.sh OTHER_BUILD   (a tool without the fresh column)
 set -euo pipefail
 b=${1:-build}
 tool=$b/tools/tmapgen_validator_vs_driver
@@ -17,7 +18,7 @@ printf "| mode | specs | Validate Ir/call | +explained Ir/call | +explained, fre
 for mode in tiled im2col im2col::w im2col::w::128 gather4 scatter4; do
   for kind in valid 1error several; do
     row="| $mode | $kind |"
-    for col in Validate +explained +explained-fresh; do
+    for col in ${COLUMNS:-Validate +explained +explained-fresh}; do
       if [ "$kind" = valid ] && [ "$col" != Validate ]; then row="$row - |"; continue; fi
       valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*RunBatch*' \
         --callgrind-out-file="$tmp/cg.out" "$tool" --no-driver --rounds 1 --calls $calls \
