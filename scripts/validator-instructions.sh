@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # validator-instructions.sh: instructions per call of Validate and of Validate + MakeDiagnostics (every finding
 # explained) for each mode and kind of spec of tools/validator_vs_driver.cc, counted by callgrind. Instruction
-# counts are reproducible on a shared, noisy machine where timings are not (docs/perf.md); they are no
-# substitute for the timed comparison with the driver on a GPU host.
+# counts are reproducible on a shared, noisy machine where timings are not (docs/perf.md section 12); they are
+# no substitute for the timed comparison with the driver on a GPU host.
 #
 #   scripts/validator-instructions.sh [BUILD_DIR]     (default build/; needs valgrind)
 #   COLUMNS="Validate +explained" scripts/validator-instructions.sh OTHER_BUILD   (a tool without the fresh column)
@@ -14,11 +14,16 @@ command -v valgrind >/dev/null || { echo "valgrind not installed" >&2; exit 2; }
 calls=2000
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf "| mode | specs | Validate Ir/call | +explained Ir/call | +explained, fresh vector Ir/call |\n|---|---|---:|---:|---:|\n"
+read -r -a cols <<< "${COLUMNS:-Validate +explained +explained-fresh}"
+printf '| mode | specs |'
+for c in "${cols[@]}"; do printf ' %s Ir/call |' "$c"; done
+printf '\n|---|---|'
+for c in "${cols[@]}"; do printf -- '---:|'; done
+printf '\n'
 for mode in tiled im2col im2col::w im2col::w::128 gather4 scatter4; do
   for kind in valid 1error several; do
     row="| $mode | $kind |"
-    for col in ${COLUMNS:-Validate +explained +explained-fresh}; do
+    for col in "${cols[@]}"; do
       if [ "$kind" = valid ] && [ "$col" != Validate ]; then row="$row - |"; continue; fi
       valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*RunBatch*' \
         --callgrind-out-file="$tmp/cg.out" "$tool" --no-driver --rounds 1 --calls $calls \
