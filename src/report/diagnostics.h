@@ -34,7 +34,11 @@ struct Diagnostic {
   bool value_unsigned = false;  // `value` holds a uint64_t (written unsigned in JSON)
 };
 
+// The findings of `v`, explained: errors, then warnings, then notes (each in table order).
 std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validation& v);
+// The same into *out, whose elements (and their strings' capacity) are reused: a caller explaining many
+// specs keeps one vector and formats each text into memory it already holds.
+void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, std::vector<Diagnostic>* out);
 
 // For a spec without a target: every known target it is not valid for, with the first per-target rule that
 // fails it there, in target order. Empty with a target.

@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "src/tmap/derived_facts.h"
+#include "src/tmap/rule_text.h"
 #include "src/tmap/tensor_map_spec.h"
 #include "src/tmap/types.h"
 
@@ -36,11 +37,8 @@ struct Finding {
   int64_t value;   // the offending value (rule-specific meaning); see value_unsigned
   int64_t limit;   // the limit it broke (rule-specific meaning)
   bool value_unsigned;  // `value` holds the bits of a uint64_t (dims, strides, byte counts up to 2^64 - 1)
-  uint64_t uvalue() const { return static_cast<uint64_t>(value); }
+  uint64_t uvalue() const { return static_cast<uint64_t>(value); }  // messages print this where value_unsigned
 };
-// The value as the rule means it, for messages: unsigned when the finding says so (2^63 and above print as
-// themselves, not as negative numbers).
-std::string ValueText(const Finding& f);
 
 inline constexpr int kMaxFindings = 96;
 
@@ -79,7 +77,7 @@ struct CheckContext {
 };
 
 using CheckFn = void (*)(const CheckContext& ctx, uint16_t rule, FindingList* out);
-using TextFn = std::string (*)(const TensorMapSpec& spec, const Finding& f);
+using TextFn = RuleText (*)(const TensorMapSpec& spec, const Finding& f);
 // Moves `spec` toward validity for this finding; returns false when no automatic change is known.
 using PatchFn = bool (*)(const Finding& f, TensorMapSpec* spec);
 
@@ -114,6 +112,7 @@ int RunRules(const CheckContext& ctx, bool per_target, FindingList* out);
 
 // Rendering helpers.
 std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f);  // "global_strides[0]"
+RuleText FieldText(const Rule& r, const TensorMapSpec& s, const Finding& f);     // the same, on the stack
 
 }  // namespace tmapgen
 

@@ -23,7 +23,7 @@ int RunPerTarget(const TensorMapSpec& spec, const DerivedFacts& facts, Target t,
 }  // namespace
 
 void Validate(const TensorMapSpec& spec, Validation* v) {
-  v->facts = ComputeDerivedFacts(spec);
+  ComputeDerivedFacts(spec, &v->facts);
   v->findings.Clear();
   v->failed_targets = 0;
   const CheckContext ctx{spec, v->facts, spec.target};
