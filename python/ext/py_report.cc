@@ -115,9 +115,6 @@ void ValidateInto(const TensorMapSpec& spec, bool has_target, Target target, int
   out->valid_targets = v.valid_targets;
   out->reported_target = v.reported_target;
   out->failed_targets = v.failed_targets;
-  out->target_failures.clear();
-  for (int t = 0; t < kNumTargets; ++t)
-    if (v.failed_targets & (1u << t)) out->target_failures.push_back(v.target_failure[t]);
   out->errors = v.errors;
   out->warnings = v.warnings;
   out->notes = v.notes;
@@ -149,9 +146,6 @@ void ToValidation(const Result& r, Validation* v) {
   v->valid_targets = r.valid_targets;
   v->reported_target = r.reported_target;
   v->failed_targets = r.failed_targets;
-  size_t k = 0;
-  for (int t = 0; t < kNumTargets; ++t)
-    if ((r.failed_targets & (1u << t)) && k < r.target_failures.size()) v->target_failure[t] = r.target_failures[k++];
   v->errors = r.errors;
   v->warnings = r.warnings;
   v->notes = r.notes;

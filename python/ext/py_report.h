@@ -32,7 +32,6 @@ struct Result {
   uint32_t valid_targets = 0;
   Target reported_target = Target::kSm90a;
   uint32_t failed_targets = 0;            // without a target: Validation::failed_targets
-  std::vector<Finding> target_failures;   // Validation::target_failure of those targets, in target order
   int errors = 0, warnings = 0, notes = 0;
   int index = 0;
   std::shared_ptr<const InputError> input_error;        // set: this result is an input error, spec unused

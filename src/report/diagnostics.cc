@@ -54,7 +54,8 @@ std::vector<TargetFailure> TargetFailures(const TensorMapSpec& spec, const Valid
   const Rule* rules = Rules();
   for (int t = 0; t < kNumTargets; ++t) {
     if (!(v.failed_targets & (1u << t))) continue;
-    const Finding& f = v.target_failure[t];
+    Finding f;
+    if (!FailedTargetFinding(spec, v.facts, static_cast<Target>(t), &f)) continue;
     const Rule& r = rules[f.rule];
     TargetFailure tf;
     tf.target = Name(static_cast<Target>(t));

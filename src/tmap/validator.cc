@@ -38,21 +38,11 @@ void Validate(const TensorMapSpec& spec, Validation* v) {
     FindingList scratch;
     int best = -1, best_errors = 1 << 30;
     uint32_t failed = 0;
-    const Rule* rules = Rules();
     for (int t = 0; t < kNumTargets; ++t) {
       scratch.Clear();
       const int e = RunPerTarget(spec, v->facts, static_cast<Target>(t), &scratch);
-      if (e == 0) {
-        valid_targets |= 1u << t;
-      } else {
-        failed |= 1u << t;
-        for (const Finding& f : scratch) {
-          if (rules[f.rule].severity == Severity::kError) {
-            v->target_failure[t] = f;
-            break;
-          }
-        }
-      }
+      if (e == 0) valid_targets |= 1u << t;
+      else failed |= 1u << t;
       if (e < best_errors) { best_errors = e; best = t; }
     }
     v->failed_targets = failed;
@@ -65,6 +55,19 @@ void Validate(const TensorMapSpec& spec, Validation* v) {
   v->facts.valid_targets = valid_targets;
   v->valid = valid_targets != 0;
   Count(v);
+}
+
+bool FailedTargetFinding(const TensorMapSpec& spec, const DerivedFacts& facts, Target target, Finding* out) {
+  FindingList list;
+  RunPerTarget(spec, facts, target, &list);
+  const Rule* rules = Rules();
+  for (const Finding& f : list) {
+    if (rules[f.rule].severity == Severity::kError) {
+      *out = f;
+      return true;
+    }
+  }
+  return false;
 }
 
 bool MinTarget(uint32_t mask, Target* out) {

@@ -9,7 +9,8 @@
 //   known target is tried: `valid_targets` lists those for which the spec is valid, `valid` is true
 //   when there is at least one, and the per-target findings shown are those of the first valid target
 //   (or, when none is valid, of the target with the fewest errors), named in `reported_target`;
-//   `failed_targets` / `target_failure` say, for every other target, the first per-target rule that fails it.
+//   `failed_targets` says which targets the per-target rules fail; FailedTargetFinding() gives the first
+//   finding that fails one of them (report time: it runs that target's rules again).
 // - NearestValid() applies the automatic patches of the error findings, round after round, and
 //   returns a spec that validates, or false when the remaining errors have no automatic fix.
 #ifndef TMAPGEN_SRC_TMAP_VALIDATOR_H_
@@ -29,17 +30,19 @@ struct Validation {
   bool valid = false;
   uint32_t valid_targets = 0;          // bit i = Target i
   Target reported_target = Target::kSm90a;  // target of the per-target findings
-  // Without a target: the targets whose per-target rules fail (bit i = Target i), and for each such target
-  // the first error finding of those rules (its `rule`, `value`, `limit` and `target`); with a target: 0.
-  // Filled without allocation; target_failure[i] is meaningful only where bit i of failed_targets is set.
+  // Without a target: the targets whose per-target rules fail (bit i = Target i); with a target: 0. The
+  // findings there are recomputed when a report explains them (FailedTargetFinding), not kept here.
   uint32_t failed_targets = 0;
-  Finding target_failure[kNumTargets];
   int errors = 0;
   int warnings = 0;
   int notes = 0;
 };
 
 void Validate(const TensorMapSpec& spec, Validation* out);
+
+// The first error finding of the per-target rules for `target` (the one that puts it in failed_targets);
+// false when that target's per-target rules find no error.
+bool FailedTargetFinding(const TensorMapSpec& spec, const DerivedFacts& facts, Target target, Finding* out);
 
 // The lowest target in `mask`, or false when the mask is empty.
 bool MinTarget(uint32_t mask, Target* out);
