@@ -15,7 +15,7 @@
 
 #include "cli/textproto.h"
 #include "src/codegen/codegen.h"
-#include "src/json/json_reader.h"
+#include "src/util/status.h"
 #include "src/report/report.h"
 #include "src/schema/spec_json.h"
 #include "src/util/strings.h"
@@ -177,8 +177,8 @@ int CodegenMain(const std::vector<std::string>& args_in, const Io& io) {
   if (files.empty()) return Usage(io, "codegen needs at least one SPEC file (or - for standard input)");
   for (const std::string& f : files) {
     CollectSpecs sink(&input.specs);
-    std::string err;
-    if (!ReadSpecs(f, InputFormat::kAuto, &sink, &err)) return Usage(io, err);
+    const absl::Status st = ReadSpecs(f, InputFormat::kAuto, &sink);
+    if (!st.ok()) return Usage(io, std::string(StatusMessage(st)));
     if (!sink.error().empty()) return Usage(io, StrCat("input error: ", sink.error()));
     opt.sources.push_back(f);
   }

@@ -27,11 +27,11 @@
 #include "cli/textproto.h"
 #include "src/driver/cuda_driver.h"
 #include "src/driver/encode_spec.h"
-#include "src/json/json_reader.h"
 #include "src/json/json_writer.h"
 #include "src/report/report.h"
 #include "src/tmap/rule.h"
 #include "src/schema/spec_json.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 #include "src/tmap/validator.h"
 
@@ -241,9 +241,9 @@ class EmitterSink : public SpecSink {
 // Processes one input; returns false when it could not be read at all.
 bool ProcessInput(const std::string& name, const Options& opt, Emitter* em, Progress* prog) {
   EmitterSink sink(em, prog);
-  std::string err;
-  if (ReadSpecs(name, opt.input_format, &sink, &err)) return true;
-  std::fprintf(stderr, "tmapgen: %s\n", err.c_str());
+  const absl::Status st = ReadSpecs(name, opt.input_format, &sink);
+  if (st.ok()) return true;
+  std::fprintf(stderr, "tmapgen: %s\n", std::string(StatusMessage(st)).c_str());
   return false;
 }
 
@@ -340,17 +340,9 @@ int Main(int argc, char** argv) {
   TensorMapSpec base;
   const TensorMapSpec* base_ptr = nullptr;
   if (!opt.spec_file.empty()) {
-    std::string text;
-    FILE* f = opt.spec_file == "-" ? stdin : std::fopen(opt.spec_file.c_str(), "rb");
-    if (f == nullptr) return Usage(StrCat("cannot open ", opt.spec_file, ": ", std::strerror(errno)));
-    const bool ok = ReadAll(f, &text);
-    if (f != stdin) std::fclose(f);
-    if (!ok) return Usage(StrCat("cannot read ", opt.spec_file));
-    InputError e;
-    InputFormat fmt = FormatForName(opt.spec_file);
-    if (fmt == InputFormat::kAuto || fmt == InputFormat::kJsonl) fmt = Sniff(text) == InputFormat::kTextproto ? InputFormat::kTextproto : InputFormat::kJson;
-    const bool parsed = fmt == InputFormat::kTextproto ? ParseSpecTextproto(text, 1, &base, &e) : ParseSpecJson(text, 1, &base, &e);
-    if (!parsed) return Usage(StrCat(opt.spec_file, ": ", e.message));
+    absl::StatusOr<TensorMapSpec> read = ReadOneSpec(opt.spec_file);
+    if (!read.ok()) return Usage(std::string(StatusMessage(read.status())));
+    base = *std::move(read);
     base_ptr = &base;
   }
   TensorMapSpec spec;

@@ -18,11 +18,12 @@
 #include "cli/spec_input.h"
 #include "cli/textproto.h"
 #include "proto/tmapd.grpc.pb.h"
-#include "src/json/json_reader.h"
 #include "src/json/json_writer.h"
 #include "src/schema/proto_convert.h"
 #include "src/report/report.h"
 #include "src/schema/spec_json.h"
+#include "src/schema/spec_stream.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 
 namespace tmapgen::cli {
@@ -123,9 +124,9 @@ struct Inputs : public SpecSink {
 
 // Collects the specs of one input (the same reader as the local command).
 bool ProcessInput(const std::string& name, const Options& opt, Inputs* em) {
-  std::string err;
-  if (ReadSpecs(name, opt.input_format, em, &err)) return true;
-  std::fprintf(stderr, "tmapgen: %s\n", err.c_str());
+  const absl::Status st = ReadSpecs(name, opt.input_format, em);
+  if (st.ok()) return true;
+  std::fprintf(stderr, "tmapgen: %s\n", std::string(StatusMessage(st)).c_str());
   return false;
 }
 
@@ -234,18 +235,9 @@ int RemoteBuild(const Conn& conn, v1::Tmapd::Stub* stub, const Options& opt,
   TensorMapSpec base;
   const TensorMapSpec* base_ptr = nullptr;
   if (!opt.spec_file.empty()) {
-    std::string text;
-    FILE* f = opt.spec_file == "-" ? stdin : std::fopen(opt.spec_file.c_str(), "rb");
-    if (f == nullptr) return kRunLocally;
-    const bool ok = ReadAll(f, &text);
-    if (f != stdin) std::fclose(f);
-    if (!ok) return kRunLocally;
-    InputError e;
-    InputFormat fmt = FormatForName(opt.spec_file);
-    if (fmt == InputFormat::kAuto || fmt == InputFormat::kJsonl)
-      fmt = Sniff(text) == InputFormat::kTextproto ? InputFormat::kTextproto : InputFormat::kJson;
-    const bool parsed = fmt == InputFormat::kTextproto ? ParseSpecTextproto(text, 1, &base, &e) : ParseSpecJson(text, 1, &base, &e);
-    if (!parsed) return kRunLocally;
+    absl::StatusOr<TensorMapSpec> read = ReadOneSpec(opt.spec_file);
+    if (!read.ok()) return kRunLocally;  // the local command reports it
+    base = *std::move(read);
     base_ptr = &base;
   }
   TensorMapSpec spec;
@@ -283,12 +275,9 @@ int RemoteDescriptor(const Conn& conn, v1::Tmapd::Stub* stub, bool instruction, 
     } else if ((name == "--for-map" || name == "-for-map") && (value != nullptr || eq != std::string::npos)) {
       const size_t first = v.find_first_not_of(" \t\n");
       if (first == std::string::npos || v[first] != '{') {
-        std::string text;
-        FILE* f = std::fopen(v.c_str(), "rb");
-        if (f == nullptr) return kRunLocally;  // the local command's message
-        ReadAll(f, &text);
-        std::fclose(f);
-        req.set_for_map(text);
+        absl::StatusOr<std::string> text = ReadWholeFile(v, kMaxSpecBytes);
+        if (!text.ok()) return kRunLocally;  // the local command's message
+        req.set_for_map(*std::move(text));
         req.set_for_map_name(v);
         v = "@";
       }
@@ -328,15 +317,11 @@ int RemoteCodegen(const Conn& conn, v1::Tmapd::Stub* stub, const std::vector<std
       continue;
     }
     if (a == "-" || a.empty() || a[0] != '-') {
-      std::string text;
-      FILE* f = a == "-" ? stdin : std::fopen(a.c_str(), "rb");
-      if (f == nullptr) return kRunLocally;  // the local command reports the unreadable file
-      const bool ok = ReadAll(f, &text);
-      if (f != stdin) std::fclose(f);
-      if (!ok) return kRunLocally;
+      absl::StatusOr<std::string> text = ReadWholeFile(a, kMaxSpecBytes);
+      if (!text.ok()) return kRunLocally;  // the local command reports the unreadable file
       v1::SpecFile* sf = req.add_files();
       sf->set_name(a);
-      sf->set_content(std::move(text));
+      sf->set_content(*std::move(text));
       continue;
     }
     req.add_args(a);
@@ -382,15 +367,11 @@ int RemoteCheck(const Conn& conn, v1::Tmapd::Stub* stub, const std::vector<std::
     } else if (!a.empty() && a[0] == '-' && a != "-") {
       return kRunLocally;  // the local command's usage error (or --self-test, which checks this host)
     } else {
-      std::string text;
-      FILE* f = a == "-" ? stdin : std::fopen(a.c_str(), "rb");
-      if (f == nullptr) return kRunLocally;  // the local command reports the unreadable file
-      const bool ok = ReadAll(f, &text);
-      if (f != stdin) std::fclose(f);
-      if (!ok) return kRunLocally;
+      absl::StatusOr<std::string> text = ReadWholeFile(a, kMaxSpecBytes);
+      if (!text.ok()) return kRunLocally;  // the local command reports the unreadable file
       v1::SpecFile* sf = req.add_files();
       sf->set_name(a);
-      sf->set_content(std::move(text));
+      sf->set_content(*std::move(text));
     }
   }
   if (req.files_size() == 0) return kRunLocally;

@@ -196,7 +196,9 @@ bool BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& 
       case kFieldSmemAddress: ok = ParseU64(fl, value, &s.smem_address, err); break;
       case kFieldSmemAlignment: ok = ParseU32(fl, value, &s.smem_alignment, err); break;
       case kFieldDriverVersion:
-        if (!ParseDriverVersion(value, &s.driver_version)) {
+        if (absl::StatusOr<uint32_t> dv = ParseDriverVersion(value); dv.ok()) {
+          s.driver_version = *dv;
+        } else {
           *err = StrCat("--driver-version: expected 13000 or 13.0, got \"", value, "\"");
           ok = false;
         }

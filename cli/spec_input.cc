@@ -1,12 +1,15 @@
+// spec_input.cc: see spec_input.h for the contract.
 #include "cli/spec_input.h"
 
-#include <algorithm>
 #include <cerrno>
-#include <cstring>
+#include <cstdio>
 #include <vector>
 
 #include "cli/textproto.h"
-#include "src/json/json_reader.h"
+#include "src/schema/json_diagnostics.h"
+#include "src/schema/spec_json.h"
+#include "src/schema/spec_stream.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 
 namespace tmapgen::cli {
@@ -16,109 +19,94 @@ bool EndsWith(std::string_view s, std::string_view suf) {
   return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
 }
 
-void ReadJsonLines(const std::string& name, std::string_view head, FILE* f, SpecSink* sink) {
-  json::LineSplitter split;
-  std::string_view line;
-  size_t line_no = 0;
-  TensorMapSpec spec;
-  InputError err;
-  auto drain = [&]() {
-    while (split.Next(&line, &line_no)) {
-      if (ParseSpecJson(line, line_no, &spec, &err)) sink->Spec(spec);
-      else sink->Error(err, StrCat(name, ":", line_no));
-      sink->Tick();
-    }
-  };
-  split.Feed(head);
-  drain();
-  std::vector<char> buf(1 << 20);
-  size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) {
-    split.Feed(std::string_view(buf.data(), n));
-    drain();
-  }
-  split.Finish();
-  drain();
-  if (split.line_too_long()) {
-    InputError e;
-    e.line = split.error_line();
-    e.message = StrCat("line ", e.line, ": longer than ", json::LineSplitter::kDefaultMaxLineBytes, " bytes");
-    sink->Error(e, StrCat(name, ":", e.line));
-  }
-}
+constexpr size_t kChunk = size_t{1} << 20;
 
-void ReadJsonDocument(const std::string& name, const std::string& text, SpecSink* sink) {
-  json::ReaderOptions ro;
-  ro.max_depth = 8;
-  json::Reader r(text, ro);
-  TensorMapSpec spec;
-  InputError err;
-  if (r.PeekType() != json::Type::kArray) {
-    if (ParseSpecJson(text, 1, &spec, &err)) sink->Spec(spec);
-    else sink->Error(err, name);
-    sink->Tick();
-    return;
+// A file opened for reading ("-" is standard input), closed on destruction.
+class Input {
+ public:
+  explicit Input(const std::string& name) : f_(name == "-" ? stdin : std::fopen(name.c_str(), "rb")) {
+    if (f_ == nullptr) err_ = errno;
   }
-  r.BeginArray();
-  int i = 0;
-  while (r.NextElement()) {
-    if (ReadSpecObject(&r, &spec, &err)) sink->Spec(spec);
-    else sink->Error(err, StrCat(name, "[", i, "]"));
-    sink->Tick();
-    ++i;
-    if (!r.ok()) break;
+  ~Input() {
+    if (f_ != nullptr && f_ != stdin) std::fclose(f_);
   }
-  if (!r.ok() && err.message.empty()) {
-    err.message = r.ErrorAt("");
-    sink->Error(err, name);
-  }
-  if (r.ok() && !r.Finish()) {
-    InputError e;
-    e.message = r.ErrorAt("");
-    sink->Error(e, name);
-  }
-}
+  Input(const Input&) = delete;
+  Input& operator=(const Input&) = delete;
+  FILE* get() const { return f_; }
+  int open_errno() const { return err_; }
 
-// Text format: specs separated by lines holding only "---".
-void ReadTextproto(const std::string& name, const std::string& text, SpecSink* sink) {
-  size_t start = 0, line = 1;
-  while (start <= text.size()) {
-    size_t sep = start, cur_line = line, end = text.size(), next = text.size() + 1;
-    while (sep < text.size()) {
-      const size_t nl = text.find('\n', sep);
-      const size_t le = nl == std::string::npos ? text.size() : nl;
-      std::string_view l(text.data() + sep, le - sep);
-      while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.remove_suffix(1);
-      if (l == "---") {
-        end = sep;
-        next = le + 1;
-        break;
+ private:
+  FILE* f_;
+  int err_ = 0;
+};
+
+// Hands the pieces of one input to the sink.
+class Reader {
+ public:
+  Reader(const std::string& name, InputFormat fmt, SpecSink* sink)
+      : name_(name),
+        fmt_(fmt),
+        split_(fmt == InputFormat::kJsonl       ? StreamFormat::kJsonLines
+               : fmt == InputFormat::kTextproto ? StreamFormat::kTextproto
+                                                : StreamFormat::kJson),
+        sink_(sink) {}
+
+  void Feed(std::string_view bytes) {
+    split_.Feed(bytes);
+    Drain();
+  }
+  void Finish() {
+    split_.Finish();
+    Drain();
+  }
+
+ private:
+  std::string Where(const SpecPiece& p) const {
+    if (fmt_ == InputFormat::kJson) return split_.is_array() ? StrCat(name_, "[", p.index, "]") : name_;
+    return StrCat(name_, ":", p.at.line);
+  }
+
+  void Drain() {
+    SpecPiece p;
+    while (split_.Next(&p)) {
+      absl::Status st;
+      switch (p.kind) {
+        case SpecPiece::kSpec:
+          st = fmt_ == InputFormat::kTextproto ? ParseSpecTextproto(p.text, p.at.line, &spec_)
+                                               : parser_.Parse(p.text, p.at, true, &spec_);
+          if (st.ok()) sink_->Spec(spec_);
+          else sink_->Error(InputErrorOf(st), Where(p));
+          break;
+        case SpecPiece::kTooLong: {
+          InputError e;
+          e.line = p.at.line;
+          e.column = p.at.column;
+          e.message = StrCat("line ", e.line, ", column ", e.column, ": ", p.message);
+          sink_->Error(e, Where(p));
+          break;
+        }
+        case SpecPiece::kError: {
+          InputError e;
+          e.line = p.at.line;
+          e.column = p.at.column;
+          e.message = StrCat("line ", e.line, ", column ", e.column, ": ", p.message);
+          sink_->Error(e, name_);
+          break;
+        }
       }
-      ++cur_line;
-      sep = le + 1;
+      sink_->Tick();
     }
-    std::string_view chunk(text.data() + start, std::min(end, text.size()) - start);
-    if (chunk.find_first_not_of(" \t\r\n") != std::string_view::npos) {
-      TensorMapSpec spec;
-      InputError err;
-      if (ParseSpecTextproto(chunk, line, &spec, &err)) sink->Spec(spec);
-      else sink->Error(err, StrCat(name, ":", line));
-      sink->Tick();
-    }
-    line = cur_line + 1;
-    start = next;
-    if (next > text.size()) break;
   }
-}
+
+  const std::string& name_;
+  InputFormat fmt_;
+  SpecSplitter split_;
+  SpecSink* sink_;
+  SpecJsonParser parser_;
+  TensorMapSpec spec_;
+};
 
 }  // namespace
-
-bool ReadAll(FILE* f, std::string* out) {
-  char buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out->append(buf, n);
-  return std::ferror(f) == 0;
-}
 
 InputFormat FormatForName(std::string_view name) {
   if (EndsWith(name, ".jsonl") || EndsWith(name, ".ndjson")) return InputFormat::kJsonl;
@@ -137,37 +125,63 @@ InputFormat Sniff(std::string_view head) {
   // '{': JSON Lines when the first line is a whole JSON value, else one pretty-printed JSON document.
   const size_t nl = head.find('\n', i);
   if (nl == std::string_view::npos) return InputFormat::kJsonl;
-  json::Reader r(head.substr(i, nl - i));
-  return (r.SkipValue() && r.Finish()) ? InputFormat::kJsonl : InputFormat::kJson;
+  return json::IsJson(head.substr(i, nl - i)) ? InputFormat::kJsonl : InputFormat::kJson;
 }
 
-bool ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* sink, std::string* error) {
-  FILE* f = name == "-" ? stdin : std::fopen(name.c_str(), "rb");
-  if (f == nullptr) {
-    *error = StrCat("cannot open ", name, ": ", std::strerror(errno));
-    return false;
-  }
+absl::Status ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* sink) {
+  Input in(name);
+  if (in.get() == nullptr) return ErrnoStatus(in.open_errno(), "cannot open", name);
   if (fmt == InputFormat::kAuto) fmt = FormatForName(name);
-  std::string head;
-  if (fmt == InputFormat::kAuto) {
-    char buf[1 << 16];
-    const size_t n = std::fread(buf, 1, sizeof buf, f);
-    head.assign(buf, n);
-    fmt = Sniff(head);
+  std::vector<char> buf(kChunk);
+  size_t n = 0;
+  if (fmt == InputFormat::kAuto) {  // sniff the first 64 KiB
+    while (n < (size_t{1} << 16)) {
+      const size_t got = std::fread(buf.data() + n, 1, (size_t{1} << 16) - n, in.get());
+      if (got == 0) break;
+      n += got;
+    }
+    fmt = Sniff(std::string_view(buf.data(), n));
   }
-  bool ok = true;
-  if (fmt == InputFormat::kJsonl) {
-    ReadJsonLines(name, head, f, sink);
-    ok = std::ferror(f) == 0;
+  Reader reader(name, fmt, sink);
+  reader.Feed(std::string_view(buf.data(), n));
+  while ((n = std::fread(buf.data(), 1, buf.size(), in.get())) > 0) reader.Feed(std::string_view(buf.data(), n));
+  if (std::ferror(in.get())) return ErrnoStatus(errno == 0 ? EIO : errno, "cannot read", name);
+  reader.Finish();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ReadWholeFile(const std::string& name, size_t max_bytes) {
+  Input in(name);
+  if (in.get() == nullptr) return ErrnoStatus(in.open_errno(), "cannot open", name);
+  std::string out;
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, in.get())) > 0) {
+    if (out.size() + n > max_bytes)
+      return absl::ResourceExhaustedError(StrCat(name, " is longer than ", max_bytes, " bytes, the limit for one spec"));
+    out.append(buf, n);
+  }
+  if (std::ferror(in.get())) return ErrnoStatus(errno == 0 ? EIO : errno, "cannot read", name);
+  return out;
+}
+
+absl::StatusOr<TensorMapSpec> ReadOneSpec(const std::string& name) {
+  absl::StatusOr<std::string> text = ReadWholeFile(name, kMaxSpecBytes);
+  if (!text.ok()) return text.status();
+  InputFormat fmt = FormatForName(name);
+  if (fmt == InputFormat::kAuto || fmt == InputFormat::kJsonl)
+    fmt = Sniff(*text) == InputFormat::kTextproto ? InputFormat::kTextproto : InputFormat::kJson;
+  TensorMapSpec spec;
+  absl::Status st;
+  if (fmt == InputFormat::kTextproto) {
+    st = ParseSpecTextproto(*text, 1, &spec);
   } else {
-    std::string text = std::move(head);
-    ok = ReadAll(f, &text);
-    if (fmt == InputFormat::kJson) ReadJsonDocument(name, text, sink);
-    else ReadTextproto(name, text, sink);
+    absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(*text);
+    if (parsed.ok()) spec = *std::move(parsed);
+    st = parsed.status();
   }
-  if (f != stdin) std::fclose(f);
-  if (!ok) *error = StrCat("cannot read ", name);
-  return ok;
+  if (!st.ok()) return Annotate(st, name);
+  return spec;
 }
 
 }  // namespace tmapgen::cli

@@ -31,19 +31,14 @@ class Collector : public google::protobuf::io::ErrorCollector {
 
 bool TextprotoAvailable() { return true; }
 
-bool ParseSpecTextproto(std::string_view text, size_t first_line, TensorMapSpec* s, InputError* e) {
+absl::Status ParseSpecTextproto(std::string_view text, size_t first_line, TensorMapSpec* s) {
   v1::TensorMapSpec m;
   google::protobuf::TextFormat::Parser parser;
   Collector collector(first_line > 0 ? first_line - 1 : 0);
   parser.RecordErrorsTo(&collector);
-  if (!parser.ParseFromString(std::string(text), &m)) {
-    e->line = collector.line_;
-    e->column = collector.column_;
-    e->field.clear();
-    e->message = StrCat("line ", collector.line_, ", column ", collector.column_, ": ", collector.error);
-    return false;
-  }
-  return SpecFromProto(m, s, e);
+  if (!parser.ParseFromString(std::string(text), &m))
+    return InputErrorAt("", collector.error, collector.line_, collector.column_);
+  return SpecFromProto(m, s);
 }
 
 namespace {

@@ -6,10 +6,10 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DTMAPGEN_FUZZ=ON -DTMAPGEN_TESTS=OFF -DTMAPGEN_BENCH=OFF \
   -DTMAPGEN_WITH_PROTOBUF=OFF >/dev/null
-cmake --build build-fuzz -j "$(nproc)" --target json_reader_fuzz spec_json_fuzz
+cmake --build build-fuzz -j "$(nproc)" --target json_fuzz spec_json_fuzz
 mkdir -p build-fuzz/corpus
 for f in examples/*.json examples/*.jsonl; do [ -f "$f" ] && cp "$f" build-fuzz/corpus/; done
-for t in spec_json_fuzz json_reader_fuzz; do
+for t in spec_json_fuzz json_fuzz; do
   echo "== $t (${secs}s)"
   (cd build-fuzz && ./fuzz/$t -max_total_time="$secs" -max_len=4096 -print_final_stats=1 corpus 2>&1 | tail -12)
 done

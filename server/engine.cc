@@ -80,7 +80,10 @@ void Summarize(const TensorMapSpec& spec, const Validation& v, v1::Result* out) 
 bool Engine::Run(const v1::TensorMapSpec& m, const v1::RenderOptions& o, int index, bool encode, v1::Result* out,
                  InputError* error) const {
   TensorMapSpec spec;
-  if (!SpecFromProto(m, &spec, error)) return false;
+  if (const absl::Status st = SpecFromProto(m, &spec); !st.ok()) {
+    *error = InputErrorOf(st);
+    return false;
+  }
   if (!spec.has_target()) {
     Target t;
     if (o.has_default_target()) {
@@ -223,10 +226,8 @@ std::string Engine::CheckProblem(const v1::CheckRequest& req, bool* resource) co
   for (int i = 0; i < req.files_size(); ++i) {
     const std::string& text = req.files(i).content();
     std::vector<TensorMapSpec> specs;
-    TensorMapSpec s;
-    InputError e;
-    if (ParseSpecJson(text, 1, &s, &e)) {
-      specs.push_back(s);
+    if (absl::StatusOr<TensorMapSpec> whole = ParseSpecJson(text); whole.ok()) {
+      specs.push_back(*std::move(whole));
     } else {
       size_t start = 0, line = 0;
       while (start < text.size()) {
@@ -234,7 +235,9 @@ std::string Engine::CheckProblem(const v1::CheckRequest& req, bool* resource) co
         if (end == std::string::npos) end = text.size();
         ++line;
         const std::string_view l(text.data() + start, end - start);
-        if (l.find_first_not_of(" \t\r") != std::string_view::npos && ParseSpecJson(l, line, &s, &e)) specs.push_back(s);
+        if (l.find_first_not_of(" \t\r") != std::string_view::npos) {
+          if (absl::StatusOr<TensorMapSpec> s = ParseSpecJson(l, line); s.ok()) specs.push_back(*std::move(s));
+        }
         start = end + 1;
       }
     }

@@ -207,13 +207,22 @@ Writer& Writer::Double(double value) {
     Misuse("Double with a non-finite value (written as null)");
     return *this;
   }
-#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
-  AppendNumber(&out_, value);  // shortest round-trip form
-#else  // older libraries: 17 significant digits always round-trip (in the "C" locale)
-  char buf[32];
-  const int n = std::snprintf(buf, sizeof(buf), "%.17g", value);
-  out_.append(buf, static_cast<size_t>(n));
-#endif
+  // The shortest form that reads back as the same double (std::to_chars), written as a JSON number
+  // that readers take for a double: an integer-looking form gets ".0" (simdjson reads "-0" as the
+  // integer 0, losing the sign, and rejects integers above 2^64), or the exponent form when long.
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof(buf), value);
+  size_t n = static_cast<size_t>(r.ptr - buf);
+  if (std::string_view(buf, n).find_first_of(".e") == std::string_view::npos) {
+    if (n <= 17) {
+      buf[n++] = '.';
+      buf[n++] = '0';
+    } else {
+      r = std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::scientific);
+      n = static_cast<size_t>(r.ptr - buf);
+    }
+  }
+  out_.append(buf, n);
   return *this;
 }
 

@@ -11,17 +11,18 @@
 // - Strings (values and keys): '"' and '\' are escaped, so are control characters (\b \f \n \r \t in
 //   their short forms, the others as \u00XX with lowercase hex). Everything else, including '/', DEL
 //   and valid multi-byte UTF-8, is copied as it is. A byte that does not begin a valid UTF-8 sequence
-//   (see json_reader.h for what is valid) is replaced by U+FFFD, one replacement per such byte, so the
+//   (RFC 3629: no overlong forms, surrogates or code points above U+10FFFF) is replaced by U+FFFD, one replacement per such byte, so the
 //   output is always valid UTF-8.
 // - Numbers: Uint/Int in decimal. Double in the shortest form that reads back as the same double
-//   (std::to_chars): 0.1 -> 0.1, 1e20 -> 1e+20, 100.0 -> 100, -0.0 -> -0. NaN and infinities have no JSON
+//   (std::to_chars), always as a number that reads as a double (with a '.' or an exponent): 0.1 -> 0.1,
+//   1e20 -> 1e+20, 100.0 -> 100.0, -0.0 -> -0.0, -2.9e20 -> -2.9264432341861722e+20. NaN and infinities have no JSON
 //   form: they are written as null and recorded as an error.
 // - Misuse (a value inside an object without a Key, Key outside an object or twice in a row, EndObject
 //   closing an array or nothing, a second top-level value) is recorded: ok() turns false, error() says
 //   what happened first, and the offending call is otherwise ignored. Once !ok(), str() is not
 //   guaranteed to be valid JSON. complete() is true when the value is whole and nothing went wrong.
-// - Output written by Writer is read back by json::Reader to the same values (strings byte for byte
-//   when they were valid UTF-8; doubles bit for bit, -0.0 included).
+// - Output written by Writer is read back by simdjson to the same values (strings byte for byte when
+//   they were valid UTF-8; doubles bit for bit, -0.0 included): tests/json/json_writer_test.cc.
 //
 // Complexity: each call is amortized O(size of what it writes). Nesting depth is unbounded (one byte
 // of state per open container).
