@@ -55,9 +55,9 @@ Gpu DetectGpu(bool use_gpu) {
   if (!use_gpu) return g;
   driver::CudaDriver& drv = driver::CudaDriver::Get();
   if (!drv.info().available) return g;
-  driver::DeviceInfo dev;
-  std::string err;
-  if (!drv.GetDevice(0, &dev, &err)) return g;
+  const absl::StatusOr<driver::DeviceInfo> got = drv.GetDevice(0);
+  if (!got.ok()) return g;
+  const driver::DeviceInfo& dev = *got;
   g.present = true;
   g.driver_version = drv.info().driver_version;
   const std::string t = driver::TargetForComputeCapability(dev.cc_major, dev.cc_minor);
@@ -186,13 +186,12 @@ struct Emitter {
 
   void Encode(const TensorMapSpec& spec, Encoding* enc) {
     driver::CudaDriver& drv = driver::CudaDriver::Get();
-    std::string err;
     enc->attempted = true;
     enc->device = gpu.description;
-    if (!drv.MakeCurrent(0, &err)) {
+    if (const absl::Status st = drv.MakeCurrent(0); !st.ok()) {
       enc->cu_result = -1;
       enc->error_name = "no context";
-      enc->note = err;
+      enc->note = std::string(StatusMessage(st));
       return;
     }
     const uint64_t addr = spec.Has(kFieldGlobalAddress) ? spec.global_address : kPlaceholderAddress;

@@ -55,9 +55,9 @@ Engine::Engine(const Limits& limits, bool use_gpu, std::string instance)
   if (!use_gpu) return;
   driver::CudaDriver& drv = driver::CudaDriver::Get();
   if (!drv.info().available) return;
-  driver::DeviceInfo dev;
-  std::string err;
-  if (!drv.GetDevice(0, &dev, &err)) return;
+  const absl::StatusOr<driver::DeviceInfo> got = drv.GetDevice(0);
+  if (!got.ok()) return;
+  const driver::DeviceInfo& dev = *got;
   gpu_present_ = true;
   driver_version_ = drv.info().driver_version;
   const std::string t = driver::TargetForComputeCapability(dev.cc_major, dev.cc_minor);
@@ -106,13 +106,12 @@ bool Engine::Run(const v1::TensorMapSpec& m, const v1::RenderOptions& o, int ind
   if (encode && !o.no_gpu() && gpu_present_ && v.valid) {
     std::lock_guard<std::mutex> lock(driver_mu_);
     driver::CudaDriver& drv = driver::CudaDriver::Get();
-    std::string err;
     enc.attempted = true;
     enc.device = gpu_description_;
-    if (!drv.MakeCurrent(0, &err)) {
+    if (const absl::Status st = drv.MakeCurrent(0); !st.ok()) {
       enc.cu_result = -1;
       enc.error_name = "no context";
-      enc.note = err;
+      enc.note = std::string(st.message());
     } else {
       const uint64_t addr = spec.Has(kFieldGlobalAddress) ? spec.global_address : kPlaceholderAddress;
       const driver::CudaDriver::EncodeResult r = EncodeSpec(drv, spec, addr);

@@ -95,12 +95,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tmapgen_driver_agreement: no CUDA driver: %s\n", drv.info().why_unavailable.c_str());
     return 2;
   }
-  driver::DeviceInfo dev;
-  std::string err;
-  if (!drv.GetDevice(0, &dev, &err) || !drv.MakeCurrent(0, &err)) {
-    std::fprintf(stderr, "tmapgen_driver_agreement: %s\n", err.c_str());
+  const absl::StatusOr<driver::DeviceInfo> got = drv.GetDevice(0);
+  const absl::Status current = got.ok() ? drv.MakeCurrent(0) : got.status();
+  if (!current.ok()) {
+    std::fprintf(stderr, "tmapgen_driver_agreement: %s\n", std::string(current.message()).c_str());
     return 2;
   }
+  const driver::DeviceInfo& dev = *got;
   const int dv = drv.info().driver_version;
   std::printf("device 0: %s, compute capability %d.%d, %d SMs, %d B shared memory per block (opt-in)\n",
               dev.name.c_str(), dev.cc_major, dev.cc_minor, dev.sm_count, dev.max_smem_per_block_optin);
