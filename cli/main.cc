@@ -151,7 +151,7 @@ struct Emitter {
         if (opt.quiet && v.valid) break;
         w.Clear();
         WriteReportJson(index, spec, v, enc, ro, &w);
-        buf += w.str();
+        buf += w.view();
         buf += "\n";
         break;
       case Format::kTextproto:
@@ -173,7 +173,7 @@ struct Emitter {
       case Format::kJson:
         w.Clear();
         WriteInputErrorJson(index, e, &w);
-        buf += w.str();
+        buf += w.view();
         buf += "\n";
         break;
       case Format::kTextproto:

@@ -195,6 +195,47 @@ TEST(JsonWriterTest, Misuse) {
   }
 }
 
+TEST(JsonWriterTest, LiteralsAreEscapedLikeAnyString) {
+  // String literals take an inlined path; their output must be the same as for any string_view.
+  Writer a, b;
+  a.BeginObject().Key("plain").String("v").Key("q\"k").String("tab\there").Key("caf\xC3\xA9").String("\x01");
+  a.Key("a key longer than the short-literal path").String("a value longer than the short-literal path");
+  a.EndObject();
+  b.BeginObject().Key(std::string_view("plain")).String(std::string_view("v"));
+  b.Key(std::string_view("q\"k")).String(std::string_view("tab\there"));
+  b.Key(std::string_view("caf\xC3\xA9")).String(std::string_view("\x01"));
+  b.Key(std::string_view("a key longer than the short-literal path"));
+  b.String(std::string_view("a value longer than the short-literal path"));
+  b.EndObject();
+  ASSERT_TRUE(a.complete()) << a.error();
+  EXPECT_EQ(a.str(), b.str());
+  EXPECT_EQ(a.view(), R"({"plain":"v","q\"k":"tab\there","caf)" "\xC3\xA9" R"(":"\u0001",)"
+                      R"("a key longer than the short-literal path":"a value longer than the short-literal path"})");
+  // A literal misused is recorded like any other call.
+  Writer c;
+  c.BeginArray().Key("k");
+  EXPECT_EQ(c.error(), "Key outside an object");
+}
+
+TEST(JsonWriterTest, ViewAndStrAreTheTextSoFar) {
+  Writer w;
+  w.BeginArray().Uint(1);
+  EXPECT_EQ(w.view(), "[1");
+  const std::string copy = w.str();
+  w.Uint(2).EndArray();
+  EXPECT_EQ(copy, "[1");  // str() is a copy of the text at the time
+  EXPECT_EQ(w.view(), "[1,2]");
+  EXPECT_EQ(w.str(), "[1,2]");
+  // Many long strings: the buffer grows and keeps what was written.
+  Writer big;
+  big.BeginArray();
+  const std::string s(1000, 'x');
+  for (int i = 0; i < 1000; ++i) big.String(s);
+  big.EndArray();
+  EXPECT_EQ(big.view().size(), 1000u * 1003u + 1u);
+  EXPECT_TRUE(big.complete());
+}
+
 TEST(JsonWriterTest, TakeAndClear) {
   WriterOptions opt;
   opt.pretty = true;
