@@ -72,8 +72,9 @@ class Reader {
       absl::Status st;
       switch (p.kind) {
         case SpecPiece::kSpec:
-          st = fmt_ == InputFormat::kTextproto ? ParseSpecTextproto(p.text, p.at.line, &spec_)
-                                               : parser_.Parse(p.text, p.at, true, &spec_);
+          if (fmt_ == InputFormat::kTextproto) st = ParseSpecTextproto(p.text, p.at.line, &spec_);
+          else if (fmt_ == InputFormat::kJson && split_.is_array()) st = parser_.Parse(p.text, p.at, true, &spec_);
+          else st = parser_.ParseSpecOrWrapped(p.text, p.at, true, &spec_);  // decode's output too
           if (st.ok()) sink_->Spec(spec_);
           else sink_->Error(InputErrorOf(st), Where(p));
           break;

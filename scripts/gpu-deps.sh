@@ -3,9 +3,13 @@
 # (Abseil, simdjson), carried as .deb files (docs/gpu-checks.md, "Building on a GPU host").
 #
 #   scripts/gpu-deps.sh fetch            here (Debian, network): apt-get download them into .debs/
-#   scripts/gpu-deps.sh unpack PREFIX    there: dpkg -x each .debs/*.deb into PREFIX (or, without dpkg,
-#                                        python3 reads the .deb's ar and data.tar); prints the CMake
-#                                        prefix path (PREFIX/usr) to pass as -DCMAKE_PREFIX_PATH
+#   scripts/gpu-deps.sh unpack PREFIX    there: dpkg-deb -x each .debs/*.deb into PREFIX (or, without
+#                                        dpkg, python3 reads the .deb's ar and data.tar); prints the CMake
+#                                        prefix path (PREFIX/usr) to pass as -DCMAKE_PREFIX_PATH, and
+#                                        writes PREFIX/env.sh, to source before running what was built:
+#                                        it puts PREFIX's libraries on LD_LIBRARY_PATH (the build's RUNPATH
+#                                        names only direct dependencies; Abseil's own libraries need each
+#                                        other, e.g. libabsl_strings -> libabsl_strings_internal)
 # The core never links libcuda; these are the only libraries it needs beyond the C++ runtime.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,6 +58,9 @@ with open(deb, "rb") as f:
 PY
       fi
     done
+    prefix=$(cd "$prefix" && pwd)
+    libdir=$prefix/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+    echo "export LD_LIBRARY_PATH=$libdir\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" > "$prefix/env.sh"
     echo "$prefix/usr"
     ;;
   *) echo "usage: gpu-deps.sh fetch | unpack PREFIX" >&2; exit 2 ;;

@@ -655,21 +655,5 @@ CudaDriver::EncodeResult CudaDriver::ReplaceAddress(
   return r;
 }
 
-std::string TargetForComputeCapability(int major, int minor) {
-  if (major <= 0 || minor < 0 || minor > 9) return std::string();
-  struct Arch {
-    int major, minor;
-    const char* target;
-  };
-  static constexpr Arch kArchSpecific[] = {
-      {9, 0, "sm_90a"},   {10, 0, "sm_100a"}, {10, 3, "sm_103a"},
-      {11, 0, "sm_110a"}, {12, 0, "sm_120a"}, {12, 1, "sm_121a"},
-  };
-  for (const Arch& a : kArchSpecific) {
-    if (a.major == major && a.minor == minor) return a.target;
-  }
-  return "sm_" + std::to_string(major) + std::to_string(minor);
-}
-
 }  // namespace driver
 }  // namespace tmapgen

@@ -1,5 +1,7 @@
 #include "src/report/report.h"
 
+#include "src/report/offline_bytes.h"
+
 #include <algorithm>
 
 #include "src/util/strings.h"
@@ -273,6 +275,8 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
       w->EndObject();
     }
   }
+  const OfflineBytes offline = ComputeOfflineBytes(s, v, enc);  // issue 12: the bytes without a driver
+  WriteOfflineBytesJson(offline, w);
   if (enc.attempted) {
     w->Key("encoding").BeginObject();
     w->Key("cu_result").Int(enc.cu_result).Key("error_name").String(enc.error_name).Key("device").String(enc.device);
@@ -282,6 +286,7 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
       for (uint64_t word : enc.map) w->String(Hex(word));
       w->EndArray();
     }
+    WriteOfflineComparisonJson(offline, w);
     w->EndObject();
   }
   w->EndObject();
@@ -358,6 +363,9 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
   std::string tx = StrCat(f.transaction_bytes, " B per copy (mbarrier expect_tx), ", f.elements_per_copy, " elements");
   if (f.halo_adds_bytes)
     tx += StrCat(s.mode == Mode::kIm2colW128 ? "; plus 4 x wHalo x " : "; plus wHalo x ", f.bytes_per_halo_pixel, " B of halo");
+  if (f.element_bits != f.smem_element_bits && s.interleave == Interleave::kNone)
+    tx += StrCat("; packed size (", f.element_bits, " bits per element): the shared-memory image is 1 byte per element, ",
+                 f.smem_footprint_bytes, " B (CUTLASS and DeepGEMM arm the packed size; docs/hardware.md)");
   if (s.direction == Direction::kPrefetch) tx = "0 B (prefetch to L2 writes no shared memory)";
   o += Row("transaction bytes", tx);
   o += Row("shared memory", StrCat(f.smem_footprint_bytes, " B per copy; destination aligned to ", f.smem_alignment_required,
@@ -424,6 +432,7 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
     }
     if (!enc.note.empty()) o += StrCat("  ", enc.note, "\n");
   }
+  o += RenderOfflineBytesText(ComputeOfflineBytes(s, v, enc), opt.color);  // issue 12
   return o;
 }
 

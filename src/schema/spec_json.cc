@@ -145,6 +145,13 @@ class ObjectReader {
       std::string_view key;
       if (f.unescaped_key().get(key)) return NotJson();
       const KeyInfo* info = FindKey(key);
+      if (info == nullptr && (key == "trace" || key == "bytes")) {
+        // Members of a `tmapgen trace` record (docs/trace.md): what the driver returned and wrote, and
+        // who called. They describe the map; they are not part of its spec. On-Demand skips them
+        // unread, so the text is checked whole at the end (strictness stays).
+        skipped_ = true;
+        continue;
+      }
       if (info == nullptr) {
         Value(Offset(key_raw) - 1, Path{key}, StrCat("unknown field \"", key, "\"", Suggest(key)));
         continue;  // On-Demand skips the value
@@ -159,6 +166,9 @@ class ObjectReader {
     // After the object: only whitespace (else simdjson still points at what follows).
     if (!doc.current_location().error()) return NotJson();
     if (failed_) return Result();
+    if (skipped_) {
+      if (std::optional<json::SyntaxError> e = json::FindSyntaxError(text_)) return At(e->offset, e->path, e->message);
+    }
     uint32_t counts[kNumSpecArrays];
     std::copy(counts_.begin(), counts_.end(), counts);
     return FinishSpec(s_, counts);
@@ -451,6 +461,7 @@ class ObjectReader {
   const char* base_ = nullptr;
   std::array<uint32_t, kNumSpecArrays> counts_{};
   bool failed_ = false;
+  bool skipped_ = false;  // a member was skipped unread
   size_t err_offset_ = 0;
   std::string err_path_;
   std::string err_message_;
@@ -473,6 +484,35 @@ absl::Status SpecJsonParser::Parse(std::string_view text, json::TextPos at, bool
   copy.resize(text.size() + json::kPadding);
   if (!text.empty()) std::memcpy(copy.data(), text.data(), text.size());
   return reader.Read(&impl_->parser, copy.data(), copy.size());
+}
+
+absl::Status SpecJsonParser::ParseSpecOrWrapped(std::string_view text, json::TextPos at, bool padded,
+                                                TensorMapSpec* spec) {
+  const absl::Status own = Parse(text, at, padded, spec);
+  if (own.ok() || text.find("\"spec\"") == std::string_view::npos) return own;
+  if (json::FindSyntaxError(text).has_value()) return own;  // not JSON: the spec's error says where
+  // The text is JSON; find its "spec" member. Work on a padded copy, in which the member is read in place.
+  std::string copy(text);
+  copy.append(json::kPadding, ' ');
+  od::parser parser;
+  od::document doc;
+  od::object obj;
+  if (parser.iterate(simdjson::padded_string_view(copy.data(), text.size(), copy.size())).get(doc) ||
+      doc.get_object().get(obj))
+    return own;
+  for (auto member : obj) {
+    od::field f;
+    std::string_view key;
+    if (std::move(member).get(f) || f.unescaped_key().get(key)) return own;
+    od::json_type t;
+    if (key != "spec" || f.value().type().get(t) || t != od::json_type::object) continue;
+    od::object inner;
+    std::string_view raw;
+    if (f.value().get_object().get(inner) || inner.raw_json().get(raw)) return own;
+    const size_t offset = static_cast<size_t>(raw.data() - copy.data());
+    return Parse(std::string_view(text.data() + offset, raw.size()), json::PositionOf(text, offset, at), false, spec);
+  }
+  return own;
 }
 
 absl::StatusOr<TensorMapSpec> ParseSpecJson(std::string_view text, size_t first_line) {
@@ -569,62 +609,5 @@ absl::Status FinishSpec(TensorMapSpec* s, const uint32_t counts[kNumSpecArrays])
   return absl::OkStatus();
 }
 
-
-namespace {
-
-void WriteU64Array(json::Writer* w, std::string_view key, const uint64_t* v, uint32_t n) {
-  w->Key(key).BeginArray();
-  for (uint32_t i = 0; i < n; ++i) w->Uint(v[i]);
-  w->EndArray();
-}
-void WriteU32Array(json::Writer* w, std::string_view key, const uint32_t* v, uint32_t n) {
-  w->Key(key).BeginArray();
-  for (uint32_t i = 0; i < n; ++i) w->Uint(v[i]);
-  w->EndArray();
-}
-void WriteI32Array(json::Writer* w, std::string_view key, const int32_t* v, uint32_t n) {
-  w->Key(key).BeginArray();
-  for (uint32_t i = 0; i < n; ++i) w->Int(v[i]);
-  w->EndArray();
-}
-
-}  // namespace
-
-void WriteSpecJson(const TensorMapSpec& s, json::Writer* w) {
-  const uint32_t rank = s.rank > kMaxRank ? kMaxRank : s.rank;
-  w->BeginObject();
-  if (!s.name.empty()) w->Key("name").String(s.name);
-  w->Key("mode").String(Name(s.mode));
-  w->Key("direction").String(Name(s.direction));
-  if (s.direction == Direction::kReduce || s.Has(kFieldReduceOp)) w->Key("reduce_op").String(Name(s.reduce_op));
-  w->Key("tensor_data_type").String(FullName(s.data_type));
-  w->Key("tensor_rank").Uint(s.rank);
-  if (s.Has(kFieldGlobalAddress)) w->Key("global_address").String(Hex(s.global_address));
-  WriteU64Array(w, "global_dim", s.global_dim.data(), rank);
-  WriteU64Array(w, "global_strides", s.global_strides.data(), rank > 0 ? rank - 1 : 0);
-  if (!IsIm2colMode(s.mode) || s.Has(kFieldBoxDim)) WriteU32Array(w, "box_dim", s.box_dim.data(), rank);
-  WriteU32Array(w, "element_strides", s.element_strides.data(), rank);
-  w->Key("interleave").String(FullName(s.interleave));
-  w->Key("swizzle").String(FullName(s.swizzle));
-  w->Key("l2_promotion").String(FullName(s.l2_promotion));
-  w->Key("oob_fill").String(FullName(s.oob_fill));
-  const uint32_t ncorner = rank >= 2 ? rank - 2 : 0;
-  if (s.mode == Mode::kIm2col || s.Has(kFieldLowerCorner))
-    WriteI32Array(w, "pixel_box_lower_corner", s.pixel_box_lower_corner.data(), ncorner > 3 ? 3 : ncorner);
-  if (s.mode == Mode::kIm2col || s.Has(kFieldUpperCorner))
-    WriteI32Array(w, "pixel_box_upper_corner", s.pixel_box_upper_corner.data(), ncorner > 3 ? 3 : ncorner);
-  if (IsWideMode(s.mode) || s.Has(kFieldLowerCornerWidth))
-    w->Key("pixel_box_lower_corner_width").Int(s.pixel_box_lower_corner_width);
-  if (IsWideMode(s.mode) || s.Has(kFieldUpperCornerWidth))
-    w->Key("pixel_box_upper_corner_width").Int(s.pixel_box_upper_corner_width);
-  if (IsIm2colMode(s.mode) || s.Has(kFieldChannelsPerPixel)) w->Key("channels_per_pixel").Uint(s.channels_per_pixel);
-  if (IsIm2colMode(s.mode) || s.Has(kFieldPixelsPerColumn)) w->Key("pixels_per_column").Uint(s.pixels_per_column);
-  if (IsWideMode(s.mode) || s.Has(kFieldWideMode)) w->Key("wide_mode").String(FullName(s.wide_mode));
-  if (s.has_target()) w->Key("target").String(Name(s.target));
-  if (s.Has(kFieldSmemAddress)) w->Key("smem_address").String(Hex(s.smem_address));
-  if (s.Has(kFieldSmemAlignment)) w->Key("smem_alignment").Uint(s.smem_alignment);
-  if (s.Has(kFieldDriverVersion)) w->Key("driver_version").Uint(s.driver_version);
-  w->EndObject();
-}
 
 }  // namespace tmapgen

@@ -6,7 +6,8 @@
 //   element_strides, interleave, swizzle, l2_promotion, oob_fill, pixel_box_lower_corner,
 //   pixel_box_upper_corner, pixel_box_lower_corner_width, pixel_box_upper_corner_width,
 //   channels_per_pixel, pixels_per_column, wide_mode; plus name, mode, direction, reduce_op, target,
-//   smem_address, smem_alignment, driver_version.
+//   smem_address, smem_alignment, driver_version. The members "bytes" and "trace" of a `tmapgen trace`
+//   record (docs/trace.md) are accepted and skipped: they describe the driver call, not the spec.
 // - Enums are strings in either form (`CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B` or `128B_atom_32B`) or the
 //   cuda.h integer. Addresses are integers or "0x..." strings. driver_version is 13000 or "13.0".
 //   Integers may be written in any JSON form whose exact value is an integer (1e3, 10.0, -0).
@@ -51,6 +52,11 @@ class SpecJsonParser {
   // json::kPadding readable bytes after the text (their values do not matter), so it is read in place;
   // otherwise it is copied first.
   absl::Status Parse(std::string_view text, json::TextPos at, bool padded, TensorMapSpec* spec);
+
+  // A spec, or a JSON object that carries one under "spec" (the output of `tmapgen decode --format json`),
+  // so that decoded maps can be validated again. When `text` is not a spec and holds a "spec" object, that
+  // object's verdict is returned (its errors placed in the file); otherwise the spec's own error.
+  absl::Status ParseSpecOrWrapped(std::string_view text, json::TextPos at, bool padded, TensorMapSpec* spec);
 
  private:
   struct Impl;
