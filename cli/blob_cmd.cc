@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,11 +64,12 @@ struct Source {
 };
 
 bool ReadFileOrStdin(const std::string& name, std::string* out, std::string* err) {
-  FILE* f = name == "-" ? stdin : std::fopen(name.c_str(), "rb");
-  if (!f) { *err = StrCat("cannot open ", name, ": ", std::strerror(errno)); return false; }
-  const bool ok = ReadAll(f, out);
-  if (f != stdin) std::fclose(f);
-  if (!ok) { *err = StrCat("cannot read ", name); return false; }
+  absl::StatusOr<std::string> text = ReadWholeFile(name, std::numeric_limits<size_t>::max());
+  if (!text.ok()) {
+    *err = std::string(FromAbsl(text.status().message()));
+    return false;
+  }
+  *out = *std::move(text);
   return true;
 }
 
