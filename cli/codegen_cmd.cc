@@ -165,13 +165,13 @@ int CodegenMain(const std::vector<std::string>& args_in, const Io& io) {
         return Usage(io, StrCat("--namespace: \"", value, "\" is not a plain C++ identifier"));
       opt.name_space = value;
     } else if (name == "desc") {
-      codegen::DescRequest r;
-      if (!codegen::ParseDescRequest(value, &r, &err)) return Usage(io, err);
-      input.descs.push_back(r);
+      absl::StatusOr<codegen::DescRequest> parsed = codegen::ParseDescRequest(value);
+      if (!parsed.ok()) return Usage(io, std::string(StatusMessage(parsed.status())));
+      input.descs.push_back(*std::move(parsed));
     } else if (name == "idesc") {
-      codegen::IdescRequest r;
-      if (!codegen::ParseIdescRequest(value, &r, &err)) return Usage(io, err);
-      input.idescs.push_back(r);
+      absl::StatusOr<codegen::IdescRequest> parsed = codegen::ParseIdescRequest(value);
+      if (!parsed.ok()) return Usage(io, std::string(StatusMessage(parsed.status())));
+      input.idescs.push_back(*std::move(parsed));
     }
   }
   if (files.empty()) return Usage(io, "codegen needs at least one SPEC file (or - for standard input)");

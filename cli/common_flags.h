@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "cli/spec_input.h"
 #include "src/tmap/types.h"
 
@@ -29,11 +30,12 @@ struct Options {
 };
 
 // Parses the common flags of `args`; spec flags (--dims, --swizzle, ...) go to *spec_flags in order and
-// other arguments to *positional. False with *err naming the flag on bad usage. Colors: --color auto is
+// other arguments to *positional. Bad usage is kInvalidArgument naming the flag. Colors: --color auto is
 // on for a terminal (and NO_COLOR unset) in text format; progress: on when standard error is a terminal
-// and CI is unset.
-bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pair<std::string, std::string>>* spec_flags,
-                 std::vector<std::string>* positional, std::string* err);
+// and CI is unset. (A parser of its own, not absl/flags: docs/design.md, "Dependencies", says why.)
+absl::Status ParseCommon(std::vector<std::string>& args, Options* o,
+                         std::vector<std::pair<std::string, std::string>>* spec_flags,
+                         std::vector<std::string>* positional);
 
 }  // namespace tmapgen::cli
 

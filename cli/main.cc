@@ -322,7 +322,8 @@ int Main(int argc, char** argv) {
   std::string err;
   for (const std::string& a : args)
     if (a == "--help" || a == "-h") { PrintHelp(); return 0; }
-  if (!ParseCommon(args, &opt, &spec_flags, &positional, &err)) return Usage(err);
+  if (const absl::Status st = ParseCommon(args, &opt, &spec_flags, &positional); !st.ok())
+    return Usage(std::string(StatusMessage(st)));
   if (opt.format == Format::kTextproto && !TextprotoAvailable())
     return Usage("--format textproto: this build has no Protocol Buffers support (built without protobuf)");
 
@@ -355,9 +356,9 @@ int Main(int argc, char** argv) {
     base = *std::move(read);
     base_ptr = &base;
   }
-  TensorMapSpec spec;
-  if (!BuildSpecFromFlags(spec_flags, base_ptr, &spec, &err)) return Usage(err);
-  em.Spec(spec, true, "");
+  const absl::StatusOr<TensorMapSpec> spec = BuildSpecFromFlags(spec_flags, base_ptr);
+  if (!spec.ok()) return Usage(std::string(StatusMessage(spec.status())));
+  em.Spec(*spec, true, "");
   return Finish(em);
 }
 

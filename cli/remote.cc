@@ -240,11 +240,10 @@ int RemoteBuild(const Conn& conn, v1::Tmapd::Stub* stub, const Options& opt,
     base = *std::move(read);
     base_ptr = &base;
   }
-  TensorMapSpec spec;
-  std::string err;
-  if (!BuildSpecFromFlags(spec_flags, base_ptr, &spec, &err)) return kRunLocally;
+  const absl::StatusOr<TensorMapSpec> spec = BuildSpecFromFlags(spec_flags, base_ptr);
+  if (!spec.ok()) return kRunLocally;  // the local command reports it
   v1::BuildRequest req;
-  SpecToProto(spec, req.mutable_spec());
+  SpecToProto(*spec, req.mutable_spec());
   *req.mutable_options() = MakeRenderOptions(opt);
   req.set_no_encode(!opt.encode);
   v1::Result res;
@@ -457,7 +456,7 @@ int RunRemote(std::vector<std::string>* args_io) {
   Options opt;
   std::vector<std::pair<std::string, std::string>> spec_flags;
   std::vector<std::string> positional;
-  if (!ParseCommon(args, &opt, &spec_flags, &positional, &err)) return kRunLocally;
+  if (!ParseCommon(args, &opt, &spec_flags, &positional).ok()) return kRunLocally;
   if (opt.format == Format::kTextproto && !TextprotoAvailable()) return kRunLocally;
   if (command == "validate") {
     if (positional.empty()) return kRunLocally;

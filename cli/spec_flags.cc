@@ -139,8 +139,10 @@ std::string SpecFlagsHelp() {
   return o;
 }
 
-bool BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& flags, const TensorMapSpec* base,
-                        TensorMapSpec* out, std::string* err) {
+namespace {
+
+bool Build(const std::vector<std::pair<std::string, std::string>>& flags, const TensorMapSpec* base,
+           TensorMapSpec* out, std::string* err) {
   // First pass: the mode, which decides the defaults.
   Mode mode = base ? base->mode : Mode::kTiled;
   for (const auto& [name, value] : flags) {
@@ -273,6 +275,16 @@ bool BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& 
   }
   *out = s;
   return true;
+}
+
+}  // namespace
+
+absl::StatusOr<TensorMapSpec> BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& flags,
+                                                 const TensorMapSpec* base) {
+  TensorMapSpec spec;
+  std::string err;
+  if (!Build(flags, base, &spec, &err)) return absl::InvalidArgumentError(ToAbsl(err));
+  return spec;
 }
 
 }  // namespace tmapgen::cli

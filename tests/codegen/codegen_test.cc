@@ -93,10 +93,18 @@ TEST(GenerateCpp, DeterministicAndHandComputedValues) {
   in.specs = {Spec(kTileA)};
   DescRequest d;
   std::string err;
-  ASSERT_TRUE(ParseDescRequest("tile_a:wgmma:A:K", &d, &err)) << err;
+  {
+    auto parsed = ParseDescRequest("tile_a:wgmma:A:K");
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    if (parsed.ok()) d = *parsed;
+  }
   in.descs.push_back(d);
   IdescRequest id;
-  ASSERT_TRUE(ParseIdescRequest("kind=f16,m=128,n=256,a-type=bf16,b-type=bf16,d-type=f32,name=mma", &id, &err)) << err;
+  {
+    auto parsed = ParseIdescRequest("kind=f16,m=128,n=256,a-type=bf16,b-type=bf16,d-type=f32,name=mma");
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    if (parsed.ok()) id = *parsed;
+  }
   in.idescs.push_back(id);
   Options opt;
   opt.sources = {"tile.json"};
@@ -162,7 +170,11 @@ TEST(GenerateJson, ParsesAsJsonAndTheEmbeddedSpecReadsBack) {
   in.specs = {Spec(kTileA)};
   DescRequest d;
   std::string err;
-  ASSERT_TRUE(ParseDescRequest("tile_a:wgmma:A:K", &d, &err));
+  {
+    auto parsed = ParseDescRequest("tile_a:wgmma:A:K");
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    if (parsed.ok()) d = *parsed;
+  }
   in.descs.push_back(d);
   Options opt;
   Plan plan;
@@ -250,17 +262,20 @@ TEST(GeneratePtx, RejectsNonTiledMaps) {
 
 TEST(Requests, ParseErrors) {
   DescRequest d;
-  IdescRequest i;
-  std::string err;
-  EXPECT_FALSE(ParseDescRequest("tile_a:wgmma:A", &d, &err));
-  EXPECT_FALSE(ParseDescRequest("tile_a:mma:A:K", &d, &err));
-  EXPECT_FALSE(ParseDescRequest("tile_a:wgmma:C:K", &d, &err));
-  EXPECT_TRUE(ParseDescRequest("#0:tcgen05:B:MN:bf16", &d, &err)) << err;
+  EXPECT_EQ(ParseDescRequest("tile_a:wgmma:A").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(ParseDescRequest("tile_a:mma:A:K").ok());
+  EXPECT_FALSE(ParseDescRequest("tile_a:wgmma:C:K").ok());
+  {
+    auto parsed = ParseDescRequest("#0:tcgen05:B:MN:bf16");
+    EXPECT_TRUE(parsed.ok()) << parsed.status();
+    if (parsed.ok()) d = *parsed;
+  }
   EXPECT_TRUE(d.has_type);
-  EXPECT_FALSE(ParseIdescRequest("kind=f16,bogus=1", &i, &err));
-  EXPECT_TRUE(Contains(err, "bogus"));
-  EXPECT_FALSE(ParseIdescRequest("kind=f16,m=abc", &i, &err));
-  EXPECT_FALSE(ParseIdescRequest("kind=f16,cta-group=3", &i, &err));
+  const absl::Status bogus = ParseIdescRequest("kind=f16,bogus=1").status();
+  EXPECT_EQ(bogus.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(Contains(std::string(bogus.message()), "bogus")) << bogus;
+  EXPECT_FALSE(ParseIdescRequest("kind=f16,m=abc").ok());
+  EXPECT_FALSE(ParseIdescRequest("kind=f16,cta-group=3").ok());
 }
 
 // ---- the command ------------------------------------------------------------------------------------
