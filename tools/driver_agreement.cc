@@ -26,7 +26,8 @@
 //
 // Needs a GPU and its driver (libcuda.so.1, or $TMAPGEN_LIBCUDA). Exit status: 0 = no BAD case,
 // 1 = at least one BAD case, 2 = usage error or no driver.
-// The comparison itself lives in src/gpu/driver_agreement.cc (shared with `tmapgen sweep --random`).
+// The random comparison lives in src/gpu/driver_agreement.cc (shared with `tmapgen sweep --random`); the
+// boundary probes, which only this tool runs, in tools/boundary_probes.cc.
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -35,6 +36,7 @@
 
 #include "src/driver/cuda_driver.h"
 #include "src/gpu/driver_agreement.h"
+#include "tools/boundary_probes.h"
 #include "src/json/json_writer.h"
 #include "src/util/strings.h"
 #include "src/tmap/types.h"
@@ -42,7 +44,7 @@
 namespace tmapgen {
 namespace {
 
-using gpu::RunBoundaryProbes;
+using tools::RunBoundaryProbes;
 constexpr Target kTarget = Target::kSm90a;
 int RunBoundaries(const driver::CudaDriver& drv, json::Writer* jw, int* bad) {
   RunBoundaryProbes(drv, jw, bad);
