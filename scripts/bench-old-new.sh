@@ -2,7 +2,9 @@
 # bench-old-new.sh: `tmapgen validate` end to end, the tree before the simdjson reader (OLD) against this
 # tree (NEW), side by side in one run on the same generated file (docs/perf.md, "Spec reader: old and new").
 #
-# usage: scripts/bench-old-new.sh [OLD_COMMIT]        (default 1d53a8e: the hand-written reader and writer)
+# usage: scripts/bench-old-new.sh [OLD_COMMIT]
+#   OLD_COMMIT defaults to the last commit of main merged into this branch (git merge-base HEAD main): the
+#   same tree with the hand-written JSON reader and writer, so that both write the same reports.
 #
 # Environment (all optional):
 #   N        specs in the generated JSON Lines file (default 1000000; seed 1, 30 % invalid, as docs/perf.md)
@@ -16,7 +18,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-old=${1:-1d53a8e}
+old=${1:-$(git merge-base HEAD main)}
+old=$(git rev-parse --short "$old")
 N=${N:-1000000}
 RUNS=${RUNS:-5}
 CPU=${CPU:-0}
