@@ -16,7 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "src/json/json_reader.h"
+#include "src/schema/spec_stream.h"
+#include "src/util/status.h"
 #include "src/json/json_writer.h"
 #include "src/report/report.h"
 #include "src/schema/spec_json.h"
@@ -327,16 +328,16 @@ void BM_ParseSpecJson(benchmark::State& state) {
   std::vector<std::string> lines;
   for (int k = 0; k < kVariants; ++k) lines.push_back(TypicalLine(k));
   TensorMapSpec spec;
-  InputError err;
-  if (!ParseSpecJson(lines[0], 1, &spec, &err)) {
-    state.SkipWithError(("typical line does not parse: " + err.message).c_str());
+  SpecJsonParser parser;
+  if (const absl::Status st = parser.Parse(lines[0], json::TextPos(), false, &spec); !st.ok()) {
+    state.SkipWithError(("typical line does not parse: " + std::string(StatusMessage(st))).c_str());
     return;
   }
   unsigned i = 0;
   size_t bytes = 0;
   for (auto _ : state) {
     const std::string& l = lines[i++ & (kVariants - 1)];
-    bool ok = ParseSpecJson(l, 1, &spec, &err);
+    bool ok = parser.Parse(l, json::TextPos(), false, &spec).ok();
     benchmark::DoNotOptimize(ok);
     benchmark::DoNotOptimize(spec.global_dim[1]);
     bytes += l.size();
@@ -409,7 +410,7 @@ std::string MakeJsonl(int n, int invalid_percent) {
   return out;
 }
 
-// LineSplitter + ParseSpecJson + Validate + WriteReportJson over 100k pre-generated lines, fed in 1 MiB
+// SpecSplitter + SpecJsonParser + Validate + WriteReportJson over 100k pre-generated lines, fed in 1 MiB
 // chunks as the CLI reads them; the reports are appended to a buffer that is dropped every 64 KiB (as
 // the CLI flushes it). Argument: percent of invalid specs.
 void BM_JsonlPipeline(benchmark::State& state) {
@@ -418,7 +419,7 @@ void BM_JsonlPipeline(benchmark::State& state) {
   const std::string input = MakeJsonl(kLines, invalid_percent);
   state.SetLabel(std::to_string(invalid_percent) + "% invalid, 100k lines");
   TensorMapSpec spec;
-  InputError err;
+  SpecJsonParser parser;
   Validation v;
   json::Writer w;
   const Encoding enc;
@@ -426,20 +427,20 @@ void BM_JsonlPipeline(benchmark::State& state) {
   std::string out;
   int64_t specs = 0, failures = 0;
   for (auto _ : state) {
-    json::LineSplitter split;
-    std::string_view line;
-    size_t line_no = 0;
+    SpecSplitter split(StreamFormat::kJsonLines);
+    SpecPiece piece;
     int index = 0;
     auto drain = [&]() {
-      while (split.Next(&line, &line_no)) {
-        if (ParseSpecJson(line, line_no, &spec, &err)) {
+      while (split.Next(&piece)) {
+        const absl::Status st = parser.Parse(piece.text, piece.at, true, &spec);
+        if (st.ok()) {
           Validate(spec, &v);
           w.Clear();
           WriteReportJson(index, spec, v, enc, opt, &w);
           out += w.str();
         } else {
           w.Clear();
-          WriteInputErrorJson(index, err, &w);
+          WriteInputErrorJson(index, InputErrorOf(st), &w);
           out += w.str();
           ++failures;
         }

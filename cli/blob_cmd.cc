@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,11 +65,12 @@ struct Source {
 };
 
 bool ReadFileOrStdin(const std::string& name, std::string* out, std::string* err) {
-  FILE* f = name == "-" ? stdin : std::fopen(name.c_str(), "rb");
-  if (!f) { *err = StrCat("cannot open ", name, ": ", std::strerror(errno)); return false; }
-  const bool ok = ReadAll(f, out);
-  if (f != stdin) std::fclose(f);
-  if (!ok) { *err = StrCat("cannot read ", name); return false; }
+  absl::StatusOr<std::string> text = ReadWholeFile(name, std::numeric_limits<size_t>::max());
+  if (!text.ok()) {
+    *err = std::string(FromAbsl(text.status().message()));
+    return false;
+  }
+  *out = *std::move(text);
   return true;
 }
 
@@ -382,9 +384,12 @@ bool ReadSide(const std::string& arg, bool words, Source* out, std::string* err)
       std::string hex, e2;
       if (!ExtractBytesField(t.substr(0, t.find('\n')), &hex, &e2)) {
         // A spec: encode it offline.
-        TensorMapSpec spec;
-        InputError ie;
-        if (!ParseSpecJson(content, 1, &spec, &ie)) { *err = StrCat(arg, ": neither a map nor a spec: ", ie.message); return false; }
+        const absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(content);
+        if (!parsed.ok()) {
+          *err = StrCat(arg, ": neither a map nor a spec: ", FromAbsl(parsed.status().message()));
+          return false;
+        }
+        const TensorMapSpec& spec = *parsed;
         absl::StatusOr<blob::Encoded> e = blob::Encode(spec);
         if (!e.ok()) { *err = StrCat(arg, ": the spec cannot be encoded offline: ", FromAbsl(e.status().message())); return false; }
         *out = {StrCat(arg, " (spec, encoded offline)"), e->bytes};

@@ -14,6 +14,7 @@
 #include "src/tmap/rule.h"
 #include "src/schema/spec_json.h"
 #include "src/tmap/validator.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 #include "src/util/suggest.h"
 
@@ -93,11 +94,10 @@ bool ReadSpecsFile(const std::string& path, std::vector<TensorMapSpec>* specs, s
     ss << f.rdbuf();
     text = ss.str();
   }
-  TensorMapSpec s;
-  InputError e;
-  if (ParseSpecJson(text, 1, &s, &e)) {
-    names->push_back(s.name.empty() ? path : s.name);
-    specs->push_back(s);
+  const absl::StatusOr<TensorMapSpec> whole = ParseSpecJson(text);
+  if (whole.ok()) {
+    names->push_back(whole->name.empty() ? path : whole->name);
+    specs->push_back(*whole);
     return true;
   }
   // JSON lines.
@@ -107,18 +107,17 @@ bool ReadSpecsFile(const std::string& path, std::vector<TensorMapSpec>* specs, s
   while (std::getline(in, line)) {
     ++no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    TensorMapSpec t;
-    InputError le;
-    if (!ParseSpecJson(line, no, &t, &le)) {
-      *err = path + ": " + le.message;
+    const absl::StatusOr<TensorMapSpec> t = ParseSpecJson(line, no);
+    if (!t.ok()) {
+      *err = StrCat(path, ": ", StatusMessage(t.status()));
       return false;
     }
-    names->push_back(t.name.empty() ? path + ":" + std::to_string(no) : t.name);
-    specs->push_back(t);
+    names->push_back(t->name.empty() ? path + ":" + std::to_string(no) : t->name);
+    specs->push_back(*t);
     ++got;
   }
   if (got == 0) {
-    *err = path + ": " + e.message;
+    *err = StrCat(path, ": ", StatusMessage(whole.status()));
     return false;
   }
   return true;

@@ -15,7 +15,7 @@
 
 #include "cli/textproto.h"
 #include "src/codegen/codegen.h"
-#include "src/json/json_reader.h"
+#include "src/util/status.h"
 #include "src/report/report.h"
 #include "src/schema/spec_json.h"
 #include "src/util/strings.h"
@@ -167,20 +167,20 @@ int CodegenMain(const std::vector<std::string>& args_in, const Io& io) {
         return Usage(io, StrCat("--namespace: \"", value, "\" is not a plain C++ identifier"));
       opt.name_space = value;
     } else if (name == "desc") {
-      codegen::DescRequest r;
-      if (!codegen::ParseDescRequest(value, &r, &err)) return Usage(io, err);
-      input.descs.push_back(r);
+      absl::StatusOr<codegen::DescRequest> parsed = codegen::ParseDescRequest(value);
+      if (!parsed.ok()) return Usage(io, std::string(StatusMessage(parsed.status())));
+      input.descs.push_back(*std::move(parsed));
     } else if (name == "idesc") {
-      codegen::IdescRequest r;
-      if (!codegen::ParseIdescRequest(value, &r, &err)) return Usage(io, err);
-      input.idescs.push_back(r);
+      absl::StatusOr<codegen::IdescRequest> parsed = codegen::ParseIdescRequest(value);
+      if (!parsed.ok()) return Usage(io, std::string(StatusMessage(parsed.status())));
+      input.idescs.push_back(*std::move(parsed));
     }
   }
   if (files.empty()) return Usage(io, "codegen needs at least one SPEC file (or - for standard input)");
   for (const std::string& f : files) {
     CollectSpecs sink(&input.specs);
-    std::string err;
-    if (!ReadSpecs(f, InputFormat::kAuto, &sink, &err)) return Usage(io, err);
+    const absl::Status st = ReadSpecs(f, InputFormat::kAuto, &sink);
+    if (!st.ok()) return Usage(io, std::string(StatusMessage(st)));
     if (!sink.error().empty()) return Usage(io, StrCat("input error: ", sink.error()));
     opt.sources.push_back(f);
   }

@@ -9,9 +9,10 @@
 #include "src/util/suggest.h"
 
 namespace tmapgen::cli {
+namespace {
 
-bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pair<std::string, std::string>>* spec_flags,
-                 std::vector<std::string>* positional, std::string* err) {
+bool Parse(std::vector<std::string>& args, Options* o, std::vector<std::pair<std::string, std::string>>* spec_flags,
+           std::vector<std::string>* positional, std::string* err) {
   std::string color = "auto";
   for (size_t i = 0; i < args.size(); ++i) {
     std::string a = args[i];
@@ -80,7 +81,7 @@ bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pa
     } else if (IsSpecFlag(name)) {
       if (!take(&v)) return false;
       if (name == "target") {
-        if (!Parse(v, &o->target)) {
+        if (!tmapgen::Parse(v, &o->target)) {
           *err = StrCat("--target: unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<Target*>(nullptr)));
           return false;
         }
@@ -95,6 +96,16 @@ bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pa
   o->color = color == "always" || (color == "auto" && AutoColor(STDOUT_FILENO) && o->format == Format::kText);
   o->progress = isatty(STDERR_FILENO) != 0 && std::getenv("CI") == nullptr;
   return true;
+}
+
+}  // namespace
+
+absl::Status ParseCommon(std::vector<std::string>& args, Options* o,
+                         std::vector<std::pair<std::string, std::string>>* spec_flags,
+                         std::vector<std::string>* positional) {
+  std::string err;
+  if (!Parse(args, o, spec_flags, positional, &err)) return absl::InvalidArgumentError(ToAbsl(err));
+  return absl::OkStatus();
 }
 
 bool AutoColorFor(bool is_terminal, const char* no_color, const char* term) {

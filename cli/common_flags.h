@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "cli/spec_input.h"
 #include "src/tmap/types.h"
 
@@ -30,11 +31,13 @@ struct Options {
 };
 
 // Parses the common flags of `args`; spec flags (--dims, --swizzle, ...) go to *spec_flags in order and
-// other arguments to *positional. False with *err naming the flag on bad usage (an unknown flag gets a
+// other arguments to *positional. Bad usage is kInvalidArgument naming the flag (an unknown flag gets a
 // "did you mean"). Colors: --color auto is on in text format when standard output is a terminal, NO_COLOR
-// is unset or empty and TERM is not "dumb"; progress: on when standard error is a terminal and CI is unset.
-bool ParseCommon(std::vector<std::string>& args, Options* o, std::vector<std::pair<std::string, std::string>>* spec_flags,
-                 std::vector<std::string>* positional, std::string* err);
+// is unset or empty and TERM is not "dumb"; progress: on when standard error is a terminal and CI is
+// unset. (A parser of its own, not absl/flags: docs/design.md, "Dependencies", says why.)
+absl::Status ParseCommon(std::vector<std::string>& args, Options* o,
+                         std::vector<std::pair<std::string, std::string>>* spec_flags,
+                         std::vector<std::string>* positional);
 
 // Whether colors are wanted for --color auto on a stream: a terminal, NO_COLOR unset or empty
 // (no-color.org), TERM not "dumb".

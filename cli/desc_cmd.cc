@@ -22,6 +22,7 @@
 #include "src/desc/smem_descriptor.h"
 #include "src/json/json_writer.h"
 #include "src/schema/spec_json.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 #include "src/util/suggest.h"
 
@@ -276,11 +277,12 @@ bool LoadMap(const std::string& spec, TensorMapSpec* map, std::string* source, s
     }
     *source = spec;
   }
-  InputError e;
-  if (!ParseSpecJson(text, 1, map, &e)) {
-    *err = StrCat("--for-map: ", *source, ": ", e.message);
+  absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(text);
+  if (!parsed.ok()) {
+    *err = StrCat("--for-map: ", *source, ": ", StatusMessage(parsed.status()));
     return false;
   }
+  *map = *std::move(parsed);
   return true;
 }
 

@@ -30,11 +30,11 @@
 #include "cli/textproto.h"
 #include "src/driver/cuda_driver.h"
 #include "src/driver/encode_spec.h"
-#include "src/json/json_reader.h"
 #include "src/json/json_writer.h"
 #include "src/report/report.h"
 #include "src/tmap/rule.h"
 #include "src/schema/spec_json.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 #include "src/util/suggest.h"
 #include "src/tmap/validator.h"
@@ -59,9 +59,9 @@ Gpu DetectGpu(bool use_gpu) {
   if (!use_gpu) return g;
   driver::CudaDriver& drv = driver::CudaDriver::Get();
   if (!drv.info().available) return g;
-  driver::DeviceInfo dev;
-  std::string err;
-  if (!drv.GetDevice(0, &dev, &err)) return g;
+  const absl::StatusOr<driver::DeviceInfo> got = drv.GetDevice(0);
+  if (!got.ok()) return g;
+  const driver::DeviceInfo& dev = *got;
   g.present = true;
   g.driver_version = drv.info().driver_version;
   const std::string t = driver::TargetForComputeCapability(dev.cc_major, dev.cc_minor);
@@ -170,7 +170,7 @@ struct Emitter {
         if (opt.quiet && v.valid) break;
         w.Clear();
         WriteReportJson(index, spec, v, enc, ro, &w);
-        buf += w.str();
+        buf += w.view();
         buf += "\n";
         break;
       case Format::kTextproto:
@@ -193,7 +193,7 @@ struct Emitter {
       case Format::kJson:
         w.Clear();
         WriteInputErrorJson(index, e, &w, file);
-        buf += w.str();
+        buf += w.view();
         buf += "\n";
         break;
       case Format::kTextproto:
@@ -206,13 +206,12 @@ struct Emitter {
 
   void Encode(const TensorMapSpec& spec, Encoding* enc) {
     driver::CudaDriver& drv = driver::CudaDriver::Get();
-    std::string err;
     enc->attempted = true;
     enc->device = gpu.description;
-    if (!drv.MakeCurrent(0, &err)) {
+    if (const absl::Status st = drv.MakeCurrent(0); !st.ok()) {
       enc->cu_result = -1;
       enc->error_name = "no context";
-      enc->note = err;
+      enc->note = std::string(StatusMessage(st));
       return;
     }
     const uint64_t addr = spec.Has(kFieldGlobalAddress) ? spec.global_address : kPlaceholderAddress;
@@ -263,9 +262,9 @@ class EmitterSink : public SpecSink {
 // Processes one input; returns false when it could not be read at all.
 bool ProcessInput(const std::string& name, const Options& opt, Emitter* em, Progress* prog) {
   EmitterSink sink(em, prog);
-  std::string err;
-  if (ReadSpecs(name, opt.input_format, &sink, &err)) return true;
-  std::fprintf(stderr, "tmapgen: %s\n", err.c_str());
+  const absl::Status st = ReadSpecs(name, opt.input_format, &sink);
+  if (st.ok()) return true;
+  std::fprintf(stderr, "tmapgen: %s\n", std::string(StatusMessage(st)).c_str());
   return false;
 }
 
@@ -316,7 +315,8 @@ int Main(int argc, char** argv) {
   std::string err;
   for (const std::string& a : args)
     if (a == "--help" || a == "-h") { PrintHelp(); return 0; }
-  if (!ParseCommon(args, &opt, &spec_flags, &positional, &err)) return Usage(err);
+  if (const absl::Status st = ParseCommon(args, &opt, &spec_flags, &positional); !st.ok())
+    return Usage(std::string(StatusMessage(st)));
   if (opt.format == Format::kTextproto && !TextprotoAvailable())
     return Usage("--format textproto: this build has no Protocol Buffers support (built without protobuf)");
 
@@ -342,27 +342,19 @@ int Main(int argc, char** argv) {
   TensorMapSpec base;
   const TensorMapSpec* base_ptr = nullptr;
   if (!opt.spec_file.empty()) {
-    std::string text;
-    FILE* f = opt.spec_file == "-" ? stdin : std::fopen(opt.spec_file.c_str(), "rb");
-    if (f == nullptr) return Usage(StrCat("cannot open ", opt.spec_file, ": ", std::strerror(errno)));
-    const bool ok = ReadAll(f, &text);
-    if (f != stdin) std::fclose(f);
-    if (!ok) return Usage(StrCat("cannot read ", opt.spec_file));
-    InputError e;
-    InputFormat fmt = FormatForName(opt.spec_file);
-    if (fmt == InputFormat::kAuto || fmt == InputFormat::kJsonl) fmt = Sniff(text) == InputFormat::kTextproto ? InputFormat::kTextproto : InputFormat::kJson;
-    const bool parsed = fmt == InputFormat::kTextproto ? ParseSpecTextproto(text, 1, &base, &e) : ParseSpecJson(text, 1, &base, &e);
-    if (!parsed) return Usage(StrCat(opt.spec_file, ": ", e.message));
+    absl::StatusOr<TensorMapSpec> read = ReadOneSpec(opt.spec_file);
+    if (!read.ok()) return Usage(std::string(StatusMessage(read.status())));
+    base = *std::move(read);
     base_ptr = &base;
   }
-  TensorMapSpec spec;
-  if (!BuildSpecFromFlags(spec_flags, base_ptr, &spec, &err)) return Usage(err);
+  const absl::StatusOr<TensorMapSpec> spec = BuildSpecFromFlags(spec_flags, base_ptr);
+  if (!spec.ok()) return Usage(std::string(StatusMessage(spec.status())));
   TypeAlias alias;
   alias.note = DataTypeAliasNote(spec_flags);
   if (!alias.note.empty())
     for (const auto& [name, value] : spec_flags)
       if (name == "dtype" || name == "tensor-data-type") alias.written = value;
-  em.Spec(spec, true, "", opt.spec_file.empty() ? std::string("<command line>") : StrCat(opt.spec_file, ":1"), alias);
+  em.Spec(*spec, true, "", opt.spec_file.empty() ? std::string("<command line>") : StrCat(opt.spec_file, ":1"), alias);
   return Finish(em);
 }
 

@@ -18,11 +18,12 @@
 #include "cli/spec_input.h"
 #include "cli/textproto.h"
 #include "proto/tmapd.grpc.pb.h"
-#include "src/json/json_reader.h"
 #include "src/json/json_writer.h"
 #include "src/schema/proto_convert.h"
 #include "src/report/report.h"
 #include "src/schema/spec_json.h"
+#include "src/schema/spec_stream.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 
 namespace tmapgen::cli {
@@ -128,9 +129,9 @@ struct Inputs : public SpecSink {
 
 // Collects the specs of one input (the same reader as the local command).
 bool ProcessInput(const std::string& name, const Options& opt, Inputs* em) {
-  std::string err;
-  if (ReadSpecs(name, opt.input_format, em, &err)) return true;
-  std::fprintf(stderr, "tmapgen: %s\n", err.c_str());
+  const absl::Status st = ReadSpecs(name, opt.input_format, em);
+  if (st.ok()) return true;
+  std::fprintf(stderr, "tmapgen: %s\n", std::string(StatusMessage(st)).c_str());
   return false;
 }
 
@@ -239,25 +240,15 @@ int RemoteBuild(const Conn& conn, v1::Tmapd::Stub* stub, const Options& opt,
   TensorMapSpec base;
   const TensorMapSpec* base_ptr = nullptr;
   if (!opt.spec_file.empty()) {
-    std::string text;
-    FILE* f = opt.spec_file == "-" ? stdin : std::fopen(opt.spec_file.c_str(), "rb");
-    if (f == nullptr) return kRunLocally;
-    const bool ok = ReadAll(f, &text);
-    if (f != stdin) std::fclose(f);
-    if (!ok) return kRunLocally;
-    InputError e;
-    InputFormat fmt = FormatForName(opt.spec_file);
-    if (fmt == InputFormat::kAuto || fmt == InputFormat::kJsonl)
-      fmt = Sniff(text) == InputFormat::kTextproto ? InputFormat::kTextproto : InputFormat::kJson;
-    const bool parsed = fmt == InputFormat::kTextproto ? ParseSpecTextproto(text, 1, &base, &e) : ParseSpecJson(text, 1, &base, &e);
-    if (!parsed) return kRunLocally;
+    absl::StatusOr<TensorMapSpec> read = ReadOneSpec(opt.spec_file);
+    if (!read.ok()) return kRunLocally;  // the local command reports it
+    base = *std::move(read);
     base_ptr = &base;
   }
-  TensorMapSpec spec;
-  std::string err;
-  if (!BuildSpecFromFlags(spec_flags, base_ptr, &spec, &err)) return kRunLocally;
+  const absl::StatusOr<TensorMapSpec> spec = BuildSpecFromFlags(spec_flags, base_ptr);
+  if (!spec.ok()) return kRunLocally;  // the local command reports it
   v1::BuildRequest req;
-  SpecToProto(spec, req.mutable_spec());
+  SpecToProto(*spec, req.mutable_spec());
   *req.mutable_options() = MakeRenderOptions(opt);
   req.set_no_encode(!opt.encode);
   v1::Result res;
@@ -288,12 +279,9 @@ int RemoteDescriptor(const Conn& conn, v1::Tmapd::Stub* stub, bool instruction, 
     } else if ((name == "--for-map" || name == "-for-map") && (value != nullptr || eq != std::string::npos)) {
       const size_t first = v.find_first_not_of(" \t\n");
       if (first == std::string::npos || v[first] != '{') {
-        std::string text;
-        FILE* f = std::fopen(v.c_str(), "rb");
-        if (f == nullptr) return kRunLocally;  // the local command's message
-        ReadAll(f, &text);
-        std::fclose(f);
-        req.set_for_map(text);
+        absl::StatusOr<std::string> text = ReadWholeFile(v, kMaxSpecBytes);
+        if (!text.ok()) return kRunLocally;  // the local command's message
+        req.set_for_map(*std::move(text));
         req.set_for_map_name(v);
         v = "@";
       }
@@ -333,15 +321,11 @@ int RemoteCodegen(const Conn& conn, v1::Tmapd::Stub* stub, const std::vector<std
       continue;
     }
     if (a == "-" || a.empty() || a[0] != '-') {
-      std::string text;
-      FILE* f = a == "-" ? stdin : std::fopen(a.c_str(), "rb");
-      if (f == nullptr) return kRunLocally;  // the local command reports the unreadable file
-      const bool ok = ReadAll(f, &text);
-      if (f != stdin) std::fclose(f);
-      if (!ok) return kRunLocally;
+      absl::StatusOr<std::string> text = ReadWholeFile(a, kMaxSpecBytes);
+      if (!text.ok()) return kRunLocally;  // the local command reports the unreadable file
       v1::SpecFile* sf = req.add_files();
       sf->set_name(a);
-      sf->set_content(std::move(text));
+      sf->set_content(*std::move(text));
       continue;
     }
     req.add_args(a);
@@ -387,15 +371,11 @@ int RemoteCheck(const Conn& conn, v1::Tmapd::Stub* stub, const std::vector<std::
     } else if (!a.empty() && a[0] == '-' && a != "-") {
       return kRunLocally;  // the local command's usage error (or --self-test, which checks this host)
     } else {
-      std::string text;
-      FILE* f = a == "-" ? stdin : std::fopen(a.c_str(), "rb");
-      if (f == nullptr) return kRunLocally;  // the local command reports the unreadable file
-      const bool ok = ReadAll(f, &text);
-      if (f != stdin) std::fclose(f);
-      if (!ok) return kRunLocally;
+      absl::StatusOr<std::string> text = ReadWholeFile(a, kMaxSpecBytes);
+      if (!text.ok()) return kRunLocally;  // the local command reports the unreadable file
       v1::SpecFile* sf = req.add_files();
       sf->set_name(a);
-      sf->set_content(std::move(text));
+      sf->set_content(*std::move(text));
     }
   }
   if (req.files_size() == 0) return kRunLocally;
@@ -484,7 +464,7 @@ int RunRemote(std::vector<std::string>* args_io) {
   Options opt;
   std::vector<std::pair<std::string, std::string>> spec_flags;
   std::vector<std::string> positional;
-  if (!ParseCommon(args, &opt, &spec_flags, &positional, &err)) return kRunLocally;
+  if (!ParseCommon(args, &opt, &spec_flags, &positional).ok()) return kRunLocally;
   if (opt.format == Format::kTextproto && !TextprotoAvailable()) return kRunLocally;
   if (opt.format == Format::kShort) return Fail("--format short is not available with --remote in this version");
   if (command == "validate") {

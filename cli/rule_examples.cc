@@ -1,13 +1,15 @@
 #include "cli/rule_examples.h"
 
+#include <simdjson.h>
+
 #include <utility>
 
 #include "cli/common_flags.h"
 #include "cli/desc_cmd.h"
 #include "cli/spec_flags.h"
-#include "src/json/json_reader.h"
 #include "src/report/report.h"
 #include "src/tmap/validator.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 
 namespace tmapgen::cli {
@@ -157,32 +159,23 @@ constexpr Example kExamples[] = {
 
 // The diagnostic of `id` in the JSON report of a desc/idesc command (top-level "diagnostics").
 bool FindInDescJson(const std::string& json, std::string_view id, ExampleResult* r) {
-  json::Reader rd(json);
-  if (!rd.BeginObject()) return false;
-  std::string_view key;
-  while (rd.NextKey(&key)) {
-    if (key != "diagnostics") { rd.SkipValue(); continue; }
-    if (!rd.BeginArray()) return false;
-    while (rd.NextElement()) {
-      if (!rd.BeginObject()) return false;
-      std::string rule, field, message, fix;
-      std::string_view k;
-      while (rd.NextKey(&k)) {
-        if (k == "rule") rd.ReadString(&rule);
-        else if (k == "field") rd.ReadString(&field);
-        else if (k == "message") rd.ReadString(&message);
-        else if (k == "fix") rd.ReadString(&fix);
-        else rd.SkipValue();
-      }
-      if (rule == id && !r->fired) {
-        r->fired = true;
-        r->field = std::move(field);
-        r->message = std::move(message);
-        r->fix = std::move(fix);
-      }
-    }
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (parser.parse(json).get(doc)) return false;
+  simdjson::dom::array diags;
+  if (doc["diagnostics"].get_array().get(diags)) return false;
+  for (simdjson::dom::element d : diags) {
+    std::string_view rule, field, message, fix;
+    if (d["rule"].get_string().get(rule) || rule != id || r->fired) continue;
+    if (d["field"].get_string().get(field)) field = {};
+    if (d["message"].get_string().get(message)) message = {};
+    if (d["fix"].get_string().get(fix)) fix = {};
+    r->fired = true;
+    r->field = std::string(field);
+    r->message = std::string(message);
+    r->fix = std::string(fix);
   }
-  return rd.ok();
+  return true;
 }
 
 }  // namespace
@@ -231,12 +224,16 @@ ExampleResult RunExample(std::string_view id) {
   Options opt;
   std::vector<std::pair<std::string, std::string>> spec_flags;
   std::vector<std::string> positional;
-  std::string err;
-  TensorMapSpec spec;
-  if (!ParseCommon(args, &opt, &spec_flags, &positional, &err) || !BuildSpecFromFlags(spec_flags, nullptr, &spec, &err)) {
-    r.error = err;
+  if (const absl::Status st = ParseCommon(args, &opt, &spec_flags, &positional); !st.ok()) {
+    r.error = std::string(StatusMessage(st));
     return r;
   }
+  const absl::StatusOr<TensorMapSpec> built = BuildSpecFromFlags(spec_flags, nullptr);
+  if (!built.ok()) {
+    r.error = std::string(StatusMessage(built.status()));
+    return r;
+  }
+  const TensorMapSpec& spec = *built;
   Validation v;
   Validate(spec, &v);
   r.ran = true;

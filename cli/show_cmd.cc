@@ -11,6 +11,7 @@
 #include "src/model/copy_model.h"
 #include "src/model/show_render.h"
 #include "src/schema/spec_json.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 #include "src/util/suggest.h"
 
@@ -153,9 +154,9 @@ int RunShowCommand(const std::vector<std::string>& args) {
 
   std::string text, err;
   if (!ReadFile(spec_path, &text, &err)) return Usage(err);
-  TensorMapSpec spec;
-  InputError ie;
-  if (!ParseSpecJson(text, 1, &spec, &ie)) return Usage(StrCat(spec_path, ": ", ie.message));
+  absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(text);
+  if (!parsed.ok()) return Usage(StrCat(spec_path, ": ", StatusMessage(parsed.status())));
+  TensorMapSpec spec = *std::move(parsed);
 
   model::CopyInstruction in = model::DefaultInstruction(spec);
   if (!direction_name.empty()) {

@@ -214,8 +214,10 @@ std::string SpecFlagsHelp() {
   return o;
 }
 
-bool BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& flags, const TensorMapSpec* base,
-                        TensorMapSpec* out, std::string* err) {
+namespace {
+
+bool Build(const std::vector<std::pair<std::string, std::string>>& flags, const TensorMapSpec* base,
+           TensorMapSpec* out, std::string* err) {
   // First pass: the mode, which decides the defaults.
   Mode mode = base ? base->mode : Mode::kTiled;
   for (const auto& [name, value] : flags) {
@@ -281,7 +283,9 @@ bool BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& 
       case kFieldSmemAddress: ok = ParseU64(fl, value, &s.smem_address, err); break;
       case kFieldSmemAlignment: ok = ParseU32(fl, value, &s.smem_alignment, err); break;
       case kFieldDriverVersion:
-        if (!ParseDriverVersion(value, &s.driver_version)) {
+        if (absl::StatusOr<uint32_t> dv = ParseDriverVersion(value); dv.ok()) {
+          s.driver_version = *dv;
+        } else {
           *err = StrCat("--driver-version: expected 13000 or 13.0, got \"", value, "\"");
           ok = false;
         }
@@ -364,6 +368,16 @@ bool BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& 
   }
   *out = s;
   return true;
+}
+
+}  // namespace
+
+absl::StatusOr<TensorMapSpec> BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& flags,
+                                                 const TensorMapSpec* base) {
+  TensorMapSpec spec;
+  std::string err;
+  if (!Build(flags, base, &spec, &err)) return absl::InvalidArgumentError(ToAbsl(err));
+  return spec;
 }
 
 }  // namespace tmapgen::cli

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "src/tmap/tensor_map_spec.h"
 #include "src/tmap/types.h"
 
@@ -25,9 +26,10 @@ namespace tmapgen::cli {
 bool IsSpecFlag(std::string_view name);
 
 // Applies `flags` (name -> value pairs, names without dashes, in command-line order) on top of the
-// base spec. `base_from_file` disables the default adaptation (a spec file is explicit).
-bool BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& flags, const TensorMapSpec* base,
-                        TensorMapSpec* out, std::string* error);
+// base spec; a base (from a spec file) disables the default adaptation (a spec file is explicit).
+// A bad flag is kInvalidArgument whose message starts with the flag ("--dims: ...").
+absl::StatusOr<TensorMapSpec> BuildSpecFromFlags(const std::vector<std::pair<std::string, std::string>>& flags,
+                                                 const TensorMapSpec* base);
 
 // Help text listing the spec flags.
 std::string SpecFlagsHelp();

@@ -1,12 +1,15 @@
+// spec_input.cc: see spec_input.h for the contract.
 #include "cli/spec_input.h"
 
-#include <algorithm>
 #include <cerrno>
-#include <cstring>
+#include <cstdio>
 #include <vector>
 
 #include "cli/textproto.h"
-#include "src/json/json_reader.h"
+#include "src/schema/json_diagnostics.h"
+#include "src/schema/spec_json.h"
+#include "src/schema/spec_stream.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 
 namespace tmapgen::cli {
@@ -15,6 +18,27 @@ namespace {
 bool EndsWith(std::string_view s, std::string_view suf) {
   return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
 }
+
+constexpr size_t kChunk = size_t{1} << 20;
+
+// A file opened for reading ("-" is standard input), closed on destruction.
+class Input {
+ public:
+  explicit Input(const std::string& name) : f_(name == "-" ? stdin : std::fopen(name.c_str(), "rb")) {
+    if (f_ == nullptr) err_ = errno;
+  }
+  ~Input() {
+    if (f_ != nullptr && f_ != stdin) std::fclose(f_);
+  }
+  Input(const Input&) = delete;
+  Input& operator=(const Input&) = delete;
+  FILE* get() const { return f_; }
+  int open_errno() const { return err_; }
+
+ private:
+  FILE* f_;
+  int err_ = 0;
+};
 
 SpecPlace Place(const std::string& name, size_t line, size_t column = 0) {
   SpecPlace p;
@@ -44,136 +68,66 @@ class CountingSink : public SpecSink {
   size_t n_ = 0;
 };
 
+// Hands the pieces of one input to the sink, each with its place (the file as shown: "<stdin>" for -).
+class Reader {
+ public:
+  Reader(const std::string& name, InputFormat fmt, SpecSink* sink)
+      : name_(name),
+        fmt_(fmt),
+        split_(fmt == InputFormat::kJsonl       ? StreamFormat::kJsonLines
+               : fmt == InputFormat::kTextproto ? StreamFormat::kTextproto
+                                                : StreamFormat::kJson),
+        sink_(sink) {}
 
-// A spec, or an object that carries one under "spec" (the output of `tmapgen decode --format json`), so that
-// decoded maps can be validated again; the spec's own error is kept when neither form parses.
-bool ParseSpecOrWrapped(std::string_view text, size_t line_no, TensorMapSpec* spec, InputError* err) {
-  if (ParseSpecJson(text, line_no, spec, err)) return true;
-  if (text.find("\"spec\"") == std::string_view::npos) return false;
-  json::ReaderOptions ro;
-  ro.first_line = line_no;
-  ro.max_depth = 16;
-  json::Reader r(text, ro);
-  if (!r.BeginObject()) return false;
-  std::string_view key;
-  while (r.NextKey(&key)) {
-    if (key != "spec" || r.PeekType() != json::Type::kObject) continue;
-    InputError inner;
-    if (!ReadSpecObject(&r, spec, &inner)) { *err = inner; return false; }
-    return true;
+  void Feed(std::string_view bytes) {
+    split_.Feed(bytes);
+    Drain();
   }
-  return false;
-}
+  void Finish() {
+    split_.Finish();
+    Drain();
+  }
 
-void ReadJsonLines(const std::string& name, std::string_view head, FILE* f, SpecSink* sink) {
-  json::LineSplitter split;
-  std::string_view line;
-  size_t line_no = 0;
-  TensorMapSpec spec;
-  InputError err;
-  auto drain = [&]() {
-    while (split.Next(&line, &line_no)) {
-      if (ParseSpecOrWrapped(line, line_no, &spec, &err)) sink->SpecAt(spec, Place(name, line_no));
-      else sink->ErrorAt(err, ErrorPlace(name, err, line_no));
-      sink->Tick();
-    }
-  };
-  split.Feed(head);
-  drain();
-  std::vector<char> buf(1 << 20);
-  size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) {
-    split.Feed(std::string_view(buf.data(), n));
-    drain();
-  }
-  split.Finish();
-  drain();
-  if (split.line_too_long()) {
-    InputError e;
-    e.line = split.error_line();
-    e.message = StrCat("longer than ", json::LineSplitter::kDefaultMaxLineBytes, " bytes");
-    sink->ErrorAt(e, Place(name, e.line));
-  }
-}
-
-void ReadJsonDocument(const std::string& name, const std::string& text, SpecSink* sink) {
-  json::ReaderOptions ro;
-  ro.max_depth = 8;
-  json::Reader r(text, ro);
-  TensorMapSpec spec;
-  InputError err;
-  const size_t first = r.line();  // the line the document starts on
-  if (r.PeekType() != json::Type::kArray) {
-    if (ParseSpecOrWrapped(text, 1, &spec, &err)) sink->SpecAt(spec, Place(name, first));
-    else sink->ErrorAt(err, ErrorPlace(name, err, first));
-    sink->Tick();
-    return;
-  }
-  r.BeginArray();
-  while (r.NextElement()) {
-    const size_t at = r.line();  // the element's first line
-    if (ReadSpecObject(&r, &spec, &err)) sink->SpecAt(spec, Place(name, at));
-    else sink->ErrorAt(err, ErrorPlace(name, err, at));
-    sink->Tick();
-    if (!r.ok()) break;
-  }
-  if (!r.ok() && err.message.empty()) {
-    err.message = r.ErrorAt("");
-    sink->ErrorAt(err, Place(name, r.line()));
-  }
-  if (r.ok() && !r.Finish()) {
-    InputError e;
-    e.message = r.ErrorAt("");
-    sink->ErrorAt(e, Place(name, r.line()));
-  }
-}
-
-// Text format: specs separated by lines holding only "---".
-void ReadTextproto(const std::string& name, const std::string& text, SpecSink* sink) {
-  size_t start = 0, line = 1;
-  while (start <= text.size()) {
-    size_t sep = start, cur_line = line, end = text.size(), next = text.size() + 1;
-    while (sep < text.size()) {
-      const size_t nl = text.find('\n', sep);
-      const size_t le = nl == std::string::npos ? text.size() : nl;
-      std::string_view l(text.data() + sep, le - sep);
-      while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.remove_suffix(1);
-      if (l == "---") {
-        end = sep;
-        next = le + 1;
-        break;
+ private:
+  void Drain() {
+    SpecPiece p;
+    while (split_.Next(&p)) {
+      absl::Status st;
+      switch (p.kind) {
+        case SpecPiece::kSpec:
+          if (fmt_ == InputFormat::kTextproto) st = ParseSpecTextproto(p.text, p.at.line, &spec_);
+          else if (fmt_ == InputFormat::kJson && split_.is_array()) st = parser_.Parse(p.text, p.at, true, &spec_);
+          else st = parser_.ParseSpecOrWrapped(p.text, p.at, true, &spec_);  // decode's output too
+          if (st.ok()) {
+            sink_->SpecAt(spec_, Place(name_, p.at.line));
+          } else {
+            const InputError e = InputErrorOf(st);
+            sink_->ErrorAt(e, ErrorPlace(name_, e, p.at.line));
+          }
+          break;
+        case SpecPiece::kTooLong:
+        case SpecPiece::kError: {
+          InputError e;
+          e.line = p.at.line;
+          e.column = p.at.column;
+          e.message = StrCat("line ", e.line, ", column ", e.column, ": ", p.message);
+          sink_->ErrorAt(e, Place(name_, e.line, e.column));
+          break;
+        }
       }
-      ++cur_line;
-      sep = le + 1;
+      sink_->Tick();
     }
-    std::string_view chunk(text.data() + start, std::min(end, text.size()) - start);
-    if (chunk.find_first_not_of(" \t\r\n") != std::string_view::npos) {
-      TensorMapSpec spec;
-      InputError err;
-      if (ParseSpecTextproto(chunk, line, &spec, &err)) sink->SpecAt(spec, Place(name, line));
-      else sink->ErrorAt(err, ErrorPlace(name, err, line));
-      sink->Tick();
-    }
-    line = cur_line + 1;
-    start = next;
-    if (next > text.size()) break;
   }
-}
+
+  const std::string name_;
+  InputFormat fmt_;
+  SpecSplitter split_;
+  SpecSink* sink_;
+  SpecJsonParser parser_;
+  TensorMapSpec spec_;
+};
 
 }  // namespace
-
-std::string SpecPlace::Text() const {
-  if (line == 0) return file;
-  if (column == 0) return StrCat(file, ":", line);
-  return StrCat(file, ":", line, ":", column);
-}
-
-bool ReadAll(FILE* f, std::string* out) {
-  char buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out->append(buf, n);
-  return std::ferror(f) == 0;
-}
 
 InputFormat FormatForName(std::string_view name) {
   if (EndsWith(name, ".jsonl") || EndsWith(name, ".ndjson")) return InputFormat::kJsonl;
@@ -192,53 +146,77 @@ InputFormat Sniff(std::string_view head) {
   // '{': JSON Lines when the first line is a whole JSON value, else one pretty-printed JSON document.
   const size_t nl = head.find('\n', i);
   if (nl == std::string_view::npos) return InputFormat::kJsonl;
-  json::Reader r(head.substr(i, nl - i));
-  return (r.SkipValue() && r.Finish()) ? InputFormat::kJsonl : InputFormat::kJson;
+  return json::IsJson(head.substr(i, nl - i)) ? InputFormat::kJsonl : InputFormat::kJson;
 }
 
-bool ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* out_sink, std::string* error) {
+std::string SpecPlace::Text() const {
+  if (line == 0) return file;
+  if (column == 0) return StrCat(file, ":", line);
+  return StrCat(file, ":", line, ":", column);
+}
+
+absl::Status ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* out_sink) {
   CountingSink counting(out_sink);
   SpecSink* sink = &counting;
   const std::string shown = name == "-" ? std::string("<stdin>") : name;
-  FILE* f = name == "-" ? stdin : std::fopen(name.c_str(), "rb");
-  if (f == nullptr) {
-    *error = StrCat("cannot open ", name, ": ", std::strerror(errno));
-    return false;
-  }
+  Input in(name);
+  if (in.get() == nullptr) return ErrnoStatus(in.open_errno(), "cannot open", name);
   if (fmt == InputFormat::kAuto) fmt = FormatForName(name);
-  std::string head;
-  if (fmt == InputFormat::kAuto) {
-    char buf[1 << 16];
-    const size_t n = std::fread(buf, 1, sizeof buf, f);
-    head.assign(buf, n);
-    fmt = Sniff(head);
-  }
-  bool ok = true;
-  if (fmt == InputFormat::kJsonl) {
-    ReadJsonLines(shown, head, f, sink);
-    ok = std::ferror(f) == 0;
-  } else {
-    std::string text = std::move(head);
-    ok = ReadAll(f, &text);
-    if (ok && text.find_first_not_of(" \t\r\n") == std::string::npos) {
-      // Nothing to read (the JSON reader would say "unexpected end"); handled below like an empty JSONL file.
-    } else if (fmt == InputFormat::kJson) {
-      ReadJsonDocument(shown, text, sink);
-    } else {
-      ReadTextproto(shown, text, sink);
+  std::vector<char> buf(kChunk);
+  size_t n = 0;
+  if (fmt == InputFormat::kAuto) {  // sniff the first 64 KiB
+    while (n < (size_t{1} << 16)) {
+      const size_t got = std::fread(buf.data() + n, 1, (size_t{1} << 16) - n, in.get());
+      if (got == 0) break;
+      n += got;
     }
+    fmt = Sniff(std::string_view(buf.data(), n));
   }
-  if (f != stdin) std::fclose(f);
-  if (!ok) {
-    *error = StrCat("cannot read ", name);
-    return false;
-  }
+  Reader reader(shown, fmt, sink);
+  reader.Feed(std::string_view(buf.data(), n));
+  while ((n = std::fread(buf.data(), 1, buf.size(), in.get())) > 0) reader.Feed(std::string_view(buf.data(), n));
+  if (std::ferror(in.get())) return ErrnoStatus(errno == 0 ? EIO : errno, "cannot read", name);
+  reader.Finish();
   if (counting.count() == 0) {
     InputError e;
     e.message = "the input holds no spec (it is empty or blank): nothing was validated";
     sink->ErrorAt(e, Place(shown, 0));
   }
-  return true;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ReadWholeFile(const std::string& name, size_t max_bytes) {
+  Input in(name);
+  if (in.get() == nullptr) return ErrnoStatus(in.open_errno(), "cannot open", name);
+  std::string out;
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, in.get())) > 0) {
+    if (out.size() + n > max_bytes)
+      return absl::ResourceExhaustedError(StrCat(name, " is longer than ", max_bytes, " bytes, the limit for one spec"));
+    out.append(buf, n);
+  }
+  if (std::ferror(in.get())) return ErrnoStatus(errno == 0 ? EIO : errno, "cannot read", name);
+  return out;
+}
+
+absl::StatusOr<TensorMapSpec> ReadOneSpec(const std::string& name) {
+  absl::StatusOr<std::string> text = ReadWholeFile(name, kMaxSpecBytes);
+  if (!text.ok()) return text.status();
+  InputFormat fmt = FormatForName(name);
+  if (fmt == InputFormat::kAuto || fmt == InputFormat::kJsonl)
+    fmt = Sniff(*text) == InputFormat::kTextproto ? InputFormat::kTextproto : InputFormat::kJson;
+  TensorMapSpec spec;
+  absl::Status st;
+  if (fmt == InputFormat::kTextproto) {
+    st = ParseSpecTextproto(*text, 1, &spec);
+  } else {
+    absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(*text);
+    if (parsed.ok()) spec = *std::move(parsed);
+    st = parsed.status();
+  }
+  if (!st.ok()) return Annotate(st, name);
+  return spec;
 }
 
 }  // namespace tmapgen::cli

@@ -2,26 +2,31 @@
 //
 // Contract
 // - ReadSpecs() reads one input (a file name, or "-" for standard input) and hands every spec, or the
-//   input error in its place, to a SpecSink, in input order. JSON Lines stream in 1 MiB chunks, so files
-//   of millions of specs are never held at once; JSON (one object or an array) and the Protobuf text
-//   format ("---" lines between specs) are read whole.
+//   input error in its place, to a SpecSink, in input order. Every format streams in 1 MiB chunks
+//   (src/schema/spec_stream.h): JSON Lines line by line, a JSON array element by element, the text
+//   format block by block, so memory stays at one spec plus one chunk whatever the file's size. One
+//   spec's text may be at most kMaxSpecBytes (64 MiB); a longer one is an input error for that spec and
+//   reading goes on with the next (docs/schema.md, "Limits").
 // - The format comes from `fmt`, else the file name (.jsonl/.ndjson, .json, .textproto/.txtpb/.pbtxt/.txt),
 //   else the first bytes: '[' a JSON array, '{' JSON Lines when the first line is a whole JSON value (else
 //   one pretty-printed document), anything else the text format.
 // - A spec that cannot be parsed is an input error carrying its place, compiler style: "FILE:LINE:COLUMN",
 //   1-based, with the file as named (standard input is "<stdin>"); every spec carries its place too (the line
-//   it starts on). Reading goes on with the next spec wherever the format allows it.
+//   it starts on). Reading goes on with the next spec wherever the format allows it. Where it does not (a
+//   JSON array whose own syntax is broken), the error is the last thing handed to the sink.
 // - An input that holds no spec at all (empty, or only blank lines) is an input error, not "0 specs": a
 //   CI job must not take an empty file for a pass.
-// - Returns false only when the input cannot be opened or read (*error says why).
+// - Returns a non-OK status only when the input cannot be opened or read (src/util/status.h: kNotFound,
+//   kPermissionDenied, kDataLoss, ...); everything about the specs goes to the sink.
 #ifndef TMAPGEN_CLI_SPEC_INPUT_H_
 #define TMAPGEN_CLI_SPEC_INPUT_H_
 
-#include <cstdio>
 #include <string>
 #include <string_view>
 
-#include "src/schema/spec_json.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "src/schema/input_error.h"
 #include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::cli {
@@ -50,10 +55,16 @@ class SpecSink {
   virtual void Tick() {}
 };
 
-bool ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* sink, std::string* error);
+absl::Status ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* sink);
+
+// The whole of a file ("-": standard input) of at most max_bytes (else kResourceExhausted).
+absl::StatusOr<std::string> ReadWholeFile(const std::string& name, size_t max_bytes);
+
+// The one spec in a file (--spec FILE): JSON or the text format, by name or by its first bytes. Errors
+// are prefixed with the file's name.
+absl::StatusOr<TensorMapSpec> ReadOneSpec(const std::string& name);
 
 // The pieces, for callers that need one.
-bool ReadAll(FILE* f, std::string* out);
 InputFormat FormatForName(std::string_view name);
 InputFormat Sniff(std::string_view head);
 

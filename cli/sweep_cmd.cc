@@ -79,12 +79,13 @@ int RunSweepCommand(const std::vector<std::string>& args_in) {
     std::fprintf(stderr, "tmapgen sweep: no CUDA driver: %s\n", drv.info().why_unavailable.c_str());
     return 2;
   }
-  driver::DeviceInfo dev;
-  std::string err;
-  if (!drv.GetDevice(0, &dev, &err) || !drv.MakeCurrent(0, &err)) {
-    std::fprintf(stderr, "tmapgen sweep: %s\n", err.c_str());
+  const absl::StatusOr<driver::DeviceInfo> got = drv.GetDevice(0);
+  const absl::Status current = got.ok() ? drv.MakeCurrent(0) : got.status();
+  if (!current.ok()) {
+    std::fprintf(stderr, "tmapgen sweep: %s\n", std::string(current.message()).c_str());
     return 2;
   }
+  const driver::DeviceInfo& dev = *got;
   std::printf("validator (target sm_90a) vs the driver's encoders on %s (sm_%d%d), driver %d: %llu random specs, "
               "seed %llu\n",
               dev.name.c_str(), dev.cc_major, dev.cc_minor, drv.info().driver_version,

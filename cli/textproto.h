@@ -18,8 +18,9 @@ namespace tmapgen::cli {
 bool TextprotoAvailable();
 
 // Parses one tmapgen.TensorMapSpec in text format. Several specs in one file are separated by lines
-// holding only "---"; `first_line` is the line of `text` in its file, for error messages.
-bool ParseSpecTextproto(std::string_view text, size_t first_line, TensorMapSpec* spec, InputError* error);
+// holding only "---"; `first_line` is the line of `text` in its file, for error messages. Errors are
+// input errors (src/schema/input_error.h); without Protobuf, kUnimplemented.
+absl::Status ParseSpecTextproto(std::string_view text, size_t first_line, TensorMapSpec* spec);
 
 // The report as a tmapgen.Report message in text format.
 std::string ReportTextproto(int index, const TensorMapSpec& spec, const Validation& v, const Encoding& enc);

@@ -6,10 +6,9 @@ namespace tmapgen::cli {
 
 bool TextprotoAvailable() { return false; }
 
-bool ParseSpecTextproto(std::string_view, size_t, TensorMapSpec*, InputError* e) {
-  e->field.clear();
-  e->message = "Protocol Buffers text format is not supported by this build (built without protobuf); use JSON";
-  return false;
+absl::Status ParseSpecTextproto(std::string_view, size_t, TensorMapSpec*) {
+  return absl::UnimplementedError(
+      "Protocol Buffers text format is not supported by this build (built without protobuf); use JSON");
 }
 
 std::string ReportTextproto(int, const TensorMapSpec&, const Validation&, const Encoding&) { return std::string(); }

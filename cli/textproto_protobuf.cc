@@ -64,14 +64,13 @@ std::string Hint(const std::string& msg) {
 
 bool TextprotoAvailable() { return true; }
 
-bool ParseSpecTextproto(std::string_view text, size_t first_line, TensorMapSpec* s, InputError* e) {
+absl::Status ParseSpecTextproto(std::string_view text, size_t first_line, TensorMapSpec* s) {
   v1::TensorMapSpec m;
   google::protobuf::TextFormat::Parser parser;
   Collector collector(first_line > 0 ? first_line : 1);
   parser.RecordErrorsTo(&collector);
   if (!parser.ParseFromString(std::string(text), &m)) {
-    e->line = collector.line_;
-    e->column = collector.column_;
+    size_t err_line = collector.line_, err_column = collector.column_;
     // Protobuf reports an unknown field name or enum value at the token after it; point at the token itself.
     std::string value = QuotedAfter(collector.error, "Unknown enumeration value of \"");
     if (value.empty()) value = QuotedAfter(collector.error, "has no field named \"");
@@ -87,15 +86,14 @@ bool ParseSpecTextproto(std::string_view text, size_t first_line, TensorMapSpec*
         size_t l = first_line > 0 ? first_line : 1, bol = 0;
         for (size_t i = 0; i < at; ++i)
           if (text[i] == '\n') { ++l; bol = i + 1; }
-        e->line = l;
-        e->column = at - bol + 1;
+        err_line = l;
+        err_column = at - bol + 1;
       }
     }
-    e->field = QuotedAfter(collector.error, "has no field named \"");
-    e->message = StrCat(collector.error, Hint(collector.error));
-    return false;
+    return InputErrorAt(QuotedAfter(collector.error, "has no field named \""),
+                        StrCat(collector.error, Hint(collector.error)), err_line, err_column);
   }
-  return SpecFromProto(m, s, e);
+  return SpecFromProto(m, s);
 }
 
 namespace {

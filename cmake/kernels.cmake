@@ -59,6 +59,9 @@ add_library(tmapgen_gpu STATIC
   src/gpu/gpu_api.cc
   src/gpu/check_plan.cc
   src/gpu/check_runner.cc
+  src/gpu/agreement_eval.cc
+  src/gpu/agreement_shrink.cc
+  src/gpu/random_spec.cc
   src/gpu/driver_agreement.cc
   src/gpu/matrix.cc
   src/gpu/bench.cc

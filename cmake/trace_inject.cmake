@@ -19,7 +19,7 @@
 
 set(TMAPGEN_HAVE_TRACE_INJECT ON)
 get_target_property(TMAPGEN_ABSL_INCLUDES absl::strings INTERFACE_INCLUDE_DIRECTORIES)
-add_library(tmapgen_trace_inject SHARED src/trace/inject/inject.cc src/driver/cuda_driver.cc)
+add_library(tmapgen_trace_inject SHARED src/trace/inject/inject.cc src/driver/compute_capability.cc)
 target_include_directories(tmapgen_trace_inject PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${TMAPGEN_ABSL_INCLUDES})
 add_dependencies(tmapgen_trace_inject tmapgen_trace tmapgen_core)
 target_compile_options(tmapgen_trace_inject PRIVATE -fvisibility=hidden -fvisibility-inlines-hidden

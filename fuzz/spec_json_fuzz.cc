@@ -1,32 +1,81 @@
-// libFuzzer target: untrusted spec text through every front end that parses it, then the validator
-// and both report writers. Anything may be rejected; nothing may crash, hang or read out of bounds.
+// spec_json_fuzz.cc: libFuzzer target: untrusted spec text through every JSON front end, then the
+// validator and both report writers. Anything may be rejected; nothing may crash, hang or read out of
+// bounds (AddressSanitizer, UndefinedBehaviorSanitizer). Oracles:
+// - A text the spec parser accepts is JSON for simdjson's DOM parser, and the spec it gives writes
+//   (WriteSpecJson) to a text that parses back to the same fields.
+// - A rejected text gets an input error with a message, a line >= 1 when it has a place, and a column
+//   inside the text's bounds.
+// - The same text as JSON Lines and as a JSON array (pieces from SpecSplitter, read in place with the
+//   splitter's padding) gives, for each piece, the verdict ParseSpecJson gives for the piece alone.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
-#include "src/json/json_reader.h"
+#include "fuzz/fuzz_util.h"
 #include "src/json/json_writer.h"
 #include "src/report/report.h"
 #include "src/schema/spec_json.h"
+#include "src/schema/spec_stream.h"
 #include "src/tmap/validator.h"
+#include "src/util/status.h"
+
+namespace {
+
+using namespace tmapgen;
+
+void CheckSpec(std::string_view text) {
+  const absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(text);
+  if (!parsed.ok()) {
+    CHECK(parsed.status().code() == absl::StatusCode::kInvalidArgument);
+    const InputError e = InputErrorOf(parsed.status());
+    CHECK(!e.message.empty());
+    CHECK(e.line == 0 || (e.line >= 1 && e.column >= 1 && e.column <= text.size() + 1));
+    return;
+  }
+  CHECK(fuzz::DomVerdict(text, 1024) == simdjson::SUCCESS);
+  const TensorMapSpec& spec = *parsed;
+  Validation v;
+  Validate(spec, &v);
+  json::Writer w;
+  WriteReportJson(0, spec, v, Encoding(), ReportOptions(), &w);
+  CHECK(w.complete());
+  CHECK(fuzz::DomVerdict(w.str(), 1024) == simdjson::SUCCESS);
+  RenderReportText(0, spec, v, Encoding(), ReportOptions());
+  // Write the spec and read it back.
+  json::Writer ws;
+  WriteSpecJson(spec, &ws);
+  const absl::StatusOr<TensorMapSpec> again = ParseSpecJson(ws.str());
+  if (spec.rank >= 1 && spec.rank <= static_cast<uint32_t>(kMaxRank)) {
+    CHECK(again.ok());
+    CHECK(again->mode == spec.mode && again->rank == spec.rank && again->global_dim == spec.global_dim &&
+          again->data_type == spec.data_type && again->swizzle == spec.swizzle && again->name == spec.name);
+  }
+}
+
+void CheckStream(std::string_view text, StreamFormat f) {
+  SpecSplitter split(f);
+  split.Feed(text);
+  split.Finish();
+  SpecJsonParser parser;
+  TensorMapSpec spec;
+  SpecPiece p;
+  int pieces = 0;
+  while (split.Next(&p) && pieces++ < 64) {
+    if (p.kind != SpecPiece::kSpec) continue;
+    const absl::Status in_place = parser.Parse(p.text, p.at, true, &spec);
+    const absl::StatusOr<TensorMapSpec> alone = ParseSpecJson(p.text, p.at.line);
+    CHECK(in_place.ok() == alone.ok());
+    if (!in_place.ok() && p.at.column == 1) CHECK(StatusMessage(in_place) == StatusMessage(alone.status()));
+  }
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  tmapgen::TensorMapSpec spec;
-  tmapgen::InputError err;
-  if (tmapgen::ParseSpecJson(text, 1, &spec, &err)) {
-    tmapgen::Validation v;
-    tmapgen::Validate(spec, &v);
-    tmapgen::json::Writer w;
-    tmapgen::WriteReportJson(0, spec, v, tmapgen::Encoding(), tmapgen::ReportOptions(), &w);
-    tmapgen::RenderReportText(0, spec, v, tmapgen::Encoding(), tmapgen::ReportOptions());
-  }
-  // JSON Lines through the splitter, a line at a time.
-  tmapgen::json::LineSplitter split;
-  split.Feed(text);
-  split.Finish();
-  std::string_view line;
-  size_t line_no = 0;
-  while (split.Next(&line, &line_no)) tmapgen::ParseSpecJson(line, line_no, &spec, &err);
+  CheckSpec(text);
+  CheckStream(text, StreamFormat::kJsonLines);
+  CheckStream(text, StreamFormat::kJson);
   return 0;
 }

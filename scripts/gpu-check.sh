@@ -6,7 +6,8 @@
 #
 #   scripts/gpu-check.sh [OUT_DIR]        (logs go to OUT_DIR, default build-gpucheck/out)
 #   env: RANDOM_N (200000), MATRIX_N (50000), MATRIX_SECONDS (120), BENCH_GIB (4), JOBS (nproc),
-#        STEPS (default "selftest check random matrix bench wgmma codegen": which steps run, in this order)
+#        STEPS (default "selftest check random matrix bench wgmma codegen": which steps run, in this order;
+#        empty: build only)
 #
 # Needs nvcc (CUDA 12.8+ for sm_100a), CMake, a C++17 compiler, a GPU and its driver, and Abseil and
 # simdjson: where the host has no package manager, carry the .deb files (scripts/gpu-deps.sh fetch, here)
@@ -22,7 +23,7 @@ random_n=${RANDOM_N:-200000}
 matrix_n=${MATRIX_N:-50000}
 bench_gib=${BENCH_GIB:-4}
 matrix_s=${MATRIX_SECONDS:-120}
-steps=${STEPS:-selftest check random matrix bench wgmma codegen}
+steps=${STEPS-selftest check random matrix bench wgmma codegen}  # STEPS= (empty): build only
 summary=()
 fail=0
 step() {  # step NAME LOG RESULT-LINE-REGEX CMD...

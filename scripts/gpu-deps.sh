@@ -3,7 +3,8 @@
 # (Abseil, simdjson), carried as .deb files (docs/gpu-checks.md, "Building on a GPU host").
 #
 #   scripts/gpu-deps.sh fetch            here (Debian, network): apt-get download them into .debs/
-#   scripts/gpu-deps.sh unpack PREFIX    there: dpkg -x each .debs/*.deb into PREFIX; prints the CMake
+#   scripts/gpu-deps.sh unpack PREFIX    there: dpkg-deb -x each .debs/*.deb into PREFIX (or, without
+#                                        dpkg, python3 reads the .deb's ar and data.tar); prints the CMake
 #                                        prefix path (PREFIX/usr) to pass as -DCMAKE_PREFIX_PATH, and
 #                                        writes PREFIX/env.sh, to source before running what was built:
 #                                        it puts PREFIX's libraries on LD_LIBRARY_PATH (the build's RUNPATH
@@ -29,7 +30,34 @@ case "${1:-}" in
       echo "gpu-deps.sh: no .deb files in $debs (run 'scripts/gpu-deps.sh fetch' on a Debian host and carry .debs/)" >&2
       exit 2
     fi
-    for f in "${files[@]}"; do dpkg -x "$f" "$prefix"; done
+    for f in "${files[@]}"; do
+      if command -v dpkg-deb >/dev/null 2>&1; then
+        dpkg-deb -x "$f" "$prefix"
+      else  # no dpkg on this host: a .deb is an ar archive whose data.tar.* holds the files
+        python3 - "$f" "$prefix" <<'PY'
+import io, sys, tarfile
+deb, prefix = sys.argv[1], sys.argv[2]
+with open(deb, "rb") as f:
+    if f.read(8) != b"!<arch>\n":
+        sys.exit(deb + ": not a .deb (ar) archive")
+    while True:
+        hdr = f.read(60)
+        if len(hdr) < 60:
+            sys.exit(deb + ": no data.tar member")
+        name, size = hdr[:16].decode().strip().rstrip("/"), int(hdr[48:58].decode().strip())
+        data = f.read(size)
+        if size % 2:
+            f.read(1)
+        if name.startswith("data.tar"):
+            with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as t:
+                try:
+                    t.extractall(prefix, filter="tar")
+                except TypeError:  # Python without extraction filters
+                    t.extractall(prefix)
+            break
+PY
+      fi
+    done
     prefix=$(cd "$prefix" && pwd)
     libdir=$prefix/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
     echo "export LD_LIBRARY_PATH=$libdir\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" > "$prefix/env.sh"

@@ -55,9 +55,9 @@ Engine::Engine(const Limits& limits, bool use_gpu, std::string instance)
   if (!use_gpu) return;
   driver::CudaDriver& drv = driver::CudaDriver::Get();
   if (!drv.info().available) return;
-  driver::DeviceInfo dev;
-  std::string err;
-  if (!drv.GetDevice(0, &dev, &err)) return;
+  const absl::StatusOr<driver::DeviceInfo> got = drv.GetDevice(0);
+  if (!got.ok()) return;
+  const driver::DeviceInfo& dev = *got;
   gpu_present_ = true;
   driver_version_ = drv.info().driver_version;
   const std::string t = driver::TargetForComputeCapability(dev.cc_major, dev.cc_minor);
@@ -80,7 +80,10 @@ void Summarize(const TensorMapSpec& spec, const Validation& v, v1::Result* out) 
 bool Engine::Run(const v1::TensorMapSpec& m, const v1::RenderOptions& o, int index, bool encode, v1::Result* out,
                  InputError* error) const {
   TensorMapSpec spec;
-  if (!SpecFromProto(m, &spec, error)) return false;
+  if (const absl::Status st = SpecFromProto(m, &spec); !st.ok()) {
+    *error = InputErrorOf(st);
+    return false;
+  }
   if (!spec.has_target()) {
     Target t;
     if (o.has_default_target()) {
@@ -103,13 +106,12 @@ bool Engine::Run(const v1::TensorMapSpec& m, const v1::RenderOptions& o, int ind
   if (encode && !o.no_gpu() && gpu_present_ && v.valid) {
     std::lock_guard<std::mutex> lock(driver_mu_);
     driver::CudaDriver& drv = driver::CudaDriver::Get();
-    std::string err;
     enc.attempted = true;
     enc.device = gpu_description_;
-    if (!drv.MakeCurrent(0, &err)) {
+    if (const absl::Status st = drv.MakeCurrent(0); !st.ok()) {
       enc.cu_result = -1;
       enc.error_name = "no context";
-      enc.note = err;
+      enc.note = std::string(st.message());
     } else {
       const uint64_t addr = spec.Has(kFieldGlobalAddress) ? spec.global_address : kPlaceholderAddress;
       const driver::CudaDriver::EncodeResult r = EncodeSpec(drv, spec, addr);
@@ -223,10 +225,8 @@ std::string Engine::CheckProblem(const v1::CheckRequest& req, bool* resource) co
   for (int i = 0; i < req.files_size(); ++i) {
     const std::string& text = req.files(i).content();
     std::vector<TensorMapSpec> specs;
-    TensorMapSpec s;
-    InputError e;
-    if (ParseSpecJson(text, 1, &s, &e)) {
-      specs.push_back(s);
+    if (absl::StatusOr<TensorMapSpec> whole = ParseSpecJson(text); whole.ok()) {
+      specs.push_back(*std::move(whole));
     } else {
       size_t start = 0, line = 0;
       while (start < text.size()) {
@@ -234,7 +234,9 @@ std::string Engine::CheckProblem(const v1::CheckRequest& req, bool* resource) co
         if (end == std::string::npos) end = text.size();
         ++line;
         const std::string_view l(text.data() + start, end - start);
-        if (l.find_first_not_of(" \t\r") != std::string_view::npos && ParseSpecJson(l, line, &s, &e)) specs.push_back(s);
+        if (l.find_first_not_of(" \t\r") != std::string_view::npos) {
+          if (absl::StatusOr<TensorMapSpec> s = ParseSpecJson(l, line); s.ok()) specs.push_back(*std::move(s));
+        }
         start = end + 1;
       }
     }

@@ -43,11 +43,9 @@ std::vector<tmapgen::v1::TensorMapSpec> LoadSpecs(const std::string& file) {
     std::string line;
     size_t n = 0;
     while (std::getline(f, line)) {
-      tmapgen::TensorMapSpec s;
-      tmapgen::InputError e;
-      if (tmapgen::ParseSpecJson(line, ++n, &s, &e)) {
+      if (absl::StatusOr<tmapgen::TensorMapSpec> s = tmapgen::ParseSpecJson(line, ++n); s.ok()) {
         out.emplace_back();
-        tmapgen::SpecToProto(s, &out.back());
+        tmapgen::SpecToProto(*s, &out.back());
       }
     }
   }

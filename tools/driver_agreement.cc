@@ -26,7 +26,8 @@
 //
 // Needs a GPU and its driver (libcuda.so.1, or $TMAPGEN_LIBCUDA). Exit status: 0 = no BAD case,
 // 1 = at least one BAD case, 2 = usage error or no driver.
-// The comparison itself lives in src/gpu/driver_agreement.cc (shared with `tmapgen sweep --random`).
+// The random comparison lives in src/gpu/driver_agreement.cc (shared with `tmapgen sweep --random`); the
+// boundary probes, which only this tool runs, in tools/boundary_probes.cc.
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -35,6 +36,7 @@
 
 #include "src/driver/cuda_driver.h"
 #include "src/gpu/driver_agreement.h"
+#include "tools/boundary_probes.h"
 #include "src/json/json_writer.h"
 #include "src/util/strings.h"
 #include "src/tmap/types.h"
@@ -42,7 +44,7 @@
 namespace tmapgen {
 namespace {
 
-using gpu::RunBoundaryProbes;
+using tools::RunBoundaryProbes;
 constexpr Target kTarget = Target::kSm90a;
 int RunBoundaries(const driver::CudaDriver& drv, json::Writer* jw, int* bad) {
   RunBoundaryProbes(drv, jw, bad);
@@ -95,12 +97,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tmapgen_driver_agreement: no CUDA driver: %s\n", drv.info().why_unavailable.c_str());
     return 2;
   }
-  driver::DeviceInfo dev;
-  std::string err;
-  if (!drv.GetDevice(0, &dev, &err) || !drv.MakeCurrent(0, &err)) {
-    std::fprintf(stderr, "tmapgen_driver_agreement: %s\n", err.c_str());
+  const absl::StatusOr<driver::DeviceInfo> got = drv.GetDevice(0);
+  const absl::Status current = got.ok() ? drv.MakeCurrent(0) : got.status();
+  if (!current.ok()) {
+    std::fprintf(stderr, "tmapgen_driver_agreement: %s\n", std::string(current.message()).c_str());
     return 2;
   }
+  const driver::DeviceInfo& dev = *got;
   const int dv = drv.info().driver_version;
   std::printf("device 0: %s, compute capability %d.%d, %d SMs, %d B shared memory per block (opt-in)\n",
               dev.name.c_str(), dev.cc_major, dev.cc_minor, dev.sm_count, dev.max_smem_per_block_optin);

@@ -146,15 +146,16 @@ class Gen {
   bool Init(std::string* why) {
     CudaDriver& drv = CudaDriver::Get();
     if (!drv.info().available) { *why = drv.info().why_unavailable; return false; }
-    if (!drv.MakeCurrent(0, why)) return false;
+    if (const absl::Status st = drv.MakeCurrent(0); !st.ok()) {
+      *why = std::string(st.message());
+      return false;
+    }
     tiled_ = reinterpret_cast<PFN_Tiled>(drv.GetProcAddress("cuTensorMapEncodeTiled", 12000));
     im2col_ = reinterpret_cast<PFN_Im2col>(drv.GetProcAddress("cuTensorMapEncodeIm2col", 12000));
     wide_ = reinterpret_cast<PFN_Im2colWide>(drv.GetProcAddress("cuTensorMapEncodeIm2colWide", 12080));
     replace_ = reinterpret_cast<PFN_Replace>(drv.GetProcAddress("cuTensorMapReplaceAddress", 12000));
     if (!tiled_ || !im2col_) { *why = "cuTensorMapEncodeTiled/Im2col not found"; return false; }
-    tmapgen::driver::DeviceInfo dev;
-    std::string e;
-    drv.GetDevice(0, &dev, &e);
+    const tmapgen::driver::DeviceInfo dev = drv.GetDevice(0).value_or(tmapgen::driver::DeviceInfo());
     Out o(out_);
     o.Begin();
     o.Raw("header", "true");

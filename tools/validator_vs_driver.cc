@@ -325,13 +325,13 @@ int Main(int argc, char** argv) {
   std::string device = "no driver (--no-driver)";
   if (use_driver) {
     drv = &driver::CudaDriver::Get();
-    std::string err;
-    driver::DeviceInfo dev;
-    if (!drv->info().available || !drv->MakeCurrent(0, &err) || !drv->GetDevice(0, &dev, &err)) {
-      std::fprintf(stderr, "tmapgen_validator_vs_driver: no CUDA driver: %s\n",
-                   drv->info().available ? err.c_str() : drv->info().why_unavailable.c_str());
+    absl::Status st = drv->MakeCurrent(0);  // kUnavailable, saying why, without a driver
+    const absl::StatusOr<driver::DeviceInfo> got = st.ok() ? drv->GetDevice(0) : absl::StatusOr<driver::DeviceInfo>(st);
+    if (!got.ok()) {
+      std::fprintf(stderr, "tmapgen_validator_vs_driver: no CUDA driver: %s\n", std::string(got.status().message()).c_str());
       return 2;
     }
+    const driver::DeviceInfo& dev = *got;
     enc.tiled = reinterpret_cast<EncodeTiledFn>(drv->GetProcAddress("cuTensorMapEncodeTiled", 12000));
     enc.im2col = reinterpret_cast<EncodeIm2colFn>(drv->GetProcAddress("cuTensorMapEncodeIm2col", 12000));
     enc.wide = reinterpret_cast<EncodeIm2colWideFn>(drv->GetProcAddress("cuTensorMapEncodeIm2colWide", 12080));

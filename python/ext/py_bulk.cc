@@ -1,7 +1,7 @@
 // py_bulk.cc: tmapgen.validate_many and tmapgen.ReportList.
 //
-// JSON Lines bytes are parsed and validated by the command line's own pieces (the JSON Lines splitter and
-// ParseSpecJson, then Validate) with the GIL released; an iterable of specs is read with the GIL held
+// JSON Lines bytes are parsed and validated by the command line's own pieces (SpecSplitter and
+// SpecJsonParser, then Validate) with the GIL released; an iterable of specs is read with the GIL held
 // (it is made of Python objects) and validated with it released. The results stay in one C++ vector;
 // a ReportList hands out Report objects only when they are asked for.
 #include <nanobind/stl/string.h>
@@ -14,7 +14,7 @@
 #include "python/ext/py_errors.h"
 #include "python/ext/py_report.h"
 #include "python/ext/py_spec.h"
-#include "src/json/json_reader.h"
+#include "src/schema/spec_stream.h"
 #include "src/json/json_writer.h"
 #include "src/schema/spec_json.h"
 #include "src/util/strings.h"
@@ -43,27 +43,36 @@ OnError ParseOnError(const std::string& s) {
 // 1-based line numbers in errors. Runs without the GIL.
 void ValidateJsonLines(std::string_view text, bool has_t, Target t, OnError on_error, ReportList* out, InputError* first_error,
                        bool* failed) {
-  json::LineSplitter split;
-  std::string_view line;
-  size_t line_no = 0;
+  SpecSplitter split(StreamFormat::kJsonLines);
+  SpecJsonParser parser;
+  SpecPiece piece;
   TensorMapSpec spec;
-  InputError err;
   std::vector<Result>& res = *out->results;
   auto drain = [&]() {
-    while (split.Next(&line, &line_no)) {
+    while (split.Next(&piece)) {
       const int index = static_cast<int>(res.size());
-      if (ParseSpecJson(line, line_no, &spec, &err)) {
-        res.emplace_back();
-        ValidateInto(spec, has_t, t, index, &res.back());
-        out->valid += res.back().valid;
-      } else if (on_error == OnError::kRaise) {
+      InputError err;
+      if (piece.kind == SpecPiece::kSpec) {
+        const absl::Status st = parser.Parse(piece.text, piece.at, true, &spec);
+        if (st.ok()) {
+          res.emplace_back();
+          ValidateInto(spec, has_t, t, index, &res.back());
+          out->valid += res.back().valid;
+          continue;
+        }
+        err = InputErrorOf(st);
+      } else {  // a line over the limit (src/schema/spec_stream.h)
+        err.line = piece.at.line;
+        err.column = piece.at.column;
+        err.message = StrCat("line ", err.line, ", column ", err.column, ": ", piece.message);
+      }
+      if (on_error == OnError::kRaise) {
         *first_error = err;
         *failed = true;
         return false;
-      } else {
-        res.push_back(InputErrorResult(err, index));
-        ++out->input_errors;
       }
+      res.push_back(InputErrorResult(err, index));
+      ++out->input_errors;
     }
     return true;
   };
@@ -72,22 +81,14 @@ void ValidateJsonLines(std::string_view text, bool has_t, Target t, OnError on_e
   for (const char* p = text.data(); (p = static_cast<const char*>(std::memchr(p, '\n', text.data() + text.size() - p))) != nullptr; ++p)
     ++lines;
   res.reserve(res.size() + lines);
-  split.Feed(text);
-  if (!drain()) return;
-  split.Finish();
-  if (!drain()) return;
-  if (split.line_too_long()) {
-    InputError e;
-    e.line = split.error_line();
-    e.message = StrCat("line ", e.line, ": longer than ", json::LineSplitter::kDefaultMaxLineBytes, " bytes");
-    if (on_error == OnError::kRaise) {
-      *first_error = e;
-      *failed = true;
-      return;
-    }
-    res.push_back(InputErrorResult(e, static_cast<int>(res.size())));
-    ++out->input_errors;
+  // Fed in 1 MiB pieces: the splitter copies what it is fed, and holds one piece (plus a partial line).
+  constexpr size_t kChunk = size_t{1} << 20;
+  for (size_t pos = 0; pos < text.size(); pos += kChunk) {
+    split.Feed(text.substr(pos, kChunk));
+    if (!drain()) return;
   }
+  split.Finish();
+  drain();
 }
 
 nb::object ReportAt(const ReportList& l, Py_ssize_t i) {

@@ -281,7 +281,9 @@ class Reader {
       case Kind::kDriverVersion: {
         std::string_view sv;
         if (Str(v, &sv)) {
-          if (!ParseDriverVersion(sv, &s->driver_version))
+          if (const absl::StatusOr<uint32_t> dv = ParseDriverVersion(sv); dv.ok())
+            s->driver_version = *dv;
+          else
             Fail(p, StrCat("expected a driver version such as 13000 or \"13.0\", got \"", sv, "\""));
         } else {
           s->driver_version = U32(v, p);
@@ -329,10 +331,10 @@ class Reader {
     s.element_strides = {1, 1, 1, 1, 1};
     for (size_t i = 0; i < kKeys.size(); ++i)
       if (slots[i] != nullptr) Field(kKeys[i], nb::handle(slots[i]), &s);
-    uint32_t counts[8];
-    for (int i = 0; i < 8; ++i) counts[i] = i < kNumSpecArrays ? counts_[i] : kAbsent;
-    InputError err;
-    if (!FinishSpec(&s, counts, &err)) {
+    uint32_t counts[kNumSpecArrays];
+    for (int i = 0; i < kNumSpecArrays; ++i) counts[i] = counts_[i];
+    if (const absl::Status st = FinishSpec(&s, counts); !st.ok()) {
+      const InputError err = InputErrorOf(st);
       // FinishSpec's message already starts with the field.
       std::string msg = err.message;
       if (!err.field.empty() && msg.rfind(err.field + ": ", 0) == 0) msg = msg.substr(err.field.size() + 2);
@@ -483,9 +485,13 @@ void BindSpec(nb::module_& m) {
         nb::sig("def __init__(self, spec: dict[str, object] | TensorMapSpec | None = None, /, **fields: object) -> None"));
   c.def_static("from_json",
                [](const std::string& text) {
+                 absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(text);
+                 if (!parsed.ok()) {
+                   const InputError e = InputErrorOf(parsed.status());
+                   throw SpecFailure(e.field, e.message);
+                 }
                  PySpec out;
-                 InputError e;
-                 if (!ParseSpecJson(text, 1, &out.spec, &e)) throw SpecFailure(e.field, e.message);
+                 out.spec = *std::move(parsed);
                  return out;
                },
                nb::arg("text"),

@@ -477,7 +477,9 @@ std::string SanitizeIdentifier(std::string_view name, std::string_view fallback)
   return o;
 }
 
-bool ParseDescRequest(std::string_view text, DescRequest* out, std::string* err) {
+namespace {
+
+bool DescRequestTo(std::string_view text, DescRequest* out, std::string* err) {
   std::vector<std::string_view> parts;
   size_t start = 0;
   while (true) {
@@ -503,7 +505,7 @@ bool ParseDescRequest(std::string_view text, DescRequest* out, std::string* err)
   return true;
 }
 
-bool ParseIdescRequest(std::string_view text, IdescRequest* out, std::string* err) {
+bool IdescRequestTo(std::string_view text, IdescRequest* out, std::string* err) {
   IdescRequest r;
   r.name = "idesc";
   desc::IdescSpec& s = r.spec;
@@ -556,6 +558,22 @@ bool ParseIdescRequest(std::string_view text, IdescRequest* out, std::string* er
   }
   *out = r;
   return true;
+}
+
+}  // namespace
+
+absl::StatusOr<DescRequest> ParseDescRequest(std::string_view text) {
+  DescRequest r;
+  std::string err;
+  if (!DescRequestTo(text, &r, &err)) return absl::InvalidArgumentError(ToAbsl(err));
+  return r;
+}
+
+absl::StatusOr<IdescRequest> ParseIdescRequest(std::string_view text) {
+  IdescRequest r;
+  std::string err;
+  if (!IdescRequestTo(text, &r, &err)) return absl::InvalidArgumentError(ToAbsl(err));
+  return r;
 }
 
 bool MakePlan(const Input& in, const Options& opt, Plan* plan, std::string* err) {

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "src/desc/desc_rules.h"
 #include "src/desc/instr_descriptor.h"
 #include "src/desc/map_consistency.h"
@@ -49,7 +50,8 @@ struct DescRequest {
   bool has_type = false;
   desc::ElemType type = desc::ElemType::kBF16;
 };
-bool ParseDescRequest(std::string_view text, DescRequest* out, std::string* err);
+// A bad request is kInvalidArgument naming the flag ("--desc: ...").
+absl::StatusOr<DescRequest> ParseDescRequest(std::string_view text);
 
 // A tcgen05 instruction descriptor: comma-separated key=value pairs, keys as the flags of
 // `tmapgen idesc`: kind, m, n, a-type, b-type, d-type, a-major, b-major, cta-group, negate-a, negate-b
@@ -58,7 +60,7 @@ struct IdescRequest {
   std::string name;
   desc::IdescSpec spec;
 };
-bool ParseIdescRequest(std::string_view text, IdescRequest* out, std::string* err);
+absl::StatusOr<IdescRequest> ParseIdescRequest(std::string_view text);
 
 struct Input {
   std::vector<TensorMapSpec> specs;

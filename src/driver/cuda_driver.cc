@@ -424,44 +424,60 @@ std::string CudaDriver::ErrorName(int cu_result) const {
   return impl_->Name(cu_result);
 }
 
+absl::StatusCode StatusCodeForCuResult(int cu_result) {
+  switch (cu_result) {
+    case 0: return absl::StatusCode::kOk;
+    case 1: return absl::StatusCode::kInvalidArgument;     // CUDA_ERROR_INVALID_VALUE
+    case 2: return absl::StatusCode::kResourceExhausted;   // CUDA_ERROR_OUT_OF_MEMORY
+    case 3:                                                // CUDA_ERROR_NOT_INITIALIZED
+    case 4:                                                // CUDA_ERROR_DEINITIALIZED
+    case 34:                                               // CUDA_ERROR_STUB_LIBRARY
+    case 36:                                               // CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER
+    case 46:                                               // CUDA_ERROR_DEVICE_UNAVAILABLE
+    case 100:                                              // CUDA_ERROR_NO_DEVICE
+    case 101:                                              // CUDA_ERROR_INVALID_DEVICE
+    case 999: return absl::StatusCode::kUnavailable;        // CUDA_ERROR_UNKNOWN (driver not usable)
+    case 201:                                              // CUDA_ERROR_INVALID_CONTEXT
+    case 209:                                              // CUDA_ERROR_NO_BINARY_FOR_GPU
+    case 218:                                              // CUDA_ERROR_INVALID_PTX
+    case 222: return absl::StatusCode::kFailedPrecondition;  // CUDA_ERROR_UNSUPPORTED_PTX_VERSION
+    case 500: return absl::StatusCode::kNotFound;           // CUDA_ERROR_NOT_FOUND
+    case 702: return absl::StatusCode::kDeadlineExceeded;   // CUDA_ERROR_LAUNCH_TIMEOUT
+    case 801: return absl::StatusCode::kUnimplemented;      // CUDA_ERROR_NOT_SUPPORTED
+    case kNotSubmitted: return absl::StatusCode::kUnavailable;
+    default: return absl::StatusCode::kInternal;            // faults (700, 719, ...) and the unexpected
+  }
+}
+
+absl::Status CudaDriver::CudaStatus(int cu_result, const std::string& what) const {
+  if (cu_result == kCudaSuccess) return absl::OkStatus();
+  return absl::Status(StatusCodeForCuResult(cu_result), what + " failed: " + impl_->Describe(cu_result));
+}
+
+absl::Status CudaDriver::Availability() const {
+  if (impl_->info.available) return absl::OkStatus();
+  return absl::UnavailableError("CUDA driver unavailable: " + impl_->info.why_unavailable);
+}
+
 namespace {
-void SetError(std::string* error, std::string msg) {
-  if (error != nullptr) *error = std::move(msg);
+absl::Status NoSuchDevice(int ordinal, int count) {
+  return absl::NotFoundError("device ordinal " + std::to_string(ordinal) + " out of range [0, " +
+                             std::to_string(count) + ")");
 }
 }  // namespace
 
-bool CudaDriver::GetDevice(int ordinal, DeviceInfo* out,
-                           std::string* error) const {
+absl::StatusOr<DeviceInfo> CudaDriver::GetDevice(int ordinal) const {
   const Impl& d = *impl_;
-  if (!d.info.available) {
-    SetError(error, "CUDA driver unavailable: " + d.info.why_unavailable);
-    return false;
-  }
-  if (out == nullptr) {
-    SetError(error, "GetDevice: null output");
-    return false;
-  }
-  if (ordinal < 0 || ordinal >= d.info.device_count) {
-    SetError(error, "device ordinal " + std::to_string(ordinal) +
-                        " out of range [0, " +
-                        std::to_string(d.info.device_count) + ")");
-    return false;
-  }
+  if (absl::Status st = Availability(); !st.ok()) return st;
+  if (ordinal < 0 || ordinal >= d.info.device_count) return NoSuchDevice(ordinal, d.info.device_count);
   CUdevice dev = 0;
   CUresult r = d.device_get(&dev, ordinal);
-  if (r != CUDA_SUCCESS) {
-    SetError(error, "cuDeviceGet(" + std::to_string(ordinal) +
-                        ") failed: " + d.Describe(r));
-    return false;
-  }
+  if (r != CUDA_SUCCESS) return CudaStatus(r, "cuDeviceGet(" + std::to_string(ordinal) + ")");
   DeviceInfo info;
   info.ordinal = ordinal;
   char name[256] = {};
   r = d.device_get_name(name, static_cast<int>(sizeof(name) - 1), dev);
-  if (r != CUDA_SUCCESS) {
-    SetError(error, "cuDeviceGetName failed: " + d.Describe(r));
-    return false;
-  }
+  if (r != CUDA_SUCCESS) return CudaStatus(r, "cuDeviceGetName");
   info.name = name;
   struct Attr {
     CUdevice_attribute attr;
@@ -480,29 +496,16 @@ bool CudaDriver::GetDevice(int ordinal, DeviceInfo* out,
   };
   for (const Attr& a : attrs) {
     r = d.device_get_attribute(a.dst, a.attr, dev);
-    if (r != CUDA_SUCCESS) {
-      SetError(error, std::string("cuDeviceGetAttribute(") + a.what +
-                          ") failed: " + d.Describe(r));
-      return false;
-    }
+    if (r != CUDA_SUCCESS) return CudaStatus(r, std::string("cuDeviceGetAttribute(") + a.what + ")");
   }
   info.tensor_map_supported = info.cc_major >= 9;
-  *out = std::move(info);
-  return true;
+  return info;
 }
 
-bool CudaDriver::MakeCurrent(int ordinal, std::string* error) {
+absl::Status CudaDriver::MakeCurrent(int ordinal) {
   Impl& d = *impl_;
-  if (!d.info.available) {
-    SetError(error, "CUDA driver unavailable: " + d.info.why_unavailable);
-    return false;
-  }
-  if (ordinal < 0 || ordinal >= d.info.device_count) {
-    SetError(error, "device ordinal " + std::to_string(ordinal) +
-                        " out of range [0, " +
-                        std::to_string(d.info.device_count) + ")");
-    return false;
-  }
+  if (absl::Status st = Availability(); !st.ok()) return st;
+  if (ordinal < 0 || ordinal >= d.info.device_count) return NoSuchDevice(ordinal, d.info.device_count);
   CUcontext ctx = nullptr;
   {
     std::lock_guard<std::mutex> lock(d.mu);
@@ -510,66 +513,31 @@ bool CudaDriver::MakeCurrent(int ordinal, std::string* error) {
     if (ctx == nullptr) {
       CUdevice dev = 0;
       CUresult r = d.device_get(&dev, ordinal);
-      if (r != CUDA_SUCCESS) {
-        SetError(error, "cuDeviceGet(" + std::to_string(ordinal) +
-                            ") failed: " + d.Describe(r));
-        return false;
-      }
+      if (r != CUDA_SUCCESS) return CudaStatus(r, "cuDeviceGet(" + std::to_string(ordinal) + ")");
       r = d.primary_ctx_retain(&ctx, dev);
-      if (r != CUDA_SUCCESS || ctx == nullptr) {
-        SetError(error, "cuDevicePrimaryCtxRetain failed: " + d.Describe(r));
-        return false;
-      }
+      if (r != CUDA_SUCCESS) return CudaStatus(r, "cuDevicePrimaryCtxRetain");
+      if (ctx == nullptr) return absl::InternalError("cuDevicePrimaryCtxRetain returned no context");
       d.retained[static_cast<size_t>(ordinal)] = ctx;
     }
   }
-  CUresult r = d.ctx_set_current(ctx);
-  if (r != CUDA_SUCCESS) {
-    SetError(error, "cuCtxSetCurrent failed: " + d.Describe(r));
-    return false;
-  }
-  return true;
+  return CudaStatus(d.ctx_set_current(ctx), "cuCtxSetCurrent");
 }
 
-bool CudaDriver::AllocDevice(std::size_t bytes, uint64_t* device_address,
-                             std::string* error) {
+absl::StatusOr<uint64_t> CudaDriver::AllocDevice(std::size_t bytes) {
   const Impl& d = *impl_;
-  if (!d.info.available) {
-    SetError(error, "CUDA driver unavailable: " + d.info.why_unavailable);
-    return false;
-  }
-  if (d.mem_alloc == nullptr || device_address == nullptr) {
-    SetError(error, d.mem_alloc == nullptr ? "cuMemAlloc_v2 not found"
-                                           : "AllocDevice: null output");
-    return false;
-  }
+  if (absl::Status st = Availability(); !st.ok()) return st;
+  if (d.mem_alloc == nullptr) return absl::NotFoundError("cuMemAlloc_v2 not found in the driver");
   CUdeviceptr p = 0;
-  CUresult r = d.mem_alloc(&p, bytes);
-  if (r != CUDA_SUCCESS) {
-    SetError(error, "cuMemAlloc(" + std::to_string(bytes) +
-                        ") failed: " + d.Describe(r));
-    return false;
-  }
-  *device_address = static_cast<uint64_t>(p);
-  return true;
+  const CUresult r = d.mem_alloc(&p, bytes);
+  if (r != CUDA_SUCCESS) return CudaStatus(r, "cuMemAlloc(" + std::to_string(bytes) + ")");
+  return static_cast<uint64_t>(p);
 }
 
-bool CudaDriver::FreeDevice(uint64_t device_address, std::string* error) {
+absl::Status CudaDriver::FreeDevice(uint64_t device_address) {
   const Impl& d = *impl_;
-  if (!d.info.available) {
-    SetError(error, "CUDA driver unavailable: " + d.info.why_unavailable);
-    return false;
-  }
-  if (d.mem_free == nullptr) {
-    SetError(error, "cuMemFree_v2 not found");
-    return false;
-  }
-  CUresult r = d.mem_free(static_cast<CUdeviceptr>(device_address));
-  if (r != CUDA_SUCCESS) {
-    SetError(error, "cuMemFree failed: " + d.Describe(r));
-    return false;
-  }
-  return true;
+  if (absl::Status st = Availability(); !st.ok()) return st;
+  if (d.mem_free == nullptr) return absl::NotFoundError("cuMemFree_v2 not found in the driver");
+  return CudaStatus(d.mem_free(static_cast<CUdeviceptr>(device_address)), "cuMemFree");
 }
 
 namespace {
@@ -685,22 +653,6 @@ CudaDriver::EncodeResult CudaDriver::ReplaceAddress(
   r.cu_result = d.replace_address(&m, AsPointer(global_address));
   d.Finish(&r, m);
   return r;
-}
-
-std::string TargetForComputeCapability(int major, int minor) {
-  if (major <= 0 || minor < 0 || minor > 9) return std::string();
-  struct Arch {
-    int major, minor;
-    const char* target;
-  };
-  static constexpr Arch kArchSpecific[] = {
-      {9, 0, "sm_90a"},   {10, 0, "sm_100a"}, {10, 3, "sm_103a"},
-      {11, 0, "sm_110a"}, {12, 0, "sm_120a"}, {12, 1, "sm_121a"},
-  };
-  for (const Arch& a : kArchSpecific) {
-    if (a.major == major && a.minor == minor) return a.target;
-  }
-  return "sm_" + std::to_string(major) + std::to_string(minor);
 }
 
 }  // namespace driver

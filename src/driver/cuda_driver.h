@@ -23,8 +23,16 @@
 //                     why_unavailable says why (never empty then).
 //                     driver_version is filled whenever cuDriverGetVersion
 //                     could be called (even if cuInit failed), else 0.
-//   GetDevice         Needs available; fills *out, returns true. On failure
-//                     returns false and sets *error (if non-null).
+//   Errors            Every fallible call returns absl::Status / StatusOr in
+//                     tmapgen's vocabulary (src/util/status.h): kUnavailable
+//                     without a usable driver, kNotFound for a device ordinal
+//                     or entry point that does not exist, and a driver
+//                     failure mapped from its CUresult by
+//                     StatusCodeForCuResult (the message names the call and
+//                     the CUDA error). An encoder's verdict is NOT an error:
+//                     EncodeResult carries the driver's CUresult as data, which
+//                     is what the validator is compared with.
+//   GetDevice         Needs available; the device's name and attributes.
 //   MakeCurrent       Retains the device's primary context (once per
 //                     CudaDriver instance and device) and makes it current on
 //                     the CALLING THREAD (CUDA contexts are per thread). The
@@ -58,7 +66,7 @@
 //   they retained when destroyed; do not destroy one while another thread
 //   still encodes through it.
 //
-// This header depends on no other project header.
+// This header depends on no other project header (Abseil's status only).
 
 #ifndef TMAPGEN_DRIVER_CUDA_DRIVER_H_
 #define TMAPGEN_DRIVER_CUDA_DRIVER_H_
@@ -67,6 +75,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
 namespace tmapgen {
 namespace driver {
@@ -116,14 +127,19 @@ class CudaDriver {
   CudaDriver& operator=(const CudaDriver&) = delete;
 
   const DriverInfo& info() const;
+  // OK when info().available, else kUnavailable saying why.
+  absl::Status Availability() const;
 
-  bool GetDevice(int ordinal, DeviceInfo* out, std::string* error) const;
-  bool MakeCurrent(int ordinal, std::string* error);
+  absl::StatusOr<DeviceInfo> GetDevice(int ordinal) const;
+  absl::Status MakeCurrent(int ordinal);
 
   // Device memory (needs a current context). Addresses are CUdeviceptr values.
-  bool AllocDevice(std::size_t bytes, uint64_t* device_address,
-                   std::string* error);
-  bool FreeDevice(uint64_t device_address, std::string* error);
+  absl::StatusOr<uint64_t> AllocDevice(std::size_t bytes);
+  absl::Status FreeDevice(uint64_t device_address);
+
+  // OK for CUDA_SUCCESS, else a status with StatusCodeForCuResult's code and
+  // the message "<what> failed: CUDA_ERROR_... (<the driver's words>)".
+  absl::Status CudaStatus(int cu_result, const std::string& what) const;
 
   struct EncodeResult {
     int cu_result = kNotSubmitted;  // CUresult, or kNotSubmitted
@@ -219,6 +235,15 @@ class CudaDriver {
   explicit CudaDriver(const std::string& library_path);
   std::unique_ptr<Impl> impl_;
 };
+
+// tmapgen's status code for a CUresult: INVALID_VALUE -> kInvalidArgument,
+// OUT_OF_MEMORY -> kResourceExhausted, NOT_INITIALIZED / NO_DEVICE /
+// INVALID_DEVICE / DEVICE_UNAVAILABLE / CALL_REQUIRES_NEWER_DRIVER -> kUnavailable, INVALID_CONTEXT /
+// NO_BINARY_FOR_GPU / INVALID_PTX -> kFailedPrecondition, NOT_FOUND ->
+// kNotFound, LAUNCH_TIMEOUT -> kDeadlineExceeded, NOT_SUPPORTED ->
+// kUnimplemented, kNotSubmitted -> kUnavailable, anything else (kernel
+// faults included) -> kInternal; CUDA_SUCCESS -> kOk.
+absl::StatusCode StatusCodeForCuResult(int cu_result);
 
 // The nvcc/ptxas target for a compute capability: 9.0 -> "sm_90a",
 // 10.0 -> "sm_100a", 10.3 -> "sm_103a", 11.0 -> "sm_110a", 12.0 -> "sm_120a",

@@ -15,6 +15,8 @@
 #include "src/model/copy_model.h"
 #include "src/schema/spec_json.h"
 #include "src/tmap/validator.h"
+#include "src/util/status.h"
+#include "src/util/strings.h"
 
 // The generated header, constexpr part only (no <cuda.h>): the same constants the kernel is built with.
 #define TMAPGEN_GEN_NO_HOST 1
@@ -183,11 +185,12 @@ std::string CodegenExampleSpecText() {
 }
 
 bool CodegenExampleSpec(TensorMapSpec* spec, std::string* err) {
-  InputError ie;
-  if (!ParseSpecJson(CodegenExampleSpecText(), 1, spec, &ie)) {
-    *err = "examples/codegen/tile.json: " + ie.message;
+  absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(CodegenExampleSpecText());
+  if (!parsed.ok()) {
+    *err = StrCat("examples/codegen/tile.json: ", StatusMessage(parsed.status()));
     return false;
   }
+  *spec = *std::move(parsed);
   Validation v;
   Validate(*spec, &v);
   if (!v.valid) {

@@ -6,8 +6,9 @@
 //   encoders serve. Prints the agreement table (both accept, both reject, BAD = valid but rejected by the
 //   driver, reject-only groups, masked) to standard output, and to `jw` when given. Returns the number of
 //   BAD specs (0 = the validator never calls a driver-rejected spec valid).
-// - RunBoundaryProbes: the fixed hand-made probes; adds its BAD count to *bad_out.
-// - Both need the driver opened with a current context (CudaDriver::MakeCurrent).
+// - Needs the driver opened with a current context (CudaDriver::MakeCurrent).
+// - The pieces: agreement_eval.h (one spec's verdicts), random_spec.h (the specs), agreement_shrink.h
+//   (minimal disagreeing specs). The hand-made boundary probes are tool-only (tools/boundary_probes.h).
 #ifndef TMAPGEN_SRC_GPU_DRIVER_AGREEMENT_H_
 #define TMAPGEN_SRC_GPU_DRIVER_AGREEMENT_H_
 
@@ -19,7 +20,6 @@
 namespace tmapgen::gpu {
 
 int RunRandomAgreement(const driver::CudaDriver& drv, uint64_t n, uint64_t seed, int max_print, json::Writer* jw);
-void RunBoundaryProbes(const driver::CudaDriver& drv, json::Writer* jw, int* bad_out);
 
 }  // namespace tmapgen::gpu
 

@@ -100,13 +100,21 @@ bool Gpu::Open(std::string* why) {
     *why = "no CUDA driver: " + drv_->info().why_unavailable;
     return false;
   }
-  if (!drv_->GetDevice(0, &dev_, why)) return false;
+  absl::StatusOr<driver::DeviceInfo> got = drv_->GetDevice(0);
+  if (!got.ok()) {
+    *why = std::string(got.status().message());
+    return false;
+  }
+  dev_ = *std::move(got);
   if (!dev_.tensor_map_supported) {
     *why = dev_.name + " is sm_" + std::to_string(dev_.cc_major) + std::to_string(dev_.cc_minor) +
            ": tensor copies need sm_90 or later";
     return false;
   }
-  if (!drv_->MakeCurrent(0, why)) return false;
+  if (const absl::Status st = drv_->MakeCurrent(0); !st.ok()) {
+    *why = std::string(st.message());
+    return false;
+  }
   for (int i = 0; i < kNumFns; ++i) {
     fn_[i] = drv_->GetProcAddress(kFns[i].name, kFns[i].version);
     if (fn_[i] == nullptr) {
@@ -135,8 +143,16 @@ bool Gpu::Open(std::string* why) {
   return true;
 }
 
-bool Gpu::Alloc(size_t bytes, uint64_t* addr, std::string* err) { return drv_->AllocDevice(bytes, addr, err); }
-bool Gpu::Free(uint64_t addr) { return drv_->FreeDevice(addr, nullptr); }
+bool Gpu::Alloc(size_t bytes, uint64_t* addr, std::string* err) {
+  absl::StatusOr<uint64_t> a = drv_->AllocDevice(bytes);
+  if (!a.ok()) {
+    *err = std::string(a.status().message());
+    return false;
+  }
+  *addr = *a;
+  return true;
+}
+bool Gpu::Free(uint64_t addr) { return drv_->FreeDevice(addr).ok(); }
 bool Gpu::HtoD(uint64_t dst, const void* src, size_t n, std::string* err) {
   return Check(As<PFN_MemcpyHtoD>(fn_[kMemcpyHtoD])(dst, src, n), "cuMemcpyHtoD", err);
 }

@@ -1,25 +1,18 @@
 // json_writer.cc: see json_writer.h for the contract.
 #include "src/json/json_writer.h"
 
-#include <cstring>
-
+#include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace tmapgen::json {
 namespace {
 
-// Bytes copied as they are without a second look: 0x20..0x7F except '"' and '\\'.
-struct PlainTable {
-  bool v[256];
-  constexpr PlainTable() : v() {
-    for (int c = 0x20; c < 0x80; ++c) v[c] = c != '"' && c != '\\';
-  }
-};
-constexpr PlainTable kPlain;
-
-// Length (2..4) of the valid UTF-8 sequence at s[0] >= 0x80, or 0. Same rules as the reader's.
+// Length (2..4) of the valid UTF-8 sequence at s[0] >= 0x80, or 0 (RFC 3629).
 int Utf8Length(const unsigned char* s, const unsigned char* end) {
   const unsigned c = s[0];
   int n;
@@ -49,64 +42,112 @@ int Utf8Length(const unsigned char* s, const unsigned char* end) {
   return n;
 }
 
+#if !defined(__SSE2__)
+// Bytes copied as they are: 0x20..0x7F except '"' and '\\'.
+struct PlainTable {
+  bool v[256];
+  constexpr PlainTable() : v() {
+    for (int c = 0x20; c < 0x80; ++c) v[c] = c != '"' && c != '\\';
+  }
+};
+constexpr PlainTable kPlain;
+#endif
+
 template <typename T>
-void AppendNumber(std::string* out, T v) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof(buf), v);
-  out->append(buf, static_cast<size_t>(r.ptr - buf));
+char* PutNumber(char* p, T v) {
+  return std::to_chars(p, p + 24, v).ptr;  // 20 digits and a sign at most
 }
 
 }  // namespace
 
-void Writer::AppendQuoted(std::string_view value, std::string* out) {
+char* Writer::Quote(char* p, std::string_view value) {
   const unsigned char* s = reinterpret_cast<const unsigned char*>(value.data());
   const unsigned char* const end = s + value.size();
-  out->push_back('"');
+  *p++ = '"';
   while (s < end) {
-    const unsigned char* run = s;
-    // Eight bytes at a time while none is special (control, '"', '\\' or non-ASCII), then byte by byte.
-    while (end - s >= 8) {
-      uint64_t x;
-      std::memcpy(&x, s, 8);
-      constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
-      const uint64_t control = (x - kOnes * 0x20) & ~x;               // bytes < 0x20 (or >= 0x80)
-      const uint64_t quote = ((x ^ (kOnes * '"')) - kOnes) & ~(x ^ (kOnes * '"'));
-      const uint64_t backslash = ((x ^ (kOnes * '\\')) - kOnes) & ~(x ^ (kOnes * '\\'));
-      if (((control | quote | backslash) & kHigh) != 0 || (x & kHigh) != 0) break;
-      s += 8;
+#if defined(__SSE2__)
+    // 16 bytes at a time, stored before they are looked at (QuotedBound leaves room for that): the
+    // plain ones stay, the first special one is rewritten below. As signed bytes, controls (< 0x20) and
+    // non-ASCII bytes (>= 0x80) are both below 0x20. The last few bytes of a string are copied to a
+    // local block first, so nothing past the end of `value` is read.
+    const size_t avail = static_cast<size_t>(end - s);
+    __m128i x;
+    if (avail >= 16) {
+      x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+    } else {
+      alignas(16) unsigned char tail[16] = {};
+      std::memcpy(tail, s, avail);
+      x = _mm_load_si128(reinterpret_cast<const __m128i*>(tail));
     }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), x);
+    const __m128i special = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+                                         _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                                      _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+    unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(special));
+    if (avail < 16) mask |= 0xFFFFu << avail;  // stop at the end
+    const size_t k = mask == 0 ? 16 : static_cast<size_t>(__builtin_ctz(mask));
+    s += k;
+    p += k;
+    if (k == 16 || s == end) continue;
+#else
+    const unsigned char* run = s;
     while (s < end && kPlain.v[*s]) ++s;
-    out->append(reinterpret_cast<const char*>(run), static_cast<size_t>(s - run));
+    if (s != run) {
+      std::memcpy(p, run, static_cast<size_t>(s - run));
+      p += s - run;
+    }
     if (s == end) break;
+#endif
     const unsigned char c = *s;
     if (c >= 0x80) {
       const int n = Utf8Length(s, end);
       if (n > 0) {
-        out->append(reinterpret_cast<const char*>(s), static_cast<size_t>(n));
+        std::memcpy(p, s, static_cast<size_t>(n));
+        p += n;
         s += n;
       } else {
-        out->append("\xEF\xBF\xBD");  // U+FFFD
+        std::memcpy(p, "\xEF\xBF\xBD", 3);  // U+FFFD
+        p += 3;
         ++s;
       }
       continue;
     }
     ++s;
+    *p++ = '\\';
     switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
+      case '"': *p++ = '"'; break;
+      case '\\': *p++ = '\\'; break;
+      case '\b': *p++ = 'b'; break;
+      case '\f': *p++ = 'f'; break;
+      case '\n': *p++ = 'n'; break;
+      case '\r': *p++ = 'r'; break;
+      case '\t': *p++ = 't'; break;
       default: {
         static const char kHex[] = "0123456789abcdef";
-        const char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-        out->append(esc, 6);
+        const char esc[5] = {'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+        std::memcpy(p, esc, 5);
+        p += 5;
       }
     }
   }
-  out->push_back('"');
+  *p++ = '"';
+  return p;
+}
+
+void Writer::AppendQuoted(std::string_view value, std::string* out) {
+  const size_t old = out->size();
+  out->resize(old + QuotedBound(value.size()));
+  char* const begin = &(*out)[0];
+  out->resize(static_cast<size_t>(Quote(begin + old, value) - begin));
+}
+
+char* Writer::Grow(size_t n) {
+  const size_t cap = std::max({len_ + n, 2 * cap_, size_t{1024}});
+  std::unique_ptr<char[]> bigger(new char[cap]);
+  if (len_ > 0) std::memcpy(bigger.get(), buf_.get(), len_);
+  buf_ = std::move(bigger);
+  cap_ = cap;
+  return buf_.get() + len_;
 }
 
 bool Writer::Misuse(std::string message) {
@@ -114,31 +155,23 @@ bool Writer::Misuse(std::string message) {
   return false;
 }
 
-void Writer::Newline(size_t depth) {
-  out_.push_back('\n');
-  out_.append(2 * depth, ' ');
+char* Writer::ValueMisuse(const char* what) {
+  if (stack_.empty()) Misuse(std::string(what) + " after the top-level value was complete");
+  else Misuse(std::string(what) + " inside an object without a Key");
+  return nullptr;
 }
 
-bool Writer::BeforeValue(const char* what) {
-  if (stack_.empty()) {
-    if (done_) return Misuse(std::string(what) + " after the top-level value was complete");
-    done_ = true;
-    return true;
-  }
-  if (stack_.back() == '{') {
-    if (!key_pending_) return Misuse(std::string(what) + " inside an object without a Key");
-    key_pending_ = false;
-    return true;
-  }
-  if (has_items_) out_.push_back(',');
-  if (pretty_) Newline(stack_.size());
-  has_items_ = true;
-  return true;
+Writer& Writer::KeyMisuse() {
+  if (stack_.empty() || stack_.back() != '{') Misuse("Key outside an object");
+  else Misuse("Key after a Key without a value");
+  return *this;
 }
 
 Writer& Writer::Open(char bracket) {
-  if (!BeforeValue(bracket == '{' ? "BeginObject" : "BeginArray")) return *this;
-  out_.push_back(bracket);
+  char* p = BeforeValue(1, bracket == '{' ? "BeginObject" : "BeginArray");
+  if (p == nullptr) return *this;
+  *p++ = bracket;
+  len_ = static_cast<size_t>(p - buf_.get());
   stack_.push_back(bracket);
   has_items_ = false;
   return *this;
@@ -156,87 +189,71 @@ Writer& Writer::Close(char bracket) {
     return *this;
   }
   stack_.pop_back();
-  if (pretty_ && has_items_) Newline(stack_.size());
-  out_.push_back(bracket);
+  char* p = Reserve(2 + Indent());
+  if (pretty_ && has_items_) p = Newline(p, stack_.size());
+  *p++ = bracket;
+  len_ = static_cast<size_t>(p - buf_.get());
   has_items_ = true;
-  return *this;
-}
-
-Writer& Writer::BeginObject() { return Open('{'); }
-Writer& Writer::EndObject() { return Close('}'); }
-Writer& Writer::BeginArray() { return Open('['); }
-Writer& Writer::EndArray() { return Close(']'); }
-
-Writer& Writer::Key(std::string_view key) {
-  if (stack_.empty() || stack_.back() != '{') {
-    Misuse("Key outside an object");
-    return *this;
-  }
-  if (key_pending_) {
-    Misuse("Key after a Key without a value");
-    return *this;
-  }
-  if (has_items_) out_.push_back(',');
-  if (pretty_) Newline(stack_.size());
-  has_items_ = true;
-  AppendQuoted(key, &out_);
-  out_.append(pretty_ ? ": " : ":");
-  key_pending_ = true;
-  return *this;
-}
-
-Writer& Writer::String(std::string_view value) {
-  if (BeforeValue("String")) AppendQuoted(value, &out_);
   return *this;
 }
 
 Writer& Writer::Uint(uint64_t value) {
-  if (BeforeValue("Uint")) AppendNumber(&out_, value);
+  char* p = BeforeValue(24, "Uint");
+  if (p != nullptr) len_ = static_cast<size_t>(PutNumber(p, value) - buf_.get());
   return *this;
 }
 
 Writer& Writer::Int(int64_t value) {
-  if (BeforeValue("Int")) AppendNumber(&out_, value);
+  char* p = BeforeValue(24, "Int");
+  if (p != nullptr) len_ = static_cast<size_t>(PutNumber(p, value) - buf_.get());
   return *this;
 }
 
 Writer& Writer::Double(double value) {
-  if (!BeforeValue("Double")) return *this;
+  char* p = BeforeValue(64, "Double");
+  if (p == nullptr) return *this;
   if (!std::isfinite(value)) {
-    out_.append("null");
+    std::memcpy(p, "null", 4);
+    len_ = static_cast<size_t>(p + 4 - buf_.get());
     Misuse("Double with a non-finite value (written as null)");
     return *this;
   }
-#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
-  AppendNumber(&out_, value);  // shortest round-trip form
-#else  // older libraries: 17 significant digits always round-trip (in the "C" locale)
-  char buf[32];
-  const int n = std::snprintf(buf, sizeof(buf), "%.17g", value);
-  out_.append(buf, static_cast<size_t>(n));
-#endif
+  // The shortest form that reads back as the same double (std::to_chars), written as a JSON number
+  // that readers take for a double: an integer-looking form gets ".0" (simdjson reads "-0" as the
+  // integer 0, losing the sign, and rejects integers above 2^64), or the exponent form when long.
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof(buf), value);
+  size_t n = static_cast<size_t>(r.ptr - buf);
+  if (std::string_view(buf, n).find_first_of(".e") == std::string_view::npos) {
+    if (n <= 17) {
+      buf[n++] = '.';
+      buf[n++] = '0';
+    } else {
+      r = std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::scientific);
+      n = static_cast<size_t>(r.ptr - buf);
+    }
+  }
+  std::memcpy(p, buf, n);
+  len_ = static_cast<size_t>(p + n - buf_.get());
   return *this;
 }
 
-Writer& Writer::Bool(bool value) {
-  if (BeforeValue("Bool")) out_.append(value ? "true" : "false");
-  return *this;
-}
-
-Writer& Writer::Null() {
-  if (BeforeValue("Null")) out_.append("null");
-  return *this;
+const std::string& Writer::str() const {
+  str_.assign(buf_.get(), len_);
+  return str_;
 }
 
 std::string Writer::Take() {
-  std::string s = std::move(out_);
+  std::string s(buf_.get(), len_);
   Clear();
   return s;
 }
 
 void Writer::Clear() {
-  out_.clear();
+  len_ = 0;
   stack_.clear();
   error_.clear();
+  str_.clear();
   has_items_ = key_pending_ = done_ = false;
 }
 

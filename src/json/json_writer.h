@@ -1,9 +1,8 @@
-// json_writer.h: builds JSON text (RFC 8259) into a std::string, compact or pretty-printed.
+// json_writer.h: builds JSON text (RFC 8259), compact or pretty-printed, fast enough for a report per spec.
 //
 // Contract
-// - `Writer` appends one JSON value (usually an object) to an internal std::string; commas, colons and,
-//   in pretty mode, newlines and indentation are inserted automatically. No I/O, no exceptions, C++17
-//   standard library only.
+// - `Writer` appends one JSON value (usually an object) to an internal buffer; commas, colons and, in
+//   pretty mode, newlines and indentation are inserted automatically. No I/O, no exceptions.
 // - Output is deterministic: the same calls give the same bytes on every platform.
 //   * Compact: no whitespace at all: {"a":1,"b":[true,null]}
 //   * Pretty: each member/element on its own line, indented 2 spaces per level, ": " after keys, empty
@@ -11,27 +10,44 @@
 // - Strings (values and keys): '"' and '\' are escaped, so are control characters (\b \f \n \r \t in
 //   their short forms, the others as \u00XX with lowercase hex). Everything else, including '/', DEL
 //   and valid multi-byte UTF-8, is copied as it is. A byte that does not begin a valid UTF-8 sequence
-//   (see json_reader.h for what is valid) is replaced by U+FFFD, one replacement per such byte, so the
-//   output is always valid UTF-8.
+//   (RFC 3629: no overlong forms, surrogates or code points above U+10FFFF) is replaced by U+FFFD, one
+//   replacement per such byte, so the output is always valid UTF-8.
 // - Numbers: Uint/Int in decimal. Double in the shortest form that reads back as the same double
-//   (std::to_chars): 0.1 -> 0.1, 1e20 -> 1e+20, 100.0 -> 100, -0.0 -> -0. NaN and infinities have no JSON
-//   form: they are written as null and recorded as an error.
+//   (std::to_chars), always as a number that reads as a double (with a '.' or an exponent): 0.1 -> 0.1,
+//   1e20 -> 1e+20, 100.0 -> 100.0, -0.0 -> -0.0, -2.9e20 -> -2.9264432341861722e+20. NaN and infinities
+//   have no JSON form: they are written as null and recorded as an error.
 // - Misuse (a value inside an object without a Key, Key outside an object or twice in a row, EndObject
 //   closing an array or nothing, a second top-level value) is recorded: ok() turns false, error() says
-//   what happened first, and the offending call is otherwise ignored. Once !ok(), str() is not
+//   what happened first, and the offending call is otherwise ignored. Once !ok(), the text is not
 //   guaranteed to be valid JSON. complete() is true when the value is whole and nothing went wrong.
-// - Output written by Writer is read back by json::Reader to the same values (strings byte for byte
-//   when they were valid UTF-8; doubles bit for bit, -0.0 included).
+// - Output written by Writer is read back by simdjson to the same values (strings byte for byte when
+//   they were valid UTF-8; doubles bit for bit, -0.0 included): tests/json/json_writer_test.cc.
+//
+// Why tmapgen writes JSON itself (docs/design.md, "Dependencies"): simdjson 3.0.1 (Debian) reads only;
+// the JSON report must stay byte-stable (docs/json-report.md); and the report writer is on the hot path
+// of `tmapgen validate` (docs/perf.md): one buffer written through a pointer, strings escaped 16 bytes at
+// a time, the common calls inline.
 //
 // Complexity: each call is amortized O(size of what it writes). Nesting depth is unbounded (one byte
 // of state per open container).
 #ifndef TMAPGEN_SRC_JSON_JSON_WRITER_H_
 #define TMAPGEN_SRC_JSON_JSON_WRITER_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#if defined(__GNUC__)
+#define TMAPGEN_JSON_LIKELY(x) __builtin_expect(!!(x), 1)
+#define TMAPGEN_JSON_COLD __attribute__((noinline, cold))
+#else
+#define TMAPGEN_JSON_LIKELY(x) (x)
+#define TMAPGEN_JSON_COLD
+#endif
 
 namespace tmapgen::json {
 
@@ -43,20 +59,65 @@ class Writer {
  public:
   Writer() = default;
   explicit Writer(const WriterOptions& options) : pretty_(options.pretty) {}
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
 
-  Writer& BeginObject();
-  Writer& EndObject();
-  Writer& BeginArray();
-  Writer& EndArray();
+  Writer& BeginObject() { return Open('{'); }
+  Writer& EndObject() { return Close('}'); }
+  Writer& BeginArray() { return Open('['); }
+  Writer& EndArray() { return Close(']'); }
   // The key of the next member; only inside an object, and followed by exactly one value.
-  Writer& Key(std::string_view key);
+  Writer& Key(std::string_view key) {
+    if (!TMAPGEN_JSON_LIKELY(!stack_.empty() && stack_.back() == '{' && !key_pending_)) return KeyMisuse();
+    char* p = Reserve(QuotedBound(key.size()) + 4 + Indent());
+    if (has_items_) *p++ = ',';
+    if (pretty_) p = Newline(p, stack_.size());
+    has_items_ = true;
+    p = Quote(p, key);
+    *p++ = ':';
+    if (pretty_) *p++ = ' ';
+    len_ = static_cast<size_t>(p - buf_.get());
+    key_pending_ = true;
+    return *this;
+  }
 
-  Writer& String(std::string_view value);
+  // Keys and values written as string literals ("index"): the same, with the length known at compile
+  // time, so that a short literal is checked and copied in a few instructions.
+  template <size_t N>
+  Writer& Key(const char (&key)[N]) {
+    static_assert(N >= 1, "a string literal");
+    if (N - 1 > kShort) return Key(std::string_view(key, N - 1));
+    if (!TMAPGEN_JSON_LIKELY(!stack_.empty() && stack_.back() == '{' && !key_pending_)) return KeyMisuse();
+    char* p = Reserve(QuotedBound(N - 1) + 4 + Indent());
+    if (has_items_) *p++ = ',';
+    if (pretty_) p = Newline(p, stack_.size());
+    has_items_ = true;
+    p = QuoteShort(p, key, N - 1);
+    *p++ = ':';
+    if (pretty_) *p++ = ' ';
+    len_ = static_cast<size_t>(p - buf_.get());
+    key_pending_ = true;
+    return *this;
+  }
+  template <size_t N>
+  Writer& String(const char (&value)[N]) {
+    static_assert(N >= 1, "a string literal");
+    if (N - 1 > kShort) return String(std::string_view(value, N - 1));
+    char* p = BeforeValue(QuotedBound(N - 1), "String");
+    if (p != nullptr) len_ = static_cast<size_t>(QuoteShort(p, value, N - 1) - buf_.get());
+    return *this;
+  }
+
+  Writer& String(std::string_view value) {
+    char* p = BeforeValue(QuotedBound(value.size()), "String");
+    if (p != nullptr) len_ = static_cast<size_t>(Quote(p, value) - buf_.get());
+    return *this;
+  }
   Writer& Uint(uint64_t value);
   Writer& Int(int64_t value);
   Writer& Double(double value);
-  Writer& Bool(bool value);
-  Writer& Null();
+  Writer& Bool(bool value) { return Raw(value ? std::string_view("true") : std::string_view("false"), "Bool"); }
+  Writer& Null() { return Raw("null", "Null"); }
 
   // No misuse so far.
   bool ok() const { return error_.empty(); }
@@ -65,7 +126,10 @@ class Writer {
   // ok(), one top-level value written, every container closed.
   bool complete() const { return ok() && done_ && stack_.empty(); }
 
-  const std::string& str() const { return out_; }
+  // The text so far, without a copy; valid until the next call that writes or clears.
+  std::string_view view() const { return std::string_view(buf_.get(), len_); }
+  // The text so far as a std::string (a copy kept by the writer; valid until the next str() or Clear()).
+  const std::string& str() const;
   // Moves the text out and resets the writer (keeping its options).
   std::string Take();
   // Resets the writer, keeping its options and the buffer's capacity (for writing JSON Lines).
@@ -75,22 +139,90 @@ class Writer {
   static void AppendQuoted(std::string_view value, std::string* out);
 
  private:
-  bool BeforeValue(const char* what);
+  // Room a quoted string of n bytes needs: each byte at most 6 ("\u001f"), the quotes, and 16 bytes of
+  // slack (Quote stores 16 bytes at a time).
+  static size_t QuotedBound(size_t n) { return 6 * n + 2 + 16; }
+  // Writes the quoted, escaped `s` at p (room for QuotedBound(s.size()) bytes); returns the end.
+  static char* Quote(char* p, std::string_view s);
+  // The same for n <= kShort bytes whose n is a compile-time constant where it is inlined: the bytes
+  // are copied whole and checked at once; only a string that needs escaping takes Quote.
+  static constexpr size_t kShort = 24;
+  static char* QuoteShort(char* p, const char* s, size_t n) {
+    bool plain = true;
+    for (size_t i = 0; i < n; ++i) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      plain &= c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+    }
+    if (!TMAPGEN_JSON_LIKELY(plain)) return Quote(p, std::string_view(s, n));
+    *p = '"';
+    std::memcpy(p + 1, s, n);
+    p[n + 1] = '"';
+    return p + n + 2;
+  }
+  size_t Indent() const { return pretty_ ? 2 * stack_.size() + 3 : 0; }
+
+  // Room for n more bytes; returns where to write them.
+  char* Reserve(size_t n) {
+    if (TMAPGEN_JSON_LIKELY(cap_ - len_ >= n)) return buf_.get() + len_;
+    return Grow(n);
+  }
+  TMAPGEN_JSON_COLD char* Grow(size_t n);
+  static char* Newline(char* p, size_t depth) {
+    *p++ = '\n';
+    std::memset(p, ' ', 2 * depth);
+    return p + 2 * depth;
+  }
+
+  // Checks that a value may come here (else records the misuse and returns nullptr), writes the comma
+  // and indentation it needs, and returns where the value (of at most n bytes) goes.
+  char* BeforeValue(size_t n, const char* what) {
+    if (TMAPGEN_JSON_LIKELY(!stack_.empty())) {
+      if (stack_.back() == '{') {
+        if (!TMAPGEN_JSON_LIKELY(key_pending_)) return ValueMisuse(what);
+        key_pending_ = false;
+        return Reserve(n);
+      }
+      char* p = Reserve(n + 1 + Indent());
+      if (has_items_) *p++ = ',';
+      if (pretty_) p = Newline(p, stack_.size());
+      has_items_ = true;
+      return p;
+    }
+    if (done_) return ValueMisuse(what);
+    done_ = true;
+    return Reserve(n);
+  }
+  Writer& Raw(std::string_view text, const char* what) {
+    char* p = BeforeValue(text.size(), what);
+    if (p != nullptr) {
+      std::memcpy(p, text.data(), text.size());
+      len_ = static_cast<size_t>(p + text.size() - buf_.get());
+    }
+    return *this;
+  }
   Writer& Open(char bracket);
   Writer& Close(char bracket);
-  void Newline(size_t depth);
-  bool Misuse(std::string message);
 
+  TMAPGEN_JSON_COLD char* ValueMisuse(const char* what);
+  TMAPGEN_JSON_COLD Writer& KeyMisuse();
+  TMAPGEN_JSON_COLD bool Misuse(std::string message);
+
+  std::unique_ptr<char[]> buf_;
+  size_t len_ = 0;
+  size_t cap_ = 0;
   // One entry per open container: '{' or '['.
   std::vector<char> stack_;
-  std::string out_;
   std::string error_;
+  mutable std::string str_;  // what str() returned
   bool pretty_ = false;
-  bool has_items_ = false;  // the innermost open container has at least one member/element
+  bool has_items_ = false;    // the innermost open container has at least one member/element
   bool key_pending_ = false;  // inside an object, a Key was written and its value not yet
-  bool done_ = false;       // the top-level value has been started
+  bool done_ = false;         // the top-level value has been started
 };
 
 }  // namespace tmapgen::json
+
+#undef TMAPGEN_JSON_LIKELY
+#undef TMAPGEN_JSON_COLD
 
 #endif  // TMAPGEN_SRC_JSON_JSON_WRITER_H_

@@ -1,6 +1,11 @@
 #include "src/schema/corpus_json.h"
 
-#include "src/json/json_reader.h"
+#include <simdjson.h>
+
+#include <optional>
+#include <type_traits>
+
+#include "src/schema/json_diagnostics.h"
 #include "src/util/strings.h"
 
 namespace tmapgen {
@@ -13,37 +18,66 @@ int HexDigit(char c) {
   return -1;
 }
 
+simdjson::dom::parser& Parser() {
+  thread_local simdjson::dom::parser parser;
+  return parser;
+}
+
+// The text is not JSON (simdjson said so): where and why, from json_diagnostics.
+std::string NotJson(std::string_view line, simdjson::error_code code) {
+  if (std::optional<json::SyntaxError> e = json::FindSyntaxError(line)) {
+    const json::TextPos pos = json::PositionOf(line, e->offset);
+    return StrCat("line ", pos.line, ", column ", pos.column, ": ", e->path, e->path.empty() ? "" : ": ", e->message);
+  }
+  return StrCat("not JSON simdjson can read: ", simdjson::error_message(code));
+}
+
+// What a value is, for "got ...": its JSON text, cut at 32 bytes.
+std::string Got(simdjson::dom::element v) {
+  std::string text = simdjson::minify(v);
+  if (text.size() > 32) text = text.substr(0, 29) + "...";
+  return text;
+}
+
 // An enum given as a name (parsed with `parse`) or an integer; false + !representable when undefined.
 template <typename E>
-bool ReadEnum(json::Reader* r, std::string_view key, int count, E* out, bool* representable, std::string* error) {
-  if (r->PeekType() == json::Type::kNumber) {
-    int64_t v = 0;
-    if (!r->ReadInt64(&v)) { *error = r->ErrorAt(key); return false; }
-    if (v >= 0 && v < count) *out = static_cast<E>(v); else *representable = false;
+bool ReadEnum(simdjson::dom::element v, std::string_view key, int count, E* out, bool* representable,
+              std::string* error) {
+  int64_t n = 0;
+  std::string_view s;
+  if (!v.get_int64().get(n)) {
+    if (n >= 0 && n < count) *out = static_cast<E>(n); else *representable = false;
     return true;
   }
-  std::string_view s;
-  if (!r->ReadStringView(&s)) { *error = r->ErrorAt(key); return false; }
+  if (v.get_string().get(s)) {
+    *error = StrCat(key, ": expected a name or an integer, got ", Got(v));
+    return false;
+  }
   if (!Parse(s, out)) *representable = false;
   return true;
 }
 
 template <typename T, size_t N>
-bool ReadArray(json::Reader* r, std::string_view key, std::array<T, N>* out, uint32_t* count, bool* representable,
-               std::string* error) {
-  if (!r->BeginArray()) { *error = r->ErrorAt(key); return false; }
+bool ReadArray(simdjson::dom::element v, std::string_view key, std::array<T, N>* out, uint32_t* count,
+               bool* representable, std::string* error) {
+  simdjson::dom::array a;
+  if (v.get_array().get(a)) {
+    *error = StrCat(key, ": expected an array, got ", Got(v));
+    return false;
+  }
   uint32_t n = 0;
-  while (r->NextElement()) {
-    int64_t v = 0;
+  for (simdjson::dom::element e : a) {
+    int64_t i = 0;
     uint64_t u = 0;
-    bool ok;
-    if constexpr (std::is_signed<T>::value) ok = r->ReadInt64(&v); else ok = r->ReadUint64(&u);
-    if (!ok) { *error = r->ErrorAt(StrCat(key, "[", n, "]")); return false; }
-    if (n < N) (*out)[n] = std::is_signed<T>::value ? static_cast<T>(v) : static_cast<T>(u);
+    const bool bad = std::is_signed<T>::value ? static_cast<bool>(e.get_int64().get(i)) : static_cast<bool>(e.get_uint64().get(u));
+    if (bad) {
+      *error = StrCat(key, "[", n, "]: expected ", std::is_signed<T>::value ? "an integer" : "an unsigned integer", ", got ", Got(e));
+      return false;
+    }
+    if (n < N) (*out)[n] = std::is_signed<T>::value ? static_cast<T>(i) : static_cast<T>(u);
     else *representable = false;
     ++n;
   }
-  if (!r->ok()) { *error = r->ErrorAt(key); return false; }
   *count = n;
   return true;
 }
@@ -64,61 +98,79 @@ bool ParseCorpusLine(std::string_view line, CorpusEntry* out, std::string* error
   *out = CorpusEntry{};
   TensorMapSpec& s = out->spec;
   s = TensorMapSpec{};
-  json::Reader r(line);
-  if (!r.BeginObject()) { *error = r.ErrorAt(""); return false; }
-  std::string_view key;
+  simdjson::dom::element doc;
+  if (const simdjson::error_code e = Parser().parse(line.data(), line.size(), true).get(doc)) {
+    *error = NotJson(line, e);
+    return false;
+  }
+  simdjson::dom::object obj;
+  if (doc.get_object().get(obj)) {
+    *error = StrCat("expected an object, got ", Got(doc));
+    return false;
+  }
   std::string mode = "tiled";
   Im2colWideMode wide = Im2colWideMode::kW;
   uint32_t count = 0;
-  auto u64 = [&](uint64_t* v) {
-    if (!r.ReadUint64(v)) { *error = r.ErrorAt(key); return false; }
-    return true;
-  };
-  auto i64 = [&](int64_t* v) {
-    if (!r.ReadInt64(v)) { *error = r.ErrorAt(key); return false; }
-    return true;
-  };
-  auto hex = [&](std::array<uint8_t, 128>* dst, bool* has) {
-    std::string_view h;
-    if (!r.ReadStringView(&h)) { *error = r.ErrorAt(key); return false; }
-    if (h.empty()) { *has = false; return true; }
-    if (!ParseHex128(h, dst)) { *error = StrCat(key, ": expected 256 hex digits, got ", h.size(), " characters"); return false; }
-    *has = true;
-    return true;
-  };
-  while (r.NextKey(&key)) {
+  for (auto [key, v] : obj) {
+    auto u64 = [&, key = key, v = v](uint64_t* x) {
+      if (!v.get_uint64().get(*x)) return true;
+      *error = StrCat(key, ": expected an unsigned integer, got ", Got(v));
+      return false;
+    };
+    auto i64 = [&, key = key, v = v](int64_t* x) {
+      if (!v.get_int64().get(*x)) return true;
+      *error = StrCat(key, ": expected an integer, got ", Got(v));
+      return false;
+    };
+    auto str = [&, key = key, v = v](std::string_view* x) {
+      if (!v.get_string().get(*x)) return true;
+      *error = StrCat(key, ": expected a string, got ", Got(v));
+      return false;
+    };
+    auto hex = [&, key = key](std::array<uint8_t, 128>* dst, bool* has) {
+      std::string_view h;
+      if (!str(&h)) return false;
+      if (h.empty()) { *has = false; return true; }
+      if (!ParseHex128(h, dst)) { *error = StrCat(key, ": expected 256 hex digits, got ", h.size(), " characters"); return false; }
+      *has = true;
+      return true;
+    };
     uint64_t u = 0;
-    int64_t v = 0;
+    int64_t i = 0;
     bool has = false;
-    if (key == "header") { bool b = false; if (!r.ReadBool(&b)) { *error = r.ErrorAt(key); return false; } out->is_header = b; }
-    else if (key == "probe") { std::string_view p; if (!r.ReadStringView(&p)) { *error = r.ErrorAt(key); return false; } out->probe = std::string(p); }
-    else if (key == "mode") { std::string_view p; if (!r.ReadStringView(&p)) { *error = r.ErrorAt(key); return false; } mode = std::string(p); }
-    else if (key == "tensor_data_type") { if (!ReadEnum(&r, key, kNumDataTypes, &s.data_type, &out->representable, error)) return false; }
-    else if (key == "interleave") { if (!ReadEnum(&r, key, kNumInterleaves, &s.interleave, &out->representable, error)) return false; }
-    else if (key == "swizzle") { if (!ReadEnum(&r, key, kNumSwizzles, &s.swizzle, &out->representable, error)) return false; }
-    else if (key == "l2_promotion") { if (!ReadEnum(&r, key, kNumL2Promotions, &s.l2_promotion, &out->representable, error)) return false; }
-    else if (key == "oob_fill") { if (!ReadEnum(&r, key, kNumOobFills, &s.oob_fill, &out->representable, error)) return false; }
-    else if (key == "im2col_wide_mode") { if (!ReadEnum(&r, key, kNumIm2colWideModes, &wide, &out->representable, error)) return false; }
+    std::string_view p;
+    if (key == "header") {
+      bool b = false;
+      if (v.get_bool().get(b)) { *error = StrCat("header: expected true or false, got ", Got(v)); return false; }
+      out->is_header = b;
+    }
+    else if (key == "probe") { if (!str(&p)) return false; out->probe = std::string(p); }
+    else if (key == "mode") { if (!str(&p)) return false; mode = std::string(p); }
+    else if (key == "tensor_data_type") { if (!ReadEnum(v, key, kNumDataTypes, &s.data_type, &out->representable, error)) return false; }
+    else if (key == "interleave") { if (!ReadEnum(v, key, kNumInterleaves, &s.interleave, &out->representable, error)) return false; }
+    else if (key == "swizzle") { if (!ReadEnum(v, key, kNumSwizzles, &s.swizzle, &out->representable, error)) return false; }
+    else if (key == "l2_promotion") { if (!ReadEnum(v, key, kNumL2Promotions, &s.l2_promotion, &out->representable, error)) return false; }
+    else if (key == "oob_fill") { if (!ReadEnum(v, key, kNumOobFills, &s.oob_fill, &out->representable, error)) return false; }
+    else if (key == "im2col_wide_mode") { if (!ReadEnum(v, key, kNumIm2colWideModes, &wide, &out->representable, error)) return false; }
     else if (key == "tensor_rank") { if (!u64(&u)) return false; s.rank = static_cast<uint32_t>(u > 1000 ? 1000 : u); if (u > 5) out->representable = false; }
     else if (key == "global_address") { if (!u64(&s.global_address)) return false; }
-    else if (key == "global_dim") { if (!ReadArray(&r, key, &s.global_dim, &count, &out->representable, error)) return false; }
-    else if (key == "global_strides") { if (!ReadArray(&r, key, &s.global_strides, &count, &out->representable, error)) return false; }
-    else if (key == "box_dim") { if (!ReadArray(&r, key, &s.box_dim, &count, &out->representable, error)) return false; }
-    else if (key == "element_strides") { if (!ReadArray(&r, key, &s.element_strides, &count, &out->representable, error)) return false; }
-    else if (key == "pixel_box_lower_corner") { if (!ReadArray(&r, key, &s.pixel_box_lower_corner, &count, &out->representable, error)) return false; }
-    else if (key == "pixel_box_upper_corner") { if (!ReadArray(&r, key, &s.pixel_box_upper_corner, &count, &out->representable, error)) return false; }
-    else if (key == "pixel_box_lower_corner_width") { if (!i64(&v)) return false; s.pixel_box_lower_corner_width = static_cast<int32_t>(v); }
-    else if (key == "pixel_box_upper_corner_width") { if (!i64(&v)) return false; s.pixel_box_upper_corner_width = static_cast<int32_t>(v); }
+    else if (key == "global_dim") { if (!ReadArray(v, key, &s.global_dim, &count, &out->representable, error)) return false; }
+    else if (key == "global_strides") { if (!ReadArray(v, key, &s.global_strides, &count, &out->representable, error)) return false; }
+    else if (key == "box_dim") { if (!ReadArray(v, key, &s.box_dim, &count, &out->representable, error)) return false; }
+    else if (key == "element_strides") { if (!ReadArray(v, key, &s.element_strides, &count, &out->representable, error)) return false; }
+    else if (key == "pixel_box_lower_corner") { if (!ReadArray(v, key, &s.pixel_box_lower_corner, &count, &out->representable, error)) return false; }
+    else if (key == "pixel_box_upper_corner") { if (!ReadArray(v, key, &s.pixel_box_upper_corner, &count, &out->representable, error)) return false; }
+    else if (key == "pixel_box_lower_corner_width") { if (!i64(&i)) return false; s.pixel_box_lower_corner_width = static_cast<int32_t>(i); }
+    else if (key == "pixel_box_upper_corner_width") { if (!i64(&i)) return false; s.pixel_box_upper_corner_width = static_cast<int32_t>(i); }
     else if (key == "channels_per_pixel") { if (!u64(&u)) return false; s.channels_per_pixel = static_cast<uint32_t>(u); if (u > 0xffffffffu) out->representable = false; }
     else if (key == "pixels_per_column") { if (!u64(&u)) return false; s.pixels_per_column = static_cast<uint32_t>(u); if (u > 0xffffffffu) out->representable = false; }
-    else if (key == "driver_result") { if (!i64(&v)) return false; out->driver_result = static_cast<int>(v); }
+    else if (key == "driver_result") { if (!i64(&i)) return false; out->driver_result = static_cast<int>(i); }
     else if (key == "bytes") { if (!hex(&out->bytes, &has)) return false; out->has_bytes = has; }
     else if (key == "bytes_before") { if (!hex(&out->bytes_before, &has)) return false; }
-    else if (key == "prefill") { if (!i64(&v)) return false; out->prefill = static_cast<int>(v); }
+    else if (key == "prefill") { if (!i64(&i)) return false; out->prefill = static_cast<int>(i); }
     else if (key == "replace_address") { if (!u64(&out->replace_address)) return false; out->is_replace = true; }
-    else if (key == "replace_result") { if (!i64(&v)) return false; out->replace_result = static_cast<int>(v); }
+    else if (key == "replace_result") { if (!i64(&i)) return false; out->replace_result = static_cast<int>(i); }
   }
-  if (!r.ok() || !r.Finish()) { *error = r.ErrorAt(""); return false; }
   if (mode == "tiled") s.mode = Mode::kTiled;
   else if (mode == "im2col") s.mode = Mode::kIm2col;
   else if (mode == "im2col_wide") s.mode = wide == Im2colWideMode::kW128 ? Mode::kIm2colW128 : Mode::kIm2colW;
@@ -136,17 +188,27 @@ bool ParseCorpusLine(std::string_view line, CorpusEntry* out, std::string* error
 }
 
 bool ExtractBytesField(std::string_view line, std::string* bytes, std::string* error) {
-  json::Reader r(line);
-  if (!r.BeginObject()) { *error = r.ErrorAt(""); return false; }
-  std::string_view key;
-  bool found = false;
-  while (r.NextKey(&key)) {
-    if (key == "bytes") {
-      if (!r.ReadString(bytes)) { *error = r.ErrorAt("bytes"); return false; }
-      found = true;
-    }
+  simdjson::dom::element doc;
+  if (const simdjson::error_code e = Parser().parse(line.data(), line.size(), true).get(doc)) {
+    *error = NotJson(line, e);
+    return false;
   }
-  if (!r.ok() || !r.Finish()) { *error = r.ErrorAt(""); return false; }
+  simdjson::dom::object obj;
+  if (doc.get_object().get(obj)) {
+    *error = StrCat("expected an object, got ", Got(doc));
+    return false;
+  }
+  bool found = false;
+  for (auto [key, v] : obj) {
+    if (key != "bytes") continue;
+    std::string_view b;
+    if (v.get_string().get(b)) {
+      *error = StrCat("bytes: expected a string, got ", Got(v));
+      return false;
+    }
+    bytes->assign(b.data(), b.size());  // the last "bytes" wins, as before
+    found = true;
+  }
   if (!found) { *error = "no \"bytes\" key in the JSON object"; return false; }
   return true;
 }

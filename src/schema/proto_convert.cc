@@ -7,27 +7,22 @@ namespace tmapgen {
 namespace {
 
 template <typename R, typename A>
-bool CopyRepeated(const R& from, A* to, uint32_t* count, const char* name, InputError* e) {
-  if (static_cast<size_t>(from.size()) > to->size()) {
-    e->field = name;
-    e->message = StrCat(name, ": has ", from.size(), " entries; at most ", to->size());
-    return false;
-  }
+absl::Status CopyRepeated(const R& from, A* to, uint32_t* count, const char* name) {
+  if (static_cast<size_t>(from.size()) > to->size())
+    return InputErrorAt(name, StrCat("has ", from.size(), " entries; at most ", to->size()));
   for (int i = 0; i < from.size(); ++i) (*to)[static_cast<size_t>(i)] = from.Get(i);
   *count = static_cast<uint32_t>(from.size());
-  return true;
+  return absl::OkStatus();
 }
 
 }  // namespace
 
-bool SpecFromProto(const v1::TensorMapSpec& m, TensorMapSpec* s, InputError* e) {
+absl::Status SpecFromProto(const v1::TensorMapSpec& m, TensorMapSpec* s) {
   // Binary Protobuf keeps enum numbers the schema does not name; the core would misread them.
 #define TMAPGEN_CHECK_ENUM(F, PType, CType)                                                          \
   if (m.has_##F() && !v1::PType##_IsValid(m.F())) {                                                \
-    e->field = #F;                                                                                \
-    e->message = StrCat(#F, ": unknown value ", static_cast<int>(m.F()), "; expected one of: ",        \
-                     AcceptedNames(static_cast<CType*>(nullptr)));                                 \
-    return false;                                                                                 \
+    return InputErrorAt(#F, StrCat("unknown value ", static_cast<int>(m.F()), "; expected one of: ",    \
+                                   AcceptedNames(static_cast<CType*>(nullptr))));                    \
   }
   TMAPGEN_CHECK_ENUM(mode, Mode, Mode)
   TMAPGEN_CHECK_ENUM(direction, Direction, Direction)
@@ -40,8 +35,8 @@ bool SpecFromProto(const v1::TensorMapSpec& m, TensorMapSpec* s, InputError* e) 
   TMAPGEN_CHECK_ENUM(wide_mode, Im2colWideMode, Im2colWideMode)
 #undef TMAPGEN_CHECK_ENUM
   *s = TensorMapSpec();
-  uint32_t counts[8];
-  for (uint32_t& c : counts) c = ~0u;
+  uint32_t counts[kNumSpecArrays];
+  for (uint32_t& c : counts) c = kAbsentCount;
   uint32_t& set = s->set_fields;
   if (m.has_name()) { s->name = m.name(); set |= kFieldName; }
   if (m.has_mode()) { s->mode = static_cast<Mode>(m.mode()); set |= kFieldMode; }
@@ -51,19 +46,19 @@ bool SpecFromProto(const v1::TensorMapSpec& m, TensorMapSpec* s, InputError* e) 
   if (m.has_tensor_rank()) { s->rank = m.tensor_rank(); set |= kFieldRank; }
   if (m.has_global_address()) { s->global_address = m.global_address(); set |= kFieldGlobalAddress; }
   if (m.global_dim_size() > 0) {
-    if (!CopyRepeated(m.global_dim(), &s->global_dim, &counts[kArrGlobalDim], "global_dim", e)) return false;
+    if (absl::Status st = CopyRepeated(m.global_dim(), &s->global_dim, &counts[kArrGlobalDim], "global_dim"); !st.ok()) return st;
     set |= kFieldGlobalDim;
   }
   if (m.global_strides_size() > 0) {
-    if (!CopyRepeated(m.global_strides(), &s->global_strides, &counts[kArrGlobalStrides], "global_strides", e)) return false;
+    if (absl::Status st = CopyRepeated(m.global_strides(), &s->global_strides, &counts[kArrGlobalStrides], "global_strides"); !st.ok()) return st;
     set |= kFieldGlobalStrides;
   }
   if (m.box_dim_size() > 0) {
-    if (!CopyRepeated(m.box_dim(), &s->box_dim, &counts[kArrBoxDim], "box_dim", e)) return false;
+    if (absl::Status st = CopyRepeated(m.box_dim(), &s->box_dim, &counts[kArrBoxDim], "box_dim"); !st.ok()) return st;
     set |= kFieldBoxDim;
   }
   if (m.element_strides_size() > 0) {
-    if (!CopyRepeated(m.element_strides(), &s->element_strides, &counts[kArrElementStrides], "element_strides", e)) return false;
+    if (absl::Status st = CopyRepeated(m.element_strides(), &s->element_strides, &counts[kArrElementStrides], "element_strides"); !st.ok()) return st;
     set |= kFieldElementStrides;
   }
   if (m.has_interleave()) { s->interleave = static_cast<Interleave>(m.interleave()); set |= kFieldInterleave; }
@@ -71,11 +66,11 @@ bool SpecFromProto(const v1::TensorMapSpec& m, TensorMapSpec* s, InputError* e) 
   if (m.has_l2_promotion()) { s->l2_promotion = static_cast<L2Promotion>(m.l2_promotion()); set |= kFieldL2Promotion; }
   if (m.has_oob_fill()) { s->oob_fill = static_cast<OobFill>(m.oob_fill()); set |= kFieldOobFill; }
   if (m.pixel_box_lower_corner_size() > 0) {
-    if (!CopyRepeated(m.pixel_box_lower_corner(), &s->pixel_box_lower_corner, &counts[kArrLowerCorner], "pixel_box_lower_corner", e)) return false;
+    if (absl::Status st = CopyRepeated(m.pixel_box_lower_corner(), &s->pixel_box_lower_corner, &counts[kArrLowerCorner], "pixel_box_lower_corner"); !st.ok()) return st;
     set |= kFieldLowerCorner;
   }
   if (m.pixel_box_upper_corner_size() > 0) {
-    if (!CopyRepeated(m.pixel_box_upper_corner(), &s->pixel_box_upper_corner, &counts[kArrUpperCorner], "pixel_box_upper_corner", e)) return false;
+    if (absl::Status st = CopyRepeated(m.pixel_box_upper_corner(), &s->pixel_box_upper_corner, &counts[kArrUpperCorner], "pixel_box_upper_corner"); !st.ok()) return st;
     set |= kFieldUpperCorner;
   }
   if (m.has_pixel_box_lower_corner_width()) { s->pixel_box_lower_corner_width = m.pixel_box_lower_corner_width(); set |= kFieldLowerCornerWidth; }
@@ -84,17 +79,15 @@ bool SpecFromProto(const v1::TensorMapSpec& m, TensorMapSpec* s, InputError* e) 
   if (m.has_pixels_per_column()) { s->pixels_per_column = m.pixels_per_column(); set |= kFieldPixelsPerColumn; }
   if (m.has_wide_mode()) { s->wide_mode = static_cast<Im2colWideMode>(m.wide_mode()); set |= kFieldWideMode; }
   if (m.has_target()) {
-    if (!Parse(m.target(), &s->target)) {
-      e->field = "target";
-      e->message = StrCat("target: unknown value \"", m.target(), "\"; expected one of: ", AcceptedNames(static_cast<Target*>(nullptr)));
-      return false;
-    }
+    if (!Parse(m.target(), &s->target))
+      return InputErrorAt("target", StrCat("unknown value \"", m.target(), "\"; expected one of: ",
+                                           AcceptedNames(static_cast<Target*>(nullptr))));
     set |= kFieldTarget;
   }
   if (m.has_smem_address()) { s->smem_address = m.smem_address(); set |= kFieldSmemAddress; }
   if (m.has_smem_alignment()) { s->smem_alignment = m.smem_alignment(); set |= kFieldSmemAlignment; }
   if (m.has_driver_version()) { s->driver_version = m.driver_version(); set |= kFieldDriverVersion; }
-  return FinishSpec(s, counts, e);
+  return FinishSpec(s, counts);
 }
 
 void SpecToProto(const TensorMapSpec& s, v1::TensorMapSpec* m) {

@@ -3,7 +3,7 @@
 // Contract
 // - SpecFromProto accepts exactly what the text format accepts (it is the same conversion as
 //   cli/textproto_protobuf.cc) and in addition rejects enum numbers outside the schema (binary
-//   Protobuf keeps unknown enum values); on failure it fills *error naming the field.
+//   Protobuf keeps unknown enum values); a failure is an input error (input_error.h) naming the field.
 // - SpecToProto writes the canonical form (only the fields the mode uses, plus every field set).
 // - FillReport builds the v1::Report of a validation, the same message `--format textproto` prints.
 #ifndef TMAPGEN_SRC_SCHEMA_PROTO_CONVERT_H_
@@ -17,7 +17,7 @@
 
 namespace tmapgen {
 
-bool SpecFromProto(const v1::TensorMapSpec& m, TensorMapSpec* spec, InputError* error);
+absl::Status SpecFromProto(const v1::TensorMapSpec& m, TensorMapSpec* spec);
 void SpecToProto(const TensorMapSpec& spec, v1::TensorMapSpec* m);
 void FillReport(int index, const TensorMapSpec& spec, const Validation& v, const Encoding& enc, v1::Report* r);
 void FillInputErrorReport(int index, const InputError& e, v1::Report* r);

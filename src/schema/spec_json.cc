@@ -1,4 +1,12 @@
+// spec_json.cc: see spec_json.h for the contract.
+//
+// Reading: simdjson's On-Demand front end walks the object once and each field is read straight into the
+// spec (docs/perf.md measures it against the DOM front end). simdjson reports failures as codes without
+// a place; the first failure is then explained and placed by json_diagnostics (FindSyntaxError for text
+// that is not JSON, Describe for "got ..."), on the error path only.
 #include "src/schema/spec_json.h"
+
+#include <simdjson.h>
 
 #include <algorithm>
 #include <array>
@@ -10,11 +18,8 @@
 namespace tmapgen {
 namespace {
 
-using json::ErrorCode;
-using json::Reader;
-using json::Type;
-
-constexpr uint32_t kAbsent = ~0u;
+namespace od = simdjson::ondemand;
+static_assert(json::kPadding >= simdjson::SIMDJSON_PADDING, "json::kPadding must cover simdjson's padding");
 
 struct KeyInfo {
   std::string_view name;
@@ -49,6 +54,30 @@ constexpr std::array<KeyInfo, 26> kKeys = {{
     {"driver_version", kFieldDriverVersion},
 }};
 
+// Keys by length: a key is compared with the few names of its length only.
+struct KeyIndex {
+  static constexpr size_t kMaxLen = 32;
+  std::array<std::array<uint8_t, 4>, kMaxLen + 1> ids{};
+  std::array<uint8_t, kMaxLen + 1> count{};
+  constexpr KeyIndex() {
+    for (size_t i = 0; i < kKeys.size(); ++i) {
+      const size_t n = kKeys[i].name.size();
+      ids[n][count[n]++] = static_cast<uint8_t>(i);
+    }
+  }
+};
+constexpr KeyIndex kKeyIndex;
+
+const KeyInfo* FindKey(std::string_view key) {
+  if (key.size() > KeyIndex::kMaxLen) return nullptr;
+  const size_t n = key.size();
+  for (uint8_t i = 0; i < kKeyIndex.count[n]; ++i) {
+    const KeyInfo& k = kKeys[kKeyIndex.ids[n][i]];
+    if (std::memcmp(k.name.data(), key.data(), n) == 0) return &k;
+  }
+  return nullptr;
+}
+
 // Levenshtein distance, for "did you mean" on unknown keys.
 size_t Distance(std::string_view a, std::string_view b) {
   std::array<size_t, 64> prev{}, cur{};
@@ -73,414 +102,512 @@ std::string Suggest(std::string_view key) {
   std::string_view name;
   for (const KeyInfo& k : kKeys) {
     const size_t d = Distance(key, k.name);
-    if (d < best) { best = d; name = k.name; }
+    if (d < best) {
+      best = d;
+      name = k.name;
+    }
   }
   if (best <= 3) return StrCat(" (did you mean \"", name, "\"?)");
   return "";
 }
 
-class SpecReader {
- public:
-  SpecReader(Reader* r, TensorMapSpec* spec, InputError* err) : r_(r), s_(spec), err_(err) {}
+// Where a value is: the field's key and, inside an array, the element's index. Rendered only for errors.
+struct Path {
+  std::string_view key;
+  int index = -1;
+  std::string str() const { return index < 0 ? std::string(key) : StrCat(key, "[", index, "]"); }
+};
 
-  bool Read() {
+// One parse: reads the fields of the object into the spec; the first problem wins, except that text
+// that is not JSON wins over a problem with a value (see Fail).
+class ObjectReader {
+ public:
+  ObjectReader(std::string_view text, json::TextPos at, TensorMapSpec* spec) : text_(text), at_(at), s_(spec) {}
+
+  absl::Status Read(od::parser* parser, const char* data, size_t capacity) {
+    base_ = data;
     *s_ = TensorMapSpec();
     s_->element_strides = {1, 1, 1, 1, 1};
-    counts_.fill(kAbsent);
-    if (!r_->BeginObject()) return SyntaxFail("");
-    std::string_view key;
-    std::string key_copy;
-    while (r_->NextKey(&key)) {
-      key_copy.assign(key.data(), key.size());
-      const KeyInfo* info = nullptr;
-      for (const KeyInfo& k : kKeys)
-        if (k.name == key_copy) { info = &k; break; }
-      if (info == nullptr && (key_copy == "trace" || key_copy == "bytes")) {
+    counts_.fill(kAbsentCount);
+    od::document doc;
+    if (parser->iterate(simdjson::padded_string_view(data, text_.size(), capacity)).get(doc)) return NotJson();
+    od::object obj;
+    if (const simdjson::error_code e = doc.get_object().get(obj)) {
+      if (e != simdjson::INCORRECT_TYPE) return NotJson();
+      const size_t p = FirstByte();
+      Value(p, Path(), StrCat("expected an object (a spec), got ", json::Describe(text_, p)));
+      return Result();
+    }
+    for (auto member : obj) {
+      od::field f;
+      if (std::move(member).get(f)) return NotJson();
+      const char* key_raw = f.key().raw();  // past the opening quote; unescaped_key() consumes it
+      std::string_view key;
+      if (f.unescaped_key().get(key)) return NotJson();
+      const KeyInfo* info = FindKey(key);
+      if (info == nullptr && (key == "trace" || key == "bytes")) {
         // Members of a `tmapgen trace` record (docs/trace.md): what the driver returned and wrote, and
-        // who called. They describe the map; they are not part of its spec.
-        if (!r_->SkipValue()) return SyntaxFail(key_copy);
+        // who called. They describe the map; they are not part of its spec. On-Demand skips them
+        // unread, so the text is checked whole at the end (strictness stays).
+        skipped_ = true;
         continue;
       }
       if (info == nullptr) {
-        Semantic(key_copy, StrCat("unknown field \"", key_copy, "\"", Suggest(key_copy)));
-        if (!r_->SkipValue()) return SyntaxFail(key_copy);
-        continue;
+        Value(Offset(key_raw) - 1, Path{key}, StrCat("unknown field \"", key, "\"", Suggest(key)));
+        continue;  // On-Demand skips the value
       }
       if (s_->set_fields & info->field) {
-        Semantic(key_copy, StrCat("field \"", key_copy, "\" appears twice"));
-        if (!r_->SkipValue()) return SyntaxFail(key_copy);
+        Value(Offset(key_raw) - 1, Path{key}, StrCat("field \"", key, "\" appears twice"));
         continue;
       }
       s_->set_fields |= info->field;
-      if (!ReadField(info->field, key_copy)) {
-        if (!r_->ok() && !semantic_) return SyntaxFail(key_copy);
-        if (!r_->ok()) return false;  // a reader-level error after a semantic one: stop here
-      }
+      if (!Field(info->field, info->name, f.value())) return NotJson();
     }
-    if (!r_->ok()) return SyntaxFail("");
-    if (semantic_) return false;
-    uint32_t counts[8];
-    for (int i = 0; i < kNumSpecArrays; ++i) counts[i] = counts_[i];
-    return FinishSpec(s_, counts, err_);
+    // After the object: only whitespace (else simdjson still points at what follows).
+    if (!doc.current_location().error()) return NotJson();
+    if (failed_) return Result();
+    if (skipped_) {
+      if (std::optional<json::SyntaxError> e = json::FindSyntaxError(text_)) return At(e->offset, e->path, e->message);
+    }
+    uint32_t counts[kNumSpecArrays];
+    std::copy(counts_.begin(), counts_.end(), counts);
+    return FinishSpec(s_, counts);
   }
 
  private:
-  // A semantic error: recorded (first one wins); parsing goes on so the rest of the input can be used.
-  void Semantic(std::string_view field, std::string message) {
-    if (semantic_) return;
-    semantic_ = true;
-    const json::Location loc = r_->LocationOf(r_->value_offset());
-    err_->field = std::string(field);
-    err_->line = loc.line;
-    err_->column = loc.column;
-    err_->message = StrCat("line ", loc.line, ", column ", loc.column, ": ", field, field.empty() ? "" : ": ", message);
-  }
-  bool SyntaxFail(std::string_view field) {
-    if (semantic_ && r_->ok()) return false;
-    err_->field = std::string(field);
-    err_->line = r_->error().line;
-    err_->column = r_->error().column;
-    err_->message = r_->ErrorAt(field);
-    return false;
-  }
-  // For a reader-level failure on a typed read (wrong type, negative, overflow): these are value
-  // errors, not syntax errors, but the reader has stopped; report them with their path.
-  bool ValueFail(std::string_view path) {
-    if (!semantic_) {
-      semantic_ = true;
-      err_->field = std::string(path);
-      err_->line = r_->error().line;
-      err_->column = r_->error().column;
-      err_->message = r_->ErrorAt(path);
-    }
-    return false;
+  // Field readers return false only when simdjson failed in a way that means the text is not JSON
+  // (the caller then stops); a value that is JSON but wrong for the field is recorded with Value().
+
+  size_t Offset(const char* p) const { return static_cast<size_t>(p - base_); }
+  size_t ValueOffset(od::value& v) const { return Offset(v.raw_json_token().data()); }
+  size_t FirstByte() const {
+    size_t p = 0;
+    while (p < text_.size() && (text_[p] == ' ' || text_[p] == '\t' || text_[p] == '\n' || text_[p] == '\r')) ++p;
+    return p;
   }
 
-  bool ReadU64(std::string_view path, uint64_t* out) {
-    if (!r_->ReadUint64(out)) return ValueFail(path);
-    return true;
+  // A problem with a value (the first one is kept; reading goes on so that text that is not JSON is
+  // still found and reported instead).
+  void Value(size_t offset, const Path& path, std::string message) {
+    if (failed_) return;
+    failed_ = true;
+    err_offset_ = offset;
+    err_path_ = path.str();
+    err_message_ = std::move(message);
   }
-  bool ReadU32(std::string_view path, uint32_t* out) {
-    uint64_t v = 0;
-    if (!ReadU64(path, &v)) return false;
-    if (v > UINT32_MAX) {
-      Semantic(path, StrCat("value ", v, " does not fit in 32 bits"));
-      return false;
-    }
-    *out = static_cast<uint32_t>(v);
-    return true;
+  absl::Status At(size_t offset, std::string_view path, std::string_view message) const {
+    const json::TextPos pos = json::PositionOf(text_, offset, at_);
+    return InputErrorAt(path, message, pos.line, pos.column);
   }
-  bool ReadI32(std::string_view path, int32_t* out) {
-    int64_t v = 0;
-    if (!r_->ReadInt64(&v)) return ValueFail(path);
-    if (v < INT32_MIN || v > INT32_MAX) {
-      Semantic(path, StrCat("value ", v, " does not fit in a 32-bit int"));
-      return false;
-    }
-    *out = static_cast<int32_t>(v);
-    return true;
+  absl::Status Result() {
+    if (std::optional<json::SyntaxError> e = json::FindSyntaxError(text_)) return At(e->offset, e->path, e->message);
+    return At(err_offset_, err_path_, err_message_);
   }
-  // Integer or "0x..." / decimal string.
-  bool ReadAddress(std::string_view path, uint64_t* out) {
-    if (r_->PeekType() == Type::kString) {
-      std::string_view sv;
-      if (!r_->ReadStringView(&sv)) return ValueFail(path);
-      int base = 10;
-      if (sv.size() > 2 && sv[0] == '0' && (sv[1] == 'x' || sv[1] == 'X')) { sv.remove_prefix(2); base = 16; }
-      uint64_t v = 0;
-      auto res = std::from_chars(sv.data(), sv.data() + sv.size(), v, base);
-      if (sv.empty() || res.ec != std::errc() || res.ptr != sv.data() + sv.size()) {
-        Semantic(path, StrCat("expected an address (integer or \"0x...\" string), got \"", sv, "\"",
-                           res.ec == std::errc::result_out_of_range ? ": out of range (more than 64 bits)" : ""));
-        return false;
-      }
-      *out = v;
-      return true;
-    }
-    return ReadU64(path, out);
+  // simdjson stopped: the text is not JSON. FindSyntaxError says where and why; should it find nothing
+  // (it and simdjson disagree, which the fuzzer looks for), simdjson's own word is reported.
+  absl::Status NotJson() {
+    if (std::optional<json::SyntaxError> e = json::FindSyntaxError(text_)) return At(e->offset, e->path, e->message);
+    if (failed_) return At(err_offset_, err_path_, err_message_);
+    return At(0, "", "not a JSON object that simdjson can read");
   }
 
-  template <typename E>
-  bool ReadEnum(std::string_view path, E* out, int count) {
-    const Type t = r_->PeekType();
-    if (t == Type::kNumber) {
-      uint64_t v = 0;
-      if (!ReadU64(path, &v)) return false;
-      if (v >= static_cast<uint64_t>(count)) {
-        Semantic(path, StrCat("enum value ", v, " is out of range; expected one of: ", AcceptedNames(static_cast<E*>(nullptr))));
-        return false;
-      }
-      *out = static_cast<E>(v);
-      return true;
-    }
-    std::string_view sv;
-    if (!r_->ReadStringView(&sv)) return ValueFail(path);
-    if (!Parse(sv, out)) {
-      Semantic(path, StrCat("unknown value \"", sv, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr))));
-      return false;
-    }
-    return true;
+  // --- scalars ------------------------------------------------------------------------------------
+
+  // The number token of a value that failed a typed read, without trailing whitespace.
+  std::string_view Token(od::value& v) const {
+    std::string_view t = v.raw_json_token();
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\n' || t.back() == '\r')) t.remove_suffix(1);
+    return t;
   }
-  template <typename E>
-  bool ReadNamed(std::string_view path, E* out) {
-    std::string_view sv;
-    if (!r_->ReadStringView(&sv)) return ValueFail(path);
-    if (!Parse(sv, out)) {
-      Semantic(path, StrCat("unknown value \"", sv, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr))));
-      return false;
-    }
+  bool WrongType(od::value& v, const Path& path, const char* expected) {
+    const size_t off = ValueOffset(v);
+    Value(off, path, StrCat("expected ", expected, ", got ", json::Describe(text_, off)));
     return true;
   }
 
-  template <typename T, size_t N, typename F>
-  bool ReadArray(std::string_view name, std::array<T, N>* out, int arr, F read_one) {
-    if (!r_->BeginArray()) return ValueFail(name);
-    uint32_t n = 0;
-    std::string path;
-    while (r_->NextElement()) {
-      path = StrCat(name, "[", n, "]");
-      if (n >= N) {
-        Semantic(path, StrCat(name, " has more than ", N, " entries (tensor_rank is at most ", kMaxRank, ")"));
-        if (!r_->SkipValue()) return ValueFail(path);
-        ++n;
-        continue;
-      }
-      T v{};
-      if (!read_one(path, &v)) {
-        if (!r_->ok()) return false;
-        ++n;
-        continue;
-      }
-      (*out)[n++] = v;
-    }
-    if (!r_->ok()) return ValueFail(name);
-    counts_[arr] = n;
-    return true;
+  // *ok: the value was read. Returns false when the text is not JSON.
+  bool U64(od::value& v, const Path& path, uint64_t* out, bool* ok) {
+    *ok = false;
+    const simdjson::error_code e = v.get_uint64().get(*out);
+    if (!e) return *ok = true;
+    return U64Slow(v, path, out, ok);
   }
-
-  bool ReadField(uint32_t field, std::string_view key) {
-    TensorMapSpec& s = *s_;
-    auto u64 = [this](std::string_view p, uint64_t* v) { return ReadU64(p, v); };
-    auto u32 = [this](std::string_view p, uint32_t* v) { return ReadU32(p, v); };
-    auto i32 = [this](std::string_view p, int32_t* v) { return ReadI32(p, v); };
-    switch (field) {
-      case kFieldName: {
-        if (!r_->ReadString(&s.name)) return ValueFail(key);
+  bool U64Slow(od::value& v, const Path& path, uint64_t* out, bool* ok) {
+    od::json_type t;
+    if (v.type().get(t)) return false;
+    if (t != od::json_type::number) return WrongType(v, path, "an unsigned integer");
+    uint64_t mag = 0;
+    bool negative = false;
+    const size_t off = ValueOffset(v);
+    switch (json::ExactInteger(Token(v), &mag, &negative)) {
+      case json::IntegerClass::kNotNumber: return false;
+      case json::IntegerClass::kNotInteger: return WrongType(v, path, "an unsigned integer");
+      case json::IntegerClass::kTooBig:
+        Value(off, path,
+              negative ? StrCat("expected an unsigned integer, got ", json::Describe(text_, off))
+                       : StrCat("expected an unsigned integer <= 18446744073709551615, got ", json::Describe(text_, off)));
         return true;
-      }
-      case kFieldMode: return ReadNamed(key, &s.mode);
-      case kFieldDirection: return ReadNamed(key, &s.direction);
-      case kFieldReduceOp: return ReadNamed(key, &s.reduce_op);
-      case kFieldDataType: return ReadEnum(key, &s.data_type, kNumDataTypes);
-      case kFieldRank: return ReadU32(key, &s.rank);
-      case kFieldGlobalAddress: return ReadAddress(key, &s.global_address);
-      case kFieldGlobalDim: return ReadArray(key, &s.global_dim, kArrGlobalDim, u64);
-      case kFieldGlobalStrides: return ReadArray(key, &s.global_strides, kArrGlobalStrides, u64);
-      case kFieldBoxDim: return ReadArray(key, &s.box_dim, kArrBoxDim, u32);
-      case kFieldElementStrides: return ReadArray(key, &s.element_strides, kArrElementStrides, u32);
-      case kFieldInterleave: return ReadEnum(key, &s.interleave, kNumInterleaves);
-      case kFieldSwizzle: return ReadEnum(key, &s.swizzle, kNumSwizzles);
-      case kFieldL2Promotion: return ReadEnum(key, &s.l2_promotion, kNumL2Promotions);
-      case kFieldOobFill: return ReadEnum(key, &s.oob_fill, kNumOobFills);
-      case kFieldLowerCorner: return ReadArray(key, &s.pixel_box_lower_corner, kArrLowerCorner, i32);
-      case kFieldUpperCorner: return ReadArray(key, &s.pixel_box_upper_corner, kArrUpperCorner, i32);
-      case kFieldLowerCornerWidth: return ReadI32(key, &s.pixel_box_lower_corner_width);
-      case kFieldUpperCornerWidth: return ReadI32(key, &s.pixel_box_upper_corner_width);
-      case kFieldChannelsPerPixel: return ReadU32(key, &s.channels_per_pixel);
-      case kFieldPixelsPerColumn: return ReadU32(key, &s.pixels_per_column);
-      case kFieldWideMode: return ReadEnum(key, &s.wide_mode, kNumIm2colWideModes);
-      case kFieldTarget: return ReadNamed(key, &s.target);
-      case kFieldSmemAddress: return ReadAddress(key, &s.smem_address);
-      case kFieldSmemAlignment: return ReadU32(key, &s.smem_alignment);
-      case kFieldDriverVersion: {
-        if (r_->PeekType() == Type::kString) {
-          std::string_view sv;
-          if (!r_->ReadStringView(&sv)) return ValueFail(key);
-          if (!ParseDriverVersion(sv, &s.driver_version)) {
-            Semantic(key, StrCat("expected a driver version such as 13000 or \"13.0\", got \"", sv, "\""));
-            return false;
-          }
+      case json::IntegerClass::kOk:
+        if (negative && mag != 0) return WrongType(v, path, "an unsigned integer");
+        *out = mag;
+        return *ok = true;
+    }
+    return false;
+  }
+  bool I64(od::value& v, const Path& path, int64_t* out, bool* ok) {
+    *ok = false;
+    const simdjson::error_code e = v.get_int64().get(*out);
+    if (!e) return *ok = true;
+    od::json_type t;
+    if (v.type().get(t)) return false;
+    if (t != od::json_type::number) return WrongType(v, path, "an integer");
+    uint64_t mag = 0;
+    bool negative = false;
+    const size_t off = ValueOffset(v);
+    constexpr uint64_t kMaxPos = static_cast<uint64_t>(INT64_MAX);
+    switch (json::ExactInteger(Token(v), &mag, &negative)) {
+      case json::IntegerClass::kNotNumber: return false;
+      case json::IntegerClass::kNotInteger: return WrongType(v, path, "an integer");
+      case json::IntegerClass::kTooBig: break;
+      case json::IntegerClass::kOk:
+        if (mag <= kMaxPos + (negative ? 1 : 0)) {
+          *out = !negative ? static_cast<int64_t>(mag) : mag == kMaxPos + 1 ? INT64_MIN : -static_cast<int64_t>(mag);
+          return *ok = true;
+        }
+        break;
+    }
+    Value(off, path, StrCat("expected an integer in [-9223372036854775808, 9223372036854775807], got ",
+                            json::Describe(text_, off)));
+    return true;
+  }
+  bool U32(od::value& v, const Path& path, uint32_t* out, bool* ok) {
+    uint64_t x = 0;
+    if (!U64(v, path, &x, ok)) return false;
+    if (!*ok) return true;
+    if (x > UINT32_MAX) {
+      *ok = false;
+      Value(ValueOffset(v), path, StrCat("value ", x, " does not fit in 32 bits"));
+      return true;
+    }
+    *out = static_cast<uint32_t>(x);
+    return true;
+  }
+  bool I32(od::value& v, const Path& path, int32_t* out, bool* ok) {
+    int64_t x = 0;
+    if (!I64(v, path, &x, ok)) return false;
+    if (!*ok) return true;
+    if (x < INT32_MIN || x > INT32_MAX) {
+      *ok = false;
+      Value(ValueOffset(v), path, StrCat("value ", x, " does not fit in a 32-bit int"));
+      return true;
+    }
+    *out = static_cast<int32_t>(x);
+    return true;
+  }
+  bool Str(od::value& v, const Path& path, std::string_view* out, bool* ok) {
+    *ok = false;
+    const simdjson::error_code e = v.get_string().get(*out);
+    if (!e) return *ok = true;
+    if (e != simdjson::INCORRECT_TYPE) return false;
+    return WrongType(v, path, "a string");
+  }
+
+  // Integer or "0x..." / decimal string.
+  bool Address(od::value& v, const Path& path, uint64_t* out) {
+    od::json_type t;
+    if (v.type().get(t)) return false;
+    bool ok = false;
+    if (t != od::json_type::string) return U64(v, path, out, &ok);
+    std::string_view sv;
+    if (!Str(v, path, &sv, &ok)) return false;
+    if (!ok) return true;
+    const std::string_view written = sv;
+    int base = 10;
+    if (sv.size() > 2 && sv[0] == '0' && (sv[1] == 'x' || sv[1] == 'X')) {
+      sv.remove_prefix(2);
+      base = 16;
+    }
+    uint64_t x = 0;
+    const auto res = std::from_chars(sv.data(), sv.data() + sv.size(), x, base);
+    if (sv.empty() || res.ec != std::errc() || res.ptr != sv.data() + sv.size()) {
+      Value(ValueOffset(v), path,
+            StrCat("expected an address (integer or \"0x...\" string), got \"", written, "\"",
+                   res.ec == std::errc::result_out_of_range ? ": out of range (more than 64 bits)" : ""));
+      return true;
+    }
+    *out = x;
+    return true;
+  }
+
+  template <typename E>
+  bool UnknownName(od::value& v, const Path& path, std::string_view sv) {
+    Value(ValueOffset(v), path, StrCat("unknown value \"", sv, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr))));
+    return true;
+  }
+  // A name, or (with `count` > 0) the cuda.h integer below `count`.
+  template <typename E>
+  bool Enum(od::value& v, const Path& path, E* out, int count) {
+    bool ok = false;
+    if (count > 0) {
+      od::json_type t;
+      if (v.type().get(t)) return false;
+      if (t == od::json_type::number) {
+        uint64_t x = 0;
+        if (!U64(v, path, &x, &ok)) return false;
+        if (!ok) return true;
+        if (x >= static_cast<uint64_t>(count)) {
+          Value(ValueOffset(v), path, StrCat("enum value ", x, " is out of range; expected one of: ", AcceptedNames(static_cast<E*>(nullptr))));
           return true;
         }
-        return ReadU32(key, &s.driver_version);
+        *out = static_cast<E>(x);
+        return true;
       }
     }
-    return false;
+    std::string_view sv;
+    if (!Str(v, path, &sv, &ok)) return false;
+    if (ok && !Parse(sv, out)) return UnknownName<E>(v, path, sv);
+    return true;
   }
 
-  Reader* r_;
+  bool DriverVersion(od::value& v, const Path& path, uint32_t* out) {
+    od::json_type t;
+    if (v.type().get(t)) return false;
+    bool ok = false;
+    if (t != od::json_type::string) return U32(v, path, out, &ok);
+    std::string_view sv;
+    if (!Str(v, path, &sv, &ok)) return false;
+    if (!ok) return true;
+    absl::StatusOr<uint32_t> dv = ParseDriverVersion(sv);
+    if (!dv.ok()) {
+      Value(ValueOffset(v), path, StrCat("expected a driver version such as 13000 or \"13.0\", got \"", sv, "\""));
+      return true;
+    }
+    *out = *dv;
+    return true;
+  }
+
+  // --- arrays -------------------------------------------------------------------------------------
+
+  template <typename T, size_t N, typename F>
+  bool Array(od::value& v, std::string_view name, std::array<T, N>* out, int which, F read_one) {
+    od::array arr;
+    if (const simdjson::error_code e = v.get_array().get(arr)) {
+      if (e != simdjson::INCORRECT_TYPE) return false;
+      return WrongType(v, Path{name}, "an array");
+    }
+    uint32_t n = 0;
+    for (auto element : arr) {
+      od::value ev;
+      if (std::move(element).get(ev)) return false;
+      const Path path{name, static_cast<int>(n)};
+      if (n >= N) {
+        Value(ValueOffset(ev), path, StrCat(name, " has more than ", N, " entries (tensor_rank is at most ", kMaxRank, ")"));
+        ++n;
+        continue;
+      }
+      T x{};
+      bool ok = false;
+      if (!(this->*read_one)(ev, path, &x, &ok)) return false;
+      if (ok) (*out)[n] = x;
+      ++n;
+    }
+    counts_[static_cast<size_t>(which)] = n;
+    return true;
+  }
+
+  bool Field(uint32_t field, std::string_view key, od::value& v) {
+    TensorMapSpec& s = *s_;
+    const Path path{key};
+    bool ok = false;
+    switch (field) {
+      case kFieldName: {
+        std::string_view sv;
+        if (!Str(v, path, &sv, &ok)) return false;
+        if (ok) s.name.assign(sv.data(), sv.size());
+        return true;
+      }
+      case kFieldMode: return Enum(v, path, &s.mode, 0);
+      case kFieldDirection: return Enum(v, path, &s.direction, 0);
+      case kFieldReduceOp: return Enum(v, path, &s.reduce_op, 0);
+      case kFieldDataType: return Enum(v, path, &s.data_type, kNumDataTypes);
+      case kFieldRank: return U32(v, path, &s.rank, &ok);
+      case kFieldGlobalAddress: return Address(v, path, &s.global_address);
+      case kFieldGlobalDim: return Array(v, key, &s.global_dim, kArrGlobalDim, &ObjectReader::U64);
+      case kFieldGlobalStrides: return Array(v, key, &s.global_strides, kArrGlobalStrides, &ObjectReader::U64);
+      case kFieldBoxDim: return Array(v, key, &s.box_dim, kArrBoxDim, &ObjectReader::U32);
+      case kFieldElementStrides: return Array(v, key, &s.element_strides, kArrElementStrides, &ObjectReader::U32);
+      case kFieldInterleave: return Enum(v, path, &s.interleave, kNumInterleaves);
+      case kFieldSwizzle: return Enum(v, path, &s.swizzle, kNumSwizzles);
+      case kFieldL2Promotion: return Enum(v, path, &s.l2_promotion, kNumL2Promotions);
+      case kFieldOobFill: return Enum(v, path, &s.oob_fill, kNumOobFills);
+      case kFieldLowerCorner: return Array(v, key, &s.pixel_box_lower_corner, kArrLowerCorner, &ObjectReader::I32);
+      case kFieldUpperCorner: return Array(v, key, &s.pixel_box_upper_corner, kArrUpperCorner, &ObjectReader::I32);
+      case kFieldLowerCornerWidth: return I32(v, path, &s.pixel_box_lower_corner_width, &ok);
+      case kFieldUpperCornerWidth: return I32(v, path, &s.pixel_box_upper_corner_width, &ok);
+      case kFieldChannelsPerPixel: return U32(v, path, &s.channels_per_pixel, &ok);
+      case kFieldPixelsPerColumn: return U32(v, path, &s.pixels_per_column, &ok);
+      case kFieldWideMode: return Enum(v, path, &s.wide_mode, kNumIm2colWideModes);
+      case kFieldTarget: return Enum(v, path, &s.target, 0);
+      case kFieldSmemAddress: return Address(v, path, &s.smem_address);
+      case kFieldSmemAlignment: return U32(v, path, &s.smem_alignment, &ok);
+      case kFieldDriverVersion: return DriverVersion(v, path, &s.driver_version);
+    }
+    return true;
+  }
+
+  std::string_view text_;
+  json::TextPos at_;
   TensorMapSpec* s_;
-  InputError* err_;
-  bool semantic_ = false;
+  const char* base_ = nullptr;
   std::array<uint32_t, kNumSpecArrays> counts_{};
+  bool failed_ = false;
+  bool skipped_ = false;  // a member was skipped unread
+  size_t err_offset_ = 0;
+  std::string err_path_;
+  std::string err_message_;
 };
-
-void WriteU64Array(json::Writer* w, std::string_view key, const uint64_t* v, uint32_t n) {
-  w->Key(key).BeginArray();
-  for (uint32_t i = 0; i < n; ++i) w->Uint(v[i]);
-  w->EndArray();
-}
-void WriteU32Array(json::Writer* w, std::string_view key, const uint32_t* v, uint32_t n) {
-  w->Key(key).BeginArray();
-  for (uint32_t i = 0; i < n; ++i) w->Uint(v[i]);
-  w->EndArray();
-}
-void WriteI32Array(json::Writer* w, std::string_view key, const int32_t* v, uint32_t n) {
-  w->Key(key).BeginArray();
-  for (uint32_t i = 0; i < n; ++i) w->Int(v[i]);
-  w->EndArray();
-}
-
-InputError MakeError(std::string field, std::string message) {
-  InputError e;
-  e.message = field.empty() ? message : StrCat(field, ": ", message);
-  e.field = std::move(field);
-  return e;
-}
 
 }  // namespace
 
-bool ParseDriverVersion(std::string_view s, uint32_t* out) {
+struct SpecJsonParser::Impl {
+  od::parser parser;
+  std::string copy;  // unpadded texts are copied here, followed by json::kPadding bytes
+};
+
+SpecJsonParser::SpecJsonParser() : impl_(std::make_unique<Impl>()) {}
+SpecJsonParser::~SpecJsonParser() = default;
+
+absl::Status SpecJsonParser::Parse(std::string_view text, json::TextPos at, bool padded, TensorMapSpec* spec) {
+  ObjectReader reader(text, at, spec);
+  if (padded) return reader.Read(&impl_->parser, text.data(), text.size() + json::kPadding);
+  std::string& copy = impl_->copy;
+  copy.resize(text.size() + json::kPadding);
+  if (!text.empty()) std::memcpy(copy.data(), text.data(), text.size());
+  return reader.Read(&impl_->parser, copy.data(), copy.size());
+}
+
+absl::Status SpecJsonParser::ParseSpecOrWrapped(std::string_view text, json::TextPos at, bool padded,
+                                                TensorMapSpec* spec) {
+  const absl::Status own = Parse(text, at, padded, spec);
+  if (own.ok() || text.find("\"spec\"") == std::string_view::npos) return own;
+  if (json::FindSyntaxError(text).has_value()) return own;  // not JSON: the spec's error says where
+  // The text is JSON; find its "spec" member. Work on a padded copy, in which the member is read in place.
+  std::string copy(text);
+  copy.append(json::kPadding, ' ');
+  od::parser parser;
+  od::document doc;
+  od::object obj;
+  if (parser.iterate(simdjson::padded_string_view(copy.data(), text.size(), copy.size())).get(doc) ||
+      doc.get_object().get(obj))
+    return own;
+  for (auto member : obj) {
+    od::field f;
+    std::string_view key;
+    if (std::move(member).get(f) || f.unescaped_key().get(key)) return own;
+    od::json_type t;
+    if (key != "spec" || f.value().type().get(t) || t != od::json_type::object) continue;
+    od::object inner;
+    std::string_view raw;
+    if (f.value().get_object().get(inner) || inner.raw_json().get(raw)) return own;
+    const size_t offset = static_cast<size_t>(raw.data() - copy.data());
+    return Parse(std::string_view(text.data() + offset, raw.size()), json::PositionOf(text, offset, at), false, spec);
+  }
+  return own;
+}
+
+absl::StatusOr<TensorMapSpec> ParseSpecJson(std::string_view text, size_t first_line) {
+  // One parser per thread keeps simdjson's buffers between calls; a text over 1 MiB gets its own parser
+  // so that the thread's does not stay that large.
+  constexpr size_t kKeepLimit = size_t{1} << 20;
+  thread_local SpecJsonParser parser;
+  TensorMapSpec spec;
+  json::TextPos at;
+  at.line = first_line;
+  absl::Status st;
+  if (text.size() <= kKeepLimit) {
+    st = parser.Parse(text, at, false, &spec);
+  } else {
+    SpecJsonParser big;
+    st = big.Parse(text, at, false, &spec);
+  }
+  if (!st.ok()) return st;
+  return spec;
+}
+
+absl::StatusOr<uint32_t> ParseDriverVersion(std::string_view s) {
+  const absl::Status bad = absl::InvalidArgumentError(
+      StrCat("expected a driver version such as 13000 or \"13.0\", got \"", s, "\""));
   const size_t dot = s.find('.');
   uint32_t major = 0, minor = 0;
   if (dot == std::string_view::npos) {
     auto r = std::from_chars(s.data(), s.data() + s.size(), major);
-    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) return false;
+    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) return bad;
     if (major < 1000) major *= 1000;  // "13" means 13.0
-    *out = major;
-    return true;
+    return major;
   }
   auto r1 = std::from_chars(s.data(), s.data() + dot, major);
   auto r2 = std::from_chars(s.data() + dot + 1, s.data() + s.size(), minor);
   if (dot == 0 || dot + 1 >= s.size() || r1.ec != std::errc() || r1.ptr != s.data() + dot || r2.ec != std::errc() ||
       r2.ptr != s.data() + s.size() || major > 999 || minor > 99)
-    return false;
-  *out = major * 1000 + minor * 10;
-  return true;
+    return bad;
+  return major * 1000 + minor * 10;
 }
 
-bool FinishSpec(TensorMapSpec* s, uint32_t counts[8], InputError* error) {
+absl::Status FinishSpec(TensorMapSpec* s, const uint32_t counts[kNumSpecArrays]) {
   if (!s->Has(kFieldDataType)) {
-    *error = MakeError("tensor_data_type", "missing; every spec needs its data type (e.g. \"bf16\")");
-    return false;
+    return InputErrorAt("tensor_data_type", "missing; every spec needs its data type (e.g. \"bf16\")");
   }
   if (!s->Has(kFieldGlobalDim) || counts[kArrGlobalDim] == 0) {
-    *error = MakeError("global_dim", "missing; give the tensor's size per dimension, innermost first");
-    return false;
+    return InputErrorAt("global_dim", "missing; give the tensor's size per dimension, innermost first");
   }
   const uint32_t ndims = counts[kArrGlobalDim];
   if (!s->Has(kFieldRank)) {
     s->rank = ndims;
   } else if (s->rank != ndims) {
-    *error = MakeError("global_dim", StrCat("has ", ndims, " entries but tensor_rank is ", s->rank));
-    return false;
+    return InputErrorAt("global_dim", StrCat("has ", ndims, " entries but tensor_rank is ", s->rank));
   }
   const uint32_t rank = s->rank;
-  if (counts[kArrGlobalStrides] != kAbsent && counts[kArrGlobalStrides] != rank - 1) {
-    *error = MakeError("global_strides",
+  if (counts[kArrGlobalStrides] != kAbsentCount && counts[kArrGlobalStrides] != rank - 1) {
+    return InputErrorAt("global_strides",
                        StrCat("has ", counts[kArrGlobalStrides], " entries; tensor_rank ", rank, " needs ", rank - 1,
                            " (the stride of dimension 0 is the element size and is not given)"));
-    return false;
   }
-  if (counts[kArrGlobalStrides] == kAbsent) FillDenseStrides(s);
-  if (counts[kArrElementStrides] != kAbsent && counts[kArrElementStrides] != rank) {
-    *error = MakeError("element_strides", StrCat("has ", counts[kArrElementStrides], " entries; tensor_rank ", rank, " needs ", rank));
-    return false;
+  if (counts[kArrGlobalStrides] == kAbsentCount) FillDenseStrides(s);
+  if (counts[kArrElementStrides] != kAbsentCount && counts[kArrElementStrides] != rank) {
+    return InputErrorAt("element_strides", StrCat("has ", counts[kArrElementStrides], " entries; tensor_rank ", rank, " needs ", rank));
   }
   const bool tiled_like = !IsIm2colMode(s->mode);
   if (tiled_like) {
-    if (counts[kArrBoxDim] == kAbsent) {
-      *error = MakeError("box_dim", StrCat("missing; mode ", Name(s->mode), " needs the box size per dimension"));
-      return false;
+    if (counts[kArrBoxDim] == kAbsentCount) {
+      return InputErrorAt("box_dim", StrCat("missing; mode ", Name(s->mode), " needs the box size per dimension"));
     }
     if (counts[kArrBoxDim] != rank) {
-      *error = MakeError("box_dim", StrCat("has ", counts[kArrBoxDim], " entries; tensor_rank ", rank, " needs ", rank));
-      return false;
+      return InputErrorAt("box_dim", StrCat("has ", counts[kArrBoxDim], " entries; tensor_rank ", rank, " needs ", rank));
     }
   } else {
     if (!s->Has(kFieldChannelsPerPixel)) {
-      *error = MakeError("channels_per_pixel", StrCat("missing; mode ", Name(s->mode), " needs it"));
-      return false;
+      return InputErrorAt("channels_per_pixel", StrCat("missing; mode ", Name(s->mode), " needs it"));
     }
     if (!s->Has(kFieldPixelsPerColumn)) {
       if (s->mode != Mode::kIm2colW128) {
-        *error = MakeError("pixels_per_column", StrCat("missing; mode ", Name(s->mode), " needs it"));
-        return false;
+        return InputErrorAt("pixels_per_column", StrCat("missing; mode ", Name(s->mode), " needs it"));
       }
       s->pixels_per_column = 128;
     }
     if (s->mode == Mode::kIm2col) {
       const uint32_t need = rank >= 2 ? rank - 2 : 0;
       for (int a : {static_cast<int>(kArrLowerCorner), static_cast<int>(kArrUpperCorner)}) {
-        if (counts[a] != kAbsent && counts[a] != need) {
-          *error = MakeError(a == kArrLowerCorner ? "pixel_box_lower_corner" : "pixel_box_upper_corner",
+        if (counts[a] != kAbsentCount && counts[a] != need) {
+          return InputErrorAt(a == kArrLowerCorner ? "pixel_box_lower_corner" : "pixel_box_upper_corner",
                              StrCat("has ", counts[a], " entries; tensor_rank ", rank, " needs ", need, " (one per D, H, W dimension)"));
-          return false;
         }
       }
     }
     if (IsWideMode(s->mode) && !s->Has(kFieldWideMode))
       s->wide_mode = s->mode == Mode::kIm2colW128 ? Im2colWideMode::kW128 : Im2colWideMode::kW;
   }
-  return true;
+  return absl::OkStatus();
 }
 
-bool ReadSpecObject(json::Reader* reader, TensorMapSpec* spec, InputError* error) {
-  SpecReader sr(reader, spec, error);
-  return sr.Read();
-}
-
-bool ParseSpecJson(std::string_view text, size_t first_line, TensorMapSpec* spec, InputError* error) {
-  json::ReaderOptions opt;
-  opt.first_line = first_line;
-  opt.max_depth = 8;
-  Reader r(text, opt);
-  if (!ReadSpecObject(&r, spec, error)) return false;
-  if (!r.Finish()) {
-    error->field.clear();
-    error->line = r.error().line;
-    error->column = r.error().column;
-    error->message = r.ErrorAt("");
-    return false;
-  }
-  return true;
-}
-
-void WriteSpecJson(const TensorMapSpec& s, json::Writer* w) {
-  const uint32_t rank = s.rank > kMaxRank ? kMaxRank : s.rank;
-  w->BeginObject();
-  if (!s.name.empty()) w->Key("name").String(s.name);
-  w->Key("mode").String(Name(s.mode));
-  w->Key("direction").String(Name(s.direction));
-  if (s.direction == Direction::kReduce || s.Has(kFieldReduceOp)) w->Key("reduce_op").String(Name(s.reduce_op));
-  w->Key("tensor_data_type").String(FullName(s.data_type));
-  w->Key("tensor_rank").Uint(s.rank);
-  if (s.Has(kFieldGlobalAddress)) w->Key("global_address").String(Hex(s.global_address));
-  WriteU64Array(w, "global_dim", s.global_dim.data(), rank);
-  WriteU64Array(w, "global_strides", s.global_strides.data(), rank > 0 ? rank - 1 : 0);
-  if (!IsIm2colMode(s.mode) || s.Has(kFieldBoxDim)) WriteU32Array(w, "box_dim", s.box_dim.data(), rank);
-  WriteU32Array(w, "element_strides", s.element_strides.data(), rank);
-  w->Key("interleave").String(FullName(s.interleave));
-  w->Key("swizzle").String(FullName(s.swizzle));
-  w->Key("l2_promotion").String(FullName(s.l2_promotion));
-  w->Key("oob_fill").String(FullName(s.oob_fill));
-  const uint32_t ncorner = rank >= 2 ? rank - 2 : 0;
-  if (s.mode == Mode::kIm2col || s.Has(kFieldLowerCorner))
-    WriteI32Array(w, "pixel_box_lower_corner", s.pixel_box_lower_corner.data(), ncorner > 3 ? 3 : ncorner);
-  if (s.mode == Mode::kIm2col || s.Has(kFieldUpperCorner))
-    WriteI32Array(w, "pixel_box_upper_corner", s.pixel_box_upper_corner.data(), ncorner > 3 ? 3 : ncorner);
-  if (IsWideMode(s.mode) || s.Has(kFieldLowerCornerWidth))
-    w->Key("pixel_box_lower_corner_width").Int(s.pixel_box_lower_corner_width);
-  if (IsWideMode(s.mode) || s.Has(kFieldUpperCornerWidth))
-    w->Key("pixel_box_upper_corner_width").Int(s.pixel_box_upper_corner_width);
-  if (IsIm2colMode(s.mode) || s.Has(kFieldChannelsPerPixel)) w->Key("channels_per_pixel").Uint(s.channels_per_pixel);
-  if (IsIm2colMode(s.mode) || s.Has(kFieldPixelsPerColumn)) w->Key("pixels_per_column").Uint(s.pixels_per_column);
-  if (IsWideMode(s.mode) || s.Has(kFieldWideMode)) w->Key("wide_mode").String(FullName(s.wide_mode));
-  if (s.has_target()) w->Key("target").String(Name(s.target));
-  if (s.Has(kFieldSmemAddress)) w->Key("smem_address").String(Hex(s.smem_address));
-  if (s.Has(kFieldSmemAlignment)) w->Key("smem_alignment").Uint(s.smem_alignment);
-  if (s.Has(kFieldDriverVersion)) w->Key("driver_version").Uint(s.driver_version);
-  w->EndObject();
-}
 
 }  // namespace tmapgen

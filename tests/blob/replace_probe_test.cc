@@ -8,7 +8,7 @@
 #include <string>
 
 #include "src/blob/blob.h"
-#include "src/json/json_reader.h"
+#include <simdjson.h>
 #include "src/schema/corpus_json.h"
 #include "tests/blob/corpus_files.h"
 
@@ -24,23 +24,30 @@ struct Line {
 };
 
 bool ParseLine(const std::string& text, Line* l) {
-  json::Reader r(text);
-  if (!r.BeginObject()) return false;
-  std::string_view key, sv;
-  int64_t v = 0;
-  while (r.NextKey(&key)) {
+  simdjson::dom::parser parser;
+  simdjson::dom::object obj;
+  if (parser.parse(text).get_object().get(obj)) return false;
+  for (auto [key, value] : obj) {
     if (key == "probe" || key == "field" || key == "start" || key == "before" || key == "after" || key == "bytes" ||
         key == "driver") {
-      if (!r.ReadStringView(&sv)) return false;
+      std::string_view sv;
+      if (value.get_string().get(sv)) return false;
       std::string* dst = key == "probe" ? &l->probe : key == "field" ? &l->field : key == "start" ? &l->start
                          : key == "before" ? &l->before : key == "after" ? &l->after : key == "bytes" ? &l->bytes : &l->driver;
       *dst = std::string(sv);
-    } else if (key == "ord") { if (!r.ReadInt64(&v)) return false; l->ord = static_cast<int>(v); }
-    else if (key == "value") { if (!r.ReadUint64(&l->value)) return false; }
-    else if (key == "load_result") { if (!r.ReadInt64(&l->load_result)) return false; }
-    else if (key == "elements_wrong") { if (!r.ReadInt64(&l->elements_wrong)) return false; }
+    } else if (key == "ord") {
+      int64_t v = 0;
+      if (value.get_int64().get(v)) return false;
+      l->ord = static_cast<int>(v);
+    } else if (key == "value") {
+      if (value.get_uint64().get(l->value)) return false;
+    } else if (key == "load_result") {
+      if (value.get_int64().get(l->load_result)) return false;
+    } else if (key == "elements_wrong") {
+      if (value.get_int64().get(l->elements_wrong)) return false;
+    }
   }
-  return r.ok();
+  return true;
 }
 
 MapBytes FromHex(const std::string& hex) {

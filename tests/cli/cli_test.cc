@@ -2,21 +2,26 @@
 // Expected verdicts come from cuda.h / PTX ISA rules (named next to each case), never from running
 // the tool.
 #include <gtest/gtest.h>
+#include <malloc.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
-#include "src/json/json_reader.h"
+#include <simdjson.h>
+
 #include "tests/cli/cli_test_util.h"
 
 namespace {
 
 using namespace tmapgen::cli_test;  // NOLINT
 
-// Minimal field extraction from one JSON report line, through the project's reader.
+// Minimal field extraction from one JSON report line, through simdjson's DOM parser.
 struct Report {
   bool valid = false;
   int64_t index = -1;
@@ -26,33 +31,30 @@ struct Report {
 };
 
 bool ParseReport(const std::string& line, Report* r) {
-  tmapgen::json::Reader rd(line);
-  if (!rd.BeginObject()) return false;
-  std::string_view key;
-  while (rd.NextKey(&key)) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (parser.parse(line).get(doc)) return false;
+  simdjson::dom::object obj;
+  if (doc.get_object().get(obj)) return false;
+  for (auto [key, value] : obj) {
     if (key == "valid") {
-      rd.ReadBool(&r->valid);
+      if (value.get_bool().get(r->valid)) return false;
     } else if (key == "index") {
-      rd.ReadInt64(&r->index);
+      if (value.get_int64().get(r->index)) return false;
     } else if (key == "diagnostics") {
-      rd.BeginArray();
-      while (rd.NextElement()) {
-        rd.BeginObject();
-        std::string_view k2;
-        while (rd.NextKey(&k2)) {
-          std::string v;
-          if (k2 == "rule") { rd.ReadString(&v); r->rules.push_back(v); }
-          else if (k2 == "field") { rd.ReadString(&v); r->fields.push_back(v); }
-        }
+      simdjson::dom::array diags;
+      if (value.get_array().get(diags)) return false;
+      for (simdjson::dom::element d : diags) {
+        std::string_view rule, field;
+        if (!d["rule"].get_string().get(rule)) r->rules.emplace_back(rule);
+        if (!d["field"].get_string().get(field)) r->fields.emplace_back(field);
       }
     } else if (key == "derived") {
-      rd.BeginObject();
-      std::string_view k2;
-      while (rd.NextKey(&k2))
-        if (k2 == "transaction_bytes") rd.ReadUint64(&r->transaction_bytes);
+      uint64_t tx = 0;
+      if (!value["transaction_bytes"].get_uint64().get(tx)) r->transaction_bytes = tx;
     }
   }
-  return rd.ok();
+  return true;
 }
 
 bool Has(const std::vector<std::string>& v, const std::string& x) {
@@ -234,6 +236,62 @@ TEST(Cli, JsonArrayAndStdin) {
   const Result s = RunTool("validate --format json -", std::string(kValidLine) + "\n");
   EXPECT_EQ(s.code, 0) << s.out;
   EXPECT_EQ(Lines(s.out).size(), 1u) << s.out;
+}
+
+TEST(Cli, AJsonLinesLineOverTheLimitIsAnInputErrorAndTheNextLinesAreRead) {
+  // docs/schema.md, "Limits": one spec's text may be 64 MiB (67108864 bytes); a longer line is skipped.
+  std::string text = "{\"name\":\"" + std::string((size_t{64} << 20), 'x') + "\"}\n";
+  text += std::string(kValidLine) + "\n";
+  const std::string path = WriteFile("long.jsonl", text);
+  text.clear();
+  const Result r = RunTool("validate --format json " + path);
+  EXPECT_EQ(r.code, 2) << r.out.substr(0, 2000);
+  const auto lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 2u) << r.out.substr(0, 2000);
+  // The place travels in the report's own fields (compiler style), not in the message.
+  EXPECT_NE(lines[0].find("\"message\":\"the line is longer than 67108864 bytes"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("\"line\":1,\"column\":1"), std::string::npos) << lines[0];
+  Report second;
+  ASSERT_TRUE(ParseReport(lines[1], &second));
+  EXPECT_TRUE(second.valid);
+  EXPECT_EQ(second.index, 1);
+  std::remove(path.c_str());
+}
+
+TEST(Cli, AJsonArrayStreams) {
+  // 500,000 specs in one JSON array (about 120 MB): memory stays far below the file's size.
+  // Written as it is made, so that this process stays small: the child's peak memory (wait4) counts the
+  // copy of this process it starts as.
+  const std::string path = testing::TempDir() + "/big.json";
+  size_t file_bytes = 0;
+  {
+    std::ofstream f(path);
+    f << "[";
+    for (int i = 0; i < 500000; ++i) f << (i ? ",\n" : "") << kValidLine;
+    f << "]\n";
+    file_bytes = static_cast<size_t>(f.tellp());
+  }
+  malloc_trim(0);
+  const std::string out_path = testing::TempDir() + "/big.out";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    FILE* out = std::freopen(out_path.c_str(), "w", stdout);
+    if (out == nullptr || dup2(fileno(stdout), 2) < 0) _exit(127);
+    execl(TMAPGEN_BINARY, TMAPGEN_BINARY, "validate", "--quiet", "--no-gpu", path.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage ru {};
+  ASSERT_EQ(wait4(pid, &status, 0, &ru), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  std::ifstream in(out_path);
+  const std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(out.find("500000 specs: 500000 valid"), std::string::npos) << out.substr(0, 2000);
+  const size_t peak = static_cast<size_t>(ru.ru_maxrss) * 1024;  // bytes
+  EXPECT_LT(peak, file_bytes / 2) << "peak resident memory " << peak << " bytes for a " << file_bytes << "-byte file";
+  std::remove(path.c_str());
 }
 
 TEST(Cli, MissingFileExitsTwo) {

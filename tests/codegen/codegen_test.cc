@@ -12,7 +12,7 @@
 
 #include "cli/codegen_cmd.h"
 #include "src/codegen/codegen.h"
-#include "src/json/json_reader.h"
+#include "tests/util/json_check.h"
 #include "src/schema/spec_json.h"
 
 namespace tmapgen::codegen {
@@ -28,10 +28,9 @@ constexpr const char* kInvalid =
     R"("box_dim": [300, 8]})";
 
 TensorMapSpec Spec(const char* json) {
-  TensorMapSpec s;
-  InputError e;
-  EXPECT_TRUE(ParseSpecJson(json, 1, &s, &e)) << e.message;
-  return s;
+  absl::StatusOr<TensorMapSpec> s = ParseSpecJson(json);
+  EXPECT_TRUE(s.ok()) << s.status();
+  return s.ok() ? *s : TensorMapSpec();
 }
 
 std::string TempPath(const std::string& name) { return testing::TempDir() + "/codegen_" + name; }
@@ -94,10 +93,18 @@ TEST(GenerateCpp, DeterministicAndHandComputedValues) {
   in.specs = {Spec(kTileA)};
   DescRequest d;
   std::string err;
-  ASSERT_TRUE(ParseDescRequest("tile_a:wgmma:A:K", &d, &err)) << err;
+  {
+    auto parsed = ParseDescRequest("tile_a:wgmma:A:K");
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    if (parsed.ok()) d = *parsed;
+  }
   in.descs.push_back(d);
   IdescRequest id;
-  ASSERT_TRUE(ParseIdescRequest("kind=f16,m=128,n=256,a-type=bf16,b-type=bf16,d-type=f32,name=mma", &id, &err)) << err;
+  {
+    auto parsed = ParseIdescRequest("kind=f16,m=128,n=256,a-type=bf16,b-type=bf16,d-type=f32,name=mma");
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    if (parsed.ok()) id = *parsed;
+  }
   in.idescs.push_back(id);
   Options opt;
   opt.sources = {"tile.json"};
@@ -158,63 +165,44 @@ TEST(GenerateCpp, InvalidPlanGeneratesNothing) {
   EXPECT_TRUE(Contains(report, "global-stride-align-16")) << report;
 }
 
-TEST(GenerateJson, ParsesWithTheProjectReader) {
+TEST(GenerateJson, ParsesAsJsonAndTheEmbeddedSpecReadsBack) {
   Input in;
   in.specs = {Spec(kTileA)};
   DescRequest d;
   std::string err;
-  ASSERT_TRUE(ParseDescRequest("tile_a:wgmma:A:K", &d, &err));
+  {
+    auto parsed = ParseDescRequest("tile_a:wgmma:A:K");
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    if (parsed.ok()) d = *parsed;
+  }
   in.descs.push_back(d);
   Options opt;
   Plan plan;
   ASSERT_TRUE(MakePlan(in, opt, &plan, &err));
   const std::string text = GenerateJson(plan, opt);
-  json::Reader r(text);
-  ASSERT_TRUE(r.BeginObject());
-  std::string_view key;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_FALSE(parser.parse(text).get(doc)) << text;
+  simdjson::dom::array maps;
+  ASSERT_FALSE(doc["maps"].get_array().get(maps));
+  ASSERT_EQ(maps.size(), 1u);
+  const simdjson::dom::element map = maps.at(0);
+  std::string_view ident, encoder, desc_value;
   uint64_t tx = 0, align = 0;
-  std::string ident, desc_value, encoder;
-  while (r.NextKey(&key)) {
-    if (key != "maps") continue;
-    ASSERT_TRUE(r.BeginArray());
-    while (r.NextElement()) {
-      ASSERT_TRUE(r.BeginObject());
-      while (r.NextKey(&key)) {
-        if (key == "identifier") {
-          ASSERT_TRUE(r.ReadString(&ident));
-        } else if (key == "encoder") {
-          ASSERT_TRUE(r.ReadString(&encoder));
-        } else if (key == "spec") {
-          // The embedded spec reads back as a spec.
-          TensorMapSpec s;
-          InputError e;
-          ASSERT_TRUE(ReadSpecObject(&r, &s, &e)) << e.message;
-          EXPECT_EQ(s.box_dim[1], 128u);
-        } else if (key == "derived") {
-          ASSERT_TRUE(r.BeginObject());
-          while (r.NextKey(&key)) {
-            if (key == "transaction_bytes") {
-              ASSERT_TRUE(r.ReadUint64(&tx));
-            } else if (key == "smem_alignment") {
-              ASSERT_TRUE(r.ReadUint64(&align));
-            }
-          }
-        } else if (key == "descriptors") {
-          ASSERT_TRUE(r.BeginArray());
-          while (r.NextElement()) {
-            ASSERT_TRUE(r.BeginObject());
-            while (r.NextKey(&key)) {
-              if (key == "value_without_start") {
-                ASSERT_TRUE(r.ReadString(&desc_value));
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-  ASSERT_TRUE(r.ok()) << r.error().ToString();
-  ASSERT_TRUE(r.Finish()) << r.error().ToString();
+  ASSERT_FALSE(map["identifier"].get_string().get(ident));
+  ASSERT_FALSE(map["encoder"].get_string().get(encoder));
+  ASSERT_FALSE(map["derived"]["transaction_bytes"].get_uint64().get(tx));
+  ASSERT_FALSE(map["derived"]["smem_alignment"].get_uint64().get(align));
+  // The embedded spec reads back as a spec.
+  simdjson::dom::element spec;
+  ASSERT_FALSE(map["spec"].get(spec));
+  const absl::StatusOr<TensorMapSpec> s = ParseSpecJson(testing_json::Minified(spec));
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->box_dim[1], 128u);
+  simdjson::dom::array descs;
+  ASSERT_FALSE(map["descriptors"].get_array().get(descs));
+  ASSERT_EQ(descs.size(), 1u);
+  ASSERT_FALSE(descs.at(0)["value_without_start"].get_string().get(desc_value));
   EXPECT_EQ(ident, "tile_a");
   EXPECT_EQ(encoder, "cuTensorMapEncodeTiled");
   EXPECT_EQ(tx, 16384u);
@@ -274,17 +262,20 @@ TEST(GeneratePtx, RejectsNonTiledMaps) {
 
 TEST(Requests, ParseErrors) {
   DescRequest d;
-  IdescRequest i;
-  std::string err;
-  EXPECT_FALSE(ParseDescRequest("tile_a:wgmma:A", &d, &err));
-  EXPECT_FALSE(ParseDescRequest("tile_a:mma:A:K", &d, &err));
-  EXPECT_FALSE(ParseDescRequest("tile_a:wgmma:C:K", &d, &err));
-  EXPECT_TRUE(ParseDescRequest("#0:tcgen05:B:MN:bf16", &d, &err)) << err;
+  EXPECT_EQ(ParseDescRequest("tile_a:wgmma:A").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(ParseDescRequest("tile_a:mma:A:K").ok());
+  EXPECT_FALSE(ParseDescRequest("tile_a:wgmma:C:K").ok());
+  {
+    auto parsed = ParseDescRequest("#0:tcgen05:B:MN:bf16");
+    EXPECT_TRUE(parsed.ok()) << parsed.status();
+    if (parsed.ok()) d = *parsed;
+  }
   EXPECT_TRUE(d.has_type);
-  EXPECT_FALSE(ParseIdescRequest("kind=f16,bogus=1", &i, &err));
-  EXPECT_TRUE(Contains(err, "bogus"));
-  EXPECT_FALSE(ParseIdescRequest("kind=f16,m=abc", &i, &err));
-  EXPECT_FALSE(ParseIdescRequest("kind=f16,cta-group=3", &i, &err));
+  const absl::Status bogus = ParseIdescRequest("kind=f16,bogus=1").status();
+  EXPECT_EQ(bogus.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(Contains(std::string(bogus.message()), "bogus")) << bogus;
+  EXPECT_FALSE(ParseIdescRequest("kind=f16,m=abc").ok());
+  EXPECT_FALSE(ParseIdescRequest("kind=f16,cta-group=3").ok());
 }
 
 // ---- the command ------------------------------------------------------------------------------------
@@ -407,8 +398,9 @@ TEST(ExampleHeader, TileAGenHIsWhatTileJsonGenerates) {
   ASSERT_FALSE(header.empty());
   Input in;
   in.specs.resize(1);
-  InputError ie;
-  ASSERT_TRUE(ParseSpecJson(json, 1, &in.specs[0], &ie)) << ie.message;
+  absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(json);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  in.specs[0] = *parsed;
   Options opt;
   opt.sources = {"examples/codegen/tile.json"};
   const std::string now = GenerateCpp(in, opt);

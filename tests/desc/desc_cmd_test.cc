@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cli/desc_cmd.h"
-#include "src/json/json_reader.h"
+#include "tests/util/json_check.h"
 
 namespace tmapgen::cli {
 namespace {
@@ -31,10 +31,7 @@ Result Idesc(std::vector<std::string> args) {
   return r;
 }
 bool Contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
-bool IsJson(const std::string& s) {
-  json::Reader r(s);
-  return r.SkipValue() && r.Finish();
-}
+bool IsJson(const std::string& s) { return testing_json::IsValidJson(s); }
 
 const char* kMap128At400 =
     R"({"tensor_data_type":"bf16","global_dim":[4096,4096],"box_dim":[64,128],"swizzle":"128B","smem_address":"0x400"})";

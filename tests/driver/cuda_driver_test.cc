@@ -107,20 +107,15 @@ TEST(CudaDriverUnavailableTest, MissingLibraryFailsCleanly) {
   EXPECT_FALSE(d->has_im2col());
   EXPECT_FALSE(d->has_im2col_wide());
 
-  DeviceInfo dev;
-  std::string err;
-  EXPECT_FALSE(d->GetDevice(0, &dev, &err));
-  EXPECT_NE(err.find("unavailable"), std::string::npos) << err;
-  EXPECT_FALSE(d->GetDevice(0, nullptr, nullptr));  // null outputs tolerated
-  err.clear();
-  EXPECT_FALSE(d->MakeCurrent(0, &err));
-  EXPECT_FALSE(err.empty());
-  EXPECT_FALSE(d->MakeCurrent(0, nullptr));
-  uint64_t ptr = 0;
-  err.clear();
-  EXPECT_FALSE(d->AllocDevice(1024, &ptr, &err));
-  EXPECT_FALSE(err.empty());
-  EXPECT_FALSE(d->FreeDevice(0, nullptr));
+  // No driver: every fallible call is kUnavailable and says why (src/util/status.h).
+  EXPECT_EQ(d->Availability().code(), absl::StatusCode::kUnavailable);
+  const absl::StatusOr<DeviceInfo> dev = d->GetDevice(0);
+  EXPECT_EQ(dev.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_NE(std::string(dev.status().message()).find("unavailable"), std::string::npos) << dev.status();
+  EXPECT_NE(std::string(dev.status().message()).find(kMissingLib), std::string::npos) << dev.status();
+  EXPECT_EQ(d->MakeCurrent(0).code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(d->AllocDevice(1024).status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(d->FreeDevice(0).code(), absl::StatusCode::kUnavailable);
 
   ExpectNotSubmitted(d->EncodeTiled(Plain2dFp16(0x10000)), "unavailable");
   ExpectNotSubmitted(d->EncodeIm2col(Nhwc4dFp16(0x10000)), "unavailable");
@@ -211,6 +206,28 @@ TEST(CudaDriverSingletonTest, UnavailableOnHostWithoutGpu) {
   EXPECT_EQ(info.device_count, 0);
 }
 
+TEST(StatusCodeForCuResultTest, OneVocabulary) {
+  // CUresult values from cuda.h (CUDA 13.0); codes from src/util/status.h.
+  EXPECT_EQ(StatusCodeForCuResult(0), absl::StatusCode::kOk);                     // CUDA_SUCCESS
+  EXPECT_EQ(StatusCodeForCuResult(1), absl::StatusCode::kInvalidArgument);        // INVALID_VALUE
+  EXPECT_EQ(StatusCodeForCuResult(2), absl::StatusCode::kResourceExhausted);      // OUT_OF_MEMORY
+  EXPECT_EQ(StatusCodeForCuResult(3), absl::StatusCode::kUnavailable);            // NOT_INITIALIZED
+  EXPECT_EQ(StatusCodeForCuResult(100), absl::StatusCode::kUnavailable);          // NO_DEVICE
+  EXPECT_EQ(StatusCodeForCuResult(201), absl::StatusCode::kFailedPrecondition);   // INVALID_CONTEXT
+  EXPECT_EQ(StatusCodeForCuResult(209), absl::StatusCode::kFailedPrecondition);   // NO_BINARY_FOR_GPU
+  EXPECT_EQ(StatusCodeForCuResult(500), absl::StatusCode::kNotFound);             // NOT_FOUND
+  EXPECT_EQ(StatusCodeForCuResult(700), absl::StatusCode::kInternal);             // ILLEGAL_ADDRESS
+  EXPECT_EQ(StatusCodeForCuResult(702), absl::StatusCode::kDeadlineExceeded);     // LAUNCH_TIMEOUT
+  EXPECT_EQ(StatusCodeForCuResult(719), absl::StatusCode::kInternal);             // LAUNCH_FAILED
+  EXPECT_EQ(StatusCodeForCuResult(801), absl::StatusCode::kUnimplemented);        // NOT_SUPPORTED
+  EXPECT_EQ(StatusCodeForCuResult(kNotSubmitted), absl::StatusCode::kUnavailable);
+  std::unique_ptr<CudaDriver> d = CudaDriver::Open(kMissingLib);
+  const absl::Status s = d->CudaStatus(kCudaErrorInvalidValue, "cuTensorMapEncodeTiled");
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(std::string(s.message()).rfind("cuTensorMapEncodeTiled failed: CUDA_ERROR_INVALID_VALUE", 0), 0u) << s;
+  EXPECT_TRUE(d->CudaStatus(kCudaSuccess, "x").ok());
+}
+
 TEST(TargetForComputeCapabilityTest, ArchSpecificTargets) {
   EXPECT_EQ(TargetForComputeCapability(9, 0), "sm_90a");
   EXPECT_EQ(TargetForComputeCapability(10, 0), "sm_100a");
@@ -249,8 +266,9 @@ class CudaDriverGpuTest : public ::testing::Test {
     if (!d.info().available) {
       GTEST_SKIP() << "no CUDA driver: " << d.info().why_unavailable;
     }
-    std::string err;
-    ASSERT_TRUE(d.GetDevice(0, &dev_, &err)) << err;
+    absl::StatusOr<DeviceInfo> dev = d.GetDevice(0);
+    ASSERT_TRUE(dev.ok()) << dev.status();
+    dev_ = *std::move(dev);
     if (!dev_.tensor_map_supported) {
       GTEST_SKIP() << "no CUDA driver: device 0 (" << dev_.name << ", cc "
                    << dev_.cc_major << "." << dev_.cc_minor
@@ -260,16 +278,19 @@ class CudaDriverGpuTest : public ::testing::Test {
       GTEST_SKIP() << "no CUDA driver: tensor-map encoders missing in driver "
                    << d.info().driver_version;
     }
-    ASSERT_TRUE(d.MakeCurrent(0, &err)) << err;
-    ASSERT_TRUE(d.AllocDevice(kBytes, &buffer_, &err)) << err;
+    const absl::Status current = d.MakeCurrent(0);
+    ASSERT_TRUE(current.ok()) << current;
+    absl::StatusOr<uint64_t> buffer = d.AllocDevice(kBytes);
+    ASSERT_TRUE(buffer.ok()) << buffer.status();
+    buffer_ = *buffer;
     ASSERT_NE(buffer_, 0u);
     ASSERT_EQ(buffer_ % 256, 0u);
   }
 
   void TearDown() override {
     if (buffer_ != 0) {
-      std::string err;
-      EXPECT_TRUE(CudaDriver::Get().FreeDevice(buffer_, &err)) << err;
+      const absl::Status freed = CudaDriver::Get().FreeDevice(buffer_);
+      EXPECT_TRUE(freed.ok()) << freed;
     }
   }
 
@@ -292,12 +313,12 @@ TEST_F(CudaDriverGpuTest, DeviceInfoIsPlausible) {
         << "driver " << d.info().driver_version
         << " should provide cuTensorMapEncodeIm2colWide";
   }
-  DeviceInfo bad;
-  std::string err;
-  EXPECT_FALSE(d.GetDevice(d.info().device_count, &bad, &err));
-  EXPECT_NE(err.find("out of range"), std::string::npos) << err;
-  EXPECT_FALSE(d.MakeCurrent(-1, &err));
-  EXPECT_TRUE(d.MakeCurrent(0, &err)) << err;  // idempotent
+  const absl::StatusOr<DeviceInfo> bad = d.GetDevice(d.info().device_count);
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(std::string(bad.status().message()).find("out of range"), std::string::npos) << bad.status();
+  EXPECT_EQ(d.MakeCurrent(-1).code(), absl::StatusCode::kNotFound);
+  EXPECT_TRUE(d.MakeCurrent(0).ok());  // idempotent
+  EXPECT_TRUE(d.Availability().ok());
 }
 
 TEST_F(CudaDriverGpuTest, EncodeTiledPlain2dFp16Succeeds) {
@@ -345,8 +366,7 @@ TEST_F(CudaDriverGpuTest, EncodeWithoutCurrentContextIsInvalidContext) {
   EXPECT_EQ(r.cu_result, kCudaErrorInvalidContext) << r.error_name;
   // After MakeCurrent on that thread the same call succeeds.
   std::thread t2([&r, this] {
-    std::string err;
-    if (CudaDriver::Get().MakeCurrent(0, &err))
+    if (CudaDriver::Get().MakeCurrent(0).ok())
       r = CudaDriver::Get().EncodeTiled(Plain2dFp16(buffer_));
   });
   t2.join();

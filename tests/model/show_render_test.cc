@@ -11,7 +11,7 @@
 #include <string>
 
 #include "cli/show_cmd.h"
-#include "src/json/json_reader.h"
+#include "src/json/json_writer.h"
 #include "tests/model/model_test_util.h"
 
 namespace tmapgen::model {

@@ -7,22 +7,23 @@
 #include <sstream>
 
 #include "src/tmap/rule.h"
+#include "src/util/strings.h"
 
 namespace tmapgen {
 namespace {
 
 TensorMapSpec MustParse(const std::string& text) {
-  TensorMapSpec s;
-  InputError e;
-  EXPECT_TRUE(ParseSpecJson(text, 1, &s, &e)) << text << "\n" << e.message;
-  return s;
+  absl::StatusOr<TensorMapSpec> s = ParseSpecJson(text);
+  EXPECT_TRUE(s.ok()) << text << "\n" << s.status();
+  return s.ok() ? *s : TensorMapSpec();
 }
 
-InputError MustFail(const std::string& text) {
-  TensorMapSpec s;
-  InputError e;
-  EXPECT_FALSE(ParseSpecJson(text, 1, &s, &e)) << text;
-  return e;
+InputError MustFail(const std::string& text, size_t first_line = 1) {
+  absl::StatusOr<TensorMapSpec> s = ParseSpecJson(text, first_line);
+  EXPECT_FALSE(s.ok()) << text;
+  if (s.ok()) return InputError();
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument) << text;
+  return InputErrorOf(s.status());
 }
 
 TEST(SpecJson, ShortAndFullEnumNamesAndIntegersAreTheSame) {
@@ -59,13 +60,11 @@ TEST(SpecJson, AddressesAndDriverVersions) {
   EXPECT_EQ(s.global_address, 0x7f0000000400u);
   EXPECT_EQ(s.smem_address, 1024u);
   EXPECT_EQ(s.driver_version, 12080u);
-  uint32_t v = 0;
-  EXPECT_TRUE(ParseDriverVersion("13000", &v));
-  EXPECT_EQ(v, 13000u);
-  EXPECT_TRUE(ParseDriverVersion("13.1", &v));
-  EXPECT_EQ(v, 13010u);
-  EXPECT_FALSE(ParseDriverVersion("13.x", &v));
-  EXPECT_FALSE(ParseDriverVersion("", &v));
+  EXPECT_EQ(ParseDriverVersion("13000").value_or(0), 13000u);
+  EXPECT_EQ(ParseDriverVersion("13.1").value_or(0), 13010u);
+  EXPECT_EQ(ParseDriverVersion("13").value_or(0), 13000u);
+  EXPECT_EQ(ParseDriverVersion("13.x").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(ParseDriverVersion("").ok());
 }
 
 TEST(SpecJson, ErrorsNameTheField) {
@@ -93,6 +92,181 @@ TEST(SpecJson, ErrorsNameTheField) {
     EXPECT_EQ(e.field, c.field) << c.text << "\n" << e.message;
     EXPECT_NE(e.message.find(c.contains), std::string::npos) << c.text << "\n" << e.message;
   }
+}
+
+// --- positions, numbers and strictness (behaviour users rely on; docs/schema.md "Strictness") ---------
+
+// The column of the first occurrence of `marker` in `text`, counted in code points (1-based): where an
+// error about the text at that marker must point.
+size_t ColumnOf(std::string_view text, std::string_view marker) {
+  const size_t at = text.find(marker);
+  EXPECT_NE(at, std::string_view::npos) << marker;
+  size_t col = 1;
+  for (size_t i = 0; i < at; ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++col;
+  return col;
+}
+
+TEST(SpecJson, ErrorsCarryTheLineAndColumnInTheFile) {
+  // Line 3 is `  "global_dim": [8, -4],`: the '-' of -4 is its 21st character.
+  const std::string text = "{\n  \"tensor_data_type\": \"bf16\",\n  \"global_dim\": [8, -4],\n  \"box_dim\": [8, 1]\n}";
+  InputError e = MustFail(text);
+  EXPECT_EQ(e.field, "global_dim[1]");
+  EXPECT_EQ(e.line, 3u);
+  EXPECT_EQ(e.column, 21u);
+  EXPECT_EQ(e.message, "line 3, column 21: global_dim[1]: expected an unsigned integer, got -4");
+  // A text that starts on line 10 of its file (JSON Lines).
+  e = MustFail(text, 10);
+  EXPECT_EQ(e.line, 12u);
+  EXPECT_EQ(e.column, 21u);
+  // CR LF ends a line once; the CR is not a column of the next line.
+  e = MustFail("{\r\n\"tensor_data_type\":\"bf16\",\r\n\"global_dim\":[-1],\"box_dim\":[8]}");
+  EXPECT_EQ(e.line, 3u);
+  EXPECT_EQ(e.column, 15u);  // `"global_dim":[` is 14 characters
+}
+
+TEST(SpecJson, ColumnsCountCharactersNotBytes) {
+  // The name holds 3 characters in 9 bytes (2 + 3 + 4).
+  const std::string text =
+      "{\"name\":\"\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\",\"tensor_data_type\":\"bf17\",\"global_dim\":[8],\"box_dim\":[8]}";
+  const InputError e = MustFail(text);
+  EXPECT_EQ(e.field, "tensor_data_type");
+  EXPECT_EQ(e.column, 34u);
+  EXPECT_EQ(e.column, ColumnOf(text, "\"bf17\""));
+}
+
+TEST(SpecJson, IntegersInAnyExactForm) {
+  // docs/schema.md: a number whose exact value is an integer is that integer.
+  const TensorMapSpec s = MustParse(
+      R"({"tensor_data_type":"u8","global_dim":[1e3,10.0,1.5e3,150e-1],"box_dim":[8,1,1,1],)"
+      R"("global_address":18446744073709551615,"pixel_box_lower_corner_width":-0})");
+  EXPECT_EQ(s.global_dim[0], 1000u);
+  EXPECT_EQ(s.global_dim[1], 10u);
+  EXPECT_EQ(s.global_dim[2], 1500u);
+  EXPECT_EQ(s.global_dim[3], 15u);
+  EXPECT_EQ(s.global_address, 18446744073709551615u);
+  EXPECT_EQ(s.pixel_box_lower_corner_width, 0);
+}
+
+TEST(SpecJson, NegativeOverflowingAndFractionalValuesNameTheField) {
+  struct Case { const char* field; const char* value; const char* message; } cases[] = {
+      {"box_dim", "1.5", "box_dim[0]: expected an unsigned integer, got 1.5"},
+      {"box_dim", "1e-3", "box_dim[0]: expected an unsigned integer, got 1e-3"},
+      {"box_dim", "-1", "box_dim[0]: expected an unsigned integer, got -1"},
+      {"box_dim", "-1e400", "box_dim[0]: expected an unsigned integer, got -1e400"},
+      {"box_dim", "18446744073709551616",
+       "box_dim[0]: expected an unsigned integer <= 18446744073709551615, got 18446744073709551616"},
+      {"box_dim", "1e400", "box_dim[0]: expected an unsigned integer <= 18446744073709551615, got 1e400"},
+      {"box_dim", "4294967296", "box_dim[0]: value 4294967296 does not fit in 32 bits"},
+      {"box_dim", "\"8\"", "box_dim[0]: expected an unsigned integer, got \"8\""},
+      {"box_dim", "null", "box_dim[0]: expected an unsigned integer, got 'null'"},
+      {"box_dim", "[8]", "box_dim[0]: expected an unsigned integer, got an array"},
+      {"pixel_box_lower_corner_width", "9223372036854775808",
+       "pixel_box_lower_corner_width: expected an integer in [-9223372036854775808, 9223372036854775807], got "
+       "9223372036854775808"},
+      {"pixel_box_lower_corner_width", "-2147483649",
+       "pixel_box_lower_corner_width: value -2147483649 does not fit in a 32-bit int"},
+  };
+  for (const Case& c : cases) {
+    const bool in_array = std::string(c.field) == "box_dim";
+    const std::string value = in_array ? StrCat("[", c.value, "]") : std::string(c.value);
+    const std::string text = StrCat(R"({"tensor_data_type":"bf16","global_dim":[8],)", in_array ? "" : R"("box_dim":[8],)",
+                                    "\"", c.field, "\":", value, "}");
+    // The value starts after `"field":` (and after '[' in an array).
+    const size_t column = ColumnOf(text, StrCat("\"", c.field, "\":")) + std::string(c.field).size() + 3 + (in_array ? 1 : 0);
+    const InputError e = MustFail(text);
+    EXPECT_EQ(e.message, StrCat("line 1, column ", column, ": ", c.message)) << text;
+  }
+}
+
+TEST(SpecJson, TextThatIsNotJsonIsRejectedWithItsPlace) {
+  const std::string base = R"({"tensor_data_type":"bf16","global_dim":[8],"box_dim":[8])";
+  // `at`: the text the error points at (its first occurrence); `skip`: characters to move past it.
+  struct Case { std::string text; std::string at; size_t skip; const char* field; const char* message; } cases[] = {
+      {base + ",}", ",}", 0, "", "trailing comma before '}'"},
+      {R"({"tensor_data_type":"bf16","global_dim":[8,],"box_dim":[8]})", ",]", 0, "global_dim", "trailing comma before ']'"},
+      {base + " /* x */}", "/*", 0, "", "expected ',' or '}' after an object member, got '/'"},
+      {R"({'tensor_data_type':"bf16"})", "'", 0, "", "expected a string key, got '''"},
+      {R"({"tensor_data_type" "bf16"})", " \"bf16", 1, "", "expected ':' after an object key, got \"bf16\""},
+      {R"({"tensor_data_type":"bf16","global_dim":[NaN],"box_dim":[8]})", "NaN", 0, "global_dim[0]", "expected a value, got 'N'"},
+      {R"({"tensor_data_type":"bf16","global_dim":[+8],"box_dim":[8]})", "+8", 0, "global_dim[0]", "expected a value, got '+'"},
+      {R"({"tensor_data_type":"bf16","global_dim":[08],"box_dim":[8]})", "08", 0, "global_dim[0]",
+       "leading zeros are not allowed in numbers"},
+      {R"({"tensor_data_type":"bf16","global_dim":[8.],"box_dim":[8]})", ".]", 1, "global_dim[0]",
+       "expected a digit after the decimal point, got ']'"},
+      {base + ",\"name\":\"a\tb\"}", "\t", 0, "name", "control character U+0009 in a string must be escaped"},
+      {base + R"(,"name":"a\qb"})", "\\q", 0, "name", "invalid escape '\\q'"},
+      {base + R"(,"name":"\ud800"})", "\\ud800", 0, "name", "unpaired UTF-16 high surrogate \\ud800"},
+      {base + R"(,"name":"\udc00x"})", "\\udc00", 0, "name", "unpaired UTF-16 low surrogate \\udc00"},
+      {base + ",\"name\":\"a\xFF\"}", "\xFF", 0, "name", "invalid UTF-8 in a string (byte 0xFF)"},
+      {base + ",\"name\":\"a\xC0\x80\"}", "\xC0", 0, "name", "invalid UTF-8 in a string (byte 0xC0)"},      // overlong NUL
+      {base + ",\"name\":\"a\xED\xA0\x80\"}", "\xED", 0, "name", "invalid UTF-8 in a string (byte 0xED)"},  // a surrogate
+      {"\xEF\xBB\xBF" + base + "}", "\xEF", 0, "", "expected a value, got a UTF-8 byte order mark"},
+      {base + "} x", " x", 1, "", "unexpected text after the JSON value: 'x'"},
+      {base + "}{}", "}{", 1, "", "unexpected text after the JSON value: an object"},
+      {R"({"tensor_data_type":"bf16","global_dim":[8],"name":tru})", "tru", 0, "name", "invalid literal 'tru' (expected 'true')"},
+  };
+  for (const Case& c : cases) {
+    const InputError e = MustFail(c.text);
+    const size_t column = ColumnOf(c.text, c.at) + c.skip;
+    EXPECT_EQ(e.message, StrCat("line 1, column ", column, ": ", c.field, *c.field ? ": " : "", c.message)) << c.text;
+    EXPECT_EQ(e.field, c.field) << c.text;
+    EXPECT_EQ(e.line, 1u);
+    EXPECT_EQ(e.column, column);
+  }
+  // Cut short or empty: the place is the end of the text.
+  EXPECT_EQ(MustFail(base).message, StrCat("line 1, column ", base.size() + 1, ": unexpected end of input in an object"));
+  EXPECT_EQ(MustFail("").message, "line 1, column 1: unexpected end of input, expected a value");
+}
+
+TEST(SpecJson, EveryPrefixOfASpecIsCutShort) {
+  const std::string text = R"({"name":"a\u00e9","tensor_data_type":"bf16","global_dim":[4096,-1e2],"box_dim":[64,8]})";
+  for (size_t n = 0; n < text.size(); ++n) {
+    const InputError e = MustFail(text.substr(0, n));
+    EXPECT_NE(e.message.find("unexpected end of input"), std::string::npos) << text.substr(0, n) << "\n" << e.message;
+  }
+}
+
+TEST(SpecJson, TextThatIsNotJsonWinsOverAProblemWithAField) {
+  // An unknown field first, then a trailing comma: the text is not JSON, and that is what is reported.
+  InputError e = MustFail(R"({"box":[8],"tensor_data_type":"bf16","global_dim":[8],})");
+  EXPECT_NE(e.message.find("trailing comma"), std::string::npos) << e.message;
+  // A wrong value, then broken syntax inside an unknown field's value (which simdjson skips unread).
+  e = MustFail(R"({"tensor_data_type":"bf17","global_dim":[8],"box_dim":[8],"x":[1 2]})");
+  EXPECT_NE(e.message.find("x: expected ',' or ']' after an array element, got 2"), std::string::npos) << e.message;
+  EXPECT_EQ(e.field, "x");
+}
+
+TEST(SpecJson, HostileNestingIsAnErrorNotACrash) {
+  const std::string deep = "{\"x\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  InputError e = MustFail(deep);
+  EXPECT_NE(e.message.find("nested deeper than the limit of 64"), std::string::npos) << e.message.substr(0, 200);
+  e = MustFail(std::string(100000, '['));
+  EXPECT_FALSE(e.message.empty());
+}
+
+TEST(SpecJson, KeysAreReadUnescaped) {
+  const TensorMapSpec s =
+      MustParse(R"({"tensor_data_type":"bf16","global_dim":[8],"\u0062ox_dim":[8],"n\u0061me":"\"q\""})");
+  EXPECT_TRUE(s.Has(kFieldBoxDim));
+  EXPECT_EQ(s.box_dim[0], 8u);
+  EXPECT_EQ(s.name, "\"q\"");
+}
+
+TEST(SpecJson, ParserReadsPaddedTextsInPlaceAndKeepsNoStateBetweenThem) {
+  SpecJsonParser parser;
+  std::string buf = R"({"name":"n","tensor_data_type":"bf16","global_dim":[8],"box_dim":[8]})";
+  const size_t n = buf.size();
+  buf.append(json::kPadding, '"');  // padding bytes of any value
+  TensorMapSpec s;
+  ASSERT_TRUE(parser.Parse(std::string_view(buf.data(), n), json::TextPos(), true, &s).ok());
+  EXPECT_EQ(s.global_dim[0], 8u);
+  EXPECT_EQ(s.name, "n");
+  const absl::Status bad = parser.Parse(R"({"tensor_data_type":"bf16"})", json::TextPos{7, 1}, false, &s);
+  EXPECT_EQ(InputErrorOf(bad).field, "global_dim");
+  ASSERT_TRUE(parser.Parse(R"({"tensor_data_type":"bf16","global_dim":[8],"box_dim":[8]})", json::TextPos(), false, &s).ok());
+  EXPECT_FALSE(s.Has(kFieldName));
+  EXPECT_TRUE(s.name.empty());
 }
 
 TEST(SpecJson, WriteThenReadIsTheSameSpec) {

@@ -45,8 +45,9 @@ TEST(RecordJson, ATiledRecordParsesBackToTheSpecOfTheCall) {
   AppendRecordJson(c, 42, &line);
   TensorMapSpec want, got;
   ASSERT_EQ(CallToSpec(c, &want), 0u);
-  InputError e;
-  ASSERT_TRUE(ParseSpecJson(line, 1, &got, &e)) << e.message << "\n" << line;
+  absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(line);
+  ASSERT_TRUE(parsed.ok()) << parsed.status() << "\n" << line;
+  got = *parsed;
   ExpectSameSpec(got, want);
   EXPECT_EQ(got.mode, Mode::kTiled);
   EXPECT_EQ(got.data_type, DataType::kBfloat16);
@@ -87,8 +88,9 @@ TEST(RecordJson, Im2colAndWideRecordsParseBack) {
       AppendRecordJson(d, 1, &line);
       TensorMapSpec want, got;
       ASSERT_EQ(CallToSpec(d, &want), 0u);
-      InputError e;
-      ASSERT_TRUE(ParseSpecJson(line, 1, &got, &e)) << e.message << "\n" << line;
+      absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(line);
+      ASSERT_TRUE(parsed.ok()) << parsed.status() << "\n" << line;
+      got = *parsed;
       ExpectSameSpec(got, want);
       if (k == CallKind::kEncodeIm2colWide)
         EXPECT_EQ(got.mode, wide == 1 ? Mode::kIm2colW128 : Mode::kIm2colW) << line;
@@ -118,8 +120,9 @@ TEST(RecordJson, AValueTheSpecCannotHoldIsWrittenRawAndAReplayNamesIt) {
   EXPECT_NE(line.find("\"tensor_data_type\":99"), std::string::npos) << line;
   EXPECT_EQ(line.find("\"bytes\""), std::string::npos) << "a rejected call wrote no map";
   TensorMapSpec s;
-  InputError e;
-  EXPECT_FALSE(ParseSpecJson(line, 1, &s, &e));
+  const absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(line);
+  EXPECT_FALSE(parsed.ok());
+  const InputError e = InputErrorOf(parsed.status());
   EXPECT_EQ(e.field, "tensor_data_type") << e.message;
 }
 
@@ -171,8 +174,9 @@ TEST(RecordJson, AnUnreadableArrayIsNullAndNotValidated) {
   AppendRecordJson(c, 1, &line);
   EXPECT_NE(line.find("\"global_strides\":null"), std::string::npos) << line;
   TensorMapSpec s;
-  InputError e;
-  EXPECT_FALSE(ParseSpecJson(line, 1, &s, &e));
+  const absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(line);
+  EXPECT_FALSE(parsed.ok());
+  const InputError e = InputErrorOf(parsed.status());
   EXPECT_EQ(e.field, "global_strides") << e.message;
   Verdict v;
   JudgeCall(c, &v);

@@ -75,9 +75,8 @@ TEST(TraceInject, BasicRecordsCountsCallerAndExplanations) {
   ASSERT_EQ(r.records.size(), 3u) << r.err;
   // Every record replays through the spec reader of `tmapgen validate`.
   for (const std::string& line : r.records) {
-    tmapgen::TensorMapSpec s;
-    tmapgen::InputError e;
-    EXPECT_TRUE(tmapgen::ParseSpecJson(line, 1, &s, &e)) << e.message << "\n" << line;
+    const absl::StatusOr<tmapgen::TensorMapSpec> parsed = tmapgen::ParseSpecJson(line);
+    EXPECT_TRUE(parsed.ok()) << parsed.status() << "\n" << line;
   }
   // 1000 calls at one address and 10 at other (256-byte aligned) addresses: one configuration.
   EXPECT_EQ(Number(r.records[0], "count"), 1010u) << r.records[0];
