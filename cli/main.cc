@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/blob_cmd.h"
 #include "cli/codegen_cmd.h"
 #include "cli/bench_cmd.h"
 #include "cli/check_cmd.h"
@@ -74,6 +75,9 @@ const char* kUsage =
     "       tmapgen desc wgmma|tcgen05|decode ...   shared-memory matrix descriptors (tmapgen desc --help)\n"
     "       tmapgen codegen SPEC... --lang cpp|json|ptx [-o FILE]  code for validated maps (tmapgen codegen --help)\n"
     "       tmapgen idesc [decode VALUE] ...         tcgen05 instruction descriptors (tmapgen idesc --help)\n"
+    "       tmapgen decode BLOB... [--target T] [--format text|json]   128-byte CUtensorMaps back into fields\n"
+    "       tmapgen diff A B                         two maps (or specs) field by field (tmapgen decode --help)\n"
+    "       tmapgen layout [--format text|json|markdown]   the CUtensorMap layout table\n"
     "       tmapgen show SPEC [--coords x,y,..] [--svg FILE] [--smem-address A] [--format text|json]\n"
     "       tmapgen check SPEC... [--seed S] [--verbose]   run the copies on this GPU, byte-exact vs the model\n"
     "       tmapgen sweep --random N [--seed S] | --matrix [--count N]   validator vs driver; hardware matrix\n"
@@ -303,6 +307,9 @@ int Main(int argc, char** argv) {
     if (args[0] == "codegen") return RunCodegenCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "trace") return RunTraceCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "idesc") return RunIdescCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "decode") return RunDecodeCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "diff") return RunDiffCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "layout") return RunLayoutCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "validate" || args[0] == "rules" || args[0] == "build") {
       command = args[0];
       args.erase(args.begin());

@@ -3,6 +3,8 @@
 # chromium renders the SVG pictures to PNG in a test (tmapgen show).
 set -euo pipefail
 pkgs=(cmake ninja-build g++ ccache libgtest-dev libbenchmark-dev protobuf-compiler libprotobuf-dev chromium)
+# zlib: the tests of src/blob read the gzip'd corpus samples (tests/blob/data).
+pkgs+=(zlib1g-dev)
 # Abseil (strings, status) and simdjson (the spec reader): the core links both.
 pkgs+=(libabsl-dev libsimdjson-dev)
 # tmapd (server/) and tmapgen --remote; the service tests use a Python gRPC client and openssl.
