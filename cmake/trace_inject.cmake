@@ -9,6 +9,12 @@
 #
 # Abseil's static archives come from the same installation as the absl:: targets (Debian's
 # libabsl-dev ships both); where they are missing the library is not built and `tmapgen trace` says so.
+# Debian builds those archives as position-dependent code: the pieces that use initial-exec thread-local
+# storage (absl::Status -> absl::Cord -> cordz) cannot go into a shared library, and the link fails loudly
+# ("relocation R_X86_64_TPOFF32 ... can not be used when making a shared object"). So what the injection
+# library reaches must not need absl::Status: it explains findings through src/report/diagnostics.h, not
+# the report writers (which carry src/blob's offline bytes, built on absl::StatusOr); src/trace/offline.cc,
+# which uses src/blob, is for the command only.
 
 # The static archive beside each shared library of an absl:: target and of everything it links.
 function(tmapgen_absl_static_archives out_var)

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "src/json/json_writer.h"
+#include "src/report/diagnostics.h"
 #include "src/tmap/rule.h"
 #include "src/schema/spec_json.h"
 #include "src/tmap/tensor_map_spec.h"
@@ -22,20 +23,6 @@
 
 namespace tmapgen {
 
-// One finding, explained. The views point at static data (the rule table, target names).
-struct Diagnostic {
-  std::string_view rule;
-  Severity severity = Severity::kError;
-  std::string field;
-  std::string message;
-  std::string fix;
-  std::string_view source;
-  std::string_view target;  // for per-target rules: the target the finding is about
-  int64_t value = 0;        // the offending value and the limit it broke, as the rule defines them
-  int64_t limit = 0;        //   (docs/rules.md); the message says the same in words
-};
-
-std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validation& v);
 
 // The PTX instructions the map can be used with, in its declared direction (one line each).
 std::vector<std::string> PtxForms(const TensorMapSpec& spec);
@@ -60,8 +47,6 @@ struct ReportOptions {
   bool nearest_valid = true;  // compute and show the nearest valid configuration
 };
 
-// Changes from `from` to `to`, one "field: old -> new" line each.
-std::vector<std::string> DescribeChanges(const TensorMapSpec& from, const TensorMapSpec& to);
 
 void WriteReportJson(int index, const TensorMapSpec& spec, const Validation& v, const Encoding& enc,
                      const ReportOptions& opt, json::Writer* w);

@@ -1,0 +1,69 @@
+#include "src/report/diagnostics.h"
+
+#include "src/util/strings.h"
+
+namespace tmapgen {
+namespace {
+
+uint32_t ClampRank(const TensorMapSpec& s) { return s.rank > kMaxRank ? kMaxRank : s.rank; }
+
+}  // namespace
+
+std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validation& v) {
+  std::vector<Diagnostic> out;
+  out.reserve(static_cast<size_t>(v.findings.size()));
+  const Rule* rules = Rules();
+  // Errors first, then warnings, then notes; within a severity, in table order.
+  for (const Severity sev : {Severity::kError, Severity::kWarning, Severity::kNote}) {
+    for (const Finding& f : v.findings) {
+      const Rule& r = rules[f.rule];
+      if (r.severity != sev) continue;
+      Diagnostic& d = out.emplace_back();
+      d.rule = r.id;
+      d.severity = r.severity;
+      d.field = FieldPath(r, spec, f);
+      d.message = r.message(spec, f);
+      d.fix = r.fix(spec, f);
+      d.source = r.source;
+      if (r.per_target) d.target = Name(static_cast<Target>(f.target));
+      d.value = f.value;
+      d.limit = f.limit;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> DescribeChanges(const TensorMapSpec& a, const TensorMapSpec& b) {
+  std::vector<std::string> out;
+  const uint32_t r = ClampRank(b);
+  for (uint32_t i = 0; i < r; ++i) {
+    if (a.global_dim[i] != b.global_dim[i]) out.push_back(StrCat("global_dim[", i, "]: ", a.global_dim[i], " -> ", b.global_dim[i]));
+    if (a.box_dim[i] != b.box_dim[i]) out.push_back(StrCat("box_dim[", i, "]: ", a.box_dim[i], " -> ", b.box_dim[i]));
+    if (a.element_strides[i] != b.element_strides[i])
+      out.push_back(StrCat("element_strides[", i, "]: ", a.element_strides[i], " -> ", b.element_strides[i]));
+    if (i + 1 < r && a.global_strides[i] != b.global_strides[i])
+      out.push_back(StrCat("global_strides[", i, "]: ", a.global_strides[i], " -> ", b.global_strides[i]));
+  }
+  for (uint32_t i = 0; i < 3; ++i) {
+    if (a.pixel_box_lower_corner[i] != b.pixel_box_lower_corner[i])
+      out.push_back(StrCat("pixel_box_lower_corner[", i, "]: ", a.pixel_box_lower_corner[i], " -> ", b.pixel_box_lower_corner[i]));
+    if (a.pixel_box_upper_corner[i] != b.pixel_box_upper_corner[i])
+      out.push_back(StrCat("pixel_box_upper_corner[", i, "]: ", a.pixel_box_upper_corner[i], " -> ", b.pixel_box_upper_corner[i]));
+  }
+  if (a.pixel_box_lower_corner_width != b.pixel_box_lower_corner_width)
+    out.push_back(StrCat("pixel_box_lower_corner_width: ", a.pixel_box_lower_corner_width, " -> ", b.pixel_box_lower_corner_width));
+  if (a.pixel_box_upper_corner_width != b.pixel_box_upper_corner_width)
+    out.push_back(StrCat("pixel_box_upper_corner_width: ", a.pixel_box_upper_corner_width, " -> ", b.pixel_box_upper_corner_width));
+  if (a.channels_per_pixel != b.channels_per_pixel)
+    out.push_back(StrCat("channels_per_pixel: ", a.channels_per_pixel, " -> ", b.channels_per_pixel));
+  if (a.pixels_per_column != b.pixels_per_column)
+    out.push_back(StrCat("pixels_per_column: ", a.pixels_per_column, " -> ", b.pixels_per_column));
+  if (a.swizzle != b.swizzle) out.push_back(StrCat("swizzle: ", ShortName(a.swizzle), " -> ", ShortName(b.swizzle)));
+  if (a.interleave != b.interleave) out.push_back(StrCat("interleave: ", ShortName(a.interleave), " -> ", ShortName(b.interleave)));
+  if (a.oob_fill != b.oob_fill) out.push_back(StrCat("oob_fill: ", ShortName(a.oob_fill), " -> ", ShortName(b.oob_fill)));
+  if (a.wide_mode != b.wide_mode) out.push_back(StrCat("wide_mode: ", ShortName(a.wide_mode), " -> ", ShortName(b.wide_mode)));
+  if (a.direction != b.direction) out.push_back(StrCat("direction: ", Name(a.direction), " -> ", Name(b.direction)));
+  return out;
+}
+
+}  // namespace tmapgen
