@@ -14,7 +14,10 @@
 # ("relocation R_X86_64_TPOFF32 ... can not be used when making a shared object"). So what the injection
 # library reaches must not need absl::Status: it explains findings through src/report/diagnostics.h, not
 # the report writers (which carry src/blob's offline bytes, built on absl::StatusOr); src/trace/offline.cc,
-# which uses src/blob, is for the command only.
+# which uses src/blob, is for the command only. (Linking Debian's shared Abseil instead, as was tried once
+# when the link first broke, makes the library need libabsl_*.so.20220623 at run time: on a GPU host with a
+# carried prefix that means LD_LIBRARY_PATH in every traced process, and a second Abseil next to the one a
+# program may bring. The static link keeps the library's dependencies to libc and libm.)
 
 # The static archive beside each shared library of an absl:: target and of everything it links.
 function(tmapgen_absl_static_archives out_var)
