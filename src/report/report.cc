@@ -75,6 +75,7 @@ std::string Im2colInfo(const TensorMapSpec& s) {
 }
 
 
+
 }  // namespace
 
 
@@ -175,7 +176,9 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
   if (MinTarget(v.valid_targets, &min_target)) w->Key("min_target").String(Name(min_target)); else w->Key("min_target").Null();
   w->Key("counts").BeginObject().Key("errors").Int(v.errors).Key("warnings").Int(v.warnings).Key("notes").Int(v.notes).EndObject();
   w->Key("diagnostics").BeginArray();
-  for (const Diagnostic& d : MakeDiagnostics(s, v)) {
+  thread_local std::vector<Diagnostic> diags;  // reused: its strings keep their capacity from spec to spec
+  MakeDiagnostics(s, v, &diags);
+  for (const Diagnostic& d : diags) {
     w->BeginObject();
     w->Key("rule").String(d.rule).Key("severity").String(Name(d.severity)).Key("field").String(d.field);
     w->Key("message").String(d.message).Key("fix").String(d.fix).Key("source").String(d.source);
@@ -335,7 +338,8 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
   if (opt.show_code) {
     for (const std::string& p : PtxForms(s)) o += Row("ptx", p);
   }
-  const std::vector<Diagnostic> diags = MakeDiagnostics(s, v);
+  thread_local std::vector<Diagnostic> diags;  // reused: its strings keep their capacity from spec to spec
+  MakeDiagnostics(s, v, &diags);
   if (!diags.empty()) {
     o += StrCat(c.bold(), "diagnostics", c.off(), " (", v.errors, " error", v.errors == 1 ? "" : "s", ", ", v.warnings,
              " warning", v.warnings == 1 ? "" : "s", ", ", v.notes, " note", v.notes == 1 ? "" : "s", ")\n");
