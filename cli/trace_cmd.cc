@@ -22,6 +22,7 @@
 
 #include "src/json/json_writer.h"
 #include "src/tmap/types.h"
+#include "src/trace/offline.h"
 #include "src/trace/record_json.h"
 #include "src/trace/stream.h"
 #include "src/trace/summary.h"
@@ -276,7 +277,9 @@ int RunTraceCommand(const std::vector<std::string>& args) {
   std::sort(stems.begin(), stems.end());
   trace::Summary summary;
   std::vector<Stream> streams;
-  uint64_t unreplayable = 0;
+  uint64_t unreplayable = 0, decoded = 0;
+  uint64_t offline_counts[3] = {0, 0, 0};  // OfflineCheck::Kind: equal, differs, not covered
+  std::vector<std::pair<trace::EncodeCall, trace::OfflineCheck>> offline_examples;
   for (const std::string& stem : stems) {
     Stream s;
     s.stem = stem;
@@ -294,7 +297,14 @@ int RunTraceCommand(const std::vector<std::string>& args) {
       if (s.info.calls > counted) s.info.dropped_calls = std::max(s.info.dropped_calls, s.info.calls - counted);
     }
     summary.AddProcess(s.info);
-    for (const trace::EncodeCall& c : s.calls) {
+    for (trace::EncodeCall& c : s.calls) {
+      // A replace on a map this trace never saw encoded: its parameters from its bytes (src/blob).
+      if (!trace::IsReplayable(c) && trace::DecodeSource(&c)) ++decoded;
+      trace::OfflineCheck oc;
+      if (trace::CheckOffline(c, &oc)) {
+        ++offline_counts[oc.kind];
+        if (oc.kind != trace::OfflineCheck::kEqual && offline_examples.size() < 20) offline_examples.push_back({c, oc});
+      }
       const uint64_t count = s.info.all ? 1 : (c.seq < s.info.counts.size() ? std::max<uint64_t>(s.info.counts[c.seq], 1) : 1);
       summary.AddRecord(c, count);
       if (!trace::IsReplayable(c)) {
@@ -327,9 +337,26 @@ int RunTraceCommand(const std::vector<std::string>& args) {
   }
   trace::SummaryOptions so;
   text += summary.RenderText(so);
+  if (offline_counts[0] + offline_counts[1] + offline_counts[2] > 0) {
+    StrAppend(&text, "  the driver's bytes vs tmapgen's offline encoding (src/blob): ", offline_counts[0], " record(s) equal, ",
+              offline_counts[1], " differ, ", offline_counts[2], " outside the measured layout\n");
+    for (const auto& [c, oc] : offline_examples) {
+      if (oc.kind == trace::OfflineCheck::kDiffers) {
+        std::string bits;
+        for (size_t k = 0; k < oc.differing_bits.size() && k < 16; ++k) StrAppend(&bits, k ? "," : "", oc.differing_bits[k]);
+        StrAppend(&text, "    pid ", c.pid, " record ", c.seq, ": ", oc.differing_bits.size(), " bit(s) differ (", bits,
+                  "): this driver writes a layout tmapgen has not measured (docs/tensormap-layout.md)\n");
+      } else {
+        StrAppend(&text, "    pid ", c.pid, " record ", c.seq, ": ", oc.why, "\n");
+      }
+    }
+  }
+  if (decoded > 0)
+    StrAppend(&text, "  ", decoded, " cuTensorMapReplaceAddress record(s) on maps this trace did not see encoded: "
+              "their parameters were decoded from the map passed in (src/blob)\n");
   if (unreplayable > 0)
-    StrAppend(&text, "  ", unreplayable, " cuTensorMapReplaceAddress record(s) on maps this trace did not see encoded: "
-              "their bytes are in the --report file (tmapgen decode reads them)\n");
+    StrAppend(&text, "  ", unreplayable, " cuTensorMapReplaceAddress record(s) on maps this trace did not see encoded "
+              "and tmapgen cannot decode: their bytes are in the --report file (tmapgen decode lists every bit)\n");
   if (!out_path.empty())
     StrAppend(&text, "records: ", out_path, " (tmapgen validate / check / codegen replay them)\n");
   else if (summary.configurations() > 0)
@@ -347,6 +374,22 @@ int RunTraceCommand(const std::vector<std::string>& args) {
     if (!target_name.empty()) w.Key("target").String(target_name);
     w.Key("summary");
     summary.WriteJson(&w);
+    w.Key("offline_encoding").BeginObject();
+    w.Key("equal").Uint(offline_counts[0]).Key("differ").Uint(offline_counts[1]).Key("not_covered").Uint(offline_counts[2]);
+    w.Key("examples").BeginArray();
+    for (const auto& [c, oc] : offline_examples) {
+      w.BeginObject().Key("pid").Int(c.pid).Key("seq").Uint(c.seq);
+      w.Key("kind").String(oc.kind == trace::OfflineCheck::kDiffers ? "differs" : "not covered");
+      if (oc.kind == trace::OfflineCheck::kDiffers) {
+        w.Key("differing_bits").BeginArray();
+        for (int b : oc.differing_bits) w.Int(b);
+        w.EndArray();
+      } else {
+        w.Key("why").String(oc.why);
+      }
+      w.EndObject();
+    }
+    w.EndArray().EndObject();
     w.Key("replace_address_unmatched").BeginArray();
     for (const Stream& s : streams)
       for (const trace::EncodeCall& c : s.calls) {

@@ -50,6 +50,7 @@ enum CallFlags : uint32_t {
   kHasBytesBefore = 1u << 1,  // ReplaceAddress: `bytes_before` holds the map passed in
   kHasSource = 1u << 2,       // ReplaceAddress: the map came from the encode recorded as `source_seq`
   kHasTarget = 1u << 3,       // `target` is set (the GPU's, or --target)
+  kDecodedSource = 1u << 4,   // ReplaceAddress: parameters decoded from `bytes_before` (src/blob), not seen encoded
 };
 
 inline constexpr int kCallerMax = 192;  // bytes of the caller's path kept (the tail, when longer)

@@ -114,6 +114,47 @@ uint32_t CallToSpec(const EncodeCall& c, TensorMapSpec* s) {
   return bad;
 }
 
+void SpecToCall(const TensorMapSpec& s, EncodeCall* c) {
+  switch (EncoderFor(s.mode)) {
+    case Encoder::kIm2col: c->encoder = CallKind::kEncodeIm2col; break;
+    case Encoder::kIm2colWide: c->encoder = CallKind::kEncodeIm2colWide; break;
+    case Encoder::kTiled: c->encoder = CallKind::kEncodeTiled; break;
+  }
+  if (c->kind != CallKind::kReplaceAddress) c->kind = c->encoder;
+  c->data_type = static_cast<uint32_t>(s.data_type);
+  c->rank = s.rank;
+  c->global_address = s.global_address;
+  const uint32_t n = std::min<uint32_t>(s.rank, kMaxRank);
+  for (uint32_t i = 0; i < 5; ++i) {
+    c->global_dim[i] = i < n ? s.global_dim[i] : 0;
+    c->element_strides[i] = i < n ? s.element_strides[i] : 0;
+    c->box_dim[i] = i < n && c->encoder == CallKind::kEncodeTiled ? s.box_dim[i] : 0;
+    if (i < 4) c->global_strides[i] = i + 1 < n ? s.global_strides[i] : 0;
+  }
+  for (uint32_t i = 0; i < 3; ++i) {
+    const bool used = c->encoder == CallKind::kEncodeIm2col && i + 2 < n;
+    c->lower_corner[i] = used ? s.pixel_box_lower_corner[i] : 0;
+    c->upper_corner[i] = used ? s.pixel_box_upper_corner[i] : 0;
+  }
+  const bool im2col = c->encoder != CallKind::kEncodeTiled;
+  const bool wide = c->encoder == CallKind::kEncodeIm2colWide;
+  c->channels_per_pixel = im2col ? s.channels_per_pixel : 0;
+  c->pixels_per_column = im2col ? s.pixels_per_column : 0;
+  c->lower_corner_width = wide ? s.pixel_box_lower_corner_width : 0;
+  c->upper_corner_width = wide ? s.pixel_box_upper_corner_width : 0;
+  c->wide_mode = wide ? static_cast<uint32_t>(s.wide_mode) : 0;
+  c->interleave = static_cast<uint32_t>(s.interleave);
+  c->swizzle = static_cast<uint32_t>(s.swizzle);
+  c->l2_promotion = static_cast<uint32_t>(s.l2_promotion);
+  c->oob_fill = static_cast<uint32_t>(s.oob_fill);
+  c->unreadable = 0;
+  if (s.has_target()) {
+    c->target = static_cast<uint8_t>(s.target);
+    c->flags |= kHasTarget;
+  }
+  if (s.Has(kFieldDriverVersion)) c->driver_version = s.driver_version;
+}
+
 ConfigKey ConfigKeyOf(const EncodeCall& c) {
   ConfigKey k{};
   uint64_t* w = k.w;

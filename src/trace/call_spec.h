@@ -33,6 +33,10 @@ namespace tmapgen::trace {
 // (0 when the whole call is representable).
 uint32_t CallToSpec(const EncodeCall& call, TensorMapSpec* spec);
 
+// The other way round: the parameter block a spec stands for (the encoder its mode needs; gather4 and
+// scatter4 are tiled maps). Leaves the result, bytes and identity of *call as they are.
+void SpecToCall(const TensorMapSpec& spec, EncodeCall* call);
+
 // The alignment class of an address: its lowest set bit, capped at 256 (0 -> 256).
 uint64_t AddressAlignment(uint64_t address);
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "src/report/report.h"
+#include "src/report/diagnostics.h"
 #include "src/tmap/rule.h"
 #include "src/trace/call_spec.h"
 #include "src/trace/record_json.h"

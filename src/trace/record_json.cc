@@ -99,6 +99,7 @@ void WriteTrace(const EncodeCall& c, uint64_t count, json::Writer* w) {
   if (c.kind == CallKind::kReplaceAddress) {
     w->Key("new_address").String(Hex(c.global_address));
     if (c.flags & kHasSource) w->Key("replaced_from_seq").Uint(c.source_seq);
+    if (c.flags & kDecodedSource) w->Key("params_from").String("bytes_before, decoded by tmapgen (src/blob)");
     if (c.flags & kHasBytesBefore) w->Key("bytes_before").String(BytesHex(c.bytes_before));
   }
   w->EndObject();
@@ -106,7 +107,9 @@ void WriteTrace(const EncodeCall& c, uint64_t count, json::Writer* w) {
 
 }  // namespace
 
-bool IsReplayable(const EncodeCall& c) { return c.kind != CallKind::kReplaceAddress || (c.flags & kHasSource); }
+bool IsReplayable(const EncodeCall& c) {
+  return c.kind != CallKind::kReplaceAddress || (c.flags & (kHasSource | kDecodedSource));
+}
 
 std::string BytesHex(const uint64_t (&words)[16]) {
   static constexpr char kDigits[] = "0123456789abcdef";

@@ -8,8 +8,9 @@
 // - Representable calls (call_spec.h) are written with the canonical spec writer (WriteSpecJson), so a
 //   record parses back to exactly CallToSpec(call). A value the spec cannot hold is written as the raw
 //   integer the driver got, under its schema key, so that a replay reports an input error naming it.
-// - ReplaceAddress calls whose source encode is unknown carry no parameters: IsReplayable() is false,
-//   and WriteRecordJson writes only "bytes" and "trace" for them (`tmapgen decode` reads those).
+// - ReplaceAddress calls whose source encode is unknown carry no parameters (unless `tmapgen trace`
+//   decoded them from the map passed in: kDecodedSource, offline.h): IsReplayable() is false, and
+//   AppendRecordJson writes only "bytes" and "trace" for them (`tmapgen decode` reads those).
 // - No I/O.
 #ifndef TMAPGEN_SRC_TRACE_RECORD_JSON_H_
 #define TMAPGEN_SRC_TRACE_RECORD_JSON_H_
@@ -22,7 +23,7 @@
 
 namespace tmapgen::trace {
 
-// True when the call carries map parameters (every encode; a ReplaceAddress with a known source).
+// True when the call carries map parameters (every encode; a ReplaceAddress with a known or decoded source).
 bool IsReplayable(const EncodeCall& call);
 
 // 256 lowercase hex digits of 16 little-endian 64-bit words, byte 0 first.

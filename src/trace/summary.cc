@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "src/report/report.h"
+#include "src/report/diagnostics.h"
 #include "src/schema/spec_json.h"
 #include "src/trace/record_json.h"
 #include "src/util/strings.h"
