@@ -185,7 +185,13 @@ std::string UnexplainedText(const Decoded& d) {
   return o;
 }
 
-bool Clean(const Decoded& d) { return d.spec_ok && d.unexplained.empty() && d.findings.empty(); }
+// No unexplained bit and no finding other than notes (derived fields that tensormap.replace leaves stale).
+bool Clean(const Decoded& d) {
+  if (!d.spec_ok || !d.unexplained.empty()) return false;
+  for (const blob::DecodeFinding& f : d.findings)
+    if (!f.note) return false;
+  return true;
+}
 
 // ---------------------------------------------------------------------------------------------- decode
 
@@ -216,7 +222,8 @@ std::string DecodeText(int index, const Source& src, const Decoded& d, const Dec
       StrAppend(&out, "  bit ", blob::BitsText(*fv.field), " (", fv.field->name, ") = ", fv.raw, ": ", fv.field->meaning, "\n");
   }
   StrAppend(&out, "unexplained bits: ", d.unexplained.empty() ? "none" : StrCat(c.red(), UnexplainedText(d), c.off()), "\n");
-  for (const blob::DecodeFinding& f : d.findings) StrAppend(&out, c.yellow(), "finding", c.off(), " [", f.field, "] ", f.message, "\n");
+  for (const blob::DecodeFinding& f : d.findings)
+    StrAppend(&out, c.yellow(), f.note ? "note" : "finding", c.off(), " [", f.field, "] ", f.message, "\n");
   if (d.maybe_wide)
     StrAppend(&out, "note: driver ", blob::MeasuredEvidence().driver,
               " writes im2col::w and im2col::w::128 maps exactly like this (corner[0] = the W corners, the other "
@@ -270,7 +277,8 @@ void DecodeJson(int index, const Source& src, const Decoded& d, const DecodeOpti
   }
   w->EndArray();
   w->Key("findings").BeginArray();
-  for (const blob::DecodeFinding& f : d.findings) w->BeginObject().Key("field").String(f.field).Key("message").String(f.message).EndObject();
+  for (const blob::DecodeFinding& f : d.findings)
+    w->BeginObject().Key("field").String(f.field).Key("message").String(f.message).Key("note").Bool(f.note).EndObject();
   w->EndArray();
   *valid = d.spec_ok;
   if (d.spec_ok && o.validate) {

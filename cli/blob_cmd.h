@@ -10,7 +10,8 @@
 // 0x..; one or many maps), or JSON Lines whose objects carry "bytes" (the corpus form). Consecutive text
 // arguments are joined, so the 16 words of a CUTLASS dump can be pasted as 16 arguments. For diff, A or B
 // may also be a spec file (JSON): it is encoded offline first.
-// Exit status: decode 0 when every map decodes cleanly (no unexplained bit, no finding) and validates,
+// Exit status: decode 0 when every map decodes cleanly (no unexplained bit, no finding other than notes) and
+// validates,
 // 1 otherwise; diff 0 when the maps are equal, 1 when they differ; 2 for bad usage or unreadable input
 // (garbage is an error naming what was expected, never a decode).
 #ifndef TMAPGEN_CLI_BLOB_CMD_H_

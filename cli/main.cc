@@ -21,6 +21,7 @@
 #include "cli/common_flags.h"
 #include "cli/desc_cmd.h"
 #include "cli/sweep_cmd.h"
+#include "cli/trace_cmd.h"
 #include "cli/remote.h"
 #include "cli/show_cmd.h"
 #include "cli/spec_flags.h"
@@ -81,6 +82,8 @@ const char* kUsage =
     "       tmapgen check SPEC... [--seed S] [--verbose]   run the copies on this GPU, byte-exact vs the model\n"
     "       tmapgen sweep --random N [--seed S] | --matrix [--count N]   validator vs driver; hardware matrix\n"
     "       tmapgen bench SPEC [--gib G]             TMA copy bandwidth vs cuMemcpyDtoD\n"
+    "       tmapgen trace [--out F] [--report F] [--all] [--fail-on error|warning] -- PROGRAM ARGS...\n"
+    "                                                every tensor map a program encodes, explained (docs/trace.md)\n"
     "       tmapgen --help | --version\n";
 
 void PrintHelp() {
@@ -302,6 +305,7 @@ int Main(int argc, char** argv) {
     if (args[0] == "sweep") return RunSweepCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "bench") return RunBenchCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "codegen") return RunCodegenCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "trace") return RunTraceCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "idesc") return RunIdescCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "decode") return RunDecodeCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "diff") return RunDiffCommand(std::vector<std::string>(args.begin() + 1, args.end()));

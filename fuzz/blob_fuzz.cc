@@ -2,8 +2,8 @@
 //   - any 128 bytes (the first 128 of the input, zero-padded): Decode must not crash, must account for every
 //     set bit exactly once (fields + recognised + unexplained rebuild the map), and `reencodes` must be
 //     exactly whether Encode(spec) gives the bytes back;
-//   - the whole input as BLOB text (ParseBlobText, both word modes) and as binary maps: no crash, and every
-//     map parsed decodes.
+//   - the whole input as BLOB text (ParseBlobText, both word modes), as binary maps, as a JSON object with
+//     "bytes" (ExtractBytesField) and as a corpus line (ParseCorpusLine): no crash, and every map parsed decodes.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -14,6 +14,7 @@
 
 #include "src/blob/blob.h"
 #include "src/blob/blob_text.h"
+#include "src/schema/corpus_json.h"
 
 using namespace tmapgen::blob;
 
@@ -44,5 +45,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (ParseBlobBinary(text, &maps, &err))
     for (const MapBytes& x : maps) Decode(x, &d);
   (void)LooksLikeText(text);
+  // The JSON Lines forms `tmapgen decode` reads: "bytes" of any object, and corpus lines.
+  std::string hex;
+  if (tmapgen::ExtractBytesField(text, &hex, &err) && ParseBlobText(hex, false, &maps, &err))
+    for (const MapBytes& x : maps) Decode(x, &d);
+  tmapgen::CorpusEntry entry;
+  (void)tmapgen::ParseCorpusLine(text, &entry, &err);
   return 0;
 }

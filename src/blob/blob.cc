@@ -312,14 +312,22 @@ void Decode(const MapBytes& m, Decoded* out) {
   if (ok) {
     // The derived fields must be what the parameters give.
     const uint64_t want_box = BoxBytes(s, im2col);
-    if (box_bytes_raw != want_box)
-      out->findings.push_back({"box_bytes", StrCat("box_bytes = ", box_bytes_raw, ", but the parameters give ", want_box,
-                                                   " (the measured driver always writes that)")});
     const uint64_t want_repeat = SwizzleRepeatRaw(s.swizzle);
+    const bool zeros = box_bytes_raw == 0 && repeat_raw == 0;
+    const std::string_view why =
+        zeros ? "; both derived fields are 0, as in a map built with tensormap.replace from zeros (it never writes them; "
+                "a TMA load through such a map was correct on the H200)"
+              : "; tensormap.replace does not update this field, so a map changed on the device keeps the driver's old value";
+    if (box_bytes_raw != want_box)
+      out->findings.push_back({"box_bytes",
+                               StrCat("box_bytes = ", box_bytes_raw, ", but the parameters give ", want_box,
+                                      " (what the driver writes)", why),
+                               true});
     if (repeat_raw != want_repeat)
-      out->findings.push_back({"swizzle_repeat", StrCat("swizzle_repeat = ", repeat_raw * 16, " bytes, but swizzle ",
-                                                        ShortName(s.swizzle), " gives ", want_repeat * 16,
-                                                        " (the measured driver always writes that)")});
+      out->findings.push_back({"swizzle_repeat",
+                               StrCat("swizzle_repeat = ", repeat_raw * 16, " bytes, but swizzle ", ShortName(s.swizzle),
+                                      " gives ", want_repeat * 16, " (what the driver writes)", why),
+                               true});
     if (im2col) {
       bool rest_zero = true;
       for (uint32_t i = 1; i + 2 < rank; ++i)

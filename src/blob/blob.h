@@ -16,7 +16,8 @@
 // - Decode never fails and never reads outside its 128 bytes: any bit pattern gives a Decoded. Every set
 //   bit is accounted for exactly once: it belongs to a recovered field, to a recognised bit (bit 85), or
 //   is listed in `unexplained` by position. Values no measured driver writes (an unknown data-type code, a
-//   derived field that disagrees with the parameters, rank 0 or > 5) are `findings` naming the field.
+//   derived field that disagrees with the parameters, rank 0 or > 5) are `findings` naming the field; the
+//   derived-field ones are notes (`note`): tensormap.replace leaves those fields as they were.
 //   `spec_ok` is true when every parameter was recovered, so that the spec can be validated and encoded.
 // - What a map cannot tell: the mode of use (gather4/scatter4 maps are tiled maps; the sm_90 driver writes
 //   im2col::w and im2col::w::128 maps exactly like im2col maps whose corners beyond W are zero: then
@@ -74,6 +75,10 @@ struct UnexplainedBit {
 struct DecodeFinding {
   std::string field;    // "tensor_data_type", "box_bytes"
   std::string message;  // what is wrong, with the values
+  // A note rather than an error: a derived field that disagrees with the parameters. tensormap.replace never
+  // writes the derived fields (measured on the H200), so maps changed or built on the device carry stale or
+  // zero ones, and TMA loads through such maps were correct (docs/tensormap-layout.md).
+  bool note = false;
 };
 
 struct Decoded {

@@ -1,5 +1,6 @@
 #include "src/blob/layout.h"
 
+#include <cstring>
 #include <string>
 
 namespace tmapgen::blob {
@@ -43,7 +44,8 @@ constexpr MapField kTable[] = {
     F("l2_promotion", Ref::kL2Promotion, -1, 81, 2, Encoding::kPlain, P, kAll, 0, "CUtensorMapL2promotion value"),
     F("bit85", Ref::kBit85, -1, 85, 1, Encoding::kFlag, R, kAll, 0,
       "never written by the measured sm_90 driver; Blackwell drivers up to 13.1 set it (an OOB address mode that "
-      "may read 128 KiB from the base) and CUTLASS, CCCL and Triton clear it for small tensors"),
+      "may read 128 KiB from the base) and CUTLASS (commit b7ecaa605), CCCL (#6985) and Triton (#9235) clear it for "
+      "small tensors (triton-lang/triton#10442, quoting the 595.71.05 release notes)"),
     F2("global_strides[0]", Ref::kGlobalStride, 0, 96, 32, 224, 4, Encoding::kUnits16, P, kAll, 2,
        "globalStrides[0] / 16 (36 bits: low 32 bits here, high 4 bits at 224)"),
     F2("global_strides[1]", Ref::kGlobalStride, 1, 128, 32, 228, 4, Encoding::kUnits16, P, kAll, 3,
@@ -152,20 +154,29 @@ void ScatterPiece(MapBytes* m, Piece p, uint64_t raw) {
 }
 }  // namespace
 
+// The map is 16 little-endian words; on a little-endian host that is a plain copy.
 MapWords ToMapWords(const MapBytes& m) {
   MapWords w;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  std::memcpy(w.data(), m.data(), sizeof(w));
+#else
   for (int i = 0; i < 16; ++i) {
     uint64_t v = 0;
     for (int b = 7; b >= 0; --b) v = (v << 8) | m[i * 8 + b];
     w[i] = v;
   }
+#endif
   return w;
 }
 
 MapBytes FromMapWords(const MapWords& w) {
   MapBytes m;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  std::memcpy(m.data(), w.data(), sizeof(m));
+#else
   for (int i = 0; i < 16; ++i)
     for (int b = 0; b < 8; ++b) m[i * 8 + b] = static_cast<uint8_t>(w[i] >> (8 * b));
+#endif
   return m;
 }
 
