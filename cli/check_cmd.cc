@@ -171,7 +171,7 @@ int RunCheckCommand(const std::vector<std::string>& args_in) {
       for (const auto& f : v.findings) {
         const Rule& r = Rules()[f.rule];
         if (r.severity == Severity::kError) {
-          invalid[i] = std::string(r.id) + ": " + r.message(specs[i], f);
+          invalid[i] = std::string(r.id) + ": " + r.message(specs[i], f).str();
           break;
         }
       }
