@@ -102,6 +102,15 @@ void PairArg(nb::handle h, const char* name, uint32_t* a, uint32_t* b) {
   *b = U32Arg(nb::handle(PySequence_Fast_GET_ITEM(seq.ptr(), 1)), name);
 }
 
+// --a-source: "smem" (A through a_desc) or "tmem" (A in tensor memory, [a_tmem]).
+bool ASourceArg(nb::handle h) {
+  const std::string v = PyUnicode_Check(h.ptr()) ? nb::cast<std::string>(h) : std::string();
+  if (v != "smem" && v != "tmem")
+    ThrowSpec("a_source", StrCat("expected \"smem\" (A through a_desc) or \"tmem\" (A in tensor memory, [a_tmem]), got ",
+                                 nb::cast<std::string>(nb::repr(h))));
+  return v == "tmem";
+}
+
 // A request field name of CheckMatrixRequest's message -> the Python argument it came from.
 std::string ArgForField(std::string_view f) {
   if (f == "family") return "arch";
@@ -486,8 +495,8 @@ void BindDesc(nb::module_& m) {
       "idesc",
       [](nb::handle kind, uint32_t m_, uint32_t n, nb::handle k, nb::handle a_type, nb::handle b_type, nb::handle d_type,
          nb::handle a_major, nb::handle b_major, bool negate_a, bool negate_b, bool sparse, uint32_t sparse_selector,
-         bool saturate, int cta_group, bool ws, uint32_t max_shift, nb::handle scale_type, uint32_t a_sf_id,
-         uint32_t b_sf_id, nb::handle target) {
+         bool saturate, int cta_group, bool ws, nb::handle a_source, uint32_t max_shift, nb::handle scale_type,
+         uint32_t a_sf_id, uint32_t b_sf_id, nb::handle target) {
         IdescRequest q;
         IdescSpec& s = q.spec;
         if (!kind.is_none()) s.kind = EnumArg<MmaKind>(kind, "kind");
@@ -510,6 +519,7 @@ void BindDesc(nb::module_& m) {
         s.saturate = saturate;
         s.cta_group = cta_group;
         s.ws = ws;
+        s.a_tmem = ASourceArg(a_source);
         s.max_shift = max_shift;
         if (!scale_type.is_none()) {
           const std::string v = PyUnicode_Check(scale_type.ptr()) ? nb::cast<std::string>(scale_type) : "";
@@ -535,23 +545,25 @@ void BindDesc(nb::module_& m) {
       nb::arg("a_type").none() = nb::none(), nb::arg("b_type").none() = nb::none(), nb::arg("d_type").none() = nb::none(),
       nb::arg("a_major").none() = nb::none(), nb::arg("b_major").none() = nb::none(), nb::arg("negate_a") = false,
       nb::arg("negate_b") = false, nb::arg("sparse") = false, nb::arg("sparse_selector") = 0, nb::arg("saturate") = false,
-      nb::arg("cta_group") = 1, nb::arg("ws") = false, nb::arg("max_shift") = 0, nb::arg("scale_type").none() = nb::none(),
+      nb::arg("cta_group") = 1, nb::arg("ws") = false, nb::arg("a_source") = "smem", nb::arg("max_shift") = 0,
+      nb::arg("scale_type").none() = nb::none(),
       nb::arg("a_sf_id") = 0, nb::arg("b_sf_id") = 0, nb::arg("target").none() = nb::none(),
       nb::sig("def idesc(*, kind: str = 'f16', m: int = 128, n: int = 256, k: int | None = None, "
               "a_type: str | None = None, b_type: str | None = None, d_type: str | None = None, "
               "a_major: str | None = None, b_major: str | None = None, negate_a: bool = False, negate_b: bool = False, "
               "sparse: bool = False, sparse_selector: int = 0, saturate: bool = False, cta_group: int = 1, "
-              "ws: bool = False, max_shift: int = 0, scale_type: str | None = None, a_sf_id: int = 0, b_sf_id: int = 0, "
+              "ws: bool = False, a_source: typing.Literal['smem', 'tmem'] = 'smem', max_shift: int = 0, scale_type: str | None = None, a_sf_id: int = 0, b_sf_id: int = 0, "
               "target: str | None = None) -> IdescReport"),
       "The 32-bit tcgen05 instruction descriptor (PTX ISA 9.7.16.4.2, Tables 42-44): `tmapgen idesc`.\n\n"
       "kind: f16 tf32 f8f6f4 i8 mxf8f6f4 mxf4 mxf4nvf4; m, n: the shape; k only to choose K = 96 (mxf4 kinds);\n"
       "a_type/b_type default to the kind's first type (bf16, tf32, e4m3, s8, e2m1), d_type to f32 (s32 for i8);\n"
       "a_major/b_major \"MN\" = transposed; sparse (K doubles) with sparse_selector 0..3; saturate (i8);\n"
-      "cta_group 1 or 2; ws with max_shift 0/8/16/32; scale_type ue8m0/ue4m3 and a_sf_id/b_sf_id 0..3 for the\n"
+      "cta_group 1 or 2; ws with max_shift 0/8/16/32; a_source \"tmem\" when A is read from tensor memory\n"
+      "([a_tmem]: the valid shapes depend on it); scale_type ue8m0/ue4m3 and a_sf_id/b_sf_id 0..3 for the\n"
       "block-scaled kinds; target sm_100a, sm_103a, ...");
   m.def(
       "decode_idesc",
-      [](nb::handle value, nb::handle kind, int cta_group, bool ws, nb::handle target) {
+      [](nb::handle value, nb::handle kind, int cta_group, bool ws, nb::handle a_source, nb::handle target) {
         IdescRequest q;
         q.decode = true;
         const uint64_t v = U64Arg(value, "value");
@@ -561,6 +573,7 @@ void BindDesc(nb::module_& m) {
         if (q.kind_given) q.spec.kind = EnumArg<MmaKind>(kind, "kind");
         q.spec.cta_group = cta_group;
         q.spec.ws = ws;
+        q.spec.a_tmem = ASourceArg(a_source);
         if (!target.is_none()) { q.spec.target = TargetArgOrThrow(target); q.spec.has_target = true; }
         const absl::Status st = CheckIdescRequest(q);
         if (!st.ok()) ThrowStatus(st);
@@ -569,9 +582,9 @@ void BindDesc(nb::module_& m) {
         return out;
       },
       nb::arg("value"), nb::kw_only(), nb::arg("kind").none() = nb::none(), nb::arg("cta_group") = 1, nb::arg("ws") = false,
-      nb::arg("target").none() = nb::none(),
+      nb::arg("a_source") = "smem", nb::arg("target").none() = nb::none(),
       nb::sig("def decode_idesc(value: int | str, *, kind: str | None = None, cta_group: int = 1, ws: bool = False, "
-              "target: str | None = None) -> IdescReport"),
+              "a_source: typing.Literal['smem', 'tmem'] = 'smem', target: str | None = None) -> IdescReport"),
       "Every field of a tcgen05 instruction descriptor and what is wrong with it: `tmapgen idesc decode`.\n"
       "Without `kind` the value is read as every kind (all_kinds=True).");
 }

@@ -91,6 +91,7 @@ def test_check_against_the_map_that_fills_the_tile():
     (lambda: tmapgen.idesc(k=96), "k"),
     (lambda: tmapgen.idesc(d_type="f64"), "d_type"),
     (lambda: tmapgen.decode_idesc(2**32), "value"),
+    (lambda: tmapgen.idesc(a_source="regs"), "a_source"),
 ])
 def test_malformed_arguments_name_the_argument(call, field):
     with pytest.raises(SpecError) as e:
@@ -143,6 +144,10 @@ def test_desc_json_agrees_with_the_cli(cli, tmp_path):
           "ue4m3", "--target", "sm_103a"],
          lambda: tmapgen.idesc(kind="mxf4nvf4", m=256, n=128, cta_group=2, k=96, scale_type="ue4m3", target="sm_103a")),
         (["idesc", "decode", "0x08400490"], lambda: tmapgen.decode_idesc(0x08400490)),
+        (["idesc", "--kind", "f16", "--m", "128", "--n", "128", "--a-source", "tmem"],
+         lambda: tmapgen.idesc(kind="f16", m=128, n=128, a_source="tmem")),
+        (["idesc", "decode", "0x08400490", "--kind", "f16", "--a-source", "tmem", "--target", "sm_100a"],
+         lambda: tmapgen.decode_idesc(0x08400490, kind="f16", a_source="tmem", target="sm_100a")),
     ]
     for args, mine in cases:
         want = run_cli(cli, *args)
