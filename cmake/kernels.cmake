@@ -59,6 +59,7 @@ add_library(tmapgen_gpu STATIC
   src/gpu/gpu_api.cc
   src/gpu/check_plan.cc
   src/gpu/check_runner.cc
+  src/gpu/check_report.cc
   src/gpu/driver_agreement.cc
   src/gpu/matrix.cc
   src/gpu/bench.cc

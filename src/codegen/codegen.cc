@@ -656,6 +656,34 @@ std::string GenerateCpp(const Input& in, const Options& opt) {
   return GenerateCpp(plan, opt);
 }
 
+bool Generate(const Input& in, const Options& opt, Lang lang, Plan* plan, Output* out, std::string* err) {
+  *out = Output();
+  if (!MakePlan(in, opt, plan, err)) return false;
+  if (!plan->valid) {
+    out->rejection = RenderRejection(*plan);
+    return true;
+  }
+  switch (lang) {
+    case Lang::kCpp: out->text = GenerateCpp(*plan, opt); break;
+    case Lang::kJson: out->text = GenerateJson(*plan, opt); break;
+    case Lang::kPtx: {
+      std::string why;
+      if (!GeneratePtx(*plan, opt, &out->text, &why)) {
+        *err = StrCat("--lang ptx: ", why);
+        out->text.clear();
+        return false;
+      }
+      break;
+    }
+  }
+  out->generated = true;
+  return true;
+}
+
+std::string DefaultFileName(const Plan& plan, Lang lang) {
+  return StrCat(plan.name_space, lang == Lang::kCpp ? ".h" : lang == Lang::kJson ? ".json" : ".ptx");
+}
+
 std::string GenerateJson(const Plan& plan, const Options& opt) {
   if (!plan.valid) return "";
   json::WriterOptions wo;
