@@ -1,286 +1,90 @@
-// service.cc: the gRPC layer of tmapd: authorization, deadlines, limits, status codes, the request log.
-// The work itself is server/engine.cc.
+// service.cc: the gRPC layer of tmapd: admission (token, deadline, calls in progress), request bytes ->
+// messages, the GPU pool, response size caps, status codes, the request log, listening and connection
+// policy. The work itself is server/engine.cc.
 #include "server/service.h"
 
+#include <google/protobuf/descriptor.h>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/impl/codegen/server_callback_handlers.h>
 
-#include <algorithm>
 #include <atomic>
-#include <cstring>
-#include <chrono>
-#include <cstdio>
-#include <thread>
+#include <deque>
+#include <mutex>
 
 #include "proto/tmapd.grpc.pb.h"
+#include "proto/tmapd_v2.grpc.pb.h"
+#include "server/accept_guard.h"
 #include "server/check_worker.h"
+#include "server/gpu_queue.h"
+#include "server/grpc_status.h"
+#include "server/net_address.h"
+#include "server/request_log.h"
 #include "src/util/strings.h"
 
 namespace tmapgen::server {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using grpc::ByteBuffer;
 
-const char* CodeName(grpc::StatusCode c) {
-  switch (c) {
-    case grpc::OK: return "OK";
-    case grpc::CANCELLED: return "CANCELLED";
-    case grpc::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
-    case grpc::DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
-    case grpc::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
-    case grpc::UNAUTHENTICATED: return "UNAUTHENTICATED";
-    case grpc::UNAVAILABLE: return "UNAVAILABLE";
-    case grpc::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
-    case grpc::INTERNAL: return "INTERNAL";
-    default: return "OTHER";
-  }
-}
+enum class Method { kValidate, kBuild, kValidateBatch, kDescribe, kMatrixDescriptor, kInstructionDescriptor, kCodegen, kCheck };
 
-// One line per request: method, status, duration (and specs for batches). Never the metadata.
-class CallLog {
- public:
-  CallLog(bool on, const char* method) : on_(on), method_(method), start_(Clock::now()) {}
-  grpc::Status Done(grpc::Status s) {
-    if (on_) {
-      const auto us = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start_).count();
-      char line[256];
-      const int n = std::snprintf(line, sizeof line, "tmapd: method=%s status=%s duration_us=%lld%s\n", method_,
-                                  CodeName(s.error_code()), static_cast<long long>(us), extra_.c_str());
-      if (n > 0) std::fwrite(line, 1, static_cast<size_t>(n) < sizeof line ? n : sizeof line - 1, stderr);
+bool MethodFromName(const std::string& n, Method* m) {
+  static const std::pair<const char*, Method> kMethods[] = {
+      {"Validate", Method::kValidate},
+      {"Build", Method::kBuild},
+      {"ValidateBatch", Method::kValidateBatch},
+      {"Describe", Method::kDescribe},
+      {"MatrixDescriptor", Method::kMatrixDescriptor},
+      {"InstructionDescriptor", Method::kInstructionDescriptor},
+      {"Codegen", Method::kCodegen},
+      {"Check", Method::kCheck},
+  };
+  for (const auto& [name, method] : kMethods)
+    if (n == name) {
+      *m = method;
+      return true;
     }
-    return s;
-  }
-  void Extra(std::string e) { extra_ = std::move(e); }
-
- private:
-  bool on_;
-  const char* method_;
-  Clock::time_point start_;
-  std::string extra_;
-};
-
-// INVALID_ARGUMENT for a malformed spec: the message names the field, and so does the trailing
-// metadata entry "tmapgen-field" (for programs).
-grpc::Status BadSpec(grpc::ServerContextBase* ctx, const InputError& e, const std::string& prefix) {
-  const std::string field = prefix + e.field;
-  ctx->AddTrailingMetadata("tmapgen-field", field);
-  return grpc::Status(grpc::INVALID_ARGUMENT, StrCat(prefix, e.message));
+  return false;
 }
 
-bool Expired(grpc::ServerContextBase* ctx) {
-  return ctx->IsCancelled() || ctx->deadline() <= std::chrono::system_clock::now();
-}
+bool Expired(grpc::CallbackServerContext* ctx) { return ctx->deadline() <= std::chrono::system_clock::now(); }
 
-// Validate runs on gRPC's callback API (no hand-off to a sync worker thread: the hot path) as a raw
-// method, so that bytes that are not a ValidateRequest get INVALID_ARGUMENT (gRPC's own answer to an
-// unparseable request is INTERNAL or UNIMPLEMENTED); the other methods are synchronous.
-class Service final : public v1::Tmapd::WithRawCallbackMethod_Validate<v1::Tmapd::Service> {
+// What every call of both services shares.
+class Core {
  public:
-  Service(const ServerConfig& c, std::string instance)
-      : engine_(c.limits, c.use_gpu, std::move(instance)), token_(c.token), log_(c.log) {
+  Core(const ServerConfig& c, std::string instance)
+      : engine_(c.limits, c.use_gpu, std::move(instance)),
+        token_(c.token),
+        gpu_(c.limits.gpu_concurrency, c.limits.gpu_queue),
+        max_calls_(static_cast<int>(c.limits.max_concurrent_calls)) {
+    if (c.log) log_ = std::make_unique<RequestLog>(2);
     engine_.set_check_worker(c.check_worker.empty() ? DefaultCheckWorker() : c.check_worker);
+    engine_.set_services({v1::Tmapd::service_full_name(), v2::Tmapd::service_full_name()});
   }
 
   Engine& engine() { return engine_; }
+  GpuQueue& gpu() { return gpu_; }
+  const Limits& limits() const { return engine_.limits(); }
 
-  grpc::ServerUnaryReactor* Validate(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* in,
-                                     grpc::ByteBuffer* out) override {
-    grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
-    v1::ValidateRequest req;
-    v1::Result res;
-    grpc::ByteBuffer copy(*in);
-    grpc::Status s;
-    if (!grpc::SerializationTraits<v1::ValidateRequest>::Deserialize(&copy, &req).ok()) {
-      CallLog log(log_, "Validate");
-      s = log.Done(grpc::Status(grpc::INVALID_ARGUMENT, "request: not a tmapgen.v1.ValidateRequest (unparseable bytes)"));
-    } else {
-      s = DoValidate(ctx, &req, &res);
-      bool own = false;
-      if (s.ok()) s = grpc::SerializationTraits<v1::Result>::Serialize(res, out, &own);
+  // A call may start: under max_concurrent_calls. Every true is paired with Leave().
+  bool Enter() {
+    if (calls_.fetch_add(1, std::memory_order_acq_rel) >= max_calls_) {
+      calls_.fetch_sub(1, std::memory_order_acq_rel);
+      return false;
     }
-    reactor->Finish(s);
-    return reactor;
+    return true;
+  }
+  void Leave() { calls_.fetch_sub(1, std::memory_order_acq_rel); }
+  int calls() const { return calls_.load(); }
+  grpc::Status Busy() const {
+    return grpc::Status(grpc::RESOURCE_EXHAUSTED, StrCat("server busy: ", max_calls_,
+                                                         " calls in progress (max_concurrent_calls); retry later"));
   }
 
-  grpc::Status DoValidate(grpc::ServerContextBase* ctx, const v1::ValidateRequest* req, v1::Result* res) {
-    CallLog log(log_, "Validate");
-    if (grpc::Status s = Admit(ctx); !s.ok()) return log.Done(s);
-    InputError e;
-    if (!engine_.Run(req->spec(), req->options(), req->index(), false, res, &e))
-      return log.Done(BadSpec(ctx, e, e.field.rfind("options.", 0) == 0 ? "" : "spec."));
-    return log.Done(grpc::Status::OK);
-  }
-
-  grpc::Status Build(grpc::ServerContext* ctx, const v1::BuildRequest* req, v1::Result* res) override {
-    CallLog log(log_, "Build");
-    if (grpc::Status s = Admit(ctx); !s.ok()) return log.Done(s);
-    const bool encode = !req->no_encode() && !req->options().no_gpu() && engine_.gpu_present();
-    if (encode) {
-      switch (engine_.gpu_gate().Acquire(ctx->deadline())) {
-        case GpuGate::Admit::kOk: break;
-        case GpuGate::Admit::kQueueFull:
-          return log.Done(grpc::Status(grpc::RESOURCE_EXHAUSTED, "GPU queue full: retry later (--gpu-queue)"));
-        case GpuGate::Admit::kDeadline:
-          return log.Done(grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline passed while waiting for the GPU"));
-      }
-    }
-    InputError e;
-    const bool ok = engine_.Run(req->spec(), req->options(), 0, encode, res, &e);
-    if (encode) engine_.gpu_gate().Release();
-    if (!ok) return log.Done(BadSpec(ctx, e, e.field.rfind("options.", 0) == 0 ? "" : "spec."));
-    return log.Done(grpc::Status::OK);
-  }
-
-  grpc::Status ValidateBatch(grpc::ServerContext* ctx,
-                             grpc::ServerReaderWriter<v1::BatchResponse, v1::BatchRequest>* stream) override {
-    CallLog log(log_, "ValidateBatch");
-    if (grpc::Status s = Admit(ctx); !s.ok()) return log.Done(s);
-    const Limits& lim = engine_.limits();
-    v1::BatchRequest req;
-    v1::BatchResponse res;
-    v1::RenderOptions options;
-    bool first = true;
-    uint64_t total = 0, valid = 0;
-    int next_index = 0;
-    auto done = [&](grpc::Status s) {
-      log.Extra(StrCat(" specs=", total, " valid=", valid));
-      return log.Done(s);
-    };
-    while (stream->Read(&req)) {
-      if (Expired(ctx)) return done(grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline exceeded or call cancelled"));
-      if (first) {
-        options = req.options();
-        first = false;
-      }
-      const uint32_t n = static_cast<uint32_t>(req.specs_size());
-      if (n > lim.max_specs_per_message)
-        return done(grpc::Status(grpc::RESOURCE_EXHAUSTED, StrCat("specs: ", n, " specs in one message; at most ",
-                                                                lim.max_specs_per_message, " (max_specs_per_message)")));
-      if (total + n > lim.max_specs_per_call)
-        return done(grpc::Status(grpc::RESOURCE_EXHAUSTED,
-                                 StrCat("specs: more than ", lim.max_specs_per_call, " specs in one call (max_specs_per_call)")));
-      if (req.has_first_index()) next_index = req.first_index();
-      res.Clear();
-      int v = 0, in_res = 0;
-      size_t bytes = 0;
-      InputError e;
-      // Responses stay under half the message limit: one request may be answered in several messages.
-      auto send = [&]() {
-        res.set_valid(v);
-        res.set_invalid(in_res - v);
-        const bool ok = stream->Write(res);
-        res.Clear();
-        valid += static_cast<uint64_t>(v);
-        v = in_res = 0;
-        bytes = 0;
-        return ok;
-      };
-      for (uint32_t i = 0; i < n; ++i) {
-        v1::Result* r = res.add_results();
-        const int index = next_index++;
-        if (!engine_.Run(req.specs(static_cast<int>(i)), options, index, false, r, &e)) {
-          if (e.field.rfind("options.", 0) == 0) return done(BadSpec(ctx, e, ""));
-          r->Clear();
-          engine_.InputErrorResult(index, e, options, r);
-          e = InputError();
-        }
-        v += r->valid() ? 1 : 0;
-        ++in_res;
-        bytes += r->ByteSizeLong() + 8;
-        if (bytes > lim.max_message_bytes / 2 && !send()) return done(grpc::Status(grpc::CANCELLED, "client went away"));
-      }
-      total += n;
-      if (in_res > 0 && !send()) return done(grpc::Status(grpc::CANCELLED, "client went away"));
-    }
-    if (Expired(ctx)) return done(grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline exceeded or call cancelled"));
-    return done(grpc::Status::OK);
-  }
-
-  grpc::Status Descriptor(grpc::ServerContext* ctx, const v1::DescriptorRequest* req,
-                          v1::DescriptorResponse* res) override {
-    CallLog log(log_, "Descriptor");
-    if (grpc::Status s = Admit(ctx); !s.ok()) return log.Done(s);
-    std::string why;
-    if (!engine_.Descriptor(*req, res, &why)) {
-      ctx->AddTrailingMetadata("tmapgen-field", why.substr(0, why.find(':')));
-      const bool limit = why.find("at most") != std::string::npos;
-      return log.Done(grpc::Status(limit ? grpc::RESOURCE_EXHAUSTED : grpc::INVALID_ARGUMENT, why));
-    }
-    return log.Done(grpc::Status::OK);
-  }
-
-  grpc::Status Codegen(grpc::ServerContext* ctx, const v1::CodegenRequest* req, v1::CodegenResponse* res) override {
-    CallLog log(log_, "Codegen");
-    if (grpc::Status s = Admit(ctx); !s.ok()) return log.Done(s);
-    std::string why;
-    if (!engine_.Codegen(*req, res, &why)) {
-      ctx->AddTrailingMetadata("tmapgen-field", why.substr(0, why.find(':')));
-      const bool limit = why.find("at most") != std::string::npos;
-      return log.Done(grpc::Status(limit ? grpc::RESOURCE_EXHAUSTED : grpc::INVALID_ARGUMENT, why));
-    }
-    return log.Done(grpc::Status::OK);
-  }
-
-  grpc::Status Check(grpc::ServerContext* ctx, const v1::CheckRequest* req, v1::CheckResponse* res) override {
-    CallLog log(log_, "Check");
-    if (grpc::Status s = Admit(ctx); !s.ok()) return log.Done(s);
-    if (!engine_.gpu_present())
-      return log.Done(grpc::Status(grpc::FAILED_PRECONDITION, "this server has no usable GPU (Describe says which servers do)"));
-    if (engine_.check_worker().empty())
-      return log.Done(grpc::Status(grpc::FAILED_PRECONDITION, "this server has no check worker (tmapgen binary)"));
-    bool resource = false;
-    const std::string problem = engine_.CheckProblem(*req, &resource);
-    if (!problem.empty()) {
-      ctx->AddTrailingMetadata("tmapgen-field", problem.substr(0, problem.find_first_of(" :")));
-      return log.Done(grpc::Status(resource ? grpc::RESOURCE_EXHAUSTED : grpc::INVALID_ARGUMENT, problem));
-    }
-    switch (engine_.gpu_gate().Acquire(ctx->deadline())) {
-      case GpuGate::Admit::kOk: break;
-      case GpuGate::Admit::kQueueFull:
-        return log.Done(grpc::Status(grpc::RESOURCE_EXHAUSTED, "GPU queue full: retry later (--gpu-queue)"));
-      case GpuGate::Admit::kDeadline:
-        return log.Done(grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline passed while waiting for the GPU"));
-    }
-    CheckJob job;
-    for (const v1::SpecFile& f : req->files()) job.files.emplace_back(f.name(), f.content());
-    job.flags.assign(req->args().begin(), req->args().end());
-    const auto cap = std::chrono::system_clock::now() + std::chrono::milliseconds(engine_.limits().check_timeout_ms);
-    job.deadline = std::min(ctx->deadline(), cap);
-    CheckOutcome out;
-    std::string why;
-    const bool started = RunCheckWorker(
-        engine_.check_worker(), job, [](void* c) { return static_cast<grpc::ServerContext*>(c)->IsCancelled(); }, ctx,
-        &out, &why);
-    engine_.gpu_gate().Release();
-    if (!started) return log.Done(grpc::Status(grpc::UNAVAILABLE, "GPU worker could not start: " + why));
-    switch (out.end) {
-      case CheckOutcome::End::kExited: break;
-      case CheckOutcome::End::kKilledBySignal:
-        return log.Done(grpc::Status(grpc::UNAVAILABLE, StrCat("GPU worker died (signal ", out.signal, ": ",
-                                                            strsignal(out.signal), "); the next call gets a new worker; ",
-                                                            "last output: ", out.err.substr(out.err.size() > 300 ? out.err.size() - 300 : 0))));
-      case CheckOutcome::End::kTimedOut:
-        return log.Done(grpc::Status(grpc::DEADLINE_EXCEEDED, "the check ran past its deadline; the worker was stopped"));
-      case CheckOutcome::End::kCancelled:
-        return log.Done(grpc::Status(grpc::CANCELLED, "client went away; the worker was stopped"));
-    }
-    if (out.exit_code == 127 && out.out.empty())
-      return log.Done(grpc::Status(grpc::UNAVAILABLE, "GPU worker could not run " + engine_.check_worker()));
-    res->set_exit_code(out.exit_code);
-    res->set_out(std::move(out.out));
-    res->set_err(std::move(out.err));
-    return log.Done(grpc::Status::OK);
-  }
-
-  grpc::Status Describe(grpc::ServerContext* ctx, const v1::DescribeRequest*, v1::DescribeResponse* res) override {
-    CallLog log(log_, "Describe");
-    if (grpc::Status s = Admit(ctx); !s.ok()) return log.Done(s);
-    engine_.Describe(res);
-    return log.Done(grpc::Status::OK);
-  }
-
- private:
-  grpc::Status Admit(grpc::ServerContextBase* ctx) const {
+  // The token (before any request byte is parsed) and the deadline.
+  grpc::Status Admit(grpc::CallbackServerContext* ctx) const {
     if (!token_.empty()) {
       const auto& md = ctx->client_metadata();
       const auto it = md.find("authorization");
@@ -297,31 +101,306 @@ class Service final : public v1::Tmapd::WithRawCallbackMethod_Validate<v1::Tmapd
     return grpc::Status::OK;
   }
 
+  void Log(const std::string& method, grpc::StatusCode code, Clock::time_point start, const std::string& extra) {
+    if (!log_) return;
+    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
+    log_->Line(method.c_str(), CodeName(code), us, extra);
+  }
+  void FlushLog() {
+    if (log_) log_->Flush();
+  }
+
+ private:
   Engine engine_;
   std::string token_;
-  bool log_;
+  GpuQueue gpu_;
+  std::unique_ptr<RequestLog> log_;
+  std::atomic<int> calls_{0};
+  int max_calls_;
+};
+
+template <typename Msg>
+bool ParseBytes(const ByteBuffer* in, Msg* msg) {
+  ByteBuffer copy(*in);
+  return grpc::SerializationTraits<Msg>::Deserialize(&copy, msg).ok();
+}
+
+template <typename Msg>
+grpc::Status Unparseable() {
+  return grpc::Status(grpc::INVALID_ARGUMENT,
+                      StrCat("request: not a ", Msg::descriptor()->full_name(), " (unparseable bytes)"));
+}
+
+// ---------------------------------------------------------------------------------------------- unary
+
+class UnaryCall final : public grpc::ServerUnaryReactor {
+ public:
+  UnaryCall(Core* core, Method m, std::string name, grpc::CallbackServerContext* ctx, ByteBuffer* out)
+      : core_(core), method_(m), name_(std::move(name)), ctx_(ctx), out_(out), start_(Clock::now()) {}
+
+  void Start(const ByteBuffer* in) {
+    entered_ = core_->Enter();
+    if (!entered_) return Reply(core_->Busy());
+    if (grpc::Status s = core_->Admit(ctx_); !s.ok()) return Reply(s);
+    switch (method_) {
+      case Method::kValidate: {
+        v1::ValidateRequest req;
+        if (!ParseBytes(in, &req)) return Reply(Unparseable<v1::ValidateRequest>());
+        v1::Result res;
+        return Answer(core_->engine().Validate(req, &res), res);
+      }
+      case Method::kBuild: {
+        auto req = std::make_shared<v1::BuildRequest>();
+        if (!ParseBytes(in, req.get())) return Reply(Unparseable<v1::BuildRequest>());
+        if (!core_->engine().BuildEncodes(*req)) {
+          v1::Result res;
+          return Answer(core_->engine().Build(*req, false, &res), res);
+        }
+        return OnGpu([this, req]() {
+          v1::Result res;
+          Answer(core_->engine().Build(*req, true, &res), res);
+        });
+      }
+      case Method::kDescribe: {
+        v1::DescribeRequest req;
+        if (!ParseBytes(in, &req)) return Reply(Unparseable<v1::DescribeRequest>());
+        v1::DescribeResponse res;
+        core_->engine().Describe(&res);
+        return Answer(absl::OkStatus(), res);
+      }
+      case Method::kMatrixDescriptor: {
+        v2::MatrixDescriptorRequest req;
+        if (!ParseBytes(in, &req)) return Reply(Unparseable<v2::MatrixDescriptorRequest>());
+        v2::MatrixDescriptorResponse res;
+        return Answer(core_->engine().MatrixDescriptor(req, &res), res);
+      }
+      case Method::kInstructionDescriptor: {
+        v2::InstructionDescriptorRequest req;
+        if (!ParseBytes(in, &req)) return Reply(Unparseable<v2::InstructionDescriptorRequest>());
+        v2::InstructionDescriptorResponse res;
+        return Answer(core_->engine().InstructionDescriptor(req, &res), res);
+      }
+      case Method::kCodegen: {
+        v2::CodegenRequest req;
+        if (!ParseBytes(in, &req)) return Reply(Unparseable<v2::CodegenRequest>());
+        v2::CodegenResponse res;
+        return Answer(core_->engine().Codegen(req, &res), res);
+      }
+      case Method::kCheck: {
+        auto req = std::make_shared<v2::CheckRequest>();
+        if (!ParseBytes(in, req.get())) return Reply(Unparseable<v2::CheckRequest>());
+        if (absl::Status s = core_->engine().CheckAdmit(*req); !s.ok()) return ReplyStatus(s);
+        return OnGpu([this, req]() {
+          CallControl cc;
+          cc.deadline = ctx_->deadline();
+          cc.cancelled = [](void* self) { return static_cast<UnaryCall*>(self)->cancelled_.load(); };
+          cc.arg = this;
+          v2::CheckResponse res;
+          Answer(core_->engine().CheckRun(*req, cc, &res), res);
+        });
+      }
+      case Method::kValidateBatch: break;
+    }
+    Reply(grpc::Status(grpc::INTERNAL, "not a unary method"));
+  }
+
+  void OnCancel() override { cancelled_.store(true); }
+  void OnDone() override {
+    core_->Log(name_, code_, start_, cancelled_.load() ? " client_cancelled=1" : "");
+    if (entered_) core_->Leave();
+    delete this;
+  }
+
+ private:
+  // GPU work waits in the bounded queue; a full queue is RESOURCE_EXHAUSTED now.
+  void OnGpu(std::function<void()> work) {
+    const bool queued = core_->gpu().Submit([this, work]() {
+      if (cancelled_.load()) return Reply(grpc::Status(grpc::CANCELLED, "client went away while waiting for the GPU"));
+      if (Expired(ctx_)) return Reply(grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline passed while waiting for the GPU"));
+      work();
+    });
+    if (!queued) Reply(grpc::Status(grpc::RESOURCE_EXHAUSTED, "GPU queue full: retry later (--gpu-queue)"));
+  }
+
+  template <typename Resp>
+  void Answer(const absl::Status& s, const Resp& res) {
+    if (!s.ok()) return ReplyStatus(s);
+    const size_t n = res.ByteSizeLong();
+    if (n > core_->limits().max_message_bytes)
+      return Reply(grpc::Status(grpc::RESOURCE_EXHAUSTED,
+                                StrCat("response: ", n, " bytes, over the message limit of ", core_->limits().max_message_bytes,
+                                       " bytes (--max-message-bytes); nothing was sent")));
+    bool own = false;
+    Reply(grpc::SerializationTraits<Resp>::Serialize(res, out_, &own));
+  }
+
+  void ReplyStatus(const absl::Status& s) {
+    std::string field;
+    grpc::Status g = ToGrpc(s, &field);
+    if (!field.empty()) ctx_->AddTrailingMetadata("tmapgen-field", field);
+    Reply(g);
+  }
+
+  void Reply(const grpc::Status& s) {
+    code_ = s.error_code();
+    Finish(s);
+  }
+
+  Core* core_;
+  Method method_;
+  std::string name_;
+  grpc::CallbackServerContext* ctx_;
+  ByteBuffer* out_;
+  Clock::time_point start_;
+  bool entered_ = false;
+  std::atomic<bool> cancelled_{false};
+  grpc::StatusCode code_ = grpc::UNKNOWN;
+};
+
+// ---------------------------------------------------------------------------------------------- batch
+
+// ValidateBatch: read a message, answer it (one or more writes), then read the next, so that a client
+// that does not read its answers stops being read (flow control, bounded memory).
+class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
+ public:
+  BatchCall(Core* core, std::string name, grpc::CallbackServerContext* ctx)
+      : core_(core), name_(std::move(name)), ctx_(ctx), start_(Clock::now()) {
+    entered_ = core_->Enter();
+    if (!entered_) {
+      End(core_->Busy());
+      return;
+    }
+    if (grpc::Status s = core_->Admit(ctx_); !s.ok()) {
+      End(s);
+      return;
+    }
+    StartRead(&in_);
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) {  // the client finished writing (or went away)
+      if (Expired(ctx_)) return End(grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline exceeded or call cancelled"));
+      return End(grpc::Status::OK);
+    }
+    if (Expired(ctx_)) return End(grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline exceeded or call cancelled"));
+    v1::BatchRequest req;
+    const bool parsed = grpc::SerializationTraits<v1::BatchRequest>::Deserialize(&in_, &req).ok();
+    in_.Clear();
+    if (!parsed)
+      return End(grpc::Status(grpc::INVALID_ARGUMENT,
+                              StrCat("request: message ", state_.messages + 1,
+                                     " of the stream is not a tmapgen.v1.BatchRequest (unparseable bytes); ", state_.total,
+                                     " specs were answered before it, none after")));
+    std::vector<v1::BatchResponse> out;
+    const absl::Status s = core_->engine().Batch(req, &state_, &out);
+    if (!s.ok()) {
+      std::string field;
+      grpc::Status g = ToGrpc(s, &field);
+      if (!field.empty()) ctx_->AddTrailingMetadata("tmapgen-field", field);
+      return End(g);
+    }
+    for (v1::BatchResponse& r : out) {
+      const size_t n = r.ByteSizeLong();
+      if (n > core_->limits().max_message_bytes) {
+        const int first = r.results_size() > 0 ? r.results(0).index() : 0;
+        return End(grpc::Status(grpc::RESOURCE_EXHAUSTED,
+                                StrCat("response: the result of spec ", first, " is ", n, " bytes, over the message limit of ",
+                                       core_->limits().max_message_bytes, " bytes (--max-message-bytes)")));
+      }
+      pending_.emplace_back();
+      bool own = false;
+      grpc::SerializationTraits<v1::BatchResponse>::Serialize(r, &pending_.back(), &own);
+    }
+    WriteNext();
+  }
+
+  void OnWriteDone(bool ok) override {
+    if (!ok) return End(grpc::Status(grpc::CANCELLED, "client went away"));
+    pending_.pop_front();
+    WriteNext();
+  }
+
+  void OnCancel() override { cancelled_ = true; }
+
+  void OnDone() override {
+    core_->Log(name_, code_, start_,
+               StrCat(" specs=", state_.total, " valid=", state_.valid, cancelled_ ? " client_cancelled=1" : ""));
+    if (entered_) core_->Leave();
+    delete this;
+  }
+
+ private:
+  void WriteNext() {
+    if (!pending_.empty()) {
+      StartWrite(&pending_.front());
+      return;
+    }
+    StartRead(&in_);
+  }
+
+  void End(const grpc::Status& s) {
+    if (finished_) return;
+    finished_ = true;
+    code_ = s.error_code();
+    Finish(s);
+  }
+
+  Core* core_;
+  std::string name_;
+  grpc::CallbackServerContext* ctx_;
+  Clock::time_point start_;
+  bool entered_ = false;
+  bool finished_ = false;
+  bool cancelled_ = false;
+  ByteBuffer in_;
+  std::deque<ByteBuffer> pending_;
+  BatchState state_;
+  grpc::StatusCode code_ = grpc::UNKNOWN;
+};
+
+// ---------------------------------------------------------------------------------------------- services
+
+// A service from its descriptor: every method raw (bytes in, bytes out) on the callback API.
+class RawService final : public grpc::Service {
+ public:
+  RawService(Core* core, const google::protobuf::ServiceDescriptor* sd) {
+    for (int i = 0; i < sd->method_count(); ++i) {
+      const google::protobuf::MethodDescriptor* md = sd->method(i);
+      paths_.push_back(std::make_unique<std::string>(StrCat("/", sd->full_name(), "/", md->name())));
+      const bool stream = md->client_streaming() || md->server_streaming();
+      AddMethod(new grpc::internal::RpcServiceMethod(
+          paths_.back()->c_str(), stream ? grpc::internal::RpcMethod::BIDI_STREAMING : grpc::internal::RpcMethod::NORMAL_RPC,
+          nullptr));
+      Method m = Method::kDescribe;
+      const bool known = MethodFromName(md->name(), &m);
+      const std::string name = md->name();
+      if (stream) {
+        MarkMethodRawCallback(i, new grpc::internal::CallbackBidiHandler<ByteBuffer, ByteBuffer>(
+                                     [core, name](grpc::CallbackServerContext* ctx) { return new BatchCall(core, name, ctx); }));
+      } else {
+        MarkMethodRawCallback(
+            i, new grpc::internal::CallbackUnaryHandler<ByteBuffer, ByteBuffer>(
+                   [core, m, known, name](grpc::CallbackServerContext* ctx, const ByteBuffer* in, ByteBuffer* out) {
+                     UnaryCall* call = new UnaryCall(core, m, name, ctx, out);
+                     if (known) call->Start(in);
+                     else call->Finish(grpc::Status(grpc::UNIMPLEMENTED, "not implemented by this server"));
+                     return call;
+                   }));
+      }
+    }
+  }
+
+ private:
+  std::vector<std::unique_ptr<std::string>> paths_;  // RpcServiceMethod keeps the pointer
 };
 
 }  // namespace
 
-bool IsLoopbackAddress(const std::string& listen) {
-  if (listen.rfind("unix:", 0) == 0) return true;
-  std::string host = listen;
-  if (host.rfind("ipv4:", 0) == 0) host = host.substr(5);
-  else if (host.rfind("ipv6:", 0) == 0) host = host.substr(5);
-  if (!host.empty() && host[0] == '[') {
-    const size_t close = host.find(']');
-    host = close == std::string::npos ? host : host.substr(1, close - 1);
-  } else {
-    const size_t colon = host.rfind(':');
-    if (colon != std::string::npos) host = host.substr(0, colon);
-  }
-  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
-}
-
 struct Server::Impl {
-  std::unique_ptr<Service> service;
+  std::unique_ptr<Core> core;
+  std::unique_ptr<RawService> v1, v2;
   std::unique_ptr<grpc::Server> server;
+  std::vector<std::string> bound;
   std::atomic<bool> shut{false};
 };
 
@@ -331,10 +410,22 @@ std::unique_ptr<Server> Server::Start(const ServerConfig& c, std::string* error)
     *error = "TLS needs both a certificate and a key";
     return nullptr;
   }
-  if (!tls && !IsLoopbackAddress(c.listen)) {
-    *error = StrCat("listening on ", c.listen, " (not loopback) requires TLS: give --tls-cert and --tls-key");
+  ListenPlan plan;
+  if (absl::Status s = ResolveListen(c.listen, &plan); !s.ok()) {
+    *error = std::string(s.message());
     return nullptr;
   }
+  if (!tls && !plan.loopback) {
+    std::string where;
+    for (const std::string& b : plan.bind) where += (where.empty() ? "" : ", ") + b;
+    *error = StrCat("listening on ", c.listen, " (", where, ": not loopback only) requires TLS: give --tls-cert and --tls-key");
+    return nullptr;
+  }
+  if (c.limits.max_message_bytes > (1u << 30) || c.limits.max_concurrent_calls == 0) {
+    *error = "limits: max_message_bytes at most 1 GiB, max_concurrent_calls at least 1";
+    return nullptr;
+  }
+  InstallAcceptGuard(c.fd_reserve, c.max_connections);
   std::shared_ptr<grpc::ServerCredentials> creds;
   if (tls) {
     grpc::SslServerCredentialsOptions o;
@@ -348,36 +439,65 @@ std::unique_ptr<Server> Server::Start(const ServerConfig& c, std::string* error)
   std::unique_ptr<Server> s(new Server());
   s->impl_ = std::make_unique<Impl>();
   grpc::ServerBuilder b;
-  int port = 0;
-  b.AddListeningPort(c.listen, creds, &port);
+  std::vector<int> ports(plan.bind.size(), 0);
+  for (size_t i = 0; i < plan.bind.size(); ++i) b.AddListeningPort(plan.bind[i], creds, &ports[i]);
   b.SetMaxReceiveMessageSize(static_cast<int>(c.limits.max_message_bytes));
   b.SetMaxSendMessageSize(static_cast<int>(c.limits.max_message_bytes));
-  if (c.threads > 0) {
-    b.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::NUM_CQS, 1);
-    b.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 1);
-    b.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, c.threads);
+  b.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, c.max_streams_per_connection);
+  b.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS, c.handshake_timeout_ms);
+  b.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, c.max_connection_idle_ms);
+  if (c.max_connection_age_ms > 0) {
+    b.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS, c.max_connection_age_ms);
+    b.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS, c.max_connection_age_grace_ms);
   }
+  b.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, c.keepalive_time_ms);
+  b.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, c.keepalive_timeout_ms);
   // The instance name is the listening address; with port 0 it is fixed up after the start.
-  s->impl_->service = std::make_unique<Service>(c, c.listen);
-  b.RegisterService(s->impl_->service.get());
+  s->impl_->core = std::make_unique<Core>(c, c.listen);
+  s->impl_->v1 = std::make_unique<RawService>(s->impl_->core.get(), v1::ValidateRequest::descriptor()->file()->FindServiceByName("Tmapd"));
+  s->impl_->v2 = std::make_unique<RawService>(s->impl_->core.get(), v2::MatrixDescriptorRequest::descriptor()->file()->FindServiceByName("Tmapd"));
+  b.RegisterService(s->impl_->v1.get());
+  b.RegisterService(s->impl_->v2.get());
   s->impl_->server = b.BuildAndStart();
-  if (s->impl_->server == nullptr || port == 0) {
+  if (s->impl_->server == nullptr || (plan.bind[0].rfind("unix:", 0) != 0 && ports[0] == 0)) {
     *error = StrCat("cannot listen on ", c.listen);
     return nullptr;
   }
-  s->port_ = port;
-  if (c.listen.size() > 2 && c.listen.substr(c.listen.size() - 2) == ":0")
-    s->impl_->service->engine().set_instance(StrCat(c.listen.substr(0, c.listen.size() - 1), port));
+  s->port_ = ports[0];
+  for (size_t i = 0; i < plan.bind.size(); ++i) {
+    std::string bound = plan.bind[i];
+    if (plan.port_zero) bound = StrCat(bound.substr(0, bound.rfind(':') + 1), ports[i]);
+    s->impl_->bound.push_back(bound);
+  }
+  if (plan.port_zero) {
+    const std::string inst = c.listen.substr(0, c.listen.rfind(':') + 1);
+    s->impl_->core->engine().set_instance(StrCat(inst, s->port_));
+  }
   s->impl_->server->GetHealthCheckService()->SetServingStatus(true);
   s->impl_->server->GetHealthCheckService()->SetServingStatus(v1::Tmapd::service_full_name(), true);
+  s->impl_->server->GetHealthCheckService()->SetServingStatus(v2::Tmapd::service_full_name(), true);
   return s;
 }
 
 Server::~Server() {
-  if (impl_ && impl_->server) Shutdown(std::chrono::milliseconds(0));
+  if (impl_ && impl_->server) {
+    Shutdown(std::chrono::milliseconds(0));
+    impl_->server->Wait();
+    impl_->server.reset();
+    impl_->core->FlushLog();
+  }
 }
 
-std::string Server::address() const { return StrCat("127.0.0.1:", port_); }
+std::string Server::bound() const { return impl_->bound.empty() ? "" : impl_->bound[0]; }
+
+std::string Server::address() const {
+  const std::string b = bound();
+  if (b.rfind("0.0.0.0:", 0) == 0) return StrCat("127.0.0.1:", port_);
+  if (b.rfind("[::]:", 0) == 0) return StrCat("[::1]:", port_);
+  return b;
+}
+
+int Server::calls_in_progress() const { return impl_->core->calls(); }
 
 void Server::Shutdown(std::chrono::milliseconds grace) {
   if (impl_->shut.exchange(true)) return;
@@ -385,6 +505,9 @@ void Server::Shutdown(std::chrono::milliseconds grace) {
   impl_->server->Shutdown(std::chrono::system_clock::now() + grace);
 }
 
-void Server::Wait() { impl_->server->Wait(); }
+void Server::Wait() {
+  impl_->server->Wait();
+  impl_->core->FlushLog();
+}
 
 }  // namespace tmapgen::server

@@ -680,6 +680,23 @@ bool Generate(const Input& in, const Options& opt, Lang lang, Plan* plan, Output
   return true;
 }
 
+std::vector<desc::DescDiagnostic> Diagnostics(const PlannedDesc& d) {
+  desc::SmemCheck c;
+  BuildSmemCheck(d, &c);
+  desc::DescContext ctx;
+  ctx.smem = &c;
+  return desc::MakeDescDiagnostics(ctx, d.validation);
+}
+
+std::vector<desc::DescDiagnostic> Diagnostics(const PlannedIdesc& d) {
+  desc::IdescCheck c;
+  c.spec = d.spec;
+  c.fields = desc::DecodeIdescFields(d.value, d.spec.kind);
+  desc::DescContext ctx;
+  ctx.idesc = &c;
+  return desc::MakeDescDiagnostics(ctx, d.validation);
+}
+
 std::string DefaultFileName(const Plan& plan, Lang lang) {
   return StrCat(plan.name_space, lang == Lang::kCpp ? ".h" : lang == Lang::kJson ? ".json" : ".ptx");
 }

@@ -132,6 +132,9 @@ struct Output {
   std::string rejection;
 };
 bool Generate(const Input& in, const Options& opt, Lang lang, Plan* plan, Output* out, std::string* err);
+// Every diagnostic of a planned descriptor (RenderRejection shows the errors).
+std::vector<desc::DescDiagnostic> Diagnostics(const PlannedDesc& d);
+std::vector<desc::DescDiagnostic> Diagnostics(const PlannedIdesc& d);
 // The name the generated text goes by when nobody chose one: the namespace with .h, .json or .ptx.
 std::string DefaultFileName(const Plan& plan, Lang lang);
 

@@ -15,7 +15,7 @@ import threading
 import time
 import unittest
 
-TMAPD, TMAPGEN, SRC = sys.argv[1:4]
+TMAPD, TMAPGEN, SRC = (os.path.abspath(a) for a in sys.argv[1:4])
 del sys.argv[1:4]
 
 try:
@@ -80,14 +80,14 @@ def generate_stubs():
     back to the system protoc with grpc_python_plugin (protobuf-compiler-grpc)."""
     pdir = os.path.join(TMP, "protos")
     os.makedirs(pdir)
-    for name in ("tmapd.proto", "tmapgen.proto"):
+    for name in ("tmapd.proto", "tmapd_v2.proto", "tmapgen.proto"):
         shutil.copy(os.path.join(SRC, "proto", name), pdir)
     with open(os.path.join(pdir, "health.proto"), "w") as f:
         f.write(HEALTH_PROTO)
     with open(os.path.join(pdir, "reflection.proto"), "w") as f:
         f.write(REFLECTION_PROTO)
     used = {}
-    for group in (["health.proto", "reflection.proto"], ["tmapgen.proto", "tmapd.proto"]):
+    for group in (["health.proto", "reflection.proto"], ["tmapgen.proto", "tmapd.proto", "tmapd_v2.proto"]):
         files = [os.path.join(pdir, g) for g in group]
         tools = [sys.executable, "-m", "grpc_tools.protoc", "-I" + pdir, "--python_out=" + TMP, "--grpc_python_out=" + TMP] + files
         ok = subprocess.run(tools, capture_output=True).returncode == 0
@@ -117,6 +117,8 @@ import reflection_pb2  # noqa: E402
 import reflection_pb2_grpc  # noqa: E402
 import tmapd_pb2  # noqa: E402
 import tmapd_pb2_grpc  # noqa: E402
+import tmapd_v2_pb2  # noqa: E402
+import tmapd_v2_pb2_grpc  # noqa: E402
 import tmapgen_pb2  # noqa: E402
 from google.protobuf import descriptor_pb2  # noqa: E402
 
@@ -124,9 +126,15 @@ from google.protobuf import descriptor_pb2  # noqa: E402
 class Tmapd:
     """A tmapd process on a free loopback port; its log lines are collected."""
 
-    def __init__(self, *args, listen="127.0.0.1:0", gpu=False):
-        self.proc = subprocess.Popen([TMAPD, "--listen", listen] + ([] if gpu else ["--no-gpu"]) + list(args),
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    def __init__(self, *args, listen="127.0.0.1:0", gpu=False, strace=None, preexec_fn=None):
+        self.cwd = tempfile.mkdtemp(prefix="server-cwd-", dir=TMP)
+        cmd = [TMAPD, "--listen", listen] + ([] if gpu else ["--no-gpu"]) + list(args)
+        if strace:
+            cmd = ["strace", "-f", "-qq", "-e", "trace=open,openat,openat2,creat,rename,renameat,renameat2,unlink,unlinkat,"
+                   "mkdir,mknod,truncate", "-o", strace] + cmd
+        # A session of its own: stop() signals the group, so that a tmapd under strace stops with it.
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=self.cwd,
+                                     preexec_fn=preexec_fn, start_new_session=True)
         self.lines = []
         first = self.proc.stderr.readline()
         if "listening on" not in first:
@@ -147,11 +155,11 @@ class Tmapd:
 
     def stop(self):
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            os.killpg(self.proc.pid, signal.SIGTERM)
             try:
                 self.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
+                os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
         self.reader.join(timeout=5)
         return self.proc.returncode
@@ -291,22 +299,169 @@ class ServiceTest(unittest.TestCase):
     def test_reflection(self):
         r = reflection_pb2_grpc.ServerReflectionStub(self.channel)
         reqs = [reflection_pb2.ServerReflectionRequest(list_services=""),
-                reflection_pb2.ServerReflectionRequest(file_containing_symbol="tmapgen.v1.Tmapd")]
+                reflection_pb2.ServerReflectionRequest(file_containing_symbol="tmapgen.v1.Tmapd"),
+                reflection_pb2.ServerReflectionRequest(file_containing_symbol="tmapgen.v2.Tmapd")]
         answers = list(r.ServerReflectionInfo(iter(reqs)))
         names = {s.name for s in answers[0].list_services_response.service}
-        self.assertIn("tmapgen.v1.Tmapd", names)
-        self.assertIn("grpc.health.v1.Health", names)
-        methods = set()
-        for blob in answers[1].file_descriptor_response.file_descriptor_proto:
-            fd = descriptor_pb2.FileDescriptorProto.FromString(blob)
-            for svc in fd.service:
-                methods |= {m.name for m in svc.method}
-        self.assertTrue({"Validate", "Build", "ValidateBatch", "Descriptor", "Describe"} <= methods, methods)
+        self.assertTrue({"tmapgen.v1.Tmapd", "tmapgen.v2.Tmapd", "grpc.health.v1.Health"} <= names, names)
+        methods = {}
+        for a in answers[1:]:
+            for blob in a.file_descriptor_response.file_descriptor_proto:
+                fd = descriptor_pb2.FileDescriptorProto.FromString(blob)
+                for svc in fd.service:
+                    methods[fd.package + "." + svc.name] = {m.name for m in svc.method}
+        self.assertEqual(methods["tmapgen.v1.Tmapd"], {"Validate", "Build", "ValidateBatch", "Describe"})
+        self.assertEqual(methods["tmapgen.v2.Tmapd"], {"Validate", "Build", "ValidateBatch", "Describe", "MatrixDescriptor",
+                                                       "InstructionDescriptor", "Codegen", "Check"})
 
     def test_log_lines(self):
         self.stub.Describe(tmapd_pb2.DescribeRequest())
         time.sleep(0.2)
         self.assertRegex(self.server.log(), r"tmapd: method=Describe status=OK duration_us=\d+")
+
+
+def varint(n):
+    out = b""
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out += bytes([b | 0x80])
+        else:
+            return out + bytes([b])
+
+
+def pb_bytes(field, data):
+    if isinstance(data, str):
+        data = data.encode()
+    return varint(field << 3 | 2) + varint(len(data)) + data
+
+
+# The v1 argv requests of the issue, encoded by hand (their messages are gone from tmapd.proto):
+# DescriptorRequest{kind=1, args=2, for_map=3}, CodegenRequest{files=1 (SpecFile{name=1, content=2}), args=2},
+# CheckRequest{files=1, args=2}.
+def old_descriptor(args):
+    return b"".join(pb_bytes(2, a) for a in args)
+
+
+def old_codegen(args, spec_text):
+    return pb_bytes(1, pb_bytes(1, "s.json") + pb_bytes(2, spec_text)) + b"".join(pb_bytes(2, a) for a in args)
+
+
+SPEC_TEXT = ('{"name":"a_tile","tensor_data_type":"bf16","global_dim":[1024,1024],"box_dim":[64,64],'
+             '"swizzle":"128B","target":"sm_90a"}')
+
+
+class AttackTest(unittest.TestCase):
+    """Issue 10's attacks: a request that names a server file can neither read nor write it. The old argv
+    methods are gone (UNIMPLEMENTED), the v2 messages have no field that the server opens, and under
+    strace (where installed) the server is seen opening none of the paths."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = os.path.join(TMP, "attack")
+        os.makedirs(cls.dir, exist_ok=True)
+        cls.fifo = os.path.join(cls.dir, "fifo")
+        os.mkfifo(cls.fifo)
+        cls.victim = os.path.join(cls.dir, "victim.h")
+        with open(cls.victim, "w") as f:
+            f.write("precious\n")
+        cls.created = os.path.join(cls.dir, "created.h")
+        cls.trace = os.path.join(cls.dir, "strace.log")
+        cls.strace = shutil.which("strace")
+        cls.server = Tmapd(strace=cls.trace if cls.strace else None)
+        cls.channel = grpc.insecure_channel(cls.server.address)
+        cls.v2 = tmapd_v2_pb2_grpc.TmapdStub(cls.channel)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.channel.close()
+        cls.server.stop()
+
+    def assert_untouched(self):
+        with open(self.victim) as f:
+            self.assertEqual(f.read(), "precious\n")
+        self.assertFalse(os.path.exists(self.created))
+        # Nobody has the FIFO open for reading: opening its write end without blocking fails with ENXIO.
+        with self.assertRaises(OSError) as e:
+            os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK)
+        self.assertEqual(e.exception.errno, 6)  # ENXIO
+
+    def raw(self, method, payload):
+        call = self.channel.unary_unary(method)
+        with self.assertRaises(grpc.RpcError) as e:
+            call(payload, timeout=10)
+        return e.exception
+
+    def test_v1_argv_methods_are_gone(self):
+        attacks = [
+            ("/tmapgen.v1.Tmapd/Descriptor", old_descriptor(["wgmma", "--for_map", "/etc/passwd"])),
+            ("/tmapgen.v1.Tmapd/Descriptor", old_descriptor(["wgmma", "--for_map", "/dev/zero"])),
+            ("/tmapgen.v1.Tmapd/Descriptor", old_descriptor(["wgmma", "--for_map", self.fifo])),
+            ("/tmapgen.v1.Tmapd/Descriptor", old_descriptor(["wgmma", "--svg", self.created])),
+            ("/tmapgen.v1.Tmapd/Codegen", old_codegen(["--o", self.victim], SPEC_TEXT)),
+            ("/tmapgen.v1.Tmapd/Codegen", old_codegen(["--o=" + self.created], SPEC_TEXT)),
+            ("/tmapgen.v1.Tmapd/Check", old_codegen(["--seed", "1"], SPEC_TEXT)),
+        ]
+        for method, payload in attacks:
+            t0 = time.time()
+            err = self.raw(method, payload)
+            self.assertEqual(err.code(), grpc.StatusCode.UNIMPLEMENTED, (method, err.details()))
+            self.assertLess(time.time() - t0, 5)
+        self.assert_untouched()
+
+    def test_v2_names_are_labels(self):
+        """The only strings of v2 that look like paths are labels: a map's name in reports, the sources named
+        in generated comments. Giving server paths there opens nothing and writes nothing."""
+        spec = good_spec()
+        for name in ("/etc/passwd", "/dev/zero", self.fifo):
+            req = tmapd_v2_pb2.MatrixDescriptorRequest(
+                operation=tmapd_v2_pb2.MatrixDescriptorRequest.DERIVE, family=tmapd_v2_pb2.WGMMA, map=spec, map_name=name,
+                render=tmapd_v2_pb2.Rendering(format=tmapd_v2_pb2.Rendering.TEXT))
+            r = self.v2.MatrixDescriptor(req, timeout=5)
+            self.assertEqual(r.map.source, name)
+            self.assertIn(name, r.rendered)
+        r = self.v2.Codegen(tmapd_v2_pb2.CodegenRequest(specs=[spec], sources=[self.victim, self.created, self.fifo]),
+                            timeout=5)
+        self.assertTrue(r.generated)
+        self.assertEqual([f.name for f in r.files], ["tmapgen_gen.h"])
+        self.assertIn(self.victim, r.files[0].content)  # named in the comment, nothing more
+        self.assert_untouched()
+
+    def test_the_client_reads_its_own_files(self):
+        """tmapgen --remote parses argv and reads files on the client, as the local command does: the same
+        bytes, and nothing reaches the server when the local parse fails."""
+        env = dict(os.environ, NO_COLOR="1")
+        for args in (["desc", "wgmma", "--for_map", "/etc/passwd"], ["desc", "wgmma", "--for_map", "/dev/null"]):
+            local = subprocess.run([TMAPGEN] + args, capture_output=True, env=env)
+            remote = subprocess.run([TMAPGEN, "--remote", self.server.address] + args, capture_output=True, env=env)
+            self.assertEqual((remote.returncode, remote.stdout, remote.stderr), (local.returncode, local.stdout, local.stderr))
+            self.assertEqual(local.returncode, 2)
+        # -o is written by the client, relative to the client's directory, never the server's.
+        spec = os.path.join(self.dir, "spec.json")
+        with open(spec, "w") as f:
+            f.write(SPEC_TEXT)
+        client_dir = os.path.join(self.dir, "client")
+        os.makedirs(client_dir, exist_ok=True)
+        for o in (["--o", "out1.h"], ["--o=out2.h"], ["-o", "out3.h"]):
+            p = subprocess.run([TMAPGEN, "--remote", self.server.address, "codegen", spec] + o, cwd=client_dir,
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(sorted(os.listdir(client_dir)), ["out1.h", "out2.h", "out3.h"])
+        self.assertFalse(os.path.exists(os.path.join(self.server.cwd, "out1.h")))
+        self.assert_untouched()
+
+    def test_strace_sees_no_request_path(self):
+        if not self.strace:
+            self.skipTest("strace is not installed: the FIFO and file checks above still ran")
+        self.test_v1_argv_methods_are_gone()
+        self.test_v2_names_are_labels()
+        time.sleep(0.5)
+        with open(self.trace) as f:
+            trace = f.read()
+        self.assertIn("openat(", trace)  # the trace works (libraries, /proc, ...)
+        for path in ("/etc/passwd", "/dev/zero", self.fifo, self.victim, self.created):
+            self.assertNotIn('"%s"' % path, trace, path)
 
 
 class SecurityTest(unittest.TestCase):
