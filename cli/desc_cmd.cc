@@ -64,7 +64,7 @@ const char* kDescHelp =
 
 const char* kIdescUsage =
     "usage: tmapgen idesc [--kind K] [--m M] [--n N] [--a-type T] [--b-type T] [--d-type T] [flags]\n"
-    "       tmapgen idesc decode VALUE [--kind K] [--cta-group 1|2] [--ws] [--target T]\n"
+    "       tmapgen idesc decode VALUE [--kind K] [--cta-group 1|2] [--ws] [--a-source smem|tmem] [--target T]\n"
     "       tmapgen idesc --help\n";
 
 const char* kIdescHelp =
@@ -81,6 +81,8 @@ const char* kIdescHelp =
     "  --saturate                    i8 saturation\n"
     "  --cta-group 1|2               .cta_group::1 or ::2 (default 1)\n"
     "  --ws                          tcgen05.mma.ws; --max-shift 0|8|16|32\n"
+    "  --a-source smem|tmem          where A is read from: shared memory (a_desc, default) or tensor memory\n"
+    "                                ([a_tmem]); the valid shapes depend on it (below)\n"
     "  --scale-type ue8m0|ue4m3      block-scaled kinds (default ue8m0)\n"
     "  --a-sf-id N, --b-sf-id N      block-scaled kinds: scale-factor data ids (0..3)\n"
     "  --target T                    sm_100a, sm_103a, ...\n"
@@ -462,9 +464,53 @@ const std::vector<FlagDef>& IdescFlagDefs() {
       {"b-type", true},     {"d-type", true},     {"a-major", true},    {"b-major", true},      {"negate-a", false},
       {"negate-b", false},  {"sparse", false},    {"sparse-selector", true}, {"saturate", false}, {"cta-group", true},
       {"ws", false},        {"max-shift", true},  {"scale-type", true}, {"a-sf-id", true},      {"b-sf-id", true},
+      {"a-source", true},
       {"target", true},     {"format", true},     {"color", true},      {"help", false},        {"h", false},
   };
   return d;
+}
+
+// The form flags of --help (kind, cta-group, ws, sparse, a-source); false on a bad value.
+bool ParseIdescForm(const Flags& f, IdescSpec* s, std::string* err) {
+  if (const std::string* v = f.Get("kind"))
+    if (!ParseEnum("kind", *v, &s->kind, err)) return false;
+  if (const std::string* v = f.Get("cta-group")) {
+    uint32_t g = 0;
+    if (!ParseU32("cta-group", *v, &g, err) || (g != 1 && g != 2)) return false;
+    s->cta_group = static_cast<int>(g);
+  }
+  s->ws = f.Has("ws");
+  s->sparse = f.Has("sparse");
+  if (const std::string* v = f.Get("a-source")) {
+    if (*v != "smem" && *v != "tmem") return false;
+    s->a_tmem = *v == "tmem";
+  }
+  return true;
+}
+bool HasFormFlag(const Flags& f) {
+  return f.Has("kind") || f.Has("cta-group") || f.Has("ws") || f.Has("sparse") || f.Has("a-source");
+}
+
+// "valid shapes" section of `tmapgen idesc --help`: the rule of the chosen form (when form flags were given),
+// then every form of the chosen kind.
+std::string IdescShapeHelp(const IdescSpec& chosen, bool show_chosen) {
+  std::string o = "\nvalid shapes (PTX ISA 9.7.16.2.1 Table 39; A in tensor memory: CUTLASS SM100_MMA_*_TS):\n";
+  if (show_chosen)
+    o += StrCat("  chosen form: ", FormText(chosen), ":\n    ", FormShapeText(chosen), "\n");
+  o += StrCat("  forms of .kind::", Name(chosen.kind), ":\n");
+  for (int cta = 1; cta <= 2; ++cta)
+    for (int ws = 0; ws <= 1; ++ws)
+      for (int tmem = 0; tmem <= 1; ++tmem)
+        for (int sparse = 0; sparse <= 1; ++sparse) {
+          IdescSpec t = chosen;
+          t.cta_group = cta;
+          t.ws = ws != 0;
+          t.a_tmem = tmem != 0;
+          t.sparse = sparse != 0;
+          if (!ValidVariant(t)) continue;
+          o += StrCat("    ", FormText(t), ": ", FormShapeText(t), "\n");
+        }
+  return o;
 }
 
 bool IdescParse(const std::vector<std::string>& args_in, IdescArgs* a, std::string* msg) {
@@ -500,6 +546,12 @@ bool IdescParse(const std::vector<std::string>& args_in, IdescArgs* a, std::stri
     s.cta_group = static_cast<int>(g);
   }
   s.ws = f.Has("ws");
+  if (const std::string* v = f.Get("a-source")) {
+    if (*v != "smem" && *v != "tmem")
+      return Fail(msg, StrCat("--a-source: expected smem (A through a_desc) or tmem (A in tensor memory, "
+                              "[a_tmem]), got \"", *v, "\""));
+    s.a_tmem = *v == "tmem";
+  }
   if (const std::string* v = f.Get("target")) {
     if (!ParseTarget(*v, &s.target, &err)) return Fail(msg, err);
     s.has_target = true;
@@ -514,7 +566,7 @@ bool IdescParse(const std::vector<std::string>& args_in, IdescArgs* a, std::stri
     if (v > UINT32_MAX) return Fail(msg, "idesc decode: the instruction descriptor has 32 bits");
     for (const auto& kv : f.items) {
       const std::string& n = kv.first;
-      if (n != "kind" && n != "cta-group" && n != "ws" && n != "target" && n != "format" && n != "color")
+      if (n != "kind" && n != "cta-group" && n != "ws" && n != "a-source" && n != "target" && n != "format" && n != "color")
         return Fail(msg, StrCat("--", n, ": idesc decode takes it from the value"));
     }
     q.value = static_cast<uint32_t>(v);
@@ -560,13 +612,23 @@ bool IdescParse(const std::vector<std::string>& args_in, IdescArgs* a, std::stri
   return true;
 }
 
-int IdescMain(const std::vector<std::string>& args, const Io& io) {
+int IdescMain(const std::vector<std::string>& args_in, const Io& io) {
   IdescArgs a;
   std::string err;
-  if (!IdescParse(args, &a, &err)) return Usage(io, kIdescUsage, err);
+  if (!IdescParse(args_in, &a, &err)) return Usage(io, kIdescUsage, err);
   if (a.help) {
     *io.out += kIdescUsage;
     *io.out += kIdescHelp;
+    // The shape rules, per form; with form flags given, the chosen form's rule first.
+    std::vector<std::string> args = args_in;
+    if (!args.empty() && args[0] == "idesc") args.erase(args.begin());
+    const bool decode = !args.empty() && args[0] == "decode";
+    Flags hf;
+    std::string ignored;
+    IdescSpec chosen;
+    const bool parsed = ParseFlags(args, decode ? 1 : 0, IdescFlagDefs(), &hf, &ignored) &&
+                        ParseIdescForm(hf, &chosen, &ignored);
+    *io.out += IdescShapeHelp(chosen, parsed && HasFormFlag(hf));
     return 0;
   }
   IdescResult r;

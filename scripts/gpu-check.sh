@@ -43,6 +43,7 @@ t0=$SECONDS
 prefix_args=()
 if ls "$root"/.debs/*.deb >/dev/null 2>&1; then
   prefix_args=(-DCMAKE_PREFIX_PATH="$(bash "$root/scripts/gpu-deps.sh" unpack "$b/deps")")
+  . "$b/deps/env.sh"
 fi
 cmake -S "$root" -B "$b" -DCMAKE_BUILD_TYPE=Release -DTMAPGEN_WITH_PROTOBUF=OFF -DTMAPGEN_TESTS=OFF \
   -DTMAPGEN_BENCH=OFF "${prefix_args[@]}" > "$out/build.log" 2>&1 &&

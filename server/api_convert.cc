@@ -375,6 +375,7 @@ void ToProto(const desc::IdescSpec& s, v2::InstructionDescriptorSpec* m) {
   m->set_a_sf_id(s.a_sf_id);
   m->set_b_sf_id(s.b_sf_id);
   if (s.has_target) m->set_target(std::string(Name(s.target)));
+  m->set_a_tmem(s.a_tmem);
 }
 
 absl::Status FromProto(const v2::InstructionDescriptorSpec& m, bool build, const std::string& prefix, desc::IdescSpec* out,
@@ -387,6 +388,7 @@ absl::Status FromProto(const v2::InstructionDescriptorSpec& m, bool build, const
     s.cta_group = static_cast<int>(m.cta_group());
   }
   s.ws = m.ws();
+  s.a_tmem = m.a_tmem();
   if (absl::Status st = TargetFromProto(m.target(), prefix + "target", &s.has_target, &s.target); !st.ok()) return st;
   if (!build) {
     // The rest comes from the value.
@@ -446,6 +448,7 @@ void ToProto(const desc::IdescRequest& r, v2::InstructionDescriptorRequest* m) {
     if (r.kind_given) s->set_kind(static_cast<v2::MmaKind>(EnumToProto(r.spec.kind)));
     s->set_cta_group(static_cast<uint32_t>(r.spec.cta_group));
     s->set_ws(r.spec.ws);
+    s->set_a_tmem(r.spec.a_tmem);
     if (r.spec.has_target) s->set_target(std::string(Name(r.spec.target)));
     m->set_value(r.value);
   } else {
@@ -487,6 +490,8 @@ void IdescReportToProto(const desc::IdescReport& r, v2::InstructionDescriptorRes
   m->set_valid_m(desc::ValidMText(s));
   m->set_valid_n(desc::ValidNText(s));
   m->set_ptx(desc::IdescPtx(s));
+  m->set_form(desc::FormText(s));
+  m->set_valid_shapes(desc::FormShapeText(s));
   m->set_errors(r.validation.errors);
   m->set_warnings(r.validation.warnings);
   m->set_notes(r.validation.notes);

@@ -45,7 +45,7 @@ void ToProto(const desc::SmemDescReport& r, v2::MatrixDescriptorResponse* m);
 // Instruction descriptors.
 void ToProto(const desc::IdescSpec& s, v2::InstructionDescriptorSpec* m);
 // `build` applies the kind's defaults to what is unspecified and checks k; decode takes only kind,
-// cta_group, ws and target. `prefix` starts the field paths of errors ("spec.").
+// cta_group, ws, a_tmem and target. `prefix` starts the field paths of errors ("spec.").
 absl::Status FromProto(const v2::InstructionDescriptorSpec& m, bool build, const std::string& prefix,
                        desc::IdescSpec* s, bool* kind_given);
 void ToProto(const desc::IdescRequest& r, v2::InstructionDescriptorRequest* m);

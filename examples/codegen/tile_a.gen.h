@@ -50,7 +50,7 @@ constexpr unsigned kCoord0Multiple = 8u;  // the dim-0 coordinate must be a mult
 constexpr unsigned kGlobalAddressAlignment = 16u;  // bytes, for Encode and ReplaceAddress
 // Invariants: an edited constant that breaks the validated configuration stops the build.
 static_assert(kElementsPerCopy == 1ull * kBoxDim[0] * kBoxDim[1], "tile_a: box and transaction count disagree");
-static_assert(kTransactionBytes == (kElementsPerCopy * kSmemElementBits + 7u) / 8u, "tile_a: transaction bytes are the box bytes");
+static_assert(kTransactionBytes == (kElementsPerCopy * kElementBits + 7u) / 8u, "tile_a: transaction bytes are the box's data in its global (packed) size");
 static_assert(kSmemFootprintBytes >= kTransactionBytes, "tile_a: the footprint holds the box");
 static_assert(kSmemAlignment >= kSmemAlignmentRequired && (kSmemAlignment & (kSmemAlignment - 1u)) == 0u && kSmemAlignment % 128u == 0u, "tile_a: shared-memory alignment is a power of two >= 128");
 static_assert(kSwizzleRepeatBytes == 0u || kSmemAlignment % kSwizzleRepeatBytes == 0u, "tile_a: a swizzled box is aligned to the swizzle repeat");

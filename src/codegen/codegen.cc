@@ -238,6 +238,9 @@ void EmitMapConstants(const PlannedMap& m, std::string* o) {
   *o += StrCat("constexpr unsigned long long kElementsPerCopy = ", Ull(f.elements_per_copy), ";\n");
   *o += StrCat("constexpr unsigned kTransactionBytes = ", U(f.transaction_bytes), ";  // mbarrier expect_tx bytes of one ",
             s.direction == Direction::kPrefetch ? "prefetch (none)" : "copy",
+            f.element_bits != f.smem_element_bits ? StrCat(" (packed: ", f.element_bits, " bits per element, as CUTLASS "
+                                                           "and DeepGEMM arm it; the shared-memory image is kSmemFootprintBytes)")
+                                                  : std::string(),
             f.halo_adds_bytes ? StrCat(", plus ", s.mode == Mode::kIm2colW128 ? "4 x " : "", "kBytesPerHaloPixel per halo pixel (wHalo)")
                               : std::string(), "\n");
   if (f.halo_adds_bytes) *o += StrCat("constexpr unsigned kBytesPerHaloPixel = ", U(f.bytes_per_halo_pixel), ";\n");
@@ -255,8 +258,8 @@ void EmitMapConstants(const PlannedMap& m, std::string* o) {
   const std::string id = m.ident;
   *o += StrCat("static_assert(kElementsPerCopy == ", ElementsExpr(s), ", \"", id, ": box and transaction count disagree\");\n");
   if (s.direction != Direction::kPrefetch)
-    *o += StrCat("static_assert(kTransactionBytes == (kElementsPerCopy * kSmemElementBits + 7u) / 8u, \"", id,
-              ": transaction bytes are the box bytes\");\n");
+    *o += StrCat("static_assert(kTransactionBytes == (kElementsPerCopy * kElementBits + 7u) / 8u, \"", id,
+              ": transaction bytes are the box's data in its global (packed) size\");\n");
   *o += StrCat("static_assert(kSmemFootprintBytes >= kTransactionBytes, \"", id, ": the footprint holds the box\");\n");
   *o += StrCat("static_assert(kSmemAlignment >= kSmemAlignmentRequired && (kSmemAlignment & (kSmemAlignment - 1u)) == 0u && "
             "kSmemAlignment % 128u == 0u, \"", id, ": shared-memory alignment is a power of two >= 128\");\n");
@@ -478,6 +481,7 @@ bool ParseIdescRequest(std::string_view text, IdescRequest* out, std::string* er
     else if (k == "sparse") ok = ParseBoolValue(v, &s.sparse);
     else if (k == "saturate") ok = ParseBoolValue(v, &s.saturate);
     else if (k == "ws") ok = ParseBoolValue(v, &s.ws);
+    else if (k == "a-source") { ok = v == "smem" || v == "tmem"; s.a_tmem = v == "tmem"; }
     else if (k == "cta-group") {
       uint32_t g = 0;
       ok = ParseU32Value(v, &g) && (g == 1 || g == 2);
@@ -487,7 +491,7 @@ bool ParseIdescRequest(std::string_view text, IdescRequest* out, std::string* er
       s.has_target = ok;
     } else {
       *err = StrCat("--idesc: unknown key \"", k, "\"; expected kind, m, n, a-type, b-type, d-type, a-major, b-major, "
-                 "negate-a, negate-b, sparse, saturate, ws, cta-group, target, name");
+                 "negate-a, negate-b, sparse, saturate, ws, a-source, cta-group, target, name");
       return false;
     }
     if (!ok) { *err = StrCat("--idesc: ", k, ": bad value \"", v, "\""); return false; }
@@ -771,19 +775,58 @@ std::string GenerateJson(const Plan& plan, const Options& opt) {
   return w.Take() + "\n";
 }
 
+namespace {
+// Whether the sequence of a map sets .swizzle_atomicity (Blackwell targets, or an atomicity swizzle).
+bool EmitsAtomicity(const TensorMapSpec& s) {
+  return (s.has_target() && IsBlackwellOrLater(s.target)) || IsAtomicitySwizzle(s.swizzle);
+}
+std::string MaskText(uint32_t mask) {
+  std::string o;
+  for (int t = 0; t < kNumTargets; ++t)
+    if (mask & (1u << t)) o += StrCat(o.empty() ? "" : " ", Name(static_cast<Target>(t)));
+  return o;
+}
+}  // namespace
+
+uint32_t PtxReplaceTargets(bool atomicity) {
+  uint32_t mask = 0;
+  for (int t = 0; t < kNumTargets; ++t) {
+    const TargetInfo& i = Info(static_cast<Target>(t));
+    if (i.variant != ' ' && i.cc >= (atomicity ? 100 : 90)) mask |= 1u << t;
+  }
+  return mask;
+}
+
+uint32_t PtxTargets(const PlannedMap& m) {
+  const uint32_t valid = m.spec.has_target() ? (1u << static_cast<int>(m.spec.target)) : m.validation.valid_targets;
+  return valid & PtxReplaceTargets(EmitsAtomicity(m.spec));
+}
+
 bool GeneratePtx(const Plan& plan, const Options& opt, std::string* out, std::string* err) {
   if (!plan.valid) { *err = "the specs are invalid"; return false; }
-  for (const PlannedMap& m : plan.maps)
+  for (const PlannedMap& m : plan.maps) {
     if (EncoderFor(m.spec.mode) != Encoder::kTiled) {
       *err = StrCat(m.ident, ": tensormap.replace builds tiled maps only (mode ", Name(m.spec.mode),
                  " needs ", Name(EncoderFor(m.spec.mode)), " on the host)");
       return false;
     }
+    if (PtxTargets(m) == 0) {
+      const uint32_t wanted = m.spec.has_target() ? (1u << static_cast<int>(m.spec.target)) : m.validation.valid_targets;
+      const bool atom = EmitsAtomicity(m.spec) && (wanted & PtxReplaceTargets(false)) != 0;
+      *err = StrCat(m.ident, ": tensormap.replace", atom ? ".swizzle_atomicity" : "", " does not assemble for ",
+                    m.spec.has_target() ? std::string(Name(m.spec.target)) : MaskText(m.validation.valid_targets),
+                    ": ptxas accepts it only on the architecture-specific and family targets (",
+                    MaskText(PtxReplaceTargets(atom)), "); compile for one of them");
+      return false;
+    }
+  }
   std::string o = Header(plan, opt, "ptx", "//");
   o += "//\n"
-       "// tensormap.replace (PTX ISA 9.7.9.26; PTX 8.3, sm_90a and later) sequences that turn a 128-byte tensor map\n"
-       "// in shared memory into each map below. Operands: %tmap = .shared::cta address of the 128-byte map (.b32 or\n"
-       "// .b64 register); %gaddr = .b64 global address of the tensor. Start from a map encoded on the host (any\n"
+       "// tensormap.replace (PTX ISA 9.7.9.26, PTX 8.3) sequences that turn a 128-byte tensor map in shared memory\n"
+       "// into each map below. ptxas accepts tensormap.replace only on the architecture-specific and family targets\n"
+       "// (sm_90a, sm_100a/f and the a/f targets after it; .swizzle_atomicity from sm_100a/f on), never on sm_90, sm_100,\n"
+       "// ...; each map lists the targets its sequence assembles for. Operands: %tmap = .shared::cta address of the\n"
+       "// 128-byte map (.b32 or .b64 register); %gaddr = .b64 global address of the tensor. Start from a map encoded on the host (any\n"
        "// tiled map) or, on sm_90a, from 128 zero bytes. What no tensormap.replace field sets (L2 promotion, and\n"
        "// driver-computed words) is kept from the starting map; from a host map of the same shape the result\n"
        "// equals cuTensorMapEncodeTiled's bytes (measured on an H200, docs/codegen.md).\n"
@@ -795,11 +838,10 @@ bool GeneratePtx(const Plan& plan, const Options& opt, std::string* out, std::st
   for (const PlannedMap& m : plan.maps) {
     const TensorMapSpec& s = m.spec;
     const uint32_t r = Rank(s);
-    const bool blackwell = s.has_target() && IsBlackwellOrLater(s.target);
     const std::string p = "tensormap.replace.tile.";
     const std::string q = ".shared::cta.b1024.";
-    o += StrCat("// ", m.ident, ": ", Name(s.mode), ", ", FullName(s.data_type), ", ", FullName(s.swizzle), "; valid for: ",
-             TargetsText(m), "\n");
+    o += StrCat("// ", m.ident, ": ", Name(s.mode), ", ", FullName(s.data_type), ", ", FullName(s.swizzle),
+             "; assembles for: ", MaskText(PtxTargets(m)), "\n");
     o += StrCat(p, "global_address", q, "b64 [%tmap], %gaddr;\n");
     o += StrCat(p, "rank", q, "b32 [%tmap], ", s.rank - 1, ";  // rank - 1\n");
     for (uint32_t i = 0; i < r; ++i) o += StrCat(p, "global_dim", q, "b32 [%tmap], ", i, ", ", s.global_dim[i], ";\n");
@@ -810,7 +852,7 @@ bool GeneratePtx(const Plan& plan, const Options& opt, std::string* out, std::st
     o += StrCat(p, "elemtype", q, "b32 [%tmap], ", PtxElemTypeValue(s.data_type), ";  // ", PtxElemType(s.data_type), "\n");
     o += StrCat(p, "interleave_layout", q, "b32 [%tmap], ", static_cast<int>(s.interleave), ";  // ", FullName(s.interleave), "\n");
     o += StrCat(p, "swizzle_mode", q, "b32 [%tmap], ", PtxSwizzleModeValue(s.swizzle), ";  // ", FullName(s.swizzle), "\n");
-    if (blackwell || IsAtomicitySwizzle(s.swizzle))
+    if (EmitsAtomicity(s))
       o += StrCat(p, "swizzle_atomicity", q, "b32 [%tmap], ", PtxSwizzleAtomicityValue(s.swizzle),
                ";  // PTX 8.6, sm_100a and later\n");
     o += StrCat(p, "fill_mode", q, "b32 [%tmap], ", static_cast<int>(s.oob_fill), ";  // ", FullName(s.oob_fill), "\n\n");

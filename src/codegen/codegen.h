@@ -115,9 +115,18 @@ std::string SanitizeIdentifier(std::string_view name, std::string_view fallback)
 
 std::string GenerateCpp(const Plan& plan, const Options& opt);
 std::string GenerateJson(const Plan& plan, const Options& opt);
-// False (and *err) for an invalid plan or a map that tensormap.replace cannot build (only tiled maps:
-// tiled, gather4, scatter4 can be modified on the device).
+// False (and *err) for an invalid plan, a map that tensormap.replace cannot build (only tiled maps:
+// tiled, gather4, scatter4 can be modified on the device), or a map valid for no target on which the
+// sequence assembles. Each map's comment lists the targets it assembles for (PtxTargets).
 bool GeneratePtx(const Plan& plan, const Options& opt, std::string* out, std::string* err);
+// The targets ptxas (CUDA 13.0) accepts tensormap.replace on: the architecture-specific ("a") and family
+// ("f") targets, sm_90a and later; with .swizzle_atomicity (set for Blackwell targets and the atomicity
+// swizzles) sm_100a/f and later. Plain targets (sm_90, sm_100, ...) reject the instruction. Checked per target
+// by tests/codegen/ptx_targets_check.sh.
+uint32_t PtxReplaceTargets(bool atomicity);
+// The targets the generated sequence of one map is for: the map's target (or valid targets) that
+// PtxReplaceTargets() allows.
+uint32_t PtxTargets(const PlannedMap& m);
 
 // Convenience: plan + generate in one call; "" when the plan is invalid or unresolvable.
 std::string GenerateCpp(const Input& in, const Options& opt);

@@ -561,9 +561,10 @@ std::string PtxLine(const IdescSpec& s) {
   const std::string base = StrCat("tcgen05.mma", s.ws ? ".ws" : "", s.sparse ? ".sp" : "", ".cta_group::", s.cta_group,
                                ".kind::", Name(s.kind));
   const std::string sp = s.sparse ? " [sp_meta_tmem]," : "";
+  const char* a = s.a_tmem ? "[a_tmem]" : "a_desc";
   if (IsBlockScaled(s.kind))
-    return StrCat(base, ".block_scale [d_tmem], a_desc, b_desc,", sp, " idesc, [sfa_tmem], [sfb_tmem], enable_input_d;");
-  return StrCat(base, " [d_tmem], a_desc, b_desc,", sp, " idesc, enable_input_d;");
+    return StrCat(base, ".block_scale [d_tmem], ", a, ", b_desc,", sp, " idesc, [sfa_tmem], [sfb_tmem], enable_input_d;");
+  return StrCat(base, " [d_tmem], ", a, ", b_desc,", sp, " idesc, enable_input_d;");
 }
 
 }  // namespace
@@ -583,9 +584,9 @@ std::string RenderIdescText(const IdescReport& r, bool color) {
              IdescFieldMeaning(s, fs[i], fv), "\n");
   }
   if (r.check.fields.reserved) o += Row("reserved bits set", Hex(r.check.fields.reserved));
-  o += Row("shape", StrCat("M = ", s.m, ", N = ", s.n, ", K = ", InstrK(s), " (.cta_group::", s.cta_group, s.ws ? ", .ws" : "",
-                        s.sparse ? ", sparse" : ", dense", ")"));
-  o += Row("valid M / N", StrCat("M in {", ValidMText(s), "}; N in ", ValidNText(s)));
+  o += Row("form", FormText(s));
+  o += Row("shape", StrCat("M = ", s.m, ", N = ", s.n, ", K = ", InstrK(s)));
+  o += Row("valid M / N", StrCat("M in {", ValidMText(s), "}; N in ", ValidNText(s), " (", FormShapeText(s), ")"));
   o += Row("ptx", PtxLine(s));
   const DescContext ctx{nullptr, &r.check};
   o += DiagnosticsText(MakeDescDiagnostics(ctx, r.validation), r.validation, c);
@@ -608,12 +609,13 @@ void WriteIdescJson(const IdescReport& r, json::Writer* w) {
   w->EndArray();
   w->Key("reserved_bits").String(Hex(r.check.fields.reserved));
   w->Key("cta_group").Int(s.cta_group).Key("ws").Bool(s.ws).Key("sparse").Bool(s.sparse);
+  w->Key("a_source").String(s.a_tmem ? "tmem" : "smem").Key("form").String(FormText(s));
   w->Key("m").Uint(s.m).Key("n").Uint(s.n).Key("k").Uint(InstrK(s));
   w->Key("a_type").String(Name(s.a_type)).Key("b_type").String(Name(s.b_type));
   w->Key("a_major").String(Name(s.a_major)).Key("b_major").String(Name(s.b_major));
   if (!IsBlockScaled(s.kind)) w->Key("d_type").String(Name(s.d_type));
   else w->Key("scale_type").String(Name(s.scale_type)).Key("a_sf_id").Uint(s.a_sf_id).Key("b_sf_id").Uint(s.b_sf_id);
-  w->Key("valid_m").String(ValidMText(s)).Key("valid_n").String(ValidNText(s));
+  w->Key("valid_m").String(ValidMText(s)).Key("valid_n").String(ValidNText(s)).Key("valid_shapes").String(FormShapeText(s));
   w->Key("ptx").String(PtxLine(s));
   w->Key("counts").BeginObject().Key("errors").Int(r.validation.errors).Key("warnings").Int(r.validation.warnings);
   w->Key("notes").Int(r.validation.notes).EndObject();

@@ -242,10 +242,18 @@ std::string ValidMText(const IdescSpec& s) {
   return "128, 256";
 }
 
+bool TmemANarrowsN(const IdescSpec& s) {
+  if (!s.a_tmem || s.ws || IsBlockScaled(s.kind)) return false;
+  if (s.cta_group == 1)  // SM100_MMA_{TF32,F16BF16,F8F6F4}_TS; SM100_MMA_S8_TS keeps the i8 shapes
+    return s.m == 128 && (s.kind == MmaKind::kTf32 || s.kind == MmaKind::kF16 || s.kind == MmaKind::kF8f6f4);
+  return s.cta_group == 2;  // SM100_MMA_{TF32,F16BF16,F8F6F4,S8}_2x1SM_TS
+}
+
 bool ValidN(const IdescSpec& s) {
   const uint32_t n = s.n;
   if (s.ws) return n == 64 || n == 128 || (n == 256 && !s.sparse);
   if (n == 0 || n > 256) return false;
+  if (TmemANarrowsN(s)) return s.cta_group == 1 ? n >= 16 && n % 16 == 0 : n >= 32 && n % 32 == 0;
   if (s.cta_group == 1) {
     if (s.kind == MmaKind::kI8) return n == 8 || n == 16 || n == 24 || n == 32 || (n >= 48 && n % 16 == 0);
     return n % 8 == 0;
@@ -256,8 +264,27 @@ bool ValidN(const IdescSpec& s) {
 
 std::string ValidNText(const IdescSpec& s) {
   if (s.ws) return s.sparse ? "64, 128" : "64, 128, 256";
+  if (TmemANarrowsN(s)) return s.cta_group == 1 ? "16..256 step 16" : "32..256 step 32";
   if (s.cta_group == 1) return s.kind == MmaKind::kI8 ? "8, 16, 24, 32, then 48..256 step 16" : "8..256 step 8";
   return s.kind == MmaKind::kI8 ? "32..256 step 32" : "16..256 step 16";
+}
+
+std::string FormText(const IdescSpec& s) {
+  return StrCat("tcgen05.mma", s.ws ? ".ws" : "", s.sparse ? ".sp" : "", ".cta_group::", s.cta_group, ".kind::",
+                Name(s.kind), " (", s.sparse ? "sparse" : "dense", ", A in ",
+                s.a_tmem ? "tensor memory: [a_tmem]" : "shared memory: a_desc", ")");
+}
+
+std::string FormShapeText(const IdescSpec& s) {
+  static constexpr uint32_t kMs[] = {32, 64, 128, 256};
+  std::string o;
+  for (const uint32_t m : kMs) {
+    IdescSpec t = s;
+    t.m = m;
+    if (!ValidVariant(t) || !ValidM(t)) continue;
+    o += StrCat(o.empty() ? "" : "; ", "M = ", m, ": N in ", ValidNText(t));
+  }
+  return o.empty() ? std::string("no shape (the form does not exist)") : o;
 }
 
 }  // namespace tmapgen::desc

@@ -43,6 +43,9 @@ struct IdescSpec {
   MmaKind kind = MmaKind::kF16;
   int cta_group = 1;      // 1 or 2 (.cta_group::1 / ::2)
   bool ws = false;        // tcgen05.mma.ws
+  // Where A is read from: shared memory through a matrix descriptor (a_desc, the default) or tensor memory
+  // ([a_tmem]). The instruction descriptor does not encode it; the shapes allowed depend on it.
+  bool a_tmem = false;
   bool sparse = false;
   uint32_t sparse_selector = 0;  // 0..3, Table 42 kinds only
   bool saturate = false;         // .kind::i8 only
@@ -94,12 +97,22 @@ IdescSpec SpecFromFields(const IdescFields& f, const IdescSpec& context);
 // K of one instruction in elements (Table 39): dense f16 16, tf32 8, f8f6f4/i8/mxf8f6f4 32, mxf4 64
 // (96 with k96); sparse doubles it.
 uint32_t InstrK(const IdescSpec& s);
-// Valid shapes for the spec's kind, cta_group, .ws and sparsity (Table 39). The text forms list them
-// ("64, 128"; "8..256 step 8").
+// Valid shapes for the spec's form: kind, cta_group, .ws, sparsity and where A lives. Table 39 gives the shapes
+// per kind, cta_group, .ws and sparsity; it does not separate the A source. With A in tensor memory CUTLASS's
+// SM100_MMA_{TF32,F16BF16,F8F6F4}_TS atoms (cute/arch/mma_sm100_umma.hpp) require, for M = 128 with
+// .cta_group::1, N a multiple of 16 (16..256) instead of 8, and with .cta_group::2 (the *_2x1SM_TS atoms, i8
+// included) N a multiple of 32 (32..256) instead of 16; that stricter rule is applied to those forms. The text
+// forms list the shapes ("64, 128"; "8..256 step 8").
 bool ValidM(const IdescSpec& s);
 bool ValidN(const IdescSpec& s);
 std::string ValidMText(const IdescSpec& s);
 std::string ValidNText(const IdescSpec& s);
+// The form in words: "tcgen05.mma.cta_group::1.kind::f16 (dense, A in tensor memory: [a_tmem])".
+std::string FormText(const IdescSpec& s);
+// Every M of the form with its N: "M = 64: N in 8..256 step 8; M = 128: N in 16..256 step 16".
+std::string FormShapeText(const IdescSpec& s);
+// Whether the A-in-tensor-memory restriction of CUTLASS's *_TS atoms applies to this form and M.
+bool TmemANarrowsN(const IdescSpec& s);
 // The combination (kind, cta_group, .ws, sparsity) exists at all (Table 39 "Invalid" rows).
 bool ValidVariant(const IdescSpec& s);
 

@@ -420,7 +420,9 @@ bool BuildPlan(const TensorMapSpec& spec, const CopyInstruction& in, Plan* plan,
   for (uint32_t r = 0; r < L.rows; ++r) plan->rows[r].linear_offset = static_cast<uint64_t>(r) * L.row_pitch;
   L.footprint_bytes = static_cast<uint64_t>(L.rows) * L.row_pitch;
   if (spec.swizzle != Swizzle::kNone) L.footprint_bytes = RoundUp(L.footprint_bytes, 128);
-  L.transaction_bytes = CeilDiv(static_cast<uint64_t>(L.rows) * L.row_elements * L.smem_element_bits, 8);
+  // complete_tx counts the data in its global (packed) size; the padded shared-memory image is the footprint
+  // (16U4_ALIGN16B / 16U6_ALIGN16B: CUTLASS and DeepGEMM arm the packed size, docs/hardware.md).
+  L.transaction_bytes = CeilDiv(static_cast<uint64_t>(L.rows) * L.row_elements * L.global_element_bits, 8);
   uint64_t need = CeilDiv(spec.global_dim[0] * static_cast<uint64_t>(L.global_element_bits), 8);
   for (int d = 1; d < rank; ++d) need += (spec.global_dim[d] - 1) * spec.global_strides[d - 1];
   L.required_global_bytes = need;

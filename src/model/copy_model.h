@@ -99,7 +99,7 @@ struct CopyLayout {
   uint32_t main_rows = 0;     // rows without the halo pixels
   std::array<uint32_t, kMaxRank> box_counts{};  // tiled: elements along each dimension (after strides)
   uint64_t footprint_bytes = 0;    // bytes of shared memory the copy may touch, from the destination
-  uint64_t transaction_bytes = 0;  // bytes counted by complete_tx (data, fill and packed padding)
+  uint64_t transaction_bytes = 0;  // bytes counted by complete_tx: data and fill in their global (packed) size
   uint64_t required_global_bytes = 0;  // size the global buffer must have
 };
 
@@ -130,7 +130,7 @@ bool ModelLoad(const TensorMapSpec& spec, const CopyInstruction& instr, const ui
 
 struct StoreResult {
   uint64_t bytes_written = 0;       // global bytes changed or rewritten
-  uint64_t transaction_bytes = 0;   // shared-memory bytes read (the bulk_group's bytes)
+  uint64_t transaction_bytes = 0;   // bytes of tensor data the bulk_group moves (packed size; smem read: footprint)
   uint32_t elements_written = 0;
   uint32_t elements_skipped = 0;    // out of bounds (or after the first out-of-bounds im2col_no_offs pixel)
 };

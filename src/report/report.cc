@@ -358,6 +358,9 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
   std::string tx = StrCat(f.transaction_bytes, " B per copy (mbarrier expect_tx), ", f.elements_per_copy, " elements");
   if (f.halo_adds_bytes)
     tx += StrCat(s.mode == Mode::kIm2colW128 ? "; plus 4 x wHalo x " : "; plus wHalo x ", f.bytes_per_halo_pixel, " B of halo");
+  if (f.element_bits != f.smem_element_bits && s.interleave == Interleave::kNone)
+    tx += StrCat("; packed size (", f.element_bits, " bits per element): the shared-memory image is 1 byte per element, ",
+                 f.smem_footprint_bytes, " B (CUTLASS and DeepGEMM arm the packed size; docs/hardware.md)");
   if (s.direction == Direction::kPrefetch) tx = "0 B (prefetch to L2 writes no shared memory)";
   o += Row("transaction bytes", tx);
   o += Row("shared memory", StrCat(f.smem_footprint_bytes, " B per copy; destination aligned to ", f.smem_alignment_required,

@@ -31,10 +31,7 @@ DerivedFacts ComputeDerivedFacts(const TensorMapSpec& s) {
     f.inner_box_bytes = CeilDiv(SatMul(s.channels_per_pixel, sbits), 8);
     const uint64_t pixels = s.mode == Mode::kIm2colW128 ? 128 : s.pixels_per_column;
     f.elements_per_copy = SatMul(pixels, s.channels_per_pixel);
-    if (IsWideMode(s.mode)) {
-      f.halo_adds_bytes = true;
-      f.bytes_per_halo_pixel = f.inner_box_bytes;
-    }
+    f.halo_adds_bytes = IsWideMode(s.mode);  // bytes_per_halo_pixel is set with the transaction bytes
   } else {
     f.inner_box_bytes = CeilDiv(SatMul(s.box_dim[0], sbits), 8);
     if (IsGatherScatter(s.mode)) {
@@ -62,15 +59,21 @@ DerivedFacts ComputeDerivedFacts(const TensorMapSpec& s) {
       f.elements_per_copy = rank == 0 ? 0 : n;
     }
   }
-  f.transaction_bytes = s.direction == Direction::kPrefetch ? 0 : CeilDiv(SatMul(f.elements_per_copy, sbits), 8);
+  // The mbarrier counts the tensor data in its global (packed) size: 4 or 6 bits per element for the
+  // ALIGN16B types, whose shared-memory image is 1 byte per element (CUTLASS's block-scaled collectives
+  // count sizeof_bits of the 4/6-bit type, DeepGEMM arms SMEM_B_SIZE_PER_STAGE / 2; docs/hardware.md).
+  const uint64_t gbits = static_cast<uint64_t>(f.element_bits);
+  f.transaction_bytes = s.direction == Direction::kPrefetch ? 0 : CeilDiv(SatMul(f.elements_per_copy, gbits), 8);
+  if (f.halo_adds_bytes) f.bytes_per_halo_pixel = CeilDiv(SatMul(s.channels_per_pixel, gbits), 8);
+  const uint64_t smem_bytes = CeilDiv(SatMul(f.elements_per_copy, sbits), 8);  // the image in shared memory
   const uint64_t granule = f.swizzle_span > 16 ? f.swizzle_span : 16;
   const uint64_t inner = f.inner_box_bytes;
   if (s.swizzle != Swizzle::kNone && s.interleave == Interleave::kNone && inner > 0 && inner < f.swizzle_span) {
     f.smem_row_pitch = f.swizzle_span;
-    f.smem_footprint_bytes = SatMul(CeilDiv(f.transaction_bytes, inner), f.swizzle_span);
+    f.smem_footprint_bytes = SatMul(CeilDiv(smem_bytes, inner), f.swizzle_span);
   } else {
     f.smem_row_pitch = inner;
-    f.smem_footprint_bytes = RoundUpPow2(f.transaction_bytes, granule);
+    f.smem_footprint_bytes = RoundUpPow2(smem_bytes, granule);
   }
   if (s.direction == Direction::kPrefetch) f.smem_footprint_bytes = 0;
   if (s.interleave != Interleave::kNone && !IsIm2colMode(s.mode)) {

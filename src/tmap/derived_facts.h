@@ -21,8 +21,11 @@ struct DerivedFacts {
   // Bytes along the innermost box dimension in shared memory: box_dim[0] (tiled, gather4, scatter4)
   // or channels_per_pixel (im2col modes), times the element size.
   uint64_t inner_box_bytes = 0;
-  // Elements one copy moves, and the bytes it writes to (load) or reads from (store, reduce) shared
-  // memory: the mbarrier transaction count of a load. Tiled: prod(ceil(box_dim[i] / element_strides[i]))
+  // Elements one copy moves, and the bytes of tensor data they are in global memory: the mbarrier
+  // transaction count of a load (complete_tx), and what a store or reduction moves. Packed sub-byte types
+  // count their packed size (16U4_ALIGN16B 4 bits, 16U6_ALIGN16B 6 bits per element) although shared
+  // memory holds them padded to 1 byte (smem_footprint_bytes): CUTLASS's block-scaled collectives and
+  // DeepGEMM's FP4 GEMM arm their barriers so (production code, not measured here: docs/hardware.md). Tiled: prod(ceil(box_dim[i] / element_strides[i]))
   // with element_strides[0] ignored for interleave NONE; gather4/scatter4: 4 rows of box_dim[0];
   // im2col and im2col::w: pixels_per_column x channels_per_pixel; im2col::w::128: 128 x channels.
   // Interleaved tiled maps (measured, docs/model.md M6): dimension 0 counts 16/32-byte slices and
@@ -31,12 +34,13 @@ struct DerivedFacts {
   uint64_t elements_per_copy = 0;
   uint64_t transaction_bytes = 0;
   // im2col::w adds wHalo x channels_per_pixel elements per copy (im2col::w::128: 4 x wHalo x channels);
-  // wHalo is an operand of the instruction, so the report gives the bytes per halo pixel.
+  // wHalo is an operand of the instruction, so the report gives the transaction bytes per halo pixel.
   bool halo_adds_bytes = false;
   uint64_t bytes_per_halo_pixel = 0;
   // Shared memory the destination must provide. Rows narrower than the swizzle span still occupy a
   // whole span each (measured on an H200: docs/model.md M1), so the footprint is rows x span then;
-  // otherwise the transaction bytes rounded up to the swizzle span.
+  // otherwise the bytes of the shared-memory image (elements x smem_element_bits) rounded up to the
+  // swizzle span. Never less than transaction_bytes.
   uint64_t smem_footprint_bytes = 0;
   uint64_t smem_row_pitch = 0;  // bytes from one box row to the next in shared memory
   // The instruction's coordinate along dimension 0 (x0, or the channel c of im2col) must be a multiple

@@ -214,6 +214,33 @@ TEST(IdescCmd, BuildAndDecode) {
   EXPECT_TRUE(Contains(r.out, "idesc-m"));
 }
 
+// --a-source chooses the form (issue 15): M = 128, N = 8 is valid with A in shared memory (PTX Table 39; CUTLASS
+// SM100_MMA_F16BF16_SS) and invalid with A in tensor memory (CUTLASS SM100_MMA_F16BF16_TS: N % 16 for M = 128).
+// --help states the rule of the chosen form; a decoded value is judged for the form given.
+TEST(IdescCmd, ASourceFormAndHelp) {
+  Result r = Idesc({"--kind", "f16", "--m", "128", "--n", "8"});
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  r = Idesc({"--kind", "f16", "--m", "128", "--n", "8", "--a-source", "tmem"});
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_TRUE(Contains(r.out, "idesc-n"));
+  EXPECT_TRUE(Contains(r.out, "A in tensor memory"));
+  EXPECT_TRUE(Contains(r.out, "[a_tmem]"));  // the PTX line of the form
+  r = Idesc({"--kind", "f16", "--m", "128", "--n", "8", "--a-source", "tmem", "--format", "json"});
+  EXPECT_TRUE(IsJson(r.out));
+  EXPECT_TRUE(Contains(r.out, "\"a_source\":\"tmem\""));
+  r = Idesc({"decode", "0x08020490", "--kind", "f16", "--a-source", "tmem"});  // M 128, N 8
+  EXPECT_EQ(r.rc, 1);
+  r = Idesc({"decode", "0x08020490", "--kind", "f16"});
+  EXPECT_EQ(r.rc, 0);
+  r = Idesc({"--kind", "f16", "--a-source", "tmem", "--help"});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_TRUE(Contains(r.out, "chosen form: tcgen05.mma.cta_group::1.kind::f16 (dense, A in tensor memory: [a_tmem])"));
+  EXPECT_TRUE(Contains(r.out, "M = 128: N in 16..256 step 16"));
+  r = Idesc({"--a-source", "regs"});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_TRUE(Contains(r.err, "--a-source"));
+}
+
 TEST(IdescCmd, BadUsage) {
   struct Case {
     std::vector<std::string> args;

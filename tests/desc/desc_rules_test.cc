@@ -474,7 +474,7 @@ TEST(RuleTable, EveryRuleIsTestedAndUnique) {
       "map-box-narrower-than-atom", "map-dst-align-128", "map-dst-phase", "map-layout-encoding",
       "map-swizzle-mismatch", "map-atomicity-mismatch", "map-lbo-mismatch", "map-sbo-mismatch",
       "map-base-offset-mismatch", "map-start-outside", "map-start-offset", "map-chunks-disagree", "idesc-variant",
-      "idesc-m", "idesc-n", "idesc-k96", "idesc-d-type", "idesc-ab-type", "idesc-ab-type-match", "idesc-negate-i8",
+      "idesc-m", "idesc-n", "idesc-a-tmem-transpose", "idesc-k96", "idesc-d-type", "idesc-ab-type", "idesc-ab-type-match", "idesc-negate-i8",
       "idesc-saturate", "idesc-transpose-kind", "idesc-transpose-type", "idesc-transpose-n", "idesc-sparse-selector",
       "idesc-max-shift", "idesc-scale-type", "idesc-sf-id", "idesc-reserved", "idesc-target",
   };

@@ -195,6 +195,85 @@ TEST(IdescShapes, F16) {
   EXPECT_EQ(InstrK(s), 32u);
 }
 
+// The form decides the shapes (issue 15). PTX ISA 9.7.16.2.1 Table 39 (.kind::f16, .kind::tf32: "64xNxK, 128xNxK;
+// N = {8, 16, 24, ... 256} steps of 8" for cta_group 1, "N = {16, 32, ... 256} steps of 16" for cta_group 2) does not
+// separate the A source. CUTLASS cute/arch/mma_sm100_umma.hpp (commit 7107b0553) does:
+//   SM100_MMA_F16BF16_SS / SM100_MMA_TF32_SS (l. 86-89, 46-49): M 64 or 128, N % 8 == 0, 8 <= N <= 256;
+//   SM100_MMA_F16BF16_TS / SM100_MMA_TF32_TS / SM100_MMA_F8F6F4_TS (l. 171-178, 127-134, 1292-1298), A from TMEM:
+//     M == 64 with N % 8 == 0, or M == 128 with N % 16 == 0, 16 <= N <= 256; "A from TMEM can't be transposed";
+//   SM100_MMA_*_2x1SM_SS (l. 552-555): N % 16 == 0; SM100_MMA_*_2x1SM_TS (l. 593-596, 635-638, 1131-1134 for S8):
+//     N % 32 == 0, 32 <= N <= 256.
+TEST(IdescShapes, ASourceFormsFromCutlass) {
+  IdescSpec s = F16(128, 8);
+  EXPECT_TRUE(ValidN(s));  // SS: N = 8 with M = 128
+  s.a_tmem = true;
+  EXPECT_FALSE(ValidN(s));  // TS: M = 128 needs N % 16
+  for (uint32_t n : {24u, 40u, 248u}) {
+    s.n = n;
+    EXPECT_FALSE(ValidN(s)) << n;
+  }
+  for (uint32_t n : {16u, 32u, 256u}) {
+    s.n = n;
+    EXPECT_TRUE(ValidN(s)) << n;
+  }
+  s.m = 64;  // TS with M = 64 keeps steps of 8
+  s.n = 24;
+  EXPECT_TRUE(ValidN(s));
+  s.kind = MmaKind::kTf32;
+  s.a_type = s.b_type = ElemType::kTF32;
+  s.m = 128;
+  EXPECT_FALSE(ValidN(s));
+  s.kind = MmaKind::kF8f6f4;
+  EXPECT_FALSE(ValidN(s));
+  // 2 CTAs: SS steps of 16, TS steps of 32 (i8 included, whose SS rule is already 32).
+  IdescSpec two = F16(256, 48);
+  two.cta_group = 2;
+  EXPECT_TRUE(ValidN(two));
+  two.a_tmem = true;
+  EXPECT_FALSE(ValidN(two));
+  two.n = 64;
+  EXPECT_TRUE(ValidN(two));
+  two.n = 16;
+  EXPECT_FALSE(ValidN(two));
+  EXPECT_EQ(ValidNText(two), "32..256 step 32");
+  // Forms CUTLASS does not separate keep Table 39: .ws, the block-scaled kinds, i8 with one CTA.
+  IdescSpec ws = F16(128, 64);
+  ws.ws = true;
+  ws.a_tmem = true;
+  EXPECT_TRUE(ValidN(ws));
+  IdescSpec i8 = F16(128, 24);
+  i8.kind = MmaKind::kI8;
+  i8.a_tmem = true;
+  EXPECT_TRUE(ValidN(i8));
+  EXPECT_EQ(FormShapeText(F16(128, 8)), "M = 64: N in 8..256 step 8; M = 128: N in 8..256 step 8");
+  IdescSpec ts = F16(128, 8);
+  ts.a_tmem = true;
+  EXPECT_EQ(FormShapeText(ts), "M = 64: N in 8..256 step 8; M = 128: N in 16..256 step 16");
+  EXPECT_NE(FormText(ts).find("A in tensor memory"), std::string::npos);
+}
+
+// The messages state the rule of the chosen form; a transposed A from tensor memory is an error (CUTLASS *_TS).
+TEST(IdescRules, TmemFormMessagesAndTranspose) {
+  IdescSpec s = F16(128, 24);
+  s.a_tmem = true;
+  IdescCheck in;
+  in.spec = s;
+  in.fields = DecodeIdescFields(EncodeIdesc(s), s.kind);
+  DescValidation v;
+  ValidateIdesc(in, &v);
+  const std::vector<DescDiagnostic> d = MakeDescDiagnostics(DescContext{nullptr, &in}, v);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].rule, "idesc-n");
+  EXPECT_NE(d[0].message.find("A in tensor memory"), std::string::npos) << d[0].message;
+  EXPECT_NE(d[0].message.find("16..256 step 16"), std::string::npos) << d[0].message;
+  EXPECT_NE(d[0].fix.find("shared memory"), std::string::npos) << d[0].fix;
+  s.n = 32;
+  s.a_major = Major::kMN;
+  EXPECT_TRUE(Has(RunIdesc(s), "idesc-a-tmem-transpose"));
+  s.a_tmem = false;
+  EXPECT_FALSE(Has(RunIdesc(s), "idesc-a-tmem-transpose"));
+}
+
 TEST(IdescShapes, I8N) {
   IdescSpec s = F16(128, 8);
   s.kind = MmaKind::kI8;

@@ -485,13 +485,16 @@ TEST(SubByte, U4Align8BCopiesNibblesAsIs) {
   }
 }
 
-// .b4x16_p64: 16 nibbles (8 bytes) then 8 bytes of padding (PTX 5.5.1.1, Figure 5).
+// .b4x16_p64: 16 nibbles (8 bytes) then 8 bytes of padding (PTX 5.5.1.1, Figure 5). The transaction count is the
+// packed size, 128 x 4 bits = 64 B (CUTLASS sm100_blockscaled_mma_warpspecialized.hpp l. 294-296 counts
+// sizeof_bits of the 4-bit type; DeepGEMM sm100_fp8_fp4_gemm_1d1d.cuh l. 257-258 arms half the 1-byte-per-element
+// stage size), while the image is 128 B.
 TEST(SubByte, U4Align16BLoadPadsEvery8Bytes) {
   const TensorMapSpec s = Tiled(DataType::k16U4Align16B, {256, 2}, {128, 1}, Swizzle::k128B);
   const std::vector<uint8_t> g = IotaBytes(512);
   const SmemImage img = MustLoad(s, Instr(CopyMode::kTile, {128, 1}), g);
   ASSERT_EQ(img.bytes.size(), 128u);
-  EXPECT_EQ(img.transaction_bytes, 128u);
+  EXPECT_EQ(img.transaction_bytes, 64u);
   for (int grp = 0; grp < 8; ++grp)
     for (int b = 0; b < 16; ++b) {
       const uint64_t at = SwizzleAddress(Swizzle::k128B, 16 * static_cast<uint64_t>(grp) + static_cast<uint64_t>(b));
@@ -510,6 +513,7 @@ TEST(SubByte, U6Align16BLoadPadsEvery12Bytes) {
   const std::vector<uint8_t> g = IotaBytes(512);
   const SmemImage img = MustLoad(s, Instr(CopyMode::kTile, {0, 1}), g);
   ASSERT_EQ(img.bytes.size(), 128u);
+  EXPECT_EQ(img.transaction_bytes, 96u);  // 128 x 6 bits packed (CUTLASS sm120_blockscaled_mma_tma.hpp l. 256-262)
   const size_t row = 256 * 6 / 8;  // 192 bytes; the stride is rounded to 208
   const size_t stride = s.global_strides[0];
   EXPECT_EQ(row, 192u);

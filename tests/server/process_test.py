@@ -573,6 +573,11 @@ class CliTest(unittest.TestCase):
         self.same("desc", "tcgen05", "--tile", "128,64", "--format", "json")
         self.same("desc", "decode", "0x4000004000010001")
         self.same("idesc", "--kind", "f16", "--m", "64", "--n", "64")
+        self.same("idesc", "--kind", "f16", "--a-source", "tmem", "--m", "128", "--n", "64", "--format", "json")
+        self.same("idesc", "decode", "0x08200490", "--a-source", "tmem", "--kind", "f16")
+        self.same("idesc", "decode", "0x08200490")
+        self.same("idesc", "--kind", "i8", "--m", "96")  # invalid: exit 1
+        self.same("idesc", "--help", "--kind", "f16")  # runs locally
         self.same("desc", "wgmma", "--bogus")
         m = os.path.join(self.dir, "map.json")
         with open(m, "w") as f:

@@ -53,6 +53,35 @@ TEST(Im2colSpatialDimInt32, InterleavedUsesTheShiftedDim) {
   EXPECT_FALSE(HasRule(ValidateSpec(s), "im2col-spatial-dim-int32")) << Dump(s, ValidateSpec(s));
 }
 
+// B5 (issue 15): im2col::w::128 always loads 128 pixels and ignores pixels_per_column (PTX ISA 5.5.5), but the
+// driver sizes the box from pixels_per_column: an H200 sweep accepted im2col::w::128 maps whose 128-pixel box is
+// over the shared-memory limit (docs/hardware.md B5). f64, 256 channels, no swizzle: 2048 B per pixel.
+//   pixels_per_column = 64: the driver's box 131,072 B (accepted); the hardware's 128 x 2048 = 262,144 B > 232,448
+//   pixels_per_column = 128: both 262,144 B: the driver rejects it.
+TEST(BoxDriverSizeLimit, Im2colW128DriverCountsPixelsPerColumnHardwareMoves128) {
+  TensorMapSpec s = WideW128();
+  s.data_type = DataType::kFloat64;
+  s.swizzle = Swizzle::kNone;  // the driver accepts it for the wide modes (docs/hardware.md); wide-swizzle fires
+  s.global_dim = {256, 56, 56, 2, 0};
+  s.global_strides = {2048, 2048 * 56, 2048ull * 56 * 56, 0};
+  s.channels_per_pixel = 256;
+  s.pixels_per_column = 64;
+  const Validation v = ValidateSpec(s);
+  EXPECT_FALSE(HasRule(v, "box-driver-size-limit")) << Dump(s, v);
+  ASSERT_TRUE(HasRule(v, "target-smem-capacity")) << Dump(s, v);
+  EXPECT_EQ(FindingOf(v, "target-smem-capacity")->value, 262144);
+  const std::string msg = MessageOf(s, v, "target-smem-capacity");
+  EXPECT_NE(msg.find("128 pixels"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("the driver accepts the map"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("rejects"), std::string::npos) << msg;
+
+  s.pixels_per_column = 128;
+  const Validation w = ValidateSpec(s);
+  ASSERT_TRUE(HasRule(w, "box-driver-size-limit")) << Dump(s, w);
+  EXPECT_EQ(FindingOf(w, "box-driver-size-limit")->value, 262144);
+  EXPECT_NE(MessageOf(s, w, "target-smem-capacity").find("rejects the map as well"), std::string::npos);
+}
+
 // B1: the driver counts floor(box_dim / element_strides) per dimension.
 TEST(BoxDriverSizeLimit, ElementStridesShrinkTheBox) {
   TensorMapSpec s = TiledF16NoSwizzle();

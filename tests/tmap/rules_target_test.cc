@@ -376,27 +376,63 @@ TEST(DerivedFacts, Im2colTransactionBytes) {
   EXPECT_EQ(ValidateSpec(ww).facts.transaction_bytes, 8192u);  // 64 x 64 x 2
 }
 
-// [PTX-CN] 5.5.1.1: .b4x16_p64 appends 64 bits of padding to every 16 4-bit elements (64 + 64 = 128 bits per
-// 16 elements: 1 B each in shared memory); .b6x16_p32 appends 32 bits to 16 x 6 bits (96 + 32 = 128 bits);
-// .b4x16 has no padding. A 128-element row: 128 B, 128 B, 64 B.
+// Shared memory: [PTX-CN] 5.5.1.1: .b4x16_p64 appends 64 bits of padding to every 16 4-bit elements (64 + 64 =
+// 128 bits per 16 elements: 1 B each in shared memory); .b6x16_p32 appends 32 bits to 16 x 6 bits (96 + 32 = 128
+// bits); .b4x16 has no padding. A 128-element row: 128 B, 128 B, 64 B of shared memory.
+// Transaction bytes: the packed size, as production kernels arm their mbarriers:
+//   CUTLASS include/cutlass/gemm/collective/sm100_blockscaled_mma_warpspecialized.hpp (commit 7107b0553),
+//     l. 262-263 SmemAllocTypeA/B = uint8_t for the sub-byte f8f6f4 types (the footprint, 1 B per element), and
+//     l. 294-296 ABTmaTransactionBytes = bits_to_bytes(cosize(SmemLayoutA) * sizeof_bits_v<ElementA>) with
+//     ElementA the 4- or 6-bit type (cute/arch/copy_sm90_desc.hpp l. 225-233 maps those types to
+//     16U4_ALIGN16B / 16U6_ALIGN16B);
+//   CUTLASS include/cutlass/gemm/collective/sm120_blockscaled_mma_tma.hpp l. 252-264 (the same: uint8_t
+//     storage, TmaTransactionBytesMK/NK from sizeof_bits<ElementA/B>);
+//   DeepGEMM deep_gemm/include/deep_gemm/impls/sm100_fp8_fp4_gemm_1d1d.cuh (commit 54e2261) l. 86-87
+//     SMEM_B_SIZE_PER_STAGE = LOAD_BLOCK_N * BLOCK_K * sizeof(b_dtype_t) (1 B per element), l. 257-258 arms
+//     SMEM_B_SIZE_PER_STAGE / 2 for FP4; csrc/jit_kernels/impls/runtime_utils.hpp l. 87 encodes that operand
+//     as CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B.
+// So a 128 x 64 box: 16U4_ALIGN16B 8192 elements x 4 bits = 4096 B, 16U6_ALIGN16B 8192 x 6 bits = 6144 B, into an
+// 8192-byte image; 16U4_ALIGN8B (no padding) 4096 B into 4096 B.
 TEST(DerivedFacts, PackedTypesInSharedMemory) {
   const Validation u4 = ValidateSpec(PackedU4Align16());
   EXPECT_EQ(u4.facts.element_bits, 4);
   EXPECT_EQ(u4.facts.smem_element_bits, 8);
   EXPECT_EQ(u4.facts.inner_box_bytes, 128u);
-  EXPECT_EQ(u4.facts.transaction_bytes, 128u * 64);
+  EXPECT_EQ(u4.facts.transaction_bytes, 4096u);
+  EXPECT_EQ(u4.facts.smem_footprint_bytes, 8192u);
 
   const Validation u6 = ValidateSpec(PackedU6Align16());
   EXPECT_EQ(u6.facts.element_bits, 6);
   EXPECT_EQ(u6.facts.inner_box_bytes, 128u);
-  EXPECT_EQ(u6.facts.transaction_bytes, 128u * 64);
+  EXPECT_EQ(u6.facts.transaction_bytes, 6144u);
+  EXPECT_EQ(u6.facts.smem_footprint_bytes, 8192u);
 
   const Validation u48 = ValidateSpec(PackedU4Align8());
   EXPECT_EQ(u48.facts.inner_box_bytes, 64u);
   EXPECT_EQ(u48.facts.transaction_bytes, 64u * 64);
+  EXPECT_EQ(u48.facts.smem_footprint_bytes, 64u * 64);
 
   // Global extent uses the packed size: 2048-byte rows x 256 rows.
   EXPECT_EQ(u4.facts.global_extent_bytes, 2048u * 256);
+}
+
+// The two boxes of issue 15, from the same sources: a 128 x 128 16U4_ALIGN16B box (DeepGEMM's BLOCK_K = 128 x a
+// 128-row block) moves 8,192 transaction bytes into a 16,384-byte footprint; a 128 x 32 16U6_ALIGN16B box 3,072
+// bytes into 4,096. The report says so in words.
+TEST(DerivedFacts, PackedTransactionBytesOfProductionBoxes) {
+  TensorMapSpec u4 = PackedU4Align16();
+  u4.box_dim = {128, 128, 0, 0, 0};
+  const Validation v4 = ValidateSpec(u4);
+  EXPECT_TRUE(v4.valid) << Dump(u4, v4);
+  EXPECT_EQ(v4.facts.transaction_bytes, 8192u);
+  EXPECT_EQ(v4.facts.smem_footprint_bytes, 16384u);
+
+  TensorMapSpec u6 = PackedU6Align16();
+  u6.box_dim = {128, 32, 0, 0, 0};
+  const Validation v6 = ValidateSpec(u6);
+  EXPECT_TRUE(v6.valid) << Dump(u6, v6);
+  EXPECT_EQ(v6.facts.transaction_bytes, 3072u);
+  EXPECT_EQ(v6.facts.smem_footprint_bytes, 4096u);
 }
 
 // [PTX-CN] 5.5.7 / [SPEC] 2.2: the 32B / 64B / 128B patterns start on 256 / 512 / 1024-byte boundaries;

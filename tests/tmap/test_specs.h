@@ -393,6 +393,18 @@ inline const Finding* FindingOf(const Validation& v, std::string_view id) {
   return nullptr;
 }
 
+// The rendered message of the first finding of rule `id` (empty when there is none).
+inline std::string MessageOf(const TensorMapSpec& s, const Validation& v, std::string_view id) {
+  const Finding* f = FindingOf(v, id);
+  return f == nullptr ? std::string() : Rules()[f->rule].message(s, *f);
+}
+
+// The rendered fix of the first finding of rule `id` (empty when there is none).
+inline std::string FixOf(const TensorMapSpec& s, const Validation& v, std::string_view id) {
+  const Finding* f = FindingOf(v, id);
+  return f == nullptr ? std::string() : Rules()[f->rule].fix(s, *f);
+}
+
 inline std::string TargetMask(uint32_t mask) {
   std::string o;
   for (int t = 0; t < kNumTargets; ++t) {

@@ -25,6 +25,13 @@ static_assert(g::class_::kTransactionBytes == 4096 && g::class_::kSmemAlignment 
 // Unnamed fourth spec (map3): f32 box 32 x 8 x 4 with element strides 1, 2, 2:
 // 32 * ceil(8/2) * ceil(4/2) = 256 elements x 4 B = 1024 B; no swizzle: 128 B alignment.
 static_assert(g::map3::kTransactionBytes == 1024 && g::map3::kSmemAlignment == 128, "strided box");
+// fp4_b: 16U4_ALIGN16B box 128 x 128 (DeepGEMM's FP4 operand: BLOCK_K = 128 elements of K per row). Shared memory
+// holds 1 byte per element (PTX 5.5.1.1 .b4x16_p64: 8 bytes of data + 8 of padding per 16 elements): 16384 B.
+// The mbarrier counts the packed 4 bits: 128 * 128 / 2 = 8192 B, as DeepGEMM arms SMEM_B_SIZE_PER_STAGE / 2
+// (deep_gemm/include/deep_gemm/impls/sm100_fp8_fp4_gemm_1d1d.cuh l. 257-258) and CUTLASS counts sizeof_bits of the
+// 4-bit type (include/cutlass/gemm/collective/sm100_blockscaled_mma_warpspecialized.hpp l. 294-296).
+static_assert(g::fp4_b::kTransactionBytes == 128 * 128 / 2, "packed transaction bytes");
+static_assert(g::fp4_b::kSmemFootprintBytes == 128 * 128, "padded shared-memory image");
 // tcgen05 idesc .kind::f16, D f32 (bits 4-5 = 1), A bf16 (bits 7-9 = 1), B bf16 (bits 10-12 = 1),
 // N >> 3 = 32 at bits 17-22, M >> 4 = 8 at bits 24-28.
 static_assert(g::mma::kValue == ((1u << 4) | (1u << 7) | (1u << 10) | (32u << 17) | (8u << 24)), "idesc");

@@ -1,0 +1,107 @@
+// per_target.h: the rules checked once per target: Blackwell-only features, shared-memory
+//   capacity, the driver's box limit.
+//
+// Contract (src/tmap/rule.h)
+// - The checks are defined here, inline, so that the table in src/tmap/rules.cc calls them directly and
+//   the compiler can inline them; they only append Findings (no allocation, no text).
+// - The messages, fixes, patches and field paths are declared here and defined in per_target.cc; they run only
+//   when a report is rendered or a spec is repaired.
+#ifndef TMAPGEN_SRC_TMAP_RULES_PER_TARGET_H_
+#define TMAPGEN_SRC_TMAP_RULES_PER_TARGET_H_
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "src/tmap/rule.h"
+#include "src/tmap/rules/common.h"
+
+namespace tmapgen::rules {
+
+// ---- targets ----
+inline void CheckTargetAtomicity(const CheckContext& c, uint16_t r, FindingList* o) {
+  if (IsAtomicitySwizzle(c.spec.swizzle) && Info(c.target).cc < 100) o->Add(r, -1, Info(c.target).cc, 100, c.target);
+}
+std::string MsgTargetAtomicity(const TensorMapSpec& s, const Finding& f);
+std::string FixTargetAtomicity(const TensorMapSpec&, const Finding&);
+inline void CheckTargetSubByte(const CheckContext& c, uint16_t r, FindingList* o) {
+  if (IsSubByte(c.spec.data_type) && Info(c.target).cc < 100) o->Add(r, -1, Info(c.target).cc, 100, c.target);
+}
+std::string MsgTargetSubByte(const TensorMapSpec& s, const Finding& f);
+std::string FixTargetSubByte(const TensorMapSpec&, const Finding&);
+// Which targets can execute the mode in the declared direction (PTX ISA 9.7.9.25.5.2 target table).
+inline bool TargetRunsMode(Target t, Mode m, Direction d) {
+  const TargetInfo& i = Info(t);
+  switch (m) {
+    case Mode::kTiled: case Mode::kIm2col: return true;
+    case Mode::kGather4: case Mode::kIm2colW:
+      if (d == Direction::kLoadCta) return i.cc >= 100;
+      if (d == Direction::kLoadCluster || d == Direction::kPrefetch) return HasBlackwellDatacenterFeatures(t);
+      return i.cc >= 100;  // im2col::w stores (.im2col_no_offs) need an Im2colWide map: cc >= 10.0
+    case Mode::kScatter4: case Mode::kIm2colW128:
+      return HasBlackwellDatacenterFeatures(t);
+  }
+  return false;
+}
+inline void CheckTargetMode(const CheckContext& c, uint16_t r, FindingList* o) {
+  if (!TargetRunsMode(c.target, c.spec.mode, c.spec.direction)) o->Add(r, -1, Info(c.target).cc, 100, c.target);
+}
+std::string MsgTargetMode(const TensorMapSpec& s, const Finding& f);
+std::string FixTargetMode(const TensorMapSpec& s, const Finding&);
+inline void CheckTargetSm120Cluster(const CheckContext& c, uint16_t r, FindingList* o) {
+  const TensorMapSpec& s = c.spec;
+  if (Info(c.target).cc >= 120 && s.direction == Direction::kLoadCluster &&
+      (IsSubByte(s.data_type) || IsAtomicitySwizzle(s.swizzle)))
+    o->Add(r, -1, Info(c.target).cc, 0, c.target);
+}
+std::string MsgTargetSm120Cluster(const TensorMapSpec& s, const Finding& f);
+std::string FixTargetSm120Cluster(const TensorMapSpec&, const Finding&);
+inline void CheckTargetSmemCapacity(const CheckContext& c, uint16_t r, FindingList* o) {
+  const int cap = Info(c.target).max_smem_per_block;
+  if (c.spec.direction != Direction::kPrefetch && c.facts.smem_footprint_bytes > static_cast<uint64_t>(cap))
+    o->Add(r, -1, static_cast<int64_t>(std::min<uint64_t>(c.facts.smem_footprint_bytes, INT64_MAX)), cap, c.target);
+}
+std::string MsgTargetSmemCapacity(const TensorMapSpec&, const Finding& f);
+// Measured (docs/hardware.md B1): the driver rejects a map whose box is larger than the device's opt-in
+// shared memory per block (232,448 B on the H200), whatever the map is used for (it never sees the
+// direction). Its box size: tiled prod(floor(box_dim[i] / element_strides[i])) x element size, im2col
+// channels x pixels_per_column x element size -- im2col::w::128 too, although a copy of that mode always
+// moves 128 pixels (PTX ISA 5.5.5): the driver sizes the box from pixels_per_column (H200 sweep of issue 15,
+// docs/hardware.md B5). Other targets are assumed to use their own shared-memory size. (What the hardware
+// moves -- element_strides[0] ignored, 128 pixels for im2col::w::128 -- is checked by target-smem-capacity.)
+inline uint64_t DriverBoxBytes(const TensorMapSpec& s) {
+  const uint64_t bits = static_cast<uint64_t>(DataTypeSmemBits(s.data_type));
+  uint64_t n = 1;
+  if (IsIm2colMode(s.mode)) {
+    n = static_cast<uint64_t>(s.channels_per_pixel) * s.pixels_per_column;
+  } else if (IsGatherScatter(s.mode)) {
+    n = 4ull * s.box_dim[0];
+  } else {
+    // The driver divides dimension 0 too, even without interleave where the hardware ignores
+    // element_strides[0] (measured: f32 box [256, 256] with element_strides [7, 1] accepted).
+    for (uint32_t i = 0; i < Rank(s); ++i) {
+      const uint64_t es = s.element_strides[i];
+      n *= es <= 1 ? s.box_dim[i] : s.box_dim[i] / es;  // no division in the common case
+    }
+  }
+  return (n * bits + 7) / 8;
+}
+// The driver's limit, bracketed on the H200 by a 232,960 B box accepted and a 235,008 B box rejected, is
+// taken as the shared memory of one SM: the per-block maximum plus the 1 KiB the hardware reserves per
+// block (228 KiB on sm_90). An inference from the bracket, not a bisection.
+inline int DriverBoxLimit(Target t) { return Info(t).max_smem_per_block + 1024; }
+inline void CheckBoxDriverLimit(const CheckContext& c, uint16_t r, FindingList* o) {
+  const uint64_t b = DriverBoxBytes(c.spec);
+  const int cap = DriverBoxLimit(c.target);
+  if (b > static_cast<uint64_t>(cap)) o->Add(r, -1, static_cast<int64_t>(b), cap, c.target);
+}
+std::string MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f);
+std::string FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f);
+
+// ---- field paths that depend on the spec ----
+std::string FieldOfBoxSize(const TensorMapSpec& s, const Finding&);
+
+}  // namespace tmapgen::rules
+
+#endif  // TMAPGEN_SRC_TMAP_RULES_PER_TARGET_H_

@@ -1,0 +1,44 @@
+// unused_fields.cc: messages, fixes, patches and field paths of the rules about fields the chosen mode or
+//   direction ignores (unused_fields.h).
+#include "src/tmap/rules/unused_fields.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "src/util/strings.h"
+
+namespace tmapgen::rules {
+
+// ---- unused fields ----
+namespace {
+std::string_view FieldName(uint32_t bit) {
+  switch (bit) {
+    case kFieldBoxDim: return "box_dim";
+    case kFieldChannelsPerPixel: return "channels_per_pixel";
+    case kFieldPixelsPerColumn: return "pixels_per_column";
+    case kFieldLowerCorner: return "pixel_box_lower_corner";
+    case kFieldUpperCorner: return "pixel_box_upper_corner";
+    case kFieldLowerCornerWidth: return "pixel_box_lower_corner_width";
+    case kFieldUpperCornerWidth: return "pixel_box_upper_corner_width";
+    case kFieldWideMode: return "wide_mode";
+    case kFieldReduceOp: return "reduce_op";
+    default: return "field";
+  }
+}
+}  // namespace
+std::string MsgUnusedFields(const TensorMapSpec& s, const Finding& f) {
+  const uint32_t bit = static_cast<uint32_t>(f.value);
+  std::string ctx = bit == kFieldReduceOp ? StrCat("direction ", Name(s.direction)) : StrCat("mode ", Name(s.mode));
+  return StrCat(FieldName(bit), " is ignored with ", ctx);
+}
+std::string FixUnusedFields(const TensorMapSpec& s, const Finding& f) {
+  return StrCat("remove ", FieldName(static_cast<uint32_t>(f.value)), ", or check that mode ", Name(s.mode), " is the one meant");
+}
+
+// ---- field paths that depend on the spec ----
+std::string FieldOfUnused(const TensorMapSpec&, const Finding& f) {
+  return std::string(FieldName(static_cast<uint32_t>(f.value)));
+}
+
+}  // namespace tmapgen::rules
