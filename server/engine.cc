@@ -210,23 +210,24 @@ absl::Status Engine::Batch(const v1::BatchRequest& req, BatchState* st, std::vec
     bytes = 0;
   };
   for (uint32_t i = 0; i < n; ++i) {
-    v1::Result* r = res.add_results();
+    v1::Result r;
     const int index = static_cast<int>(st->next_index++);
     InputError bad;
-    bool malformed = false;
-    const absl::Status s = Run(req.specs(static_cast<int>(i)), st->options, index, false, r, &bad);
+    const absl::Status s = Run(req.specs(static_cast<int>(i)), st->options, index, false, &r, &bad);
     if (!s.ok()) {
-      malformed = !bad.message.empty();
-      if (!malformed) return s;  // the options, not the spec
+      if (bad.message.empty()) return s;  // the options, not the spec
       // A malformed spec is an input error in its place, as the local command reports it.
-      r->Clear();
-      InputErrorResult(index, bad, st->options, r);
+      r.Clear();
+      InputErrorResult(index, bad, st->options, &r);
     }
-    v += r->valid() ? 1 : 0;
+    // Responses stay under half the message limit: one request may be answered in several messages (a
+    // result alone over the limit goes alone, and the service refuses it naming its index).
+    const size_t rb = r.ByteSizeLong() + 8;
+    if (in_res > 0 && bytes + rb > limits_.max_message_bytes / 2) flush();
+    v += r.valid() ? 1 : 0;
     ++in_res;
-    bytes += r->ByteSizeLong() + 8;
-    // Responses stay under half the message limit: one request may be answered in several messages.
-    if (bytes > limits_.max_message_bytes / 2) flush();
+    bytes += rb;
+    *res.add_results() = std::move(r);
   }
   st->total += n;
   if (in_res > 0) flush();

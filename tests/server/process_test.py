@@ -510,6 +510,273 @@ class SecurityTest(unittest.TestCase):
         self.assertIn("status=UNAUTHENTICATED", server.log())
 
 
+def open_fds(pid):
+    return len(os.listdir("/proc/%d/fd" % pid))
+
+
+def threads(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("Threads:"):
+                return int(line.split()[1])
+    return -1
+
+
+def wait_until(pred, seconds):
+    end = time.time() + seconds
+    while time.time() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return pred()
+
+
+def answers(address, timeout=5):
+    """A fresh connection gets an answer."""
+    with grpc.insecure_channel(address) as ch:
+        try:
+            return tmapd_pb2_grpc.TmapdStub(ch).Describe(tmapd_pb2.DescribeRequest(), timeout=timeout,
+                                                         wait_for_ready=True) is not None
+        except grpc.RpcError:
+            return False
+
+
+class HardeningTest(unittest.TestCase):
+    """Issue 10, part 2: each found by a hostile client on loopback."""
+
+    def test_descriptor_exhaustion_recovers(self):
+        import resource
+        import socket
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+
+        server = Tmapd("--handshake-timeout-ms", "1500", "--fd-reserve", "32", preexec_fn=limit)
+        try:
+            host, port = server.address.rsplit(":", 1)
+            before = grpc.insecure_channel(server.address)  # a client connected before the flood
+            stub = tmapd_pb2_grpc.TmapdStub(before)
+            self.assertTrue(stub.Validate(tmapd_pb2.ValidateRequest(spec=good_spec()), timeout=5).valid)
+            for keep_open in (False, True):
+                flood = []
+                for _ in range(300):
+                    c = socket.socket()
+                    c.settimeout(5)
+                    c.connect((host, int(port)))
+                    flood.append(c)
+                time.sleep(0.5)
+                # The server accepted only what leaves descriptors free and closed the rest at once.
+                closed = 0
+                for c in flood:
+                    c.setblocking(False)
+                    try:
+                        closed += c.recv(1) == b""
+                    except (BlockingIOError, ConnectionResetError) as e:
+                        closed += isinstance(e, ConnectionResetError)
+                self.assertGreater(closed, 0)
+                self.assertLess(open_fds(server.proc.pid), 256)
+                self.assertTrue(stub.Validate(tmapd_pb2.ValidateRequest(spec=good_spec()), timeout=5).valid)
+                if not keep_open:
+                    for c in flood:
+                        c.close()
+                # Recovery: the attackers left (first round) or were reaped by the handshake timeout (second).
+                self.assertTrue(wait_until(lambda: answers(server.address, timeout=2), 15), keep_open)
+                for c in flood:
+                    c.close()
+            before.close()
+            self.assertIsNone(server.proc.poll())
+        finally:
+            server.stop()
+
+    def test_idle_connections_are_reaped(self):
+        server = Tmapd("--max-connection-idle-ms", "400")
+        try:
+            base = open_fds(server.proc.pid)
+            chans = [grpc.insecure_channel(server.address, options=[("grpc.use_local_subchannel_pool", 1)])
+                     for _ in range(20)]
+            for ch in chans:
+                tmapd_pb2_grpc.TmapdStub(ch).Describe(tmapd_pb2.DescribeRequest(), timeout=5)
+            self.assertGreaterEqual(open_fds(server.proc.pid), base + 20)
+            self.assertTrue(wait_until(lambda: open_fds(server.proc.pid) <= base + 2, 10), open_fds(server.proc.pid) - base)
+            for ch in chans:
+                ch.close()
+        finally:
+            server.stop()
+
+    def test_streams_and_threads_are_bounded(self):
+        server = Tmapd("--max-concurrent-calls", "50")
+        try:
+            idle_threads = threads(server.proc.pid)
+            release = threading.Event()
+
+            def idle():
+                release.wait(60)
+                return
+                yield  # a generator that sends nothing until released
+
+            chans = [grpc.insecure_channel(server.address, options=[("grpc.use_local_subchannel_pool", 1)])
+                     for _ in range(4)]
+            calls = [tmapd_pb2_grpc.TmapdStub(chans[i % 4]).ValidateBatch(idle(), timeout=60) for i in range(200)]
+            refused = []
+
+            def count():
+                refused.clear()
+                for c in calls:
+                    if c.done() and c.code() == grpc.StatusCode.RESOURCE_EXHAUSTED:
+                        refused.append(c)
+                return len(refused) == 150
+
+            self.assertTrue(wait_until(count, 20), len(refused))
+            self.assertIn("max_concurrent_calls", refused[0].details())
+            self.assertLess(threads(server.proc.pid), idle_threads + 16)
+            with self.assertRaises(grpc.RpcError) as e:
+                tmapd_pb2_grpc.TmapdStub(chans[0]).Describe(tmapd_pb2.DescribeRequest(), timeout=5)
+            self.assertEqual(e.exception.code(), grpc.StatusCode.RESOURCE_EXHAUSTED)
+            release.set()
+            for c in calls:
+                c.cancel()
+            self.assertTrue(wait_until(lambda: answers(server.address), 10))
+            for ch in chans:
+                ch.close()
+        finally:
+            server.stop()
+        self.assertIn("method=ValidateBatch status=RESOURCE_EXHAUSTED", server.log())
+
+    def test_corrupt_batch_message_fails_the_stream(self):
+        server = Tmapd()
+        try:
+            with grpc.insecure_channel(server.address) as ch:
+                for svc in ("tmapgen.v1.Tmapd", "tmapgen.v2.Tmapd"):
+                    raw = ch.stream_stream("/%s/ValidateBatch" % svc)
+                    good = tmapd_pb2.BatchRequest(specs=[good_spec(), bad_spec()]).SerializeToString()
+                    got = []
+                    with self.assertRaises(grpc.RpcError) as e:
+                        for r in raw(iter([good, b"\xff\xff\xff", good]), timeout=10):
+                            got.append(tmapd_pb2.BatchResponse.FromString(r))
+                    self.assertEqual(e.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+                    self.assertIn("message 2 of the stream", e.exception.details())
+                    self.assertIn("2 specs were answered before it", e.exception.details())
+                    self.assertEqual(sum(len(r.results) for r in got), 2)
+        finally:
+            server.stop()
+        self.assertIn("method=ValidateBatch status=INVALID_ARGUMENT", server.log())
+
+    def test_first_index_is_validated(self):
+        server = Tmapd()
+        try:
+            with grpc.insecure_channel(server.address) as ch:
+                stub = tmapd_pb2_grpc.TmapdStub(ch)
+                r = list(stub.ValidateBatch(iter([tmapd_pb2.BatchRequest(specs=[good_spec()], first_index=2147483647)])))
+                self.assertEqual(r[0].results[0].index, 2147483647)
+                for first, n in ((2147483647, 3), (2147483600, 100), (-1, 1)):
+                    with self.assertRaises(grpc.RpcError) as e:
+                        list(stub.ValidateBatch(iter([tmapd_pb2.BatchRequest(specs=[good_spec()] * n, first_index=first)])))
+                    self.assertEqual(e.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+                    self.assertEqual(trailing(e.exception, "tmapgen-field"), "first_index")
+                # Indices that continue across messages are bounded too.
+                with self.assertRaises(grpc.RpcError) as e:
+                    list(stub.ValidateBatch(iter([tmapd_pb2.BatchRequest(specs=[good_spec()], first_index=2147483647),
+                                                  tmapd_pb2.BatchRequest(specs=[good_spec()])])))
+                self.assertEqual(e.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+                self.assertTrue(stub.Validate(tmapd_pb2.ValidateRequest(spec=good_spec()), timeout=5).valid)
+        finally:
+            self.assertEqual(server.stop(), 0)
+
+    def test_responses_over_the_limit_are_refused_and_logged(self):
+        server = Tmapd("--max-message-bytes", "65536")
+        try:
+            with grpc.insecure_channel(server.address) as ch:
+                stub = tmapd_pb2_grpc.TmapdStub(ch)
+                s = good_spec()
+                s.name = "n" * 20000  # a 20 KB request; its report and rendering repeat the name
+                opts = tmapd_pb2.RenderOptions(format=tmapd_pb2.OUTPUT_TEXTPROTO)
+                with self.assertRaises(grpc.RpcError) as e:
+                    stub.Validate(tmapd_pb2.ValidateRequest(spec=s, options=opts), timeout=5)
+                self.assertEqual(e.exception.code(), grpc.StatusCode.RESOURCE_EXHAUSTED)
+                self.assertIn("over the message limit of 65536 bytes", e.exception.details())
+                with self.assertRaises(grpc.RpcError) as e:
+                    list(stub.ValidateBatch(iter([tmapd_pb2.BatchRequest(specs=[good_spec(), s], options=opts)]), timeout=5))
+                self.assertEqual(e.exception.code(), grpc.StatusCode.RESOURCE_EXHAUSTED)
+                self.assertIn("the result of spec 1", e.exception.details())
+                self.assertTrue(stub.Validate(tmapd_pb2.ValidateRequest(spec=good_spec()), timeout=5).valid)
+        finally:
+            server.stop()
+        log = server.log()
+        self.assertIn("method=Validate status=RESOURCE_EXHAUSTED", log)
+        self.assertIn("method=ValidateBatch status=RESOURCE_EXHAUSTED", log)
+        self.assertNotIn("method=Validate status=CANCELLED", log)
+
+    def test_token_is_checked_before_the_request_is_parsed(self):
+        tok = os.path.join(TMP, "token-before")
+        with open(tok, "w") as f:
+            f.write("t0ken\n")
+        server = Tmapd("--token-file", tok)
+        try:
+            with grpc.insecure_channel(server.address) as ch:
+                for method in ("/tmapgen.v1.Tmapd/Validate", "/tmapgen.v2.Tmapd/MatrixDescriptor", "/tmapgen.v2.Tmapd/Codegen"):
+                    raw = ch.unary_unary(method)
+                    with self.assertRaises(grpc.RpcError) as e:
+                        raw(b"\x0a\xff\xff", timeout=5)
+                    self.assertEqual(e.exception.code(), grpc.StatusCode.UNAUTHENTICATED, method)
+                    with self.assertRaises(grpc.RpcError) as e:
+                        raw(b"\x0a\xff\xff", timeout=5, metadata=[("authorization", "Bearer t0ken")])
+                    self.assertEqual(e.exception.code(), grpc.StatusCode.INVALID_ARGUMENT, method)
+        finally:
+            server.stop()
+
+    def test_a_token_file_without_a_token_refuses_to_start(self):
+        for i, content in enumerate(["", "   ", "\n", " \t\r\n", "two words\n"]):
+            path = os.path.join(TMP, "token-%d" % i)
+            with open(path, "w") as f:
+                f.write(content)
+            p = subprocess.run([TMAPD, "--listen", "127.0.0.1:0", "--no-gpu", "--token-file", path],
+                               capture_output=True, text=True, timeout=30)
+            self.assertEqual(p.returncode, 2, (content, p.stderr))
+            self.assertIn("refusing to start" if i < 4 else "whitespace", p.stderr)
+        p = subprocess.run([TMAPD, "--listen", "127.0.0.1:0", "--no-gpu"], capture_output=True, text=True, timeout=30,
+                           env=dict(os.environ, TMAPD_TOKEN=" "))
+        self.assertEqual(p.returncode, 2, p.stderr)
+
+    def test_the_client_keeps_tokens_off_the_network(self):
+        # A plaintext token to an address that is not loopback: refused before any connection.
+        for target in ("10.255.255.1:50051", "ipv4:127.0.0.1:1,10.0.0.1:1", "dns:///192.0.2.1:50051"):
+            p = subprocess.run([TMAPGEN, "--remote", target, "--token", "t0ken", "--mode", "tiled"], capture_output=True,
+                               text=True, timeout=30)
+            self.assertEqual(p.returncode, 2, target)
+            self.assertIn("refusing to send the token in plaintext", p.stderr)
+        p = subprocess.run([TMAPGEN, "--remote", "10.255.255.1:50051", "--mode", "tiled", "--deadline-ms", "300"],
+                           capture_output=True, text=True, timeout=30)
+        self.assertNotIn("refusing", p.stderr)  # without a token there is nothing to protect
+        tok = os.path.join(TMP, "token-client")
+        with open(tok, "w") as f:
+            f.write("t0ken\n")
+        server = Tmapd("--token-file", tok)
+        try:
+            port = server.address.rsplit(":", 1)[1]
+            for target in (server.address, "localhost:" + port, "dns:///localhost:" + port):
+                p = subprocess.run([TMAPGEN, "--remote", target, "--token", "t0ken", "--mode", "tiled"], capture_output=True,
+                                   text=True, timeout=30)
+                self.assertEqual(p.returncode, 0, (target, p.stderr))
+        finally:
+            server.stop()
+
+    def test_the_client_bounds_response_sizes(self):
+        server = Tmapd()
+        try:
+            g = os.path.join(TMP, "big.jsonl")
+            subprocess.run([sys.executable, os.path.join(SRC, "scripts", "gen-specs.py"), "50", g], check=True,
+                           capture_output=True)
+            base = [TMAPGEN, "--remote", server.address]
+            p = subprocess.run(base + ["--max-response-bytes", "1024", "validate", "--format", "textproto", g],
+                               capture_output=True, text=True, timeout=30)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("RESOURCE_EXHAUSTED", p.stderr)
+            p = subprocess.run(base + ["validate", "--format", "textproto", g], capture_output=True, text=True, timeout=30)
+            self.assertIn(p.returncode, (0, 1), p.stderr)
+        finally:
+            server.stop()
+
+
 class CliTest(unittest.TestCase):
     """tmapgen --remote prints what tmapgen prints, with the same exit status."""
 
