@@ -288,6 +288,10 @@ absl::Status Engine::CheckAdmit(const v2::CheckRequest& req) const {
     return absl::FailedPreconditionError("this server has no usable GPU (Describe says which servers do)");
   if (check_worker_.empty())
     return absl::FailedPreconditionError("this server has no check worker (tmapd_check_worker next to tmapd)");
+  return CheckLimits(req);
+}
+
+absl::Status Engine::CheckLimits(const v2::CheckRequest& req) const {
   std::vector<TensorMapSpec> specs;
   std::vector<std::string> names;
   uint64_t seed = 1;

@@ -96,6 +96,8 @@ class Engine {
   // Check in two steps: CheckAdmit (cheap: no GPU, limits, tensor sizes) before the call waits for the
   // GPU; CheckRun (the worker process) once it holds it.
   absl::Status CheckAdmit(const v2::CheckRequest& req) const;
+  // The request part of CheckAdmit (the specs and their tensor sizes), GPU or not.
+  absl::Status CheckLimits(const v2::CheckRequest& req) const;
   absl::Status CheckRun(const v2::CheckRequest& req, const CallControl& call, v2::CheckResponse* out) const;
 
   void Describe(v1::DescribeResponse* out) const;

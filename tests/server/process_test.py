@@ -777,6 +777,88 @@ class HardeningTest(unittest.TestCase):
             server.stop()
 
 
+class GenericClientTest(unittest.TestCase):
+    """A client that has no .proto files, as grpcurl: the request types come from server reflection, the
+    bodies are the JSON of docs/service.md's grpcurl lines (Protobuf's JSON mapping), and the call is a
+    raw one. Also the v2 API from a Python client with generated stubs."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = Tmapd()
+        cls.channel = grpc.insecure_channel(cls.server.address)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.channel.close()
+        cls.server.stop()
+
+    def test_documented_grpcurl_calls(self):
+        import re
+        from google.protobuf import descriptor_pool, json_format, message_factory
+        with open(os.path.join(SRC, "docs", "service.md")) as f:
+            calls = re.findall(r"grpcurl -plaintext -d '([^']*)' \S+ ([\w.]+)/(\w+)", f.read())
+        self.assertGreaterEqual(len(calls), 3)
+        refl = reflection_pb2_grpc.ServerReflectionStub(self.channel)
+        for body, service, method in calls:
+            pool = descriptor_pool.DescriptorPool()
+            seen = set()
+            todo = [reflection_pb2.ServerReflectionRequest(file_containing_symbol=service)]
+            files = {}
+            while todo:
+                for a in refl.ServerReflectionInfo(iter(todo)):
+                    for blob in a.file_descriptor_response.file_descriptor_proto:
+                        fd = descriptor_pb2.FileDescriptorProto.FromString(blob)
+                        files[fd.name] = fd
+                todo = []
+                for fd in list(files.values()):
+                    for dep in fd.dependency:
+                        if dep not in files and dep not in seen:
+                            seen.add(dep)
+                            todo.append(reflection_pb2.ServerReflectionRequest(file_by_filename=dep))
+            added = set()
+
+            def add(name):
+                if name in added:
+                    return
+                for dep in files[name].dependency:
+                    add(dep)
+                pool.Add(files[name])
+                added.add(name)
+
+            for name in files:
+                add(name)
+            m = pool.FindMethodByName(service + "." + method)
+            req_cls = message_factory.MessageFactory(pool).GetPrototype(m.input_type)
+            res_cls = message_factory.MessageFactory(pool).GetPrototype(m.output_type)
+            req = json_format.Parse(body, req_cls())
+            raw = self.channel.unary_unary("/%s/%s" % (service, method))
+            res = res_cls.FromString(raw(req.SerializeToString(), timeout=10))
+            self.assertTrue(res.rendered, (method, json_format.MessageToJson(res)[:300]))
+
+    def test_v2_stubs(self):
+        v2 = tmapd_v2_pb2_grpc.TmapdStub(self.channel)
+        r = v2.MatrixDescriptor(tmapd_v2_pb2.MatrixDescriptorRequest(
+            operation=tmapd_v2_pb2.MatrixDescriptorRequest.BUILD, family=tmapd_v2_pb2.TCGEN05,
+            layout=tmapd_v2_pb2.MatrixLayout(tile=tmapd_v2_pb2.Tile(mn=128, k=64))))
+        # The tcgen05 shared-memory descriptor's fields, PTX ISA 9.7.16.4.1 Table 40.
+        self.assertEqual([(f.name, f.lo, f.width) for f in r.fields],
+                         [("start_address", 0, 14), ("leading_byte_offset", 16, 14), ("stride_byte_offset", 32, 14),
+                          ("fixed_0b001", 46, 3), ("base_offset", 49, 3), ("lbo_mode", 52, 1), ("fixed_zero", 53, 8),
+                          ("layout_type", 61, 3)])
+        self.assertEqual(r.fields[3].encoded, 1)  # the fixed 0b001
+        self.assertEqual(r.rendered, "")  # nothing asked to render
+        i = v2.InstructionDescriptor(tmapd_v2_pb2.InstructionDescriptorRequest(
+            operation=tmapd_v2_pb2.InstructionDescriptorRequest.DECODE, value=0x08200490))
+        self.assertEqual(len(i.by_kind), 7)
+        c = v2.Codegen(tmapd_v2_pb2.CodegenRequest(specs=[good_spec()], language=tmapd_v2_pb2.JSON))
+        self.assertTrue(c.generated)
+        self.assertEqual(c.files[0].name, "tmapgen_gen.json")
+        with self.assertRaises(grpc.RpcError) as e:
+            v2.Check(tmapd_v2_pb2.CheckRequest(specs=[tmapd_v2_pb2.NamedSpec(name="a", spec=good_spec())]))
+        self.assertEqual(e.exception.code(), grpc.StatusCode.FAILED_PRECONDITION)
+        self.assertEqual(list(v2.Describe(tmapd_pb2.DescribeRequest()).services), ["tmapgen.v1.Tmapd", "tmapgen.v2.Tmapd"])
+
+
 class CliTest(unittest.TestCase):
     """tmapgen --remote prints what tmapgen prints, with the same exit status."""
 
