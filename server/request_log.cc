@@ -1,6 +1,7 @@
 // request_log.cc: see request_log.h.
 #include "server/request_log.h"
 
+#include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -28,6 +29,14 @@ void RequestLog::Line(const char* method, const char* status, int64_t duration_u
   bool wake = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
+    if (buf_.size() >= (16u << 20)) {
+      ++dropped_;
+      return;
+    }
+    if (dropped_ > 0) {
+      buf_ += "tmapd: log: " + std::to_string(dropped_) + " lines dropped (the log's reader did not keep up)\n";
+      dropped_ = 0;
+    }
     buf_.append(line, n > 0 && static_cast<size_t>(n) < sizeof line ? static_cast<size_t>(n) : 0);
     buf_ += extra;
     buf_ += '\n';
@@ -39,6 +48,15 @@ void RequestLog::Line(const char* method, const char* status, int64_t duration_u
 void RequestLog::WriteOut(std::string* buf) {
   size_t off = 0;
   while (off < buf->size()) {
+    // A reader that stopped reading: give up after 2 s rather than hang (at shutdown too).
+    pollfd p{fd_, POLLOUT, 0};
+    if (poll(&p, 1, 2000) <= 0) {
+      uint64_t lines = 0;
+      for (size_t i = off; i < buf->size(); ++i) lines += (*buf)[i] == '\n';
+      std::lock_guard<std::mutex> lock(mu_);
+      dropped_ += lines;
+      break;
+    }
     const ssize_t w = write(fd_, buf->data() + off, buf->size() - off);
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) break;  // nowhere to write: the lines are lost with the descriptor, not the service
@@ -53,6 +71,8 @@ void RequestLog::Flush() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     out.swap(buf_);
+    if (dropped_ > 0) out += "tmapd: log: " + std::to_string(dropped_) + " lines dropped (the log's reader did not keep up)\n";
+    dropped_ = 0;
   }
   WriteOut(&out);
 }

@@ -8,7 +8,9 @@
 // Contract
 // - Lines are formatted by the calling thread and appended to a buffer; one writer thread writes the
 //   buffer to the file descriptor every 20 ms (or at 256 KiB), so a call never waits for the disk.
-//   Flush() and the destructor write everything that is buffered; no line is dropped.
+//   Flush() and the destructor write everything that is buffered. A reader that stops reading (a full
+//   pipe) must not stop the service or grow it without bound: past 16 MiB buffered, lines are counted
+//   instead of kept, and the next write starts with "tmapd: log: N lines dropped (...)".
 // - Thread-safe.
 #ifndef TMAPGEN_SERVER_REQUEST_LOG_H_
 #define TMAPGEN_SERVER_REQUEST_LOG_H_
@@ -39,6 +41,7 @@ class RequestLog {
   std::mutex mu_;
   std::condition_variable cv_;
   std::string buf_;
+  uint64_t dropped_ = 0;
   bool stop_ = false;
   std::mutex write_mu_;  // the writer thread and Flush()
   std::thread thread_;

@@ -101,9 +101,11 @@ class Core {
     return grpc::Status::OK;
   }
 
-  void Log(const std::string& method, grpc::StatusCode code, Clock::time_point start, const std::string& extra) {
+  // duration_us: from the call's start to its answer.
+  void Log(const std::string& method, grpc::StatusCode code, Clock::time_point start, Clock::time_point answered,
+           const std::string& extra) {
     if (!log_) return;
-    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
+    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(answered - start).count();
     log_->Line(method.c_str(), CodeName(code), us, extra);
   }
   void FlushLog() {
@@ -206,8 +208,7 @@ class UnaryCall final : public grpc::ServerUnaryReactor {
 
   void OnCancel() override { cancelled_.store(true); }
   void OnDone() override {
-    core_->Log(name_, code_, start_, cancelled_.load() ? " client_cancelled=1" : "");
-    if (entered_) core_->Leave();
+    core_->Log(name_, code_, start_, answered_, cancelled_.load() ? " client_cancelled=1" : "");
     delete this;
   }
 
@@ -241,8 +242,13 @@ class UnaryCall final : public grpc::ServerUnaryReactor {
     Reply(g);
   }
 
+  // The answer is decided: the call stops counting as in progress (OnDone may come much later, when
+  // gRPC has sent it).
   void Reply(const grpc::Status& s) {
     code_ = s.error_code();
+    answered_ = Clock::now();
+    if (entered_) core_->Leave();
+    entered_ = false;
     Finish(s);
   }
 
@@ -251,7 +257,7 @@ class UnaryCall final : public grpc::ServerUnaryReactor {
   std::string name_;
   grpc::CallbackServerContext* ctx_;
   ByteBuffer* out_;
-  Clock::time_point start_;
+  Clock::time_point start_, answered_;
   bool entered_ = false;
   std::atomic<bool> cancelled_{false};
   grpc::StatusCode code_ = grpc::UNKNOWN;
@@ -323,9 +329,8 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
   void OnCancel() override { cancelled_ = true; }
 
   void OnDone() override {
-    core_->Log(name_, code_, start_,
+    core_->Log(name_, code_, start_, answered_,
                StrCat(" specs=", state_.total, " valid=", state_.valid, cancelled_ ? " client_cancelled=1" : ""));
-    if (entered_) core_->Leave();
     delete this;
   }
 
@@ -342,13 +347,16 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
     if (finished_) return;
     finished_ = true;
     code_ = s.error_code();
+    answered_ = Clock::now();
+    if (entered_) core_->Leave();
+    entered_ = false;
     Finish(s);
   }
 
   Core* core_;
   std::string name_;
   grpc::CallbackServerContext* ctx_;
-  Clock::time_point start_;
+  Clock::time_point start_, answered_;
   bool entered_ = false;
   bool finished_ = false;
   bool cancelled_ = false;

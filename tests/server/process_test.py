@@ -760,6 +760,25 @@ class HardeningTest(unittest.TestCase):
         finally:
             server.stop()
 
+    def test_a_stalled_log_reader_does_not_stop_the_service(self):
+        """stderr is a pipe that nobody reads after the first line: the log buffers (bounded) and the calls
+        go on."""
+        proc = subprocess.Popen([TMAPD, "--listen", "127.0.0.1:0", "--no-gpu"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            addr = proc.stderr.readline().split("listening on ")[1].split(" ")[0]
+            load = os.path.join(os.path.dirname(TMAPD), "tmapd_load")
+            p = subprocess.run([load, "--target", addr, "--mode", "unary", "--concurrency", "8", "--requests", "30000",
+                                "--seconds", "60"], capture_output=True, text=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertIn("30000 requests (0 failed)", p.stdout)
+            self.assertTrue(answers(addr))
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            rest = proc.stderr.read()  # drains the pipe: the server can finish writing and exit
+            proc.wait(timeout=30)
+        self.assertIn("method=Validate status=OK", rest)
+
     def test_the_client_bounds_response_sizes(self):
         server = Tmapd()
         try:
