@@ -14,12 +14,14 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/blob_cmd.h"
 #include "cli/codegen_cmd.h"
 #include "cli/bench_cmd.h"
 #include "cli/check_cmd.h"
 #include "cli/common_flags.h"
 #include "cli/desc_cmd.h"
 #include "cli/sweep_cmd.h"
+#include "cli/trace_cmd.h"
 #include "cli/remote.h"
 #include "cli/show_cmd.h"
 #include "cli/spec_flags.h"
@@ -73,10 +75,15 @@ const char* kUsage =
     "       tmapgen desc wgmma|tcgen05|decode ...   shared-memory matrix descriptors (tmapgen desc --help)\n"
     "       tmapgen codegen SPEC... --lang cpp|json|ptx [-o FILE]  code for validated maps (tmapgen codegen --help)\n"
     "       tmapgen idesc [decode VALUE] ...         tcgen05 instruction descriptors (tmapgen idesc --help)\n"
+    "       tmapgen decode BLOB... [--target T] [--format text|json]   128-byte CUtensorMaps back into fields\n"
+    "       tmapgen diff A B                         two maps (or specs) field by field (tmapgen decode --help)\n"
+    "       tmapgen layout [--format text|json|markdown]   the CUtensorMap layout table\n"
     "       tmapgen show SPEC [--coords x,y,..] [--svg FILE] [--smem-address A] [--format text|json]\n"
     "       tmapgen check SPEC... [--seed S] [--verbose]   run the copies on this GPU, byte-exact vs the model\n"
     "       tmapgen sweep --random N [--seed S] | --matrix [--count N]   validator vs driver; hardware matrix\n"
     "       tmapgen bench SPEC [--gib G]             TMA copy bandwidth vs cuMemcpyDtoD\n"
+    "       tmapgen trace [--out F] [--report F] [--all] [--fail-on error|warning] -- PROGRAM ARGS...\n"
+    "                                                every tensor map a program encodes, explained (docs/trace.md)\n"
     "       tmapgen --help | --version\n";
 
 void PrintHelp() {
@@ -298,7 +305,11 @@ int Main(int argc, char** argv) {
     if (args[0] == "sweep") return RunSweepCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "bench") return RunBenchCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "codegen") return RunCodegenCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "trace") return RunTraceCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "idesc") return RunIdescCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "decode") return RunDecodeCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "diff") return RunDiffCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "layout") return RunLayoutCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "validate" || args[0] == "rules" || args[0] == "build") {
       command = args[0];
       args.erase(args.begin());

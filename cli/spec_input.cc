@@ -16,6 +16,26 @@ bool EndsWith(std::string_view s, std::string_view suf) {
   return s.size() >= suf.size() && s.substr(s.size() - suf.size()) == suf;
 }
 
+// A spec, or an object that carries one under "spec" (the output of `tmapgen decode --format json`), so that
+// decoded maps can be validated again; the spec's own error is kept when neither form parses.
+bool ParseSpecOrWrapped(std::string_view text, size_t line_no, TensorMapSpec* spec, InputError* err) {
+  if (ParseSpecJson(text, line_no, spec, err)) return true;
+  if (text.find("\"spec\"") == std::string_view::npos) return false;
+  json::ReaderOptions ro;
+  ro.first_line = line_no;
+  ro.max_depth = 16;
+  json::Reader r(text, ro);
+  if (!r.BeginObject()) return false;
+  std::string_view key;
+  while (r.NextKey(&key)) {
+    if (key != "spec" || r.PeekType() != json::Type::kObject) continue;
+    InputError inner;
+    if (!ReadSpecObject(&r, spec, &inner)) { *err = inner; return false; }
+    return true;
+  }
+  return false;
+}
+
 void ReadJsonLines(const std::string& name, std::string_view head, FILE* f, SpecSink* sink) {
   json::LineSplitter split;
   std::string_view line;
@@ -24,7 +44,7 @@ void ReadJsonLines(const std::string& name, std::string_view head, FILE* f, Spec
   InputError err;
   auto drain = [&]() {
     while (split.Next(&line, &line_no)) {
-      if (ParseSpecJson(line, line_no, &spec, &err)) sink->Spec(spec);
+      if (ParseSpecOrWrapped(line, line_no, &spec, &err)) sink->Spec(spec);
       else sink->Error(err, StrCat(name, ":", line_no));
       sink->Tick();
     }
@@ -54,7 +74,7 @@ void ReadJsonDocument(const std::string& name, const std::string& text, SpecSink
   TensorMapSpec spec;
   InputError err;
   if (r.PeekType() != json::Type::kArray) {
-    if (ParseSpecJson(text, 1, &spec, &err)) sink->Spec(spec);
+    if (ParseSpecOrWrapped(text, 1, &spec, &err)) sink->Spec(spec);
     else sink->Error(err, name);
     sink->Tick();
     return;

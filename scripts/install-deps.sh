@@ -3,10 +3,14 @@
 # chromium renders the SVG pictures to PNG in a test (tmapgen show).
 set -euo pipefail
 pkgs=(cmake ninja-build g++ ccache libgtest-dev libbenchmark-dev protobuf-compiler libprotobuf-dev chromium)
+# zlib: the tests of src/blob read the gzip'd corpus samples (tests/blob/data).
+pkgs+=(zlib1g-dev)
 # Abseil (strings, status) and simdjson (the spec reader): the core links both.
 pkgs+=(libabsl-dev libsimdjson-dev)
 # tmapd (server/) and tmapgen --remote; the service tests use a Python gRPC client and openssl.
 pkgs+=(libgrpc++-dev protobuf-compiler-grpc python3-grpcio python3-grpc-tools python3-protobuf openssl)
+# The Python package (python/, scripts/python-test.sh): a virtual environment and the headers to build it.
+pkgs+=(python3-venv python3-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -61,12 +61,36 @@ static_assert(kBoxDim1 == kBoxDim[1] && kBoxDim[1] >= 1u && kBoxDim[1] <= 256u, 
 static_assert(kInnerBoxBytes == (kBoxDim[0] * kSmemElementBits + 7u) / 8u, "tile_a: inner box bytes");
 static_assert(kInnerBoxBytes % 16u == 0u, "tile_a: the inner box is a multiple of 16 bytes");
 static_assert(kInnerBoxBytes <= kSwizzleSpanBytes, "tile_a: the inner box fits the swizzle span");
+// The whole map: the 128 bytes driver 580.159.04 writes on NVIDIA H200 (sm_90) for these parameters with global
+// address 0, computed without a driver (docs/tensormap-layout.md). Point it at the tensor at run time:
+// PatchedMap() on the host (cuTensorMapReplaceAddress), PatchGlobalAddress() on the device (tensormap.replace).
+struct alignas(64) MapBytes {
+  unsigned long long words[16];
+};
+constexpr MapBytes kMap = {{
+    0x0000000000000000ull, 0x0000002000046310ull, 0x0000000000000000ull, 0x0000000000000000ull,
+    0x000001ff000000ffull, 0x0000000000000000ull, 0x3f00000000000000ull, 0x000000000000007full,
+    0x0000000000004000ull, 0x0000000000000400ull, 0x0000000000000000ull, 0x0000000000000000ull,
+    0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull}};
+static_assert(sizeof(MapBytes) == 128u && alignof(MapBytes) == 64u, "a CUtensorMap is 128 bytes, 64-byte aligned");
+static_assert((kMap.words[0] & 0x1FFFFFFFFFFFFFFull) == 0ull, "tile_a: the address field (bits 0-56) is left for the run time");
+#if defined(__CUDACC__)
+// Device (sm_90a and later): sets the global address of a copy of kMap in global memory (128-byte aligned)
+// with tensormap.replace (PTX ISA 9.7.9.26). Make the write visible to the tensormap proxy before a copy
+// uses the map: fence.proxy.tensormap::generic.release.gpu after it, ...acquire.gpu [map], 128 where used.
+__device__ inline void PatchGlobalAddress(void* map_in_global, const void* global_address) {
+  asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;"
+               :: "l"(map_in_global), "l"(global_address) : "memory");
+}
+#endif
 }  // namespace tile_a
 
 }  // namespace tmapgen_gen
 
 #if !defined(TMAPGEN_GEN_NO_HOST) && !defined(__CUDACC_RTC__)
 #include <cuda.h>
+
+#include <cstring>
 
 static_assert(sizeof(CUtensorMap) == 128, "CUtensorMap is 128 bytes");
 static_assert(alignof(CUtensorMap) >= 64, "CUtensorMap is at least 64-byte aligned");
@@ -86,6 +110,12 @@ inline CUresult Encode(CUtensorMap* map, void* global_address) {
       global_strides, box_dim, element_strides,
       CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
       CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+// The map without the encode call: kMap (computed offline) pointed at `global_address` by the driver's
+// cuTensorMapReplaceAddress. The same bytes as Encode() where the driver writes the measured layout.
+inline CUresult PatchedMap(CUtensorMap* map, void* global_address) {
+  std::memcpy(map, &kMap, sizeof(kMap));
+  return cuTensorMapReplaceAddress(map, global_address);
 }
 // Re-points an encoded map at another tensor of the same shape (the same alignment rules apply).
 inline CUresult ReplaceAddress(CUtensorMap* map, void* global_address) {

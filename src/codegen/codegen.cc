@@ -4,6 +4,7 @@
 #include <charconv>
 #include <set>
 
+#include "src/blob/blob.h"
 #include "src/tmap/derived_facts.h"
 #include "src/json/json_writer.h"
 #include "src/report/report.h"
@@ -191,6 +192,50 @@ std::string ElementsExpr(const TensorMapSpec& s) {
   return e;
 }
 
+// The whole 128-byte map, encoded offline (src/blob, docs/tensormap-layout.md), with global address 0: a build
+// farm without a GPU gets the exact bytes; the address is patched at run time (issue 12).
+void EmitFullMap(const PlannedMap& m, std::string* o) {
+  TensorMapSpec s = m.spec;
+  s.global_address = 0;
+  s.set_fields |= kFieldGlobalAddress;
+  const absl::StatusOr<blob::Encoded> e = blob::Encode(s);
+  if (!e.ok()) {
+    *o += StrCat("// kMap (the whole 128-byte map) is not emitted: ", FromAbsl(e.status().message()), "\n");
+    return;
+  }
+  const blob::Evidence& ev = blob::MeasuredEvidence();
+  *o += StrCat("// The whole map: the 128 bytes driver ", ev.driver, " writes on ", ev.device,
+               " for these parameters with global\n// address 0, computed without a driver (docs/tensormap-layout.md). "
+               "Point it at the tensor at run time:\n// PatchedMap() on the host (cuTensorMapReplaceAddress), "
+               "PatchGlobalAddress() on the device (tensormap.replace).\n");
+  for (const std::string& c : e->caveats)
+    if (c.find("global_address not given") == std::string::npos) *o += StrCat("// Note: ", c, "\n");
+  uint64_t w[16];
+  blob::ToWords(e->bytes, w);
+  *o += "struct alignas(64) MapBytes {\n  unsigned long long words[16];\n};\n";
+  *o += "constexpr MapBytes kMap = {{\n";
+  for (int i = 0; i < 16; i += 4)
+    *o += StrCat("    ", HexU(w[i], 16, "ull"), ", ", HexU(w[i + 1], 16, "ull"), ", ", HexU(w[i + 2], 16, "ull"), ", ",
+                 HexU(w[i + 3], 16, "ull"), i < 12 ? ",\n" : "}};\n");
+  *o += "static_assert(sizeof(MapBytes) == 128u && alignof(MapBytes) == 64u, \"a CUtensorMap is 128 bytes, 64-byte aligned\");\n";
+  *o += StrCat("static_assert((kMap.words[0] & 0x1FFFFFFFFFFFFFFull) == 0ull, \"", m.ident,
+               ": the address field (bits 0-56) is left for the run time\");\n");
+  if (EncoderFor(m.spec.mode) != Encoder::kTiled) {
+    *o += "// Device: tensormap.replace has only the .tile mode (PTX ISA 9.7.9.26), so this im2col map is patched on\n"
+          "// the host (PatchedMap) and passed as a __grid_constant__ parameter.\n";
+    return;
+  }
+  *o += "#if defined(__CUDACC__)\n"
+        "// Device (sm_90a and later): sets the global address of a copy of kMap in global memory (128-byte aligned)\n"
+        "// with tensormap.replace (PTX ISA 9.7.9.26). Make the write visible to the tensormap proxy before a copy\n"
+        "// uses the map: fence.proxy.tensormap::generic.release.gpu after it, ...acquire.gpu [map], 128 where used.\n"
+        "__device__ inline void PatchGlobalAddress(void* map_in_global, const void* global_address) {\n"
+        "  asm volatile(\"tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;\"\n"
+        "               :: \"l\"(map_in_global), \"l\"(global_address) : \"memory\");\n"
+        "}\n"
+        "#endif\n";
+}
+
 void EmitMapConstants(const PlannedMap& m, std::string* o) {
   const TensorMapSpec& s = m.spec;
   const DerivedFacts& f = m.validation.facts;
@@ -283,6 +328,7 @@ void EmitMapConstants(const PlannedMap& m, std::string* o) {
     *o += StrCat("static_assert(kInnerBoxBytes % 16u == 0u, \"", id, ": the inner box is a multiple of 16 bytes\");\n");
   if (s.swizzle != Swizzle::kNone && s.interleave == Interleave::kNone)
     *o += StrCat("static_assert(kInnerBoxBytes <= kSwizzleSpanBytes, \"", id, ": the inner box fits the swizzle span\");\n");
+  EmitFullMap(m, o);
   *o += StrCat("}  // namespace ", m.ident, "\n\n");
 }
 
@@ -374,6 +420,18 @@ void EmitHost(const PlannedMap& m, std::string* o) {
       break;
   }
   *o += "}\n";
+  {
+    TensorMapSpec zero = s;
+    zero.global_address = 0;
+    zero.set_fields |= kFieldGlobalAddress;
+    if (blob::Encode(zero).ok()) {
+      *o += "// The map without the encode call: kMap (computed offline) pointed at `global_address` by the driver's\n"
+            "// cuTensorMapReplaceAddress. The same bytes as Encode() where the driver writes the measured layout.\n";
+      *o += "inline CUresult PatchedMap(CUtensorMap* map, void* global_address) {\n"
+            "  std::memcpy(map, &kMap, sizeof(kMap));\n"
+            "  return cuTensorMapReplaceAddress(map, global_address);\n}\n";
+    }
+  }
   *o += "// Re-points an encoded map at another tensor of the same shape (the same alignment rules apply).\n";
   *o += "inline CUresult ReplaceAddress(CUtensorMap* map, void* global_address) {\n"
         "  return cuTensorMapReplaceAddress(map, global_address);\n}\n";
@@ -640,7 +698,7 @@ std::string GenerateCpp(const Plan& plan, const Options& opt) {
   o += StrCat("}  // namespace ", plan.name_space, "\n\n");
   bool needs128 = false;
   for (const PlannedMap& m : plan.maps) needs128 = needs128 || NeedsCuda128(m.spec);
-  o += "#if !defined(TMAPGEN_GEN_NO_HOST) && !defined(__CUDACC_RTC__)\n#include <cuda.h>\n\n";
+  o += "#if !defined(TMAPGEN_GEN_NO_HOST) && !defined(__CUDACC_RTC__)\n#include <cuda.h>\n\n#include <cstring>\n\n";
   o += "static_assert(sizeof(CUtensorMap) == 128, \"CUtensorMap is 128 bytes\");\n";
   o += "static_assert(alignof(CUtensorMap) >= 64, \"CUtensorMap is at least 64-byte aligned\");\n";
   if (needs128)

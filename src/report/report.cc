@@ -1,5 +1,7 @@
 #include "src/report/report.h"
 
+#include "src/report/offline_bytes.h"
+
 #include <algorithm>
 
 #include "src/util/strings.h"
@@ -273,6 +275,8 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
       w->EndObject();
     }
   }
+  const OfflineBytes offline = ComputeOfflineBytes(s, v, enc);  // issue 12: the bytes without a driver
+  WriteOfflineBytesJson(offline, w);
   if (enc.attempted) {
     w->Key("encoding").BeginObject();
     w->Key("cu_result").Int(enc.cu_result).Key("error_name").String(enc.error_name).Key("device").String(enc.device);
@@ -282,6 +286,7 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
       for (uint64_t word : enc.map) w->String(Hex(word));
       w->EndArray();
     }
+    WriteOfflineComparisonJson(offline, w);
     w->EndObject();
   }
   w->EndObject();
@@ -427,6 +432,7 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
     }
     if (!enc.note.empty()) o += StrCat("  ", enc.note, "\n");
   }
+  o += RenderOfflineBytesText(ComputeOfflineBytes(s, v, enc), opt.color);  // issue 12
   return o;
 }
 

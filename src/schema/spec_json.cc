@@ -95,6 +95,12 @@ class SpecReader {
       const KeyInfo* info = nullptr;
       for (const KeyInfo& k : kKeys)
         if (k.name == key_copy) { info = &k; break; }
+      if (info == nullptr && (key_copy == "trace" || key_copy == "bytes")) {
+        // Members of a `tmapgen trace` record (docs/trace.md): what the driver returned and wrote, and
+        // who called. They describe the map; they are not part of its spec.
+        if (!r_->SkipValue()) return SyntaxFail(key_copy);
+        continue;
+      }
       if (info == nullptr) {
         Semantic(key_copy, StrCat("unknown field \"", key_copy, "\"", Suggest(key_copy)));
         if (!r_->SkipValue()) return SyntaxFail(key_copy);

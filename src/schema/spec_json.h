@@ -6,7 +6,8 @@
 //   element_strides, interleave, swizzle, l2_promotion, oob_fill, pixel_box_lower_corner,
 //   pixel_box_upper_corner, pixel_box_lower_corner_width, pixel_box_upper_corner_width,
 //   channels_per_pixel, pixels_per_column, wide_mode; plus name, mode, direction, reduce_op, target,
-//   smem_address, smem_alignment, driver_version.
+//   smem_address, smem_alignment, driver_version. The members "bytes" and "trace" of a `tmapgen trace`
+//   record (docs/trace.md) are accepted and skipped: they describe the driver call, not the spec.
 // - Enums are strings in either form (`CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B` or `128B_atom_32B`) or the
 //   cuda.h integer. Addresses are integers or "0x..." strings. driver_version is 13000 or "13.0".
 // - Strict: unknown and duplicate keys, wrong types, negative or > 2^64-1 values, out-of-type-range

@@ -1,0 +1,540 @@
+#include "cli/blob_cmd.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/spec_input.h"
+#include "src/blob/blob.h"
+#include "src/blob/blob_text.h"
+#include "src/blob/layout_doc.h"
+#include "src/json/json_writer.h"
+#include "src/report/report.h"
+#include "src/schema/corpus_json.h"
+#include "src/schema/spec_json.h"
+#include "src/tmap/validator.h"
+#include "src/util/strings.h"
+#include "src/util/text_util.h"
+
+namespace tmapgen::cli {
+namespace {
+
+using blob::Decoded;
+using blob::FieldValue;
+using blob::MapBytes;
+using blob::MapField;
+
+const char* kDecodeUsage =
+    "usage: tmapgen decode [--target T] [--format text|json] [--words] [--no-validate] [--color auto|always|never] BLOB...\n"
+    "       tmapgen diff A B [--words] [--format text|json]\n"
+    "       tmapgen layout [--format text|json|markdown]\n";
+
+const char* kDecodeHelp =
+    "\nReads 128-byte CUtensorMaps back into their fields (docs/tensormap-layout.md):\n"
+    "  BLOB             '-' (standard input), a file, or the text itself: 256 hex digits (spaces allowed),\n"
+    "                   the 16 64-bit words of a CUTLASS-style dump (0x...), 128 bytes (0x..), binary files\n"
+    "                   of 128*k bytes, or JSON Lines whose objects carry \"bytes\" (the corpus form);\n"
+    "                   consecutive text arguments are joined (16 words may be 16 arguments)\n"
+    "  --target T       validate the recovered spec for T (default: for every target)\n"
+    "  --format json    one JSON object per map: the spec in the schema form (tmapgen validate reads it back),\n"
+    "                   every field, recognised and unexplained bits, findings, and the validation report\n"
+    "  --words          read unprefixed 16-digit tokens as 64-bit words (a word dump printed without 0x)\n"
+    "  --no-validate    print the fields only\n"
+    "diff: the fields (and the raw bits without a name) in which A and B differ; A and B are maps as above,\n"
+    "      or spec files (JSON), which are encoded offline first\n"
+    "layout: the field table itself (--format markdown is the table of docs/tensormap-layout.md)\n"
+    "exit status: decode 0 all maps clean and valid, 1 otherwise; diff 0 equal, 1 different; 2 bad usage or\n"
+    "             unreadable input\n";
+
+int Usage(const std::string& cmd, const std::string& msg) {
+  std::fprintf(stderr, "tmapgen %s: %s\n%s", cmd.c_str(), msg.c_str(), kDecodeUsage);
+  return 2;
+}
+
+struct Source {
+  std::string label;  // "argument 1", "FILE", "FILE:3", "FILE[2]"
+  MapBytes bytes{};
+};
+
+bool ReadFileOrStdin(const std::string& name, std::string* out, std::string* err) {
+  FILE* f = name == "-" ? stdin : std::fopen(name.c_str(), "rb");
+  if (!f) { *err = StrCat("cannot open ", name, ": ", std::strerror(errno)); return false; }
+  const bool ok = ReadAll(f, out);
+  if (f != stdin) std::fclose(f);
+  if (!ok) { *err = StrCat("cannot read ", name); return false; }
+  return true;
+}
+
+bool IsRegularFile(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string_view TrimLeft(std::string_view s) {
+  while (!s.empty() && (s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || s[0] == '\r')) s.remove_prefix(1);
+  return s;
+}
+
+// The maps of one input's content.
+bool ParseContent(const std::string& label, const std::string& content, bool words, std::vector<Source>* out,
+                  std::string* err) {
+  std::vector<MapBytes> maps;
+  if (!blob::LooksLikeText(content)) {
+    if (!blob::ParseBlobBinary(content, &maps, err)) { *err = StrCat(label, ": ", *err); return false; }
+    for (size_t i = 0; i < maps.size(); ++i)
+      out->push_back({maps.size() == 1 ? label : StrCat(label, "[", i, "]"), maps[i]});
+    return true;
+  }
+  if (!TrimLeft(content).empty() && TrimLeft(content)[0] == '{') {
+    // JSON Lines with "bytes".
+    size_t pos = 0, line_no = 0;
+    while (pos <= content.size()) {
+      size_t nl = content.find('\n', pos);
+      if (nl == std::string::npos) nl = content.size();
+      std::string_view line(content.data() + pos, nl - pos);
+      ++line_no;
+      pos = nl + 1;
+      if (TrimLeft(line).empty()) { if (nl == content.size()) break; continue; }
+      std::string hex;
+      if (!ExtractBytesField(line, &hex, err)) { *err = StrCat(label, ":", line_no, ": ", *err); return false; }
+      if (hex.empty()) continue;  // a rejected call in a corpus: no map
+      std::vector<MapBytes> one;
+      if (!blob::ParseBlobText(hex, false, &one, err) || one.size() != 1) {
+        if (one.size() > 1) *err = "more than one map";
+        *err = StrCat(label, ":", line_no, ": bytes: ", *err);
+        return false;
+      }
+      out->push_back({StrCat(label, ":", line_no), one[0]});
+      if (nl == content.size()) break;
+    }
+    return true;
+  }
+  if (!blob::ParseBlobText(content, words, &maps, err)) { *err = StrCat(label, ": ", *err); return false; }
+  for (size_t i = 0; i < maps.size(); ++i) out->push_back({maps.size() == 1 ? label : StrCat(label, "[", i, "]"), maps[i]});
+  return true;
+}
+
+// Reads the inputs: "-" and files by name, consecutive other arguments as one text.
+bool ReadInputs(const std::vector<std::string>& inputs, bool words, std::vector<Source>* out, std::string* err) {
+  std::string text;
+  std::string text_label;
+  auto flush = [&]() {
+    if (text.empty()) return true;
+    const bool ok = ParseContent(text_label, text, words, out, err);
+    text.clear();
+    return ok;
+  };
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string& a = inputs[i];
+    if (a == "-" || IsRegularFile(a)) {
+      if (!flush()) return false;
+      std::string content;
+      if (!ReadFileOrStdin(a, &content, err)) return false;
+      if (!ParseContent(a == "-" ? "stdin" : a, content, words, out, err)) return false;
+      continue;
+    }
+    if (text.empty()) text_label = StrCat("argument ", i + 1);
+    StrAppend(&text, text.empty() ? "" : " ", a);
+  }
+  return flush();
+}
+
+// ---------------------------------------------------------------------------------------------- values
+
+std::string ValueText(const FieldValue& fv, const TensorMapSpec& s) {
+  const MapField& f = *fv.field;
+  switch (f.ref) {
+    case blob::Ref::kGlobalAddress: return Hex(fv.raw);
+    case blob::Ref::kIm2col: return fv.raw ? "1 (cuTensorMapEncodeIm2col / Im2colWide)" : "0 (cuTensorMapEncodeTiled)";
+    case blob::Ref::kDataType:
+      return fv.value < 0 ? StrCat("unknown code ", fv.raw)
+                          : StrCat(FullName(static_cast<DataType>(fv.value)), " (", ShortName(static_cast<DataType>(fv.value)),
+                                   "; code ", fv.raw, ")");
+    case blob::Ref::kInterleave:
+      return fv.raw < kNumInterleaves ? std::string(FullName(static_cast<Interleave>(fv.raw))) : StrCat("unknown ", fv.raw);
+    case blob::Ref::kSwizzle: return std::string(FullName(static_cast<Swizzle>(fv.raw)));
+    case blob::Ref::kOobFill: return std::string(FullName(static_cast<OobFill>(fv.raw)));
+    case blob::Ref::kL2Promotion: return std::string(FullName(static_cast<L2Promotion>(fv.raw)));
+    case blob::Ref::kGlobalStride: return StrCat(fv.value, " B");
+    case blob::Ref::kBoxBytes: return StrCat(fv.value, " B");
+    case blob::Ref::kSwizzleRepeat: return StrCat(fv.value, " B");
+    default: break;
+  }
+  (void)s;
+  return StrCat(fv.value);
+}
+
+std::string Padded(std::string s, size_t n) {
+  if (s.size() < n) s.resize(n, ' ');
+  return s;
+}
+
+std::string UnexplainedText(const Decoded& d) {
+  std::string o;
+  for (size_t i = 0; i < d.unexplained.size(); ++i) {
+    const blob::UnexplainedBit& u = d.unexplained[i];
+    StrAppend(&o, i ? ", " : "", u.bit);
+    if (!u.other_field.empty()) StrAppend(&o, " (", u.other_field, " in another layout or rank)");
+  }
+  return o;
+}
+
+// No unexplained bit and no finding other than notes (derived fields that tensormap.replace leaves stale).
+bool Clean(const Decoded& d) {
+  if (!d.spec_ok || !d.unexplained.empty()) return false;
+  for (const blob::DecodeFinding& f : d.findings)
+    if (!f.note) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------- decode
+
+struct DecodeOptions {
+  bool json = false;
+  bool validate = true;
+  bool color = false;
+  bool has_target = false;
+  Target target = Target::kSm90a;
+};
+
+std::string DecodeText(int index, const Source& src, const Decoded& d, const DecodeOptions& o, bool* valid) {
+  const TermColors c{o.color};
+  std::string out = StrCat(c.bold(), "map ", index, c.off(), " (", src.label, "): ", blob::LayoutName(d.layout), " layout, ",
+                           d.reencodes ? "re-encodes to the same 128 bytes"
+                                       : StrCat(c.red(), "does not re-encode to the same bytes", c.off()),
+                           "\n");
+  StrAppend(&out, "  ", Padded("field", 28), Padded("bits", 18), Padded("raw", 20), "value\n");
+  for (const FieldValue& fv : d.fields) {
+    std::string name(fv.field->name);
+    if (fv.field->kind == blob::Kind::kDerived) name += " (derived)";
+    StrAppend(&out, "  ", Padded(name, 28), Padded(blob::BitsText(*fv.field), 18), Padded(Hex(fv.raw), 20), ValueText(fv, d.spec),
+              "\n");
+  }
+  if (!d.recognised.empty()) {
+    StrAppend(&out, c.bold(), "recognised bits", c.off(), "\n");
+    for (const FieldValue& fv : d.recognised)
+      StrAppend(&out, "  bit ", blob::BitsText(*fv.field), " (", fv.field->name, ") = ", fv.raw, ": ", fv.field->meaning, "\n");
+  }
+  StrAppend(&out, "unexplained bits: ", d.unexplained.empty() ? "none" : StrCat(c.red(), UnexplainedText(d), c.off()), "\n");
+  for (const blob::DecodeFinding& f : d.findings)
+    StrAppend(&out, c.yellow(), f.note ? "note" : "finding", c.off(), " [", f.field, "] ", f.message, "\n");
+  if (d.maybe_wide)
+    StrAppend(&out, "note: driver ", blob::MeasuredEvidence().driver,
+              " writes im2col::w and im2col::w::128 maps exactly like this (corner[0] = the W corners, the other "
+              "corners 0; the wide mode is not in the map), so the mode of use cannot be recovered\n");
+  *valid = true;
+  if (!d.spec_ok) {
+    StrAppend(&out, "spec: not recovered (see the findings), so it is not validated\n");
+    *valid = false;
+    return out;
+  }
+  if (!o.validate) return out;
+  TensorMapSpec spec = d.spec;
+  if (o.has_target) { spec.target = o.target; spec.set_fields |= kFieldTarget; }
+  Validation v;
+  Validate(spec, &v);
+  *valid = v.valid;
+  ReportOptions ro;
+  ro.color = o.color;
+  ro.show_code = false;
+  out += RenderReportText(index, spec, v, Encoding{}, ro);
+  return out;
+}
+
+void DecodeJson(int index, const Source& src, const Decoded& d, const DecodeOptions& o, bool* valid, json::Writer* w) {
+  w->BeginObject();
+  w->Key("index").Int(index).Key("source").String(src.label);
+  w->Key("layout").String(blob::LayoutName(d.layout));
+  w->Key("reencodes").Bool(d.reencodes).Key("maybe_wide").Bool(d.maybe_wide);
+  w->Key("bytes").String(blob::ToHex(src.bytes));
+  w->Key("spec");
+  TensorMapSpec spec = d.spec;
+  if (o.has_target) { spec.target = o.target; spec.set_fields |= kFieldTarget; }
+  if (d.spec_ok) WriteSpecJson(spec, w); else w->Null();
+  w->Key("fields").BeginArray();
+  for (const FieldValue& fv : d.fields) {
+    w->BeginObject().Key("name").String(fv.field->name).Key("bits").String(blob::BitsText(*fv.field));
+    w->Key("kind").String(blob::KindName(fv.field->kind)).Key("raw").Uint(fv.raw).Key("value").Int(fv.value);
+    w->Key("text").String(ValueText(fv, d.spec)).EndObject();
+  }
+  w->EndArray();
+  w->Key("recognised").BeginArray();
+  for (const FieldValue& fv : d.recognised)
+    w->BeginObject().Key("name").String(fv.field->name).Key("bits").String(blob::BitsText(*fv.field)).Key("raw").Uint(fv.raw)
+        .Key("meaning").String(fv.field->meaning).EndObject();
+  w->EndArray();
+  w->Key("unexplained_bits").BeginArray();
+  for (const blob::UnexplainedBit& u : d.unexplained) {
+    w->BeginObject().Key("bit").Int(u.bit);
+    if (!u.other_field.empty()) w->Key("other_field").String(u.other_field);
+    w->EndObject();
+  }
+  w->EndArray();
+  w->Key("findings").BeginArray();
+  for (const blob::DecodeFinding& f : d.findings)
+    w->BeginObject().Key("field").String(f.field).Key("message").String(f.message).Key("note").Bool(f.note).EndObject();
+  w->EndArray();
+  *valid = d.spec_ok;
+  if (d.spec_ok && o.validate) {
+    Validation v;
+    Validate(spec, &v);
+    *valid = v.valid;
+    w->Key("report");
+    WriteReportJson(index, spec, v, Encoding{}, ReportOptions{}, w);
+  }
+  w->EndObject();
+}
+
+bool ParseColor(const std::string& v, bool* color) {
+  if (v == "always") *color = true;
+  else if (v == "never") *color = false;
+  else if (v == "auto") *color = ::isatty(STDOUT_FILENO) != 0;
+  else return false;
+  return true;
+}
+
+}  // namespace
+
+int RunDecodeCommand(const std::vector<std::string>& args) {
+  DecodeOptions o;
+  o.color = ::isatty(STDOUT_FILENO) != 0;
+  bool words = false;
+  std::vector<std::string> inputs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string* v) {
+      if (i + 1 >= args.size()) return false;
+      *v = args[++i];
+      return true;
+    };
+    std::string v;
+    if (a == "--help" || a == "-h") { std::printf("%s%s", kDecodeUsage, kDecodeHelp); return 0; }
+    else if (a == "--target") {
+      if (!value(&v)) return Usage("decode", "--target needs a value");
+      if (!Parse(v, &o.target)) return Usage("decode", StrCat("--target: unknown target \"", v, "\" (expected one of: ", AcceptedNames(static_cast<Target*>(nullptr)), ")"));
+      o.has_target = true;
+    } else if (a == "--format") {
+      if (!value(&v) || (v != "text" && v != "json")) return Usage("decode", "--format: expected text or json");
+      o.json = v == "json";
+    } else if (a == "--color") {
+      if (!value(&v) || !ParseColor(v, &o.color)) return Usage("decode", "--color: expected auto, always or never");
+    } else if (a == "--words") words = true;
+    else if (a == "--no-validate") o.validate = false;
+    else if (a == "--no-gpu") continue;  // decode never uses a GPU; accepted like the other commands
+    else if (a.size() > 2 && a[0] == '-' && a[1] == '-') return Usage("decode", StrCat("unknown flag ", a));
+    else inputs.push_back(a);
+  }
+  if (o.json) o.color = false;
+  if (inputs.empty()) return Usage("decode", "needs at least one BLOB (hex text, a file, or - for standard input)");
+  std::vector<Source> sources;
+  std::string err;
+  if (!ReadInputs(inputs, words, &sources, &err)) {
+    std::fprintf(stderr, "tmapgen decode: %s\n", err.c_str());
+    return 2;
+  }
+  if (sources.empty()) {
+    std::fprintf(stderr, "tmapgen decode: the input holds no map\n");
+    return 2;
+  }
+  bool all_ok = true;
+  Decoded d;
+  json::Writer w;
+  std::string out;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    blob::Decode(sources[i].bytes, &d);
+    bool valid = false;
+    if (o.json) {
+      w.Clear();
+      DecodeJson(static_cast<int>(i), sources[i], d, o, &valid, &w);
+      out += w.str();
+      out += "\n";
+    } else {
+      out += DecodeText(static_cast<int>(i), sources[i], d, o, &valid);
+      out += "\n";
+    }
+    all_ok = all_ok && valid && Clean(d);
+    if (out.size() > (1 << 16)) { std::fwrite(out.data(), 1, out.size(), stdout); out.clear(); }
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return all_ok ? 0 : 1;
+}
+
+// ---------------------------------------------------------------------------------------------- diff
+
+namespace {
+
+// One side of a diff: a map, or a spec file encoded offline.
+bool ReadSide(const std::string& arg, bool words, Source* out, std::string* err) {
+  if (IsRegularFile(arg) || arg == "-") {
+    std::string content;
+    if (!ReadFileOrStdin(arg, &content, err)) return false;
+    const std::string_view t = TrimLeft(content);
+    if (blob::LooksLikeText(content) && !t.empty() && t[0] == '{') {
+      std::string hex, e2;
+      if (!ExtractBytesField(t.substr(0, t.find('\n')), &hex, &e2)) {
+        // A spec: encode it offline.
+        TensorMapSpec spec;
+        InputError ie;
+        if (!ParseSpecJson(content, 1, &spec, &ie)) { *err = StrCat(arg, ": neither a map nor a spec: ", ie.message); return false; }
+        absl::StatusOr<blob::Encoded> e = blob::Encode(spec);
+        if (!e.ok()) { *err = StrCat(arg, ": the spec cannot be encoded offline: ", FromAbsl(e.status().message())); return false; }
+        *out = {StrCat(arg, " (spec, encoded offline)"), e->bytes};
+        return true;
+      }
+    }
+  }
+  std::vector<Source> v;
+  if (!ReadInputs({arg}, words, &v, err)) return false;
+  if (v.size() != 1) { *err = StrCat(arg.size() > 40 ? arg.substr(0, 40) + "..." : arg, ": holds ", v.size(), " maps; diff compares one map with one"); return false; }
+  *out = v[0];
+  if (out->label.rfind("argument", 0) == 0) out->label = "hex text";
+  return true;
+}
+
+const FieldValue* Find(const Decoded& d, std::string_view name) {
+  for (const FieldValue& f : d.fields)
+    if (f.field->name == name) return &f;
+  for (const FieldValue& f : d.recognised)
+    if (f.field->name == name) return &f;
+  return nullptr;
+}
+
+bool Covered(const Decoded& d, int bit) {
+  auto in = [bit](const MapField& f) {
+    for (const blob::Piece& p : f.pieces)
+      if (bit >= p.lo && bit < p.lo + p.width) return true;
+    return false;
+  };
+  for (const FieldValue& f : d.fields)
+    if (in(*f.field)) return true;
+  for (const FieldValue& f : d.recognised)
+    if (in(*f.field)) return true;
+  return false;
+}
+
+}  // namespace
+
+int RunDiffCommand(const std::vector<std::string>& args) {
+  bool words = false, json_out = false;
+  std::vector<std::string> sides;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--help" || a == "-h") { std::printf("%s%s", kDecodeUsage, kDecodeHelp); return 0; }
+    if (a == "--words") { words = true; continue; }
+    if (a == "--no-gpu") continue;
+    if (a == "--format") {
+      if (i + 1 >= args.size() || (args[i + 1] != "text" && args[i + 1] != "json")) return Usage("diff", "--format: expected text or json");
+      json_out = args[++i] == "json";
+      continue;
+    }
+    if (a.size() > 2 && a[0] == '-' && a[1] == '-') return Usage("diff", StrCat("unknown flag ", a));
+    sides.push_back(a);
+  }
+  if (sides.size() != 2) return Usage("diff", StrCat("needs exactly two maps or specs, A and B (got ", sides.size(), ")"));
+  Source a, b;
+  std::string err;
+  if (!ReadSide(sides[0], words, &a, &err) || !ReadSide(sides[1], words, &b, &err)) {
+    std::fprintf(stderr, "tmapgen diff: %s\n", err.c_str());
+    return 2;
+  }
+  const Decoded da = blob::Decode(a.bytes), db = blob::Decode(b.bytes);
+  struct Row { std::string name, bits, va, vb; };
+  std::vector<Row> rows;
+  if (da.layout != db.layout) rows.push_back({"layout", "64, 68-70", std::string(blob::LayoutName(da.layout)), std::string(blob::LayoutName(db.layout))});
+  int n = 0;
+  const MapField* fields = blob::Fields(&n);
+  std::vector<std::string_view> done;
+  for (int k = 0; k < n; ++k) {
+    const std::string_view name = fields[k].name;
+    bool seen = false;
+    for (std::string_view s : done) seen = seen || s == name;
+    if (seen) continue;
+    const FieldValue* fa = Find(da, name);
+    const FieldValue* fb = Find(db, name);
+    if (!fa && !fb) continue;
+    done.push_back(name);
+    if (fa && fb && fa->raw == fb->raw && fa->field == fb->field) continue;
+    auto absent = [&](const Decoded& d) {
+      const MapField& f = fa ? *fa->field : *fb->field;
+      return (f.layouts & d.layout) ? StrCat("(beyond rank ", d.spec.rank, ")") : std::string("(not in this layout)");
+    };
+    rows.push_back({std::string(name), blob::BitsText(fa ? *fa->field : *fb->field), fa ? ValueText(*fa, da.spec) : absent(da),
+                    fb ? ValueText(*fb, db.spec) : absent(db)});
+  }
+  std::vector<int> raw_bits;
+  for (int bit : blob::DifferingBits(a.bytes, b.bytes))
+    if (!Covered(da, bit) && !Covered(db, bit)) raw_bits.push_back(bit);
+  const bool equal = a.bytes == b.bytes;
+  if (json_out) {
+    json::Writer w;
+    w.BeginObject().Key("a").String(a.label).Key("b").String(b.label).Key("equal").Bool(equal);
+    w.Key("fields").BeginArray();
+    for (const Row& r : rows) w.BeginObject().Key("name").String(r.name).Key("bits").String(r.bits).Key("a").String(r.va).Key("b").String(r.vb).EndObject();
+    w.EndArray().Key("raw_bits").BeginArray();
+    for (int bit : raw_bits)
+      w.BeginObject().Key("bit").Int(bit).Key("a").Int(blob::GetBit(a.bytes, bit)).Key("b").Int(blob::GetBit(b.bytes, bit)).EndObject();
+    w.EndArray().EndObject();
+    std::printf("%s\n", w.str().c_str());
+    return equal ? 0 : 1;
+  }
+  std::printf("A: %s\nB: %s\n", a.label.c_str(), b.label.c_str());
+  if (equal) { std::printf("identical (128 bytes)\n"); return 0; }
+  for (const Row& r : rows)
+    std::printf("  %s %s %s -> %s\n", Padded(r.name, 28).c_str(), Padded(StrCat("[", r.bits, "]"), 20).c_str(), r.va.c_str(), r.vb.c_str());
+  for (int bit : raw_bits)
+    std::printf("  %s %s %d -> %d (a bit no field explains)\n", Padded(StrCat("bit ", bit), 28).c_str(), Padded("", 20).c_str(),
+                blob::GetBit(a.bytes, bit), blob::GetBit(b.bytes, bit));
+  return 1;
+}
+
+// ---------------------------------------------------------------------------------------------- layout
+
+int RunLayoutCommand(const std::vector<std::string>& args) {
+  std::string format = "text";
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--help" || args[i] == "-h") { std::printf("%s%s", kDecodeUsage, kDecodeHelp); return 0; }
+    if (args[i] == "--format" && i + 1 < args.size()) { format = args[++i]; continue; }
+    return Usage("layout", StrCat("unexpected argument ", args[i]));
+  }
+  int n = 0;
+  const MapField* f = blob::Fields(&n);
+  const blob::Evidence& ev = blob::MeasuredEvidence();
+  if (format == "markdown") {
+    std::printf("%s", blob::LayoutMarkdown().c_str());
+    return 0;
+  }
+  if (format == "json") {
+    json::Writer w;
+    w.BeginObject().Key("evidence").BeginObject().Key("driver").String(ev.driver).Key("cuda_driver_version").Int(ev.cuda_driver_version)
+        .Key("device").String(ev.device).Key("corpora").String(ev.corpora).EndObject();
+    w.Key("fields").BeginArray();
+    for (int k = 0; k < n; ++k) {
+      w.BeginObject().Key("name").String(f[k].name).Key("bits").String(blob::BitsText(f[k])).Key("width").Int(blob::FieldWidth(f[k]));
+      w.Key("pieces").BeginArray();
+      for (const blob::Piece& p : f[k].pieces)
+        if (p.width) w.BeginObject().Key("lo").Int(p.lo).Key("width").Int(p.width).EndObject();
+      w.EndArray();
+      w.Key("encoding").String(blob::EncodingText(f[k].encoding)).Key("kind").String(blob::KindName(f[k].kind));
+      w.Key("layouts").String(blob::LayoutMaskText(f[k].layouts)).Key("min_rank").Int(f[k].min_rank).Key("meaning").String(f[k].meaning);
+      w.EndObject();
+    }
+    w.EndArray().Key("never_written").String(blob::NeverWrittenText()).EndObject();
+    std::printf("%s\n", w.str().c_str());
+    return 0;
+  }
+  if (format != "text") return Usage("layout", "--format: expected text, json or markdown");
+  std::printf("CUtensorMap layout (measured: driver %s on %s)\n", std::string(ev.driver).c_str(), std::string(ev.device).c_str());
+  for (int k = 0; k < n; ++k)
+    std::printf("  %s %s %s %s\n", Padded(std::string(f[k].name), 28).c_str(), Padded(blob::BitsText(f[k]), 18).c_str(),
+                Padded(std::string(blob::EncodingText(f[k].encoding)), 28).c_str(), std::string(f[k].meaning).c_str());
+  std::printf("never written: %s\n", blob::NeverWrittenText().c_str());
+  return 0;
+}
+
+}  // namespace tmapgen::cli

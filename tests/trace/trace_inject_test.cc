@@ -1,0 +1,232 @@
+// `tmapgen trace` end to end on a machine without a GPU: the real injection library and command, with
+// a fake CUDA driver (it loads CUDA_INJECTION64_PATH in cuInit and reports each tensor-map call to
+// CUPTI's subscriber, as the real driver does) and a fake CUPTI (tests/trace/fake/). What is tested is
+// tmapgen's side: records and counts, caller attribution through a backtrace, explanations on standard
+// error, nothing on standard output, threads, fork, _exit, a CUPTI held by another tool, a CUPTI that
+// is missing, --all and --fail-on. The real driver is exercised by trace_gpu_test (skipped without a GPU).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "src/schema/spec_json.h"
+
+namespace {
+
+struct Result {
+  int rc = -1;
+  std::string out, err;
+  std::vector<std::string> records;
+  std::string report;
+};
+
+std::string Slurp(const std::string& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::string TempDir() {
+  char t[] = "/tmp/tmapgen-trace-test.XXXXXX";
+  return mkdtemp(t) ? std::string(t) : std::string("/tmp");
+}
+
+Result TraceProgram(const std::string& flags, const std::string& program, const std::string& env = "") {
+  static const std::string dir = TempDir();
+  static int n = 0;
+  const std::string stem = dir + "/run" + std::to_string(++n);
+  const std::string cmd = "env TMAPGEN_TRACE_LIB=" TMAPGEN_INJECT_LIB " TMAPGEN_CUPTI=" TMAPGEN_FAKE_CUPTI " " + env +
+                          " " TMAPGEN_BINARY " trace --out " + stem + ".jsonl --report " + stem + ".json " + flags +
+                          " -- " + program + " > " + stem + ".out 2> " + stem + ".err";
+  Result r;
+  const int st = std::system(cmd.c_str());
+  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.out = Slurp(stem + ".out");
+  r.err = Slurp(stem + ".err");
+  r.report = Slurp(stem + ".json");
+  std::istringstream in(Slurp(stem + ".jsonl"));
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) r.records.push_back(line);
+  return r;
+}
+
+Result Trace(const std::string& flags, const std::string& mode, const std::string& env = "") {
+  return TraceProgram(flags, std::string(TMAPGEN_FAKE_APP) + " " + mode, env);
+}
+
+uint64_t Number(const std::string& line, const std::string& key) {
+  const size_t p = line.find("\"" + key + "\":");
+  if (p == std::string::npos) return ~0ull;
+  return std::strtoull(line.c_str() + p + key.size() + 3, nullptr, 10);
+}
+
+bool Has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+TEST(TraceInject, BasicRecordsCountsCallerAndExplanations) {
+  const Result r = Trace("", "basic");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "fake_app basic: done\n") << "tmapgen writes nothing to the program's standard output";
+  ASSERT_EQ(r.records.size(), 3u) << r.err;
+  // Every record replays through the spec reader of `tmapgen validate`.
+  for (const std::string& line : r.records) {
+    tmapgen::TensorMapSpec s;
+    tmapgen::InputError e;
+    EXPECT_TRUE(tmapgen::ParseSpecJson(line, 1, &s, &e)) << e.message << "\n" << line;
+  }
+  // 1000 calls at one address and 10 at other (256-byte aligned) addresses: one configuration.
+  EXPECT_EQ(Number(r.records[0], "count"), 1010u) << r.records[0];
+  EXPECT_TRUE(Has(r.records[0], "\"result\":\"CUDA_SUCCESS\"")) << r.records[0];
+  EXPECT_TRUE(Has(r.records[0], "libtmapgen_fake_caller.so\"")) << "the caller is the framework library, not the "
+                                                                    "driver nor the program: " << r.records[0];
+  EXPECT_TRUE(Has(r.records[0], "\"caller_symbol\":\"framework_encode_2d+")) << r.records[0];
+  EXPECT_TRUE(Has(r.records[0], "\"target\":\"sm_90a\"")) << "the fake GPU is compute capability 9.0";
+  EXPECT_TRUE(Has(r.records[1], "\"result\":\"CUDA_ERROR_INVALID_VALUE\"")) << r.records[1];
+  // Explained at once (stderr), and again in the summary.
+  EXPECT_TRUE(Has(r.err, "cuTensorMapEncodeTiled returned CUDA_ERROR_INVALID_VALUE")) << r.err;
+  EXPECT_TRUE(Has(r.err, "[box-dim-range] box_dim[1]")) << r.err;
+  EXPECT_TRUE(Has(r.err, "accepted a map that breaks a documented rule")) << r.err;
+  EXPECT_TRUE(Has(r.err, "[swizzle-inner-span]")) << r.err;
+  EXPECT_TRUE(Has(r.err, "1 process loaded the driver (1 traced), 1,012 tensor-map calls, 3 distinct configurations"))
+      << r.err;
+  EXPECT_TRUE(Has(r.err, "libtmapgen_fake_caller.so: 1,012 calls, 3 configurations: 1 rejected, 1 invalid")) << r.err;
+  EXPECT_TRUE(Has(r.report, "\"configurations_seen\"")) << r.report;
+}
+
+TEST(TraceInject, AllRecordsEveryCall) {
+  const Result r = Trace("--all", "basic");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.records.size(), 1012u);
+  EXPECT_EQ(Number(r.records[500], "count"), 1u);
+}
+
+TEST(TraceInject, ThreadsAreCountedExactly) {
+  const Result r = Trace("", "threads");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  ASSERT_EQ(r.records.size(), 4u) << r.err;
+  uint64_t total = 0;
+  for (const std::string& l : r.records) {
+    EXPECT_EQ(Number(l, "count"), 10000u) << l;
+    total += Number(l, "count");
+  }
+  EXPECT_EQ(total, 40000u);
+  EXPECT_TRUE(Has(r.err, "40,000 tensor-map calls")) << r.err;
+}
+
+TEST(TraceInject, AForkedChildHasItsOwnStreamMergedInTheSummary) {
+  const Result r = Trace("", "fork");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  ASSERT_EQ(r.records.size(), 2u) << r.err;
+  EXPECT_NE(Number(r.records[0], "pid"), Number(r.records[1], "pid"));
+  // Both encodes ran on their process's main thread: the child's thread id is its own, not its parent's.
+  for (const std::string& l : r.records) EXPECT_EQ(Number(l, "tid"), Number(l, "pid")) << l;
+  // The parent's configuration twice, the child's three times.
+  EXPECT_EQ(Number(r.records[0], "count") + Number(r.records[1], "count"), 5u);
+  EXPECT_TRUE(Has(r.err, "2 processes loaded the driver (2 traced)")) << r.err;
+  EXPECT_TRUE(Has(r.report, "\"forked\": true")) << r.report;
+}
+
+TEST(TraceInject, CountsSurviveAProcessThatSkipsAtexit) {
+  const Result r = Trace("", "quick_exit");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  ASSERT_EQ(r.records.size(), 3u);
+  EXPECT_EQ(Number(r.records[0], "count"), 1010u);
+}
+
+TEST(TraceInject, Im2colWideAndABadTypeAreRecorded) {
+  const Result r = Trace("", "im2col");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  ASSERT_EQ(r.records.size(), 3u) << r.err;
+  EXPECT_TRUE(Has(r.records[0], "\"mode\":\"im2col\"")) << r.records[0];
+  EXPECT_TRUE(Has(r.records[1], "\"mode\":\"im2col::w\"")) << r.records[1];
+  EXPECT_TRUE(Has(r.records[2], "\"tensor_data_type\":99")) << r.records[2];
+  EXPECT_TRUE(Has(r.err, "tensor_data_type: 99 is not a CUtensorMapDataType value")) << r.err;
+  EXPECT_TRUE(Has(r.err, "error box_dim: a null pointer")) << r.err;
+}
+
+TEST(TraceInject, ReplaceAddressBecomesARecordOfItsSourceMap) {
+  const Result r = Trace("", "replace");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  ASSERT_EQ(r.records.size(), 2u) << r.err;  // the encode and the replace; the foreign map only in the report
+  EXPECT_TRUE(Has(r.records[1], "\"call\":\"cuTensorMapReplaceAddress\"")) << r.records[1];
+  EXPECT_TRUE(Has(r.records[1], "\"replaced_from_seq\":0")) << r.records[1];
+  EXPECT_TRUE(Has(r.records[1], "\"global_address\":\"0x7f0000100000\"")) << r.records[1];
+  EXPECT_TRUE(Has(r.err, "1 cuTensorMapReplaceAddress record(s) on maps this trace did not see encoded")) << r.err;
+  EXPECT_TRUE(Has(r.report, "\"replace_address_unmatched\": [\n")) << r.report;
+}
+
+TEST(TraceInject, ACuptiHeldByAnotherToolIsSaidAndTheProgramRuns) {
+  const Result r = Trace("", "basic", "FAKE_CUPTI_BUSY=1");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "fake_app basic: done\n");
+  EXPECT_TRUE(r.records.empty());
+  EXPECT_TRUE(Has(r.err, "another tool already holds CUPTI (CUPTI for FakeProfiler)")) << r.err;
+  EXPECT_TRUE(Has(r.err, "0 traced")) << r.err;
+}
+
+TEST(TraceInject, AMissingCuptiIsSaidAndTheProgramRuns) {
+  const std::string cmd_env = "";
+  // TMAPGEN_CUPTI names a file that does not exist (the helper's own setting is overridden: env keeps the last).
+  const Result r = Trace("", "basic", "TMAPGEN_CUPTI=/nonexistent/libcupti.so");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "fake_app basic: done\n");
+  EXPECT_TRUE(Has(r.err, "not tracing: CUPTI not found (tried /nonexistent/libcupti.so")) << r.err;
+}
+
+TEST(TraceInject, FailOnTurnsFindingsIntoAnExitStatus) {
+  EXPECT_EQ(Trace("--fail-on error", "basic").rc, 1);
+  EXPECT_EQ(Trace("--fail-on error", "threads").rc, 0);
+  EXPECT_EQ(Trace("--fail-on warning", "basic").rc, 1);
+}
+
+TEST(TraceInject, BadUsageIsExitTwoAndTheProgramDoesNotRun) {
+  const Result r = Trace("--fail-on sometimes", "basic");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_TRUE(Has(r.err, "--fail-on: expected error or warning")) << r.err;
+  const Result t = Trace("--target sm_77", "basic");
+  EXPECT_EQ(t.rc, 2);
+  EXPECT_TRUE(Has(t.err, "unknown target \"sm_77\"")) << t.err;
+}
+
+TEST(TraceInject, TheProgramsExitStatusIsPassedOn) {
+  const Result missing = TraceProgram("", "/nonexistent/program");
+  EXPECT_EQ(missing.rc, 127);
+  EXPECT_TRUE(Has(missing.err, "cannot run /nonexistent/program")) << missing.err;
+  const Result failed = TraceProgram("--fail-on error", "/bin/sh -c 'exit 3'");
+  EXPECT_EQ(failed.rc, 3) << failed.err;
+  const Result killed = TraceProgram("", "/bin/sh -c 'kill -TERM $$'");
+  EXPECT_EQ(killed.rc, 128 + 15) << killed.err;
+  EXPECT_TRUE(Has(killed.err, "was killed by signal 15")) << killed.err;
+  EXPECT_TRUE(Has(killed.err, "no process loaded the injection library")) << killed.err;
+}
+
+TEST(TraceInject, TheLibraryLoadedByHandExplainsAndSummarisesOnStandardError) {
+  // No `tmapgen trace`: CUDA_INJECTION64_PATH set by hand, no TMAPGEN_TRACE_DIR.
+  char t[] = "/tmp/tmapgen-trace-alone.XXXXXX";
+  const std::string dir = mkdtemp(t) ? t : "/tmp";
+  const std::string cmd = "env -u TMAPGEN_TRACE_DIR CUDA_INJECTION64_PATH=" TMAPGEN_INJECT_LIB
+                          " TMAPGEN_CUPTI=" TMAPGEN_FAKE_CUPTI " " TMAPGEN_FAKE_APP " basic > " + dir + "/out 2> " +
+                          dir + "/err";
+  const int st = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  const std::string out = Slurp(dir + "/out"), err = Slurp(dir + "/err");
+  EXPECT_EQ(out, "fake_app basic: done\n");
+  EXPECT_TRUE(Has(err, "[box-dim-range]")) << err;
+  EXPECT_TRUE(Has(err, "tmapgen trace summary: 1 process loaded the driver (1 traced), 1,012 tensor-map calls, 3 "
+                       "distinct configurations")) << err;
+}
+
+TEST(TraceInject, TargetOverridesTheGpu) {
+  const Result r = Trace("--target sm_100a", "threads");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  ASSERT_FALSE(r.records.empty());
+  EXPECT_TRUE(Has(r.records[0], "\"target\":\"sm_100a\"")) << r.records[0];
+}
+
+}  // namespace
