@@ -17,6 +17,7 @@
 #include "cli/spec_flags.h"
 #include "cli/spec_input.h"
 #include "cli/textproto.h"
+#include "cli/blob_cmd.h"
 #include "cli/check_cmd.h"
 #include "cli/codegen_cmd.h"
 #include "cli/desc_cmd.h"
@@ -355,6 +356,35 @@ int RemoteCodegen(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std
   return 0;
 }
 
+// tmapgen decode BLOB... on the server: the inputs are read and parsed here (hex, files, JSON Lines);
+// only the 128-byte maps and their labels travel.
+int RemoteDecode(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::string>& args) {
+  DecodeArgs a;
+  std::string err;
+  if (!ParseDecodeArgs(args, &a, &err) || a.help) return kRunLocally;
+  std::vector<DecodeSource> sources;
+  if (!ReadDecodeInputs(a, &sources, &err)) {  // (standard input is read: print here, as the local command does)
+    std::fprintf(stderr, "tmapgen decode: %s\n", err.c_str());
+    return 2;
+  }
+  std::vector<blob::MapBytes> maps;
+  std::vector<std::string> labels;
+  for (const DecodeSource& s : sources) {
+    maps.push_back(s.bytes);
+    labels.push_back(s.label);
+  }
+  v2::DecodeRequest req;
+  server::ToProto(maps, labels, a.options, &req);
+  v2::DecodeResponse res;
+  grpc::ClientContext ctx;
+  Prepare(conn, &ctx);
+  const grpc::Status s = stub->Decode(&ctx, req, &res);
+  if (!s.ok()) return CallFailed(conn, s);
+  Write(res.rendered());
+  std::fflush(stdout);
+  return res.all_clean_and_valid() ? 0 : 1;
+}
+
 // tmapgen check SPEC... [--seed S] [--verbose] on the server's GPU. The spec files are read here.
 int RemoteCheck(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::string>& args) {
   CheckArgs a;
@@ -439,14 +469,14 @@ int RunRemote(std::vector<std::string>* args_io) {
   std::string command;
   if (args.empty()) return kRunLocally;
   const bool desc = args[0] == "desc", idesc = args[0] == "idesc", check = args[0] == "check";
-  const bool codegen = args[0] == "codegen";
-  if (!desc && !idesc && !check && !codegen) {
+  const bool codegen = args[0] == "codegen", decode = args[0] == "decode";
+  if (!desc && !idesc && !check && !codegen && !decode) {
     if (args[0] == "validate" || args[0] == "build") {
       command = args[0];
       args.erase(args.begin());
     } else if (args[0] == "sweep" || args[0] == "bench") {
       return Fail(StrCat("--remote: ", args[0], " does not run remotely in this version (remote commands: build, "
-                      "validate, desc, idesc, check, codegen)"));
+                      "validate, desc, idesc, codegen, decode, check)"));
     } else if (!args[0].empty() && args[0][0] != '-') {
       return kRunLocally;  // rules, show (the same everywhere), unknown commands (the usage error)
     }
@@ -462,6 +492,7 @@ int RunRemote(std::vector<std::string>* args_io) {
   if (idesc) return RemoteIdesc(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
   if (check) return RemoteCheck(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
   if (codegen) return RemoteCodegen(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
+  if (decode) return RemoteDecode(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
 
   Options opt;
   std::vector<std::pair<std::string, std::string>> spec_flags;

@@ -8,16 +8,22 @@
 #include <string>
 #include <vector>
 
+#include <google/protobuf/stubs/logging.h>
+
 #include "server/engine.h"
 
 namespace {
 
-enum Method { kValidate = 1, kBuild, kValidateBatch, kDescribe, kMatrixDescriptor, kInstructionDescriptor, kCodegen, kCheck };
+enum Method {
+  kValidate = 1, kBuild, kValidateBatch, kDescribe, kMatrixDescriptor, kInstructionDescriptor, kCodegen, kCheck, kDecode
+};
 
 tmapgen::server::Engine& TheEngine() {
   static tmapgen::server::Engine* e = [] {
+    google::protobuf::SetLogHandler(nullptr);  // as tmapd: a parse error is an answer, not a log line
     tmapgen::server::Limits l;
     l.max_message_bytes = 1u << 20;
+    l.max_specs_per_message = 64;  // many specs per message only repeat what one spec does, slowly
     return new tmapgen::server::Engine(l, /*use_gpu=*/false, "fuzz");
   }();
   return *e;
@@ -100,6 +106,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       tmapgen::v2::CheckRequest req;
       if (!req.ParseFromArray(p, n)) return 0;
       (void)engine.CheckLimits(req);
+      break;
+    }
+    case kDecode: {
+      tmapgen::v2::DecodeRequest req;
+      if (!req.ParseFromArray(p, n)) return 0;
+      tmapgen::v2::DecodeResponse res;
+      if (engine.Decode(req, &res).ok()) Serialize(res);
       break;
     }
     default: break;

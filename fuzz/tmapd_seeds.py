@@ -68,6 +68,23 @@ seeds = {
         v2.CodegenRequest(specs=[spec()], language=v2.JSON, sources=["a.json"])],
     "check": [v2.CheckRequest(specs=[v2.NamedSpec(name="a.json:1", spec=spec())], seed=7)],
 }
+# Decode: maps the real driver wrote (tests/blob/data), one and several per request.
+corpus = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "blob", "data", "shared_corpus_sample.jsonl.gz")
+maps = []
+if os.path.exists(corpus):
+    import gzip
+    import json
+    with gzip.open(corpus, "rt") as f:
+        for line in f:
+            b = json.loads(line).get("bytes")
+            if b:
+                maps.append(bytes.fromhex(b))
+            if len(maps) >= 24:
+                break
+seeds["decode"] = [v2.DecodeRequest(maps=[m], render=v2.Rendering(format=v2.Rendering.TEXT)) for m in maps[:8]]
+seeds["decode"].append(v2.DecodeRequest(maps=maps[8:24], labels=["a"], target="sm_90a",
+                                        render=v2.Rendering(format=v2.Rendering.JSON)))
+seeds["decode"].append(v2.DecodeRequest(maps=[bytes(128), bytes([255]) * 128], no_validate=True))
 batch = b""
 for m in (v1.BatchRequest(specs=[spec(), im2col], options=text, first_index=3), v1.BatchRequest(specs=[spec()] * 3)):
     b = m.SerializeToString()

@@ -21,6 +21,7 @@
 
 #include "absl/status/status.h"
 #include "proto/tmapd_v2.pb.h"
+#include "src/blob/decode_report.h"
 #include "src/codegen/codegen.h"
 #include "src/desc/desc_request.h"
 #include "src/gpu/check_report.h"
@@ -32,6 +33,7 @@ struct RequestLimits {
   uint32_t max_specs = 10000;       // specs in one Codegen request
   uint32_t max_descriptors = 1000;  // descriptors in one Codegen request
   uint32_t max_check_specs = 64;    // specs in one Check request
+  uint32_t max_decode_maps = 10000; // maps in one Decode request
 };
 
 // The field path at the start of a conversion error's message ("" when there is none).
@@ -64,6 +66,15 @@ void ToProto(const std::vector<TensorMapSpec>& specs, const std::vector<std::str
 absl::Status FromProto(const v2::CheckRequest& m, const RequestLimits& limits, std::vector<TensorMapSpec>* specs,
                        std::vector<std::string>* names, uint64_t* seed);
 void ToProto(const gpu::CheckReport& r, v2::CheckResponse* m);
+
+// Decode.
+void ToProto(const std::vector<blob::MapBytes>& maps, const std::vector<std::string>& labels, const blob::DecodeOptions& o,
+             v2::DecodeRequest* m);
+absl::Status FromProto(const v2::DecodeRequest& m, const RequestLimits& limits, std::vector<blob::MapBytes>* maps,
+                       std::vector<std::string>* labels, blob::DecodeOptions* o);
+// One map: *valid as blob::RenderDecoded says.
+void ToProto(int index, const std::string& label, const blob::Decoded& d, const blob::DecodeOptions& o, bool* valid,
+             v2::DecodedMap* m);
 
 }  // namespace tmapgen::server
 

@@ -8,6 +8,7 @@
 #include <climits>
 
 #include "server/check_worker.h"
+#include "src/blob/decode_report.h"
 #include "src/codegen/codegen.h"
 #include "src/desc/desc_request.h"
 #include "src/driver/cuda_driver.h"
@@ -47,6 +48,7 @@ Engine::Engine(const Limits& limits, bool use_gpu, std::string instance)
     : limits_(limits), instance_(std::move(instance)) {
   request_limits_.max_specs = limits.max_codegen_specs;
   request_limits_.max_check_specs = limits.max_check_specs;
+  request_limits_.max_decode_maps = limits.max_decode_maps;
   if (!use_gpu) return;
   driver::CudaDriver& drv = driver::CudaDriver::Get();
   if (!drv.info().available) return;
@@ -338,6 +340,30 @@ absl::Status Engine::CheckRun(const v2::CheckRequest& req, const CallControl& ca
   if (o.exit_code != 0)
     return absl::InternalError(ToAbsl(StrCat("GPU worker exited with status ", o.exit_code, ": ", tail)));
   if (!out->ParseFromString(o.out)) return absl::InternalError("GPU worker: its answer is not a CheckResponse");
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------- decode
+
+absl::Status Engine::Decode(const v2::DecodeRequest& req, v2::DecodeResponse* out) const {
+  std::vector<blob::MapBytes> maps;
+  std::vector<std::string> labels;
+  blob::DecodeOptions o;
+  if (absl::Status s = FromProto(req, request_limits_, &maps, &labels, &o); !s.ok()) return s;
+  const bool render = req.render().format() != v2::Rendering::NONE;
+  blob::Decoded d;
+  json::Writer w;
+  bool all = true;
+  std::string rendered;
+  for (size_t i = 0; i < maps.size(); ++i) {
+    blob::Decode(maps[i], &d);
+    bool valid = false;
+    ToProto(static_cast<int>(i), labels[i], d, o, &valid, out->add_maps());
+    all = all && valid && blob::Clean(d);
+    if (render) rendered += blob::RenderDecoded(static_cast<int>(i), labels[i], maps[i], d, o, &valid, &w);
+  }
+  out->set_all_clean_and_valid(all);
+  out->set_rendered(std::move(rendered));
   return absl::OkStatus();
 }
 

@@ -40,6 +40,7 @@ struct Limits {
   uint64_t max_check_tensor_bytes = 1ull << 30;  // global tensor one spec of a Check may allocate
   uint32_t max_check_specs = 64;            // specs in one Check
   uint32_t max_codegen_specs = 10000;       // specs in one Codegen
+  uint32_t max_decode_maps = 10000;         // maps in one Decode
   uint32_t check_timeout_ms = 600000;       // a Check without a (shorter) deadline
   uint32_t max_concurrent_calls = 1000;     // calls in progress at once (streams included)
 };
@@ -99,6 +100,8 @@ class Engine {
   // The request part of CheckAdmit (the specs and their tensor sizes), GPU or not.
   absl::Status CheckLimits(const v2::CheckRequest& req) const;
   absl::Status CheckRun(const v2::CheckRequest& req, const CallControl& call, v2::CheckResponse* out) const;
+
+  absl::Status Decode(const v2::DecodeRequest& req, v2::DecodeResponse* out) const;
 
   void Describe(v1::DescribeResponse* out) const;
 

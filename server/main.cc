@@ -4,6 +4,7 @@
 //
 // Prints "tmapd: listening on HOST:PORT" on standard error once serving; SIGTERM or SIGINT stop it
 // gracefully (calls in flight finish, up to --grace-ms).
+#include <google/protobuf/stubs/logging.h>
 #include <pthread.h>
 #include <signal.h>
 
@@ -69,6 +70,12 @@ bool CleanToken(std::string* t, const char* from, std::string* err) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Protobuf logs every request it cannot parse (invalid UTF-8 in a string field) on standard error; the
+  // request is answered INVALID_ARGUMENT and logged once by tmapd, so its own lines would only let a
+  // client flood the log. Fatal messages still abort.
+  google::protobuf::SetLogHandler([](google::protobuf::LogLevel level, const char* file, int line, const std::string& m) {
+    if (level >= google::protobuf::LOGLEVEL_FATAL) std::fprintf(stderr, "tmapd: protobuf %s:%d: %s\n", file, line, m.c_str());
+  });
   tmapgen::server::ServerConfig c;
   std::string cert_file, key_file, token_file;
   uint64_t grace_ms = 10000;

@@ -28,7 +28,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using grpc::ByteBuffer;
 
-enum class Method { kValidate, kBuild, kValidateBatch, kDescribe, kMatrixDescriptor, kInstructionDescriptor, kCodegen, kCheck };
+enum class Method {
+  kValidate, kBuild, kValidateBatch, kDescribe, kMatrixDescriptor, kInstructionDescriptor, kCodegen, kCheck, kDecode
+};
 
 bool MethodFromName(const std::string& n, Method* m) {
   static const std::pair<const char*, Method> kMethods[] = {
@@ -40,6 +42,7 @@ bool MethodFromName(const std::string& n, Method* m) {
       {"InstructionDescriptor", Method::kInstructionDescriptor},
       {"Codegen", Method::kCodegen},
       {"Check", Method::kCheck},
+      {"Decode", Method::kDecode},
   };
   for (const auto& [name, method] : kMethods)
     if (n == name) {
@@ -187,6 +190,12 @@ class UnaryCall final : public grpc::ServerUnaryReactor {
         if (!ParseBytes(in, &req)) return Reply(Unparseable<v2::CodegenRequest>());
         v2::CodegenResponse res;
         return Answer(core_->engine().Codegen(req, &res), res);
+      }
+      case Method::kDecode: {
+        v2::DecodeRequest req;
+        if (!ParseBytes(in, &req)) return Reply(Unparseable<v2::DecodeRequest>());
+        v2::DecodeResponse res;
+        return Answer(core_->engine().Decode(req, &res), res);
       }
       case Method::kCheck: {
         auto req = std::make_shared<v2::CheckRequest>();
