@@ -194,6 +194,24 @@ void BM_InvalidDiagnostics(benchmark::State& state) {
 }
 BENCHMARK(BM_InvalidDiagnostics)->Apply(ModeArgs);
 
+// The same into one vector reused from spec to spec (what the report writers do): every text is still
+// formatted and copied each time, into strings that keep their capacity.
+void BM_InvalidDiagnosticsReused(benchmark::State& state) {
+  const SpecSet set = MakeSet(ModeArg(state), false);
+  if (!Setup(state, set)) return;
+  Validation v;
+  std::vector<Diagnostic> d;
+  unsigned i = 0;
+  for (auto _ : state) {
+    const TensorMapSpec& s = set.specs[i++ & (kVariants - 1)];
+    Validate(s, &v);
+    MakeDiagnostics(s, v, &d);
+    benchmark::DoNotOptimize(d.data());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_InvalidDiagnosticsReused)->Apply(ModeArgs);
+
 // Validate + WriteReportJson into a reused writer, with the default options (the nearest valid
 // configuration included, as `tmapgen validate --format json` writes it).
 void BM_InvalidReportJson(benchmark::State& state) {

@@ -1,7 +1,9 @@
 #include "cli/bench_cmd.h"
 
-#include <cstdio>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 
 #include "cli/check_cmd.h"
@@ -13,7 +15,7 @@ namespace {
 
 int Usage(const std::string& msg) {
   std::fprintf(stderr,
-               "tmapgen bench: %s\nusage: tmapgen bench SPEC [--gib G] [--iters N] [--stages S] [--blocks-per-sm B]\n",
+               "tmapgen bench: %s\nusage: tmapgen bench SPEC [--gib G] [--iters N] [--rounds R] [--stages S] [--blocks-per-sm B]\n",
                msg.c_str());
   return 2;
 }
@@ -35,8 +37,9 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
     };
     double v = 0;
     if (a == "--help" || a == "-h") {
-      std::printf("usage: tmapgen bench SPEC [--gib G] [--iters N] [--stages S] [--blocks-per-sm B]\n"
-                  "  TMA load+store copy of a ~G GiB tensor with SPEC's type, box and swizzle vs cuMemcpyDtoD\n");
+      std::printf("usage: tmapgen bench SPEC [--gib G] [--iters N] [--rounds R] [--stages S] [--blocks-per-sm B]\n"
+                  "  TMA load+store copy of a ~G GiB tensor with SPEC's type, box and swizzle vs cuMemcpyDtoD,\n"
+                  "  the kernel shape tuned in the run; R alternating rounds of N copies each (default 5 x 5)\n");
       return 0;
     }
     if (a == "--gib") {
@@ -45,6 +48,9 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
     } else if (a == "--iters") {
       if (!num(&v)) return Usage("--iters needs a positive number");
       opt.iters = static_cast<int>(v);
+    } else if (a == "--rounds") {
+      if (!num(&v)) return Usage("--rounds needs a positive number");
+      opt.rounds = static_cast<int>(v);
     } else if (a == "--stages") {
       if (!num(&v)) return Usage("--stages needs a positive number");
       opt.stages = static_cast<int>(v);
@@ -65,7 +71,9 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
   std::vector<std::string> names;
   std::string err;
   if (!ReadSpecsFile(file, &specs, &names, &err)) return Usage(err);
+  opt.progress = isatty(fileno(stderr)) != 0;
   int rc = 0;
+  std::vector<std::string> summary;
   for (size_t i = 0; i < specs.size(); ++i) {
     Validation v;
     Validate(specs[i], &v);
@@ -76,7 +84,20 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
       continue;
     }
     std::fflush(stdout);
-    rc = std::max(rc, gpu::RunBench(specs[i], opt, stdout));
+    gpu::BenchResult r;
+    const int one = gpu::RunBench(specs[i], opt, stdout, &r);
+    rc = std::max(rc, one);
+    if (one <= 1) {
+      char line[512];
+      std::snprintf(line, sizeof line, "| %s | %.0f GB/s | %.0f GB/s | %.1f%% | %s | %s |", names[i].c_str(), r.tma_gbs,
+                    r.copy_gbs, r.copy_gbs > 0 ? 100.0 * r.tma_gbs / r.copy_gbs : 0.0, r.promotion.c_str(),
+                    r.shape.c_str());
+      summary.push_back(line);
+    }
+  }
+  if (summary.size() > 1) {
+    std::printf("\n| map | TMA load + store | cuMemcpyDtoD | ratio | L2 promotion | shape |\n|---|---:|---:|---:|---|---|\n");
+    for (const std::string& l : summary) std::printf("%s\n", l.c_str());
   }
   return rc;
 }

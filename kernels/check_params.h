@@ -55,15 +55,24 @@ struct TmaCheckParams {
   uint64_t status;        // device address of an int32 status word
 };
 
-// Bench kernel parameters: copy a 2D tensor tile by tile (TMA load then TMA store).
+// Bench kernel parameters (kernels/tma_bench.cuh): copy a 2D tensor group by group (TMA loads, then TMA
+// stores), a group being `boxes` boxes adjacent along dimension 0.
+enum TmaBenchFlags {
+  kTmaBenchStoreWarp = 1,        // warp 0 loads, warp 1 stores (64 threads); else one thread does both (32)
+  kTmaBenchLoadEvictLast = 2,    // loads with an L2 evict_last cache policy
+};
+enum { kTmaBenchMaxStages = 8 };
 struct TmaBenchParams {
-  uint32_t tiles_x;
-  uint32_t tiles_y;
-  uint32_t box_x;
-  uint32_t box_y;
-  uint32_t tile_bytes;
-  uint32_t stages;
-  uint32_t lag;  // a stage is refilled `lag` iterations after its store was issued (1 <= lag < stages)
+  uint32_t tiles_x;     // groups along dimension 0
+  uint32_t tiles_y;     // boxes along dimension 1
+  uint32_t box_x;       // box_dim[0] (elements)
+  uint32_t box_y;       // box_dim[1]
+  uint32_t box_bytes;   // bytes of one box
+  uint32_t boxes;       // boxes per group (stage)
+  uint32_t stages;      // 2 .. kTmaBenchMaxStages
+  uint32_t lag;         // a stage is handed back `lag` stores after its own (1 <= lag < stages)
+  uint32_t flags;       // TmaBenchFlags
+  uint32_t pad;
 };
 
 // wgmma proof kernel parameters: one warpgroup loads A (64 x K) and B (K x 64) through two tensor maps, slab by

@@ -2,10 +2,9 @@
 // sm_100a into one fatbin that is embedded in the tmapgen binary and loaded through the driver API
 // (src/gpu/gpu_api.h); nothing links against CUDA.
 //
-// Kernels (extern "C", looked up by name):
+// Kernels (extern "C", looked up by name; the bandwidth kernel of `tmapgen bench` is in tma_bench.cuh):
 //   tmapgen_tma_check        one copy; the tensor map is a const __grid_constant__ parameter.
 //   tmapgen_tma_check_batch  one copy per block; maps and parameters in global memory (the sweeps).
-//   tmapgen_tma_bench        a TMA load-then-store copy of a 2D tensor, tile by tile (tmapgen bench).
 //
 // Each check block: fills its shared-memory window (a sentinel before loads, the given bytes before
 // stores), issues the copy, and for loads waits on an mbarrier armed with the model's transaction bytes,
@@ -302,69 +301,4 @@ extern "C" __global__ void __launch_bounds__(128) tmapgen_tma_check_batch(const 
   if (threadIdx.x == 0)
     asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(map) : "memory");
   RunOne(map, p, raw, &mbar);
-}
-
-// The bandwidth kernel: block b copies tiles b, b + gridDim.x, ... of a tiles_x x tiles_y grid from the
-// source map to the destination map through shared memory, with `stages` tiles in flight per block.
-extern "C" __global__ void __launch_bounds__(32) tmapgen_tma_bench(const __grid_constant__ CUtensorMap src,
-                                                                    const __grid_constant__ CUtensorMap dst,
-                                                                    TmaBenchParams p) {
-  extern __shared__ __align__(1024) uint8_t raw[];
-  __shared__ __align__(8) uint64_t mbar[8];
-  if (threadIdx.x != 0) return;
-  uint8_t* base = raw + ((1024 - (SmemAddr(raw) & 1023)) & 1023);
-  const uint32_t stages = p.stages;
-  const uint64_t ms = reinterpret_cast<uint64_t>(&src);
-  const uint64_t md = reinterpret_cast<uint64_t>(&dst);
-  for (uint32_t s = 0; s < stages; ++s)
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(SmemAddr(&mbar[s])) : "memory");
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  const uint32_t total = p.tiles_x * p.tiles_y;
-  auto issue = [&](uint32_t tile, uint32_t s) {
-    const int32_t x = static_cast<int32_t>((tile % p.tiles_x) * p.box_x);
-    const int32_t y = static_cast<int32_t>((tile / p.tiles_x) * p.box_y);
-    const uint32_t mb = SmemAddr(&mbar[s]);
-    const uint32_t d = SmemAddr(base + s * p.tile_bytes);
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(mb), "r"(p.tile_bytes) : "memory");
-    asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(d),
-        "l"(ms), "r"(x), "r"(y), "r"(mb)
-        : "memory");
-  };
-  uint32_t i = 0;
-  for (uint32_t t = blockIdx.x; t < total && i < stages; t += gridDim.x, ++i) issue(t, i);
-  i = 0;
-  for (uint32_t t = blockIdx.x; t < total; t += gridDim.x, ++i) {
-    const uint32_t s = i % stages;
-    const uint32_t parity = (i / stages) & 1;
-    const uint32_t mb = SmemAddr(&mbar[s]);
-    uint32_t done = 0;
-    while (!done)
-      asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }"
-                   : "=r"(done)
-                   : "r"(mb), "r"(parity)
-                   : "memory");
-    const int32_t x = static_cast<int32_t>((t % p.tiles_x) * p.box_x);
-    const int32_t y = static_cast<int32_t>((t / p.tiles_x) * p.box_y);
-    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" ::"l"(md), "r"(x),
-                 "r"(y), "r"(SmemAddr(base + s * p.tile_bytes))
-                 : "memory");
-    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-    // Refill the stage used `lag` iterations ago once its store has read shared memory (the newest `lag`
-    // stores may still be reading).
-    if (i >= p.lag) {
-      const uint32_t old_index = i - p.lag;
-      const uint32_t next = blockIdx.x + (old_index + stages) * gridDim.x;
-      if (next < total) {
-        switch (p.lag) {
-          case 1: asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory"); break;
-          case 2: asm volatile("cp.async.bulk.wait_group.read 2;" ::: "memory"); break;
-          case 3: asm volatile("cp.async.bulk.wait_group.read 3;" ::: "memory"); break;
-          default: asm volatile("cp.async.bulk.wait_group.read 4;" ::: "memory"); break;
-        }
-        issue(next, old_index % stages);
-      }
-    }
-  }
-  asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 }

@@ -1,6 +1,7 @@
 #include "src/gpu/bench.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -11,8 +12,39 @@
 #include "src/gpu/gpu_api.h"
 
 namespace tmapgen::gpu {
+namespace {
 
-int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out) {
+constexpr int kSmemPerSm = 228 * 1024;       // H100/H200 shared memory per SM
+constexpr int kSmemReservedPerBlock = 1024;  // the driver keeps 1 KiB per block
+constexpr int kSmemStatic = 1024;            // tmapgen_tma_bench's static shared memory (ptxas -v)
+constexpr uint64_t kMinInFlight = 32 * 1024;  // per SM: below this no shape keeps the copy busy
+constexpr uint64_t kMaxInFlight = 192 * 1024;  // per SM: above this every measured shape was slower
+constexpr uint64_t kMaxGroupRowBytes = 512;   // boxes per stage x row bytes: 256 was best, 512 no better
+
+struct Shape {
+  int stages = 2, lag = 1, bps = 1, boxes = 1;
+  bool store_warp = false;
+  bool evict_last = false;
+  int promo = 0;  // index into the encoded maps
+};
+
+std::string ShapeText(const Shape& c, uint32_t box_bytes) {
+  std::string s = std::to_string(c.bps) + (c.bps == 1 ? " block" : " blocks") + "/SM, " + std::to_string(c.stages) +
+                  " stages of " + std::to_string(c.boxes) + (c.boxes == 1 ? " box" : " boxes") + " (" +
+                  std::to_string(c.boxes * box_bytes) + " bytes), refill lag " + std::to_string(c.lag) + ", " +
+                  (c.store_warp ? "a load warp and a store warp" : "one issuing thread");
+  if (c.evict_last) s += ", loads evict_last";
+  return s;
+}
+
+float Median(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.f : v[v.size() / 2];
+}
+
+}  // namespace
+
+int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, BenchResult* result) {
   Gpu gpu;
   std::string err;
   if (!gpu.Open(&err)) {
@@ -30,8 +62,9 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out) {
   const uint32_t bx = std::max<uint32_t>(1, in_spec.box_dim[0]);
   const uint32_t by = in_spec.rank >= 2 ? std::max<uint32_t>(1, in_spec.box_dim[1]) : 1;
   const uint32_t tile = static_cast<uint32_t>(bx * eb * by);
+  const uint64_t row_bytes = bx * eb;
   const uint64_t row_target = 16384;
-  const uint64_t tx = std::max<uint64_t>(1, row_target / (bx * eb));
+  const uint64_t tx = std::max<uint64_t>(1, row_target / row_bytes);
   const uint64_t dim0 = bx * tx;
   const uint64_t ty = std::max<uint64_t>(1, opt.bytes / (dim0 * eb) / by);
   const uint64_t dim1 = by * ty;
@@ -57,105 +90,202 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out) {
     std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
     return 2;
   }
-  // Seeded data in the first 16 MiB (checked after the run), a byte pattern elsewhere.
-  const size_t probe = static_cast<size_t>(std::min<uint64_t>(bytes, 16u << 20));
-  std::vector<uint8_t> host(probe), back(probe);
-  FillRandom(7, host.data(), host.size());
-  if (!gpu.Memset(src, 0x3c, bytes, &err) || !gpu.HtoD(src, host.data(), probe, &err) ||
-      !gpu.Memset(dst, 0, bytes, &err)) {
+  struct Buffers {
+    Gpu* g;
+    uint64_t a, b;
+    ~Buffers() {
+      g->Free(a);
+      g->Free(b);
+    }
+  } buffers{&gpu, src, dst};
+  // Seeded data in the first and the last 16 MiB (checked after the run), a byte pattern elsewhere.
+  const size_t probe = static_cast<size_t>(std::min<uint64_t>(bytes / 2, 16u << 20));
+  const uint64_t tail = bytes - probe;
+  std::vector<uint8_t> head_host(probe), tail_host(probe), back(probe);
+  FillRandom(7, head_host.data(), probe);
+  FillRandom(8, tail_host.data(), probe);
+  if (!gpu.Memset(src, 0x3c, bytes, &err) || !gpu.HtoD(src, head_host.data(), probe, &err) ||
+      !gpu.HtoD(src + tail, tail_host.data(), probe, &err)) {
     std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
     return 2;
   }
-  const auto es = EncodeSpec(driver::CudaDriver::Get(), s, src);
-  const auto ed = EncodeSpec(driver::CudaDriver::Get(), s, dst);
-  if (!es.ok() || !ed.ok()) {
-    std::fprintf(out, "tmapgen bench: the driver rejects the bench map: %s\n", (es.ok() ? ed : es).message.c_str());
-    return 2;
+  // L2 promotion is a field of the map: the spec's when it gives one, else the bench tries the default
+  // (128B) and 256B, the value CUTLASS's and DeepGEMM's GEMM maps use, and reports the one it kept.
+  std::vector<L2Promotion> promos = {s.l2_promotion};
+  const bool promo_tuned = !in_spec.Has(kFieldL2Promotion);
+  if (promo_tuned && s.l2_promotion != L2Promotion::k256B) promos.push_back(L2Promotion::k256B);
+  std::vector<std::array<uint64_t, 16>> src_maps, dst_maps;
+  for (L2Promotion p : promos) {
+    s.l2_promotion = p;
+    const auto es = EncodeSpec(driver::CudaDriver::Get(), s, src);
+    const auto ed = EncodeSpec(driver::CudaDriver::Get(), s, dst);
+    if (!es.ok() || !ed.ok()) {
+      if (p == promos[0]) {
+        std::fprintf(out, "tmapgen bench: the driver rejects the bench map: %s\n",
+                     (es.ok() ? ed : es).message.c_str());
+        return 2;
+      }
+      promos.resize(src_maps.size());
+      break;
+    }
+    std::array<uint64_t, 16> a, b;
+    std::memcpy(a.data(), es.map, 128);
+    std::memcpy(b.data(), ed.map, 128);
+    src_maps.push_back(a);
+    dst_maps.push_back(b);
   }
   if (!gpu.SetMaxDynamicSmem(Gpu::kBench, smem_cap, &err)) {
     std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
     return 2;
   }
-  alignas(128) uint64_t ms[16], md[16];
-  std::memcpy(ms, es.map, 128);
-  std::memcpy(md, ed.map, 128);
-  struct Config {
-    int stages, lag, bps;
+
+  auto smem_of = [&](const Shape& c) { return c.stages * c.boxes * static_cast<int>(tile) + 1024; };
+  auto fits = [&](const Shape& c) {
+    const int sm = smem_of(c);
+    return sm <= smem_cap && c.bps * (sm + kSmemReservedPerBlock + kSmemStatic) <= kSmemPerSm && c.lag >= 1 &&
+           c.lag < c.stages && c.stages <= kTmaBenchMaxStages && tx % static_cast<uint64_t>(c.boxes) == 0;
   };
-  // Pipeline shapes: stages per block, how late a stage is refilled, blocks per SM (228 KiB of shared memory per
-  // SM, 1 KiB reserved per block). --stages / --blocks-per-sm pin them.
-  std::vector<Config> configs;
-  for (int st : {2, 3, 4, 6, 8}) {
-    if (opt.stages_set && st != opt.stages) continue;
-    const int sm = st * static_cast<int>(tile) + 1024;
-    if (sm > smem_cap) continue;
-    const int max_bps = std::min(16, (228 * 1024) / (sm + 1024 + 256));
-    for (int lag : {1, 2, 3}) {
-      if (lag >= st) continue;
-      for (int b : {1, 2, 3, 4, 6, 8, 12, 16}) {
-        if (b > max_bps) continue;
-        if (opt.blocks_per_sm > 0 && b != opt.blocks_per_sm) continue;
-        configs.push_back({st, lag, b});
-      }
-    }
-  }
-  if (configs.empty()) {
-    std::fprintf(out, "tmapgen bench: no pipeline shape fits (tile %u bytes)\n", tile);
-    return 2;
-  }
-  auto time_config = [&](const Config& c, int iters, float* ms_out) {
-    TmaBenchParams p{static_cast<uint32_t>(tx), static_cast<uint32_t>(ty), bx, by, tile,
-                     static_cast<uint32_t>(c.stages), static_cast<uint32_t>(c.lag)};
+  // Runs `iters` copies with shape c after one unmeasured copy; *ms_out is the time of the `iters`.
+  auto time_shape = [&](const Shape& c, int iters, float* ms_out) {
+    TmaBenchParams p{};
+    p.tiles_x = static_cast<uint32_t>(tx / static_cast<uint64_t>(c.boxes));
+    p.tiles_y = static_cast<uint32_t>(ty);
+    p.box_x = bx;
+    p.box_y = by;
+    p.box_bytes = tile;
+    p.boxes = static_cast<uint32_t>(c.boxes);
+    p.stages = static_cast<uint32_t>(c.stages);
+    p.lag = static_cast<uint32_t>(c.lag);
+    p.flags = (c.store_warp ? kTmaBenchStoreWarp : 0) | (c.evict_last ? kTmaBenchLoadEvictLast : 0);
+    alignas(128) uint64_t ms[16], md[16];
+    std::memcpy(ms, src_maps[c.promo].data(), 128);
+    std::memcpy(md, dst_maps[c.promo].data(), 128);
     void* args[] = {ms, md, &p};
     LaunchShape sh;
     sh.grid = static_cast<uint32_t>(dev.sm_count * c.bps);
-    sh.block = 32;
-    sh.smem = static_cast<uint32_t>(c.stages * static_cast<int>(tile) + 1024);
+    sh.block = c.store_warp ? 64 : 32;
+    sh.smem = static_cast<uint32_t>(smem_of(c));
     bool ok = gpu.Launch(Gpu::kBench, sh, args, &err) && gpu.Sync(&err) && gpu.Record(0, &err);
     for (int i = 0; ok && i < iters; ++i) ok = gpu.Launch(Gpu::kBench, sh, args, &err);
     return ok && gpu.Record(1, &err) && gpu.Sync(&err) && gpu.ElapsedMs(0, 1, ms_out, &err);
   };
-  Config best = configs[0];
-  float best_ms = 1e30f;
-  for (const Config& c : configs) {
-    float t = 0;
-    if (!time_config(c, 2, &t)) {
-      std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
-      return 2;
+
+  // Phase 1: pipeline shapes (boxes per stage, stages, blocks per SM, lag, issue scheme) with the last
+  // promotion candidate and the evict_last hint, which helped every measured shape. --stages and
+  // --blocks-per-sm pin them.
+  const int tuned_promo = static_cast<int>(promos.size()) - 1;
+  std::vector<Shape> shapes;
+  for (int boxes : {1, 2, 4}) {
+    if (boxes > 1 && static_cast<uint64_t>(boxes) * row_bytes > kMaxGroupRowBytes) continue;
+    for (int st : {2, 3, 4, 6, 8}) {
+      if (opt.stages_set && st != opt.stages) continue;
+      for (int b : {1, 2, 3, 4, 6}) {
+        if (opt.blocks_per_sm > 0 && b != opt.blocks_per_sm) continue;
+        const uint64_t in_flight = static_cast<uint64_t>(st) * boxes * tile * b;
+        if (opt.blocks_per_sm == 0 && !opt.stages_set && (in_flight < kMinInFlight || in_flight > kMaxInFlight))
+          continue;
+        for (int lag : {1, 2}) {
+          for (bool warp : {false, true}) {
+            Shape c;
+            c.stages = st;
+            c.lag = lag;
+            c.bps = b;
+            c.boxes = boxes;
+            c.store_warp = warp;
+            c.evict_last = true;
+            c.promo = tuned_promo;
+            if (fits(c)) shapes.push_back(c);
+          }
+        }
+      }
     }
+  }
+  if (shapes.empty()) {
+    std::fprintf(out, "tmapgen bench: no pipeline shape fits (tile %u bytes)\n", tile);
+    return 2;
+  }
+  const bool progress = opt.progress;
+  Shape best = shapes[0];
+  float best_ms = 1e30f;
+  size_t timed = 0;
+  auto consider = [&](const Shape& c) {
+    float t = 0;
+    if (!time_shape(c, 2, &t)) return false;
+    ++timed;
     if (t < best_ms) {
       best_ms = t;
       best = c;
     }
+    return true;
+  };
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (progress) std::fprintf(stderr, "\rtmapgen bench: tuning %zu/%zu", i + 1, shapes.size());
+    if (!consider(shapes[i])) {
+      std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
+      return 2;
+    }
   }
-  float tma_ms = 0, copy_ms = 0;
+  if (progress) std::fprintf(stderr, "\r%40s\r", "");
+  // Phase 2: the best shape with the other promotion and without the hint.
+  const Shape base = best;
+  for (int pr = 0; pr < static_cast<int>(promos.size()); ++pr) {
+    for (bool el : {true, false}) {
+      Shape c = base;
+      c.promo = pr;
+      c.evict_last = el;
+      if (c.promo == base.promo && c.evict_last == base.evict_last) continue;
+      if (!consider(c)) {
+        std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
+        return 2;
+      }
+    }
+  }
+
+  // The copy of the chosen shape, checked: destination cleared, one copy, first and last 16 MiB compared.
+  float ignored = 0;
+  bool ok = gpu.Memset(dst, 0, bytes, &err) && time_shape(best, 0, &ignored);
+  bool same = ok && gpu.DtoH(back.data(), dst, probe, &err) && std::memcmp(back.data(), head_host.data(), probe) == 0;
+  same = same && gpu.DtoH(back.data(), dst + tail, probe, &err) &&
+         std::memcmp(back.data(), tail_host.data(), probe) == 0;
+  // Then alternating rounds of `iters` plain copies and `iters` TMA copies; the medians are reported.
   const int iters = std::max(1, opt.iters);
-  bool ok = time_config(best, iters, &tma_ms);
-  ok = ok && gpu.DtoH(back.data(), dst, probe, &err);
-  const bool same = ok && std::memcmp(back.data(), host.data(), probe) == 0;
-  ok = ok && gpu.DtoD(dst, src, bytes, &err) && gpu.Sync(&err) && gpu.Record(2, &err);
-  for (int i = 0; ok && i < iters; ++i) ok = gpu.DtoD(dst, src, bytes, &err);
-  ok = ok && gpu.Record(3, &err) && gpu.Sync(&err) && gpu.ElapsedMs(2, 3, &copy_ms, &err);
+  const int rounds = std::max(1, opt.rounds);
+  std::vector<float> tma_t, copy_t;
+  for (int r = 0; ok && r < rounds; ++r) {
+    float c = 0, t = 0;
+    ok = gpu.DtoD(dst, src, bytes, &err) && gpu.Sync(&err) && gpu.Record(2, &err);
+    for (int i = 0; ok && i < iters; ++i) ok = gpu.DtoD(dst, src, bytes, &err);
+    ok = ok && gpu.Record(3, &err) && gpu.Sync(&err) && gpu.ElapsedMs(2, 3, &c, &err);
+    ok = ok && time_shape(best, iters, &t);
+    copy_t.push_back(c);
+    tma_t.push_back(t);
+  }
   if (!ok) {
     std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
     return 2;
   }
-  const int stages = best.stages, bps = best.bps;
+  const float tma_ms = Median(tma_t), copy_ms = Median(copy_t);
   const double moved = 2.0 * static_cast<double>(bytes) * iters;
   const double tma_bw = moved / (tma_ms * 1e-3) / 1e9, copy_bw = moved / (copy_ms * 1e-3) / 1e9;
+  const std::string promo_name = std::string(ShortName(promos[best.promo]));
   std::fprintf(out, "bench on %s\n", gpu.Description().c_str());
-  std::fprintf(out, "map: %s box %u x %u, swizzle %s, L2 promotion %s; tensor %llu x %llu (%.2f GiB), "
-                    "%d SMs x %d blocks, %d stages of %u bytes, refill lag %d (best of %zu pipeline shapes)\n",
+  std::fprintf(out, "map: %s box %u x %u, swizzle %s, L2 promotion %s%s; tensor %llu x %llu (%.2f GiB)\n",
                std::string(ShortName(s.data_type)).c_str(), bx, by, std::string(ShortName(s.swizzle)).c_str(),
-               std::string(ShortName(s.l2_promotion)).c_str(), static_cast<unsigned long long>(dim0),
-               static_cast<unsigned long long>(dim1), bytes / 1073741824.0, dev.sm_count, bps, stages, tile, best.lag, configs.size());
+               promo_name.c_str(), promo_tuned ? " (tuned: the spec leaves it open)" : "",
+               static_cast<unsigned long long>(dim0), static_cast<unsigned long long>(dim1), bytes / 1073741824.0);
+  std::fprintf(out, "shape: %d SMs x %s (best of %zu timed)\n", dev.sm_count, ShapeText(best, tile).c_str(), timed);
   std::fprintf(out, "| copy | time per copy | bandwidth (read + write) |\n|---|---|---|\n");
   std::fprintf(out, "| TMA load + store | %.3f ms | %.0f GB/s |\n", tma_ms / iters, tma_bw);
   std::fprintf(out, "| cuMemcpyDtoD | %.3f ms | %.0f GB/s |\n", copy_ms / iters, copy_bw);
-  std::fprintf(out, "TMA copy / plain copy: %.1f%%; first %zu bytes of the copy %s the source\n",
-               100.0 * tma_bw / copy_bw, probe, same ? "equal" : "DIFFER FROM");
-  gpu.Free(src);
-  gpu.Free(dst);
+  std::fprintf(out, "TMA copy / plain copy: %.1f%% (medians of %d alternating rounds of %d copies); first and last %zu bytes of the copy %s the source\n",
+               100.0 * tma_bw / copy_bw, rounds, iters, probe, same ? "equal" : "DIFFER FROM");
+  if (result != nullptr) {
+    result->tma_gbs = tma_bw;
+    result->copy_gbs = copy_bw;
+    result->promotion = promo_name;
+    result->shape = ShapeText(best, tile);
+    result->equal = same;
+  }
   return same ? 0 : 1;
 }
 

@@ -2,17 +2,23 @@
 // spec's data type, box (box_dim[0] x box_dim[1]) and swizzle, next to the device's plain device-to-device
 // copy (cuMemcpyDtoD) measured in the same run. Bandwidth counts bytes read plus bytes written.
 //
-// The pipeline shape (stages per block, refill lag, blocks per SM) is tuned in the run: every shape that fits
-// is timed briefly and the fastest is measured and reported with its shape.
+// The kernel (kernels/tma_bench.cuh) and its shape are tuned in the run: boxes per stage (1, 2 or 4 adjacent
+// boxes, at most 512 bytes of each row), stages, blocks per SM, refill lag and issue scheme (one thread, or a
+// load warp and a store warp), with 32 to 192 KiB in flight per SM, each timed briefly; then the best shape
+// with and without the L2 evict_last hint on its loads and, when the spec leaves l2_promotion open, with
+// L2 promotion 128B and 256B. The chosen shape is checked (destination cleared, one copy, the first and last
+// 16 MiB compared with the source) and timed in alternating rounds with cuMemcpyDtoD; the medians are
+// reported with the shape and the promotion used.
 //
-// Contract: runs in the calling process (no fork); prints one table; returns 0 on success, 1 when the copy's
-// first bytes differ from the source (checked after timing), 2 when there is no GPU or the spec cannot run
-// here (sm_100-only forms on an sm_90 GPU, a box that does not fit shared memory).
+// Contract: runs in the calling process (no fork); prints one table; returns 0 on success, 1 when the copy
+// differs from the source, 2 when there is no GPU or the spec cannot run here (sm_100-only forms on an sm_90
+// GPU, a box that does not fit shared memory). Progress goes to stderr when opt.progress is set.
 #ifndef TMAPGEN_SRC_GPU_BENCH_H_
 #define TMAPGEN_SRC_GPU_BENCH_H_
 
 #include <cstdint>
 #include <cstdio>
+#include <string>
 
 #include "src/tmap/tensor_map_spec.h"
 
@@ -20,13 +26,23 @@ namespace tmapgen::gpu {
 
 struct BenchOptions {
   uint64_t bytes = uint64_t{4} << 30;  // tensor size (each of source and destination)
-  int iters = 5;
+  int iters = 5;           // copies per timed batch
+  int rounds = 5;          // alternating batches of the plain copy and the TMA copy
+  bool progress = false;   // tuning progress on stderr
   int stages = 4;          // used only when stages_set
   bool stages_set = false;
   int blocks_per_sm = 0;   // 0: tuned
 };
 
-int RunBench(const TensorMapSpec& spec, const BenchOptions& opt, FILE* out);
+// What a run measured (filled on success).
+struct BenchResult {
+  double tma_gbs = 0, copy_gbs = 0;  // bytes read + written per second, 1e9
+  std::string promotion;             // the L2 promotion of the maps timed
+  std::string shape;                 // the kernel shape, in words
+  bool equal = false;                // the checked bytes of the copy equal the source
+};
+
+int RunBench(const TensorMapSpec& spec, const BenchOptions& opt, FILE* out, BenchResult* result = nullptr);
 
 }  // namespace tmapgen::gpu
 

@@ -75,29 +75,44 @@ std::string Im2colInfo(const TensorMapSpec& s) {
 }
 
 
+// Replaces *out's text, reusing its capacity (clear + append is cheaper than assign's general replace).
+void Set(std::string* out, const RuleText& t) {
+  out->clear();
+  out->append(t.data(), t.size());
+}
+
 }  // namespace
+
+void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, std::vector<Diagnostic>* out) {
+  const Rule* rules = Rules();
+  // Errors first, then warnings, then notes; within a severity, in table order (the order of the findings).
+  // One pass: each finding goes to the next free slot of its severity.
+  int next[3] = {0, 0, 0};
+  for (const Finding& f : v.findings) ++next[static_cast<int>(rules[f.rule].severity)];
+  const int n = v.findings.size();
+  next[2] = next[0] + next[1];
+  next[1] = next[0];
+  next[0] = 0;
+  out->resize(static_cast<size_t>(n));
+  for (const Finding& f : v.findings) {
+    const Rule& r = rules[f.rule];
+    Diagnostic& d = (*out)[static_cast<size_t>(next[static_cast<int>(r.severity)]++)];
+    d.rule = r.id;
+    d.severity = r.severity;
+    // Each text is made on the stack (RuleText) and copied once into the reused string.
+    Set(&d.field, FieldText(r, spec, f));
+    Set(&d.message, r.message(spec, f));
+    Set(&d.fix, r.fix(spec, f));
+    d.source = r.source;
+    d.target = r.per_target ? Name(static_cast<Target>(f.target)) : std::string_view();
+    d.value = f.value;
+    d.limit = f.limit;
+  }
+}
 
 std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validation& v) {
   std::vector<Diagnostic> out;
-  out.reserve(static_cast<size_t>(v.findings.size()));
-  const Rule* rules = Rules();
-  // Errors first, then warnings, then notes; within a severity, in table order.
-  for (const Severity sev : {Severity::kError, Severity::kWarning, Severity::kNote}) {
-    for (const Finding& f : v.findings) {
-      const Rule& r = rules[f.rule];
-      if (r.severity != sev) continue;
-      Diagnostic& d = out.emplace_back();
-      d.rule = r.id;
-      d.severity = r.severity;
-      d.field = FieldPath(r, spec, f);
-      d.message = r.message(spec, f);
-      d.fix = r.fix(spec, f);
-      d.source = r.source;
-      if (r.per_target) d.target = Name(static_cast<Target>(f.target));
-      d.value = f.value;
-      d.limit = f.limit;
-    }
-  }
+  MakeDiagnostics(spec, v, &out);
   return out;
 }
 
@@ -230,7 +245,9 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
   if (MinTarget(v.valid_targets, &min_target)) w->Key("min_target").String(Name(min_target)); else w->Key("min_target").Null();
   w->Key("counts").BeginObject().Key("errors").Int(v.errors).Key("warnings").Int(v.warnings).Key("notes").Int(v.notes).EndObject();
   w->Key("diagnostics").BeginArray();
-  for (const Diagnostic& d : MakeDiagnostics(s, v)) {
+  thread_local std::vector<Diagnostic> diags;  // reused: its strings keep their capacity from spec to spec
+  MakeDiagnostics(s, v, &diags);
+  for (const Diagnostic& d : diags) {
     w->BeginObject();
     w->Key("rule").String(d.rule).Key("severity").String(Name(d.severity)).Key("field").String(d.field);
     w->Key("message").String(d.message).Key("fix").String(d.fix).Key("source").String(d.source);
@@ -390,7 +407,8 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
   if (opt.show_code) {
     for (const std::string& p : PtxForms(s)) o += Row("ptx", p);
   }
-  const std::vector<Diagnostic> diags = MakeDiagnostics(s, v);
+  thread_local std::vector<Diagnostic> diags;  // reused: its strings keep their capacity from spec to spec
+  MakeDiagnostics(s, v, &diags);
   if (!diags.empty()) {
     o += StrCat(c.bold(), "diagnostics", c.off(), " (", v.errors, " error", v.errors == 1 ? "" : "s", ", ", v.warnings,
              " warning", v.warnings == 1 ? "" : "s", ", ", v.notes, " note", v.notes == 1 ? "" : "s", ")\n");

@@ -35,7 +35,11 @@ struct Diagnostic {
   int64_t limit = 0;        //   (docs/rules.md); the message says the same in words
 };
 
+// The findings of `v`, explained: errors, then warnings, then notes (each in table order).
 std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validation& v);
+// The same into *out, whose elements (and their strings' capacity) are reused: a caller explaining many
+// specs keeps one vector and formats each text into memory it already holds.
+void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, std::vector<Diagnostic>* out);
 
 // The PTX instructions the map can be used with, in its declared direction (one line each).
 std::vector<std::string> PtxForms(const TensorMapSpec& spec);

@@ -17,6 +17,21 @@ uint64_t SatMul(uint64_t a, uint64_t b) {
 
 DerivedFacts ComputeDerivedFacts(const TensorMapSpec& s) {
   DerivedFacts f;
+  ComputeDerivedFacts(s, &f);
+  return f;
+}
+
+void ComputeDerivedFacts(const TensorMapSpec& s, DerivedFacts* out) {
+  DerivedFacts& f = *out;
+  // Every field is set on every path (the validator reuses *out from spec to spec).
+  f.inner_box_bytes = 0;
+  f.elements_per_copy = 0;
+  f.halo_adds_bytes = false;
+  f.bytes_per_halo_pixel = 0;
+  f.swizzle_base_offset = -1;
+  f.global_extent_bytes = 0;
+  f.smem_alignment_required = kSmemMinAlignment;
+  f.valid_targets = 0;
   f.encoder = EncoderFor(s.mode);
   f.element_bits = DataTypeBits(s.data_type);
   f.smem_element_bits = DataTypeSmemBits(s.data_type);
@@ -81,8 +96,8 @@ DerivedFacts ComputeDerivedFacts(const TensorMapSpec& s) {
   } else if (IsAlign16BPacked(s.data_type)) {
     f.coord0_multiple = 128;
   } else {
-    const uint32_t bits = static_cast<uint32_t>(f.element_bits);
-    f.coord0_multiple = bits >= 128 ? 1 : 128 / bits;
+    const uint32_t bits = static_cast<uint32_t>(f.element_bits);  // 4, 8, 16, 32 or 64 here: a shift
+    f.coord0_multiple = bits >= 128 ? 1 : (bits & (bits - 1)) == 0 ? 128u >> __builtin_ctz(bits) : 128 / bits;
   }
 
   if (s.Has(kFieldSmemAddress) && f.swizzle_repeat != 0) {
@@ -96,7 +111,6 @@ DerivedFacts ComputeDerivedFacts(const TensorMapSpec& s) {
   } else if (rank == 1) {
     f.global_extent_bytes = RowBytes(s);
   }
-  return f;
 }
 
 }  // namespace tmapgen

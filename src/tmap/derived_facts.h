@@ -62,6 +62,8 @@ struct DerivedFacts {
 };
 
 DerivedFacts ComputeDerivedFacts(const TensorMapSpec& spec);
+// The same into *out (every field set), for callers that reuse one DerivedFacts (the validator).
+void ComputeDerivedFacts(const TensorMapSpec& spec, DerivedFacts* out);
 
 }  // namespace tmapgen
 

@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "src/tmap/derived_facts.h"
+#include "src/tmap/rule_text.h"
 #include "src/tmap/tensor_map_spec.h"
 #include "src/tmap/types.h"
 
@@ -68,7 +69,7 @@ struct CheckContext {
 };
 
 using CheckFn = void (*)(const CheckContext& ctx, uint16_t rule, FindingList* out);
-using TextFn = std::string (*)(const TensorMapSpec& spec, const Finding& f);
+using TextFn = RuleText (*)(const TensorMapSpec& spec, const Finding& f);
 // Moves `spec` toward validity for this finding; returns false when no automatic change is known.
 using PatchFn = bool (*)(const Finding& f, TensorMapSpec* spec);
 
@@ -103,6 +104,7 @@ int RunRules(const CheckContext& ctx, bool per_target, FindingList* out);
 
 // Rendering helpers.
 std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f);  // "global_strides[0]"
+RuleText FieldText(const Rule& r, const TensorMapSpec& s, const Finding& f);     // the same, on the stack
 
 }  // namespace tmapgen
 

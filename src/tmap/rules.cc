@@ -1,6 +1,7 @@
 // rules.cc: the rule table. One row per rule; the checks are defined inline in the headers of
 // src/tmap/rules/ (one per part of the spec), their messages, fixes and patches in the matching .cc files.
 // The table is constexpr and RunRules() calls each check directly, so the checks can be inlined.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -294,13 +295,31 @@ int FindRule(std::string_view id) {
   return -1;
 }
 
-std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f) {
+namespace {
+
+// Where "[i]" stands in each rule's field path (-1: nowhere), found once at compile time.
+constexpr std::array<int16_t, kNumRulesValue> FieldIndexPositions() {
+  std::array<int16_t, kNumRulesValue> pos{};
+  for (int i = 0; i < kNumRulesValue; ++i) {
+    const size_t p = kRules[i].field.find("[i]");
+    pos[i] = p == std::string_view::npos ? int16_t{-1} : static_cast<int16_t>(p);
+  }
+  return pos;
+}
+constexpr std::array<int16_t, kNumRulesValue> kFieldIndexPos = FieldIndexPositions();
+
+}  // namespace
+
+RuleText FieldText(const Rule& r, const TensorMapSpec& s, const Finding& f) {
   if (r.field_path != nullptr) return r.field_path(s, f);
   const std::string_view field = r.field;
-  const size_t p = field.find("[i]");
-  if (p == std::string_view::npos) return std::string(field);
-  if (f.index < 0) return std::string(field.substr(0, p));
-  return StrCat(field.substr(0, p), "[", static_cast<int>(f.index), "]", field.substr(p + 3));
+  const int p = kFieldIndexPos[static_cast<size_t>(&r - kRules)];
+  if (p < 0) return RuleText(field);
+  const size_t at = static_cast<size_t>(p);
+  if (f.index < 0) return RuleText(field.substr(0, at));
+  return TextCat(field.substr(0, at), "[", static_cast<int>(f.index), "]", field.substr(at + 3));
 }
+
+std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f) { return FieldText(r, s, f).str(); }
 
 }  // namespace tmapgen

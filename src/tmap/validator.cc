@@ -23,7 +23,7 @@ int RunPerTarget(const TensorMapSpec& spec, const DerivedFacts& facts, Target t,
 }  // namespace
 
 void Validate(const TensorMapSpec& spec, Validation* v) {
-  v->facts = ComputeDerivedFacts(spec);
+  ComputeDerivedFacts(spec, &v->facts);
   v->findings.Clear();
   const CheckContext ctx{spec, v->facts, spec.target};
   const int independent_errors = RunRules(ctx, /*per_target=*/false, &v->findings);

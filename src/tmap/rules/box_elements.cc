@@ -11,20 +11,20 @@
 namespace tmapgen::rules {
 
 // ---- box ----
-std::string MsgBoxRange(const TensorMapSpec&, const Finding& f) {
-  if (f.value == 0) return StrCat("box_dim[", f.index, "] = 0: a box has at least one element per dimension");
-  return StrCat("box_dim[", f.index, "] = ", f.value, " exceeds 256 elements, the largest box extent");
+RuleText MsgBoxRange(const TensorMapSpec&, const Finding& f) {
+  if (f.value == 0) return TextCat("box_dim[", f.index, "] = 0: a box has at least one element per dimension");
+  return TextCat("box_dim[", f.index, "] = ", f.value, " exceeds 256 elements, the largest box extent");
 }
-std::string FixBoxRange(const TensorMapSpec&, const Finding& f) {
-  if (f.value == 0) return StrCat("set box_dim[", f.index, "] to at least 1");
-  return StrCat("use box_dim[", f.index, "] = 256 and ", (f.value + 255) / 256, " copies along dimension ", f.index);
+RuleText FixBoxRange(const TensorMapSpec&, const Finding& f) {
+  if (f.value == 0) return TextCat("set box_dim[", f.index, "] to at least 1");
+  return TextCat("use box_dim[", f.index, "] = 256 and ", (f.value + 255) / 256, " copies along dimension ", f.index);
 }
 bool PatchBoxRange(const Finding& f, TensorMapSpec* s) {
   s->box_dim[f.index] = f.value == 0 ? 1 : 256;
   return true;
 }
-std::string MsgBoxInner16(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("box_dim[0] = ", s.box_dim[0], " x ", DT(s), " = ", Bits(f.value),
+RuleText MsgBoxInner16(const TensorMapSpec& s, const Finding& f) {
+  return TextCat("box_dim[0] = ", s.box_dim[0], " x ", DT(s), " = ", Bits(f.value),
              " is not a multiple of 16 bytes, as every box row must be");
 }
 namespace {
@@ -37,36 +37,36 @@ uint32_t NearestInner16(const TensorMapSpec& s) {
   return up;
 }
 }  // namespace
-std::string FixBoxInner16(const TensorMapSpec& s, const Finding&) {
+RuleText FixBoxInner16(const TensorMapSpec& s, const Finding&) {
   const uint32_t n = NearestInner16(s);
-  return StrCat("use box_dim[0] = ", n, " (", Bits(static_cast<int64_t>(n) * DataTypeBits(s.data_type)),
+  return TextCat("use box_dim[0] = ", n, " (", Bits(static_cast<int64_t>(n) * DataTypeBits(s.data_type)),
              "); elements past the tensor's edge are filled, not read");
 }
 bool PatchBoxInner16(const Finding&, TensorMapSpec* s) {
   s->box_dim[0] = NearestInner16(*s);
   return true;
 }
-std::string MsgBoxPacked128(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("box_dim[0] = ", f.value, ": ", FullName(s.data_type), " copies rows of exactly 128 elements");
+RuleText MsgBoxPacked128(const TensorMapSpec& s, const Finding& f) {
+  return TextCat("box_dim[0] = ", f.value, ": ", FullName(s.data_type), " copies rows of exactly 128 elements");
 }
-std::string FixBoxPacked128(const TensorMapSpec&, const Finding&) { return "set box_dim[0] = 128"; }
+RuleText FixBoxPacked128(const TensorMapSpec&, const Finding&) { return "set box_dim[0] = 128"; }
 bool PatchBoxPacked128(const Finding&, TensorMapSpec* s) {
   s->box_dim[0] = 128;
   return true;
 }
-std::string MsgBoxExceedsTensor(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("box_dim[", f.index, "] = ", f.value, " is larger than global_dim[", f.index, "] = ", f.limit,
+RuleText MsgBoxExceedsTensor(const TensorMapSpec& s, const Finding& f) {
+  return TextCat("box_dim[", f.index, "] = ", f.value, " is larger than global_dim[", f.index, "] = ", f.limit,
              ": every copy fills ", f.value - f.limit, " elements per row with ",
              s.oob_fill == OobFill::kNone ? "zeros" : "OOB-NaN", " and still counts them in the transaction bytes");
 }
-std::string FixBoxExceedsTensor(const TensorMapSpec&, const Finding& f) {
-  return StrCat("box_dim[", f.index, "] = ", f.limit, " moves only real data, if the consumer allows it");
+RuleText FixBoxExceedsTensor(const TensorMapSpec&, const Finding& f) {
+  return TextCat("box_dim[", f.index, "] = ", f.limit, " moves only real data, if the consumer allows it");
 }
-std::string MsgGather4BoxRows(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("box_dim[1] = ", f.value, ": in ", Name(s.mode), " mode each of the four rows is its own box, "
+RuleText MsgGather4BoxRows(const TensorMapSpec& s, const Finding& f) {
+  return TextCat("box_dim[1] = ", f.value, ": in ", Name(s.mode), " mode each of the four rows is its own box, "
              "so the box is one row high");
 }
-std::string FixGather4BoxRows(const TensorMapSpec&, const Finding&) {
+RuleText FixGather4BoxRows(const TensorMapSpec&, const Finding&) {
   return "set box_dim[1] = 1; the instruction's four row indices choose the rows";
 }
 bool PatchGather4BoxRows(const Finding&, TensorMapSpec* s) {
@@ -75,23 +75,23 @@ bool PatchGather4BoxRows(const Finding&, TensorMapSpec* s) {
 }
 
 // ---- element strides ----
-std::string MsgElementStrideRange(const TensorMapSpec&, const Finding& f) {
-  return StrCat("element_strides[", f.index, "] = ", f.value, " is outside 1..8");
+RuleText MsgElementStrideRange(const TensorMapSpec&, const Finding& f) {
+  return TextCat("element_strides[", f.index, "] = ", f.value, " is outside 1..8");
 }
-std::string FixElementStrideRange(const TensorMapSpec&, const Finding& f) {
-  return StrCat("use element_strides[", f.index, "] = ", f.value == 0 ? 1 : 8,
+RuleText FixElementStrideRange(const TensorMapSpec&, const Finding& f) {
+  return TextCat("use element_strides[", f.index, "] = ", f.value == 0 ? 1 : 8,
              f.value > 8 ? "; for larger steps describe a coarser dimension with a larger global stride" : "");
 }
 bool PatchElementStrideRange(const Finding& f, TensorMapSpec* s) {
   s->element_strides[f.index] = f.value == 0 ? 1 : 8;
   return true;
 }
-std::string MsgElementStrideDim0(const TensorMapSpec&, const Finding& f) {
-  return StrCat("element_strides[0] = ", f.value,
+RuleText MsgElementStrideDim0(const TensorMapSpec&, const Finding& f) {
+  return TextCat("element_strides[0] = ", f.value,
              " is ignored without interleave: the innermost dimension is always copied contiguously (cuda.h: "
              "\"the first element of this array is ignored\"; PTX ISA 5.5.3.2: it \"must always be 1\")");
 }
-std::string FixElementStrideDim0(const TensorMapSpec&, const Finding&) {
+RuleText FixElementStrideDim0(const TensorMapSpec&, const Finding&) {
   return "set element_strides[0] = 1; to skip elements of dimension 0, use an interleaved layout or copy and "
          "discard";
 }

@@ -26,21 +26,21 @@ inline void CheckBoxRange(const CheckContext& c, uint16_t r, FindingList* o) {
     if (b == 0 || b > 256) o->Add(r, static_cast<int>(i), b, 256);
   }
 }
-std::string MsgBoxRange(const TensorMapSpec&, const Finding& f);
-std::string FixBoxRange(const TensorMapSpec&, const Finding& f);
+RuleText MsgBoxRange(const TensorMapSpec&, const Finding& f);
+RuleText FixBoxRange(const TensorMapSpec&, const Finding& f);
 bool PatchBoxRange(const Finding& f, TensorMapSpec* s);
 inline void CheckBoxInner16(const CheckContext& c, uint16_t r, FindingList* o) {
   const int64_t bits = static_cast<int64_t>(c.spec.box_dim[0]) * c.facts.element_bits;
   if (bits % 128 != 0) o->Add(r, 0, bits, 128);
 }
-std::string MsgBoxInner16(const TensorMapSpec& s, const Finding& f);
-std::string FixBoxInner16(const TensorMapSpec& s, const Finding&);
+RuleText MsgBoxInner16(const TensorMapSpec& s, const Finding& f);
+RuleText FixBoxInner16(const TensorMapSpec& s, const Finding&);
 bool PatchBoxInner16(const Finding&, TensorMapSpec* s);
 inline void CheckBoxPacked128(const CheckContext& c, uint16_t r, FindingList* o) {
   if (IsAlign16BPacked(c.spec.data_type) && c.spec.box_dim[0] != 128) o->Add(r, 0, c.spec.box_dim[0], 128);
 }
-std::string MsgBoxPacked128(const TensorMapSpec& s, const Finding& f);
-std::string FixBoxPacked128(const TensorMapSpec&, const Finding&);
+RuleText MsgBoxPacked128(const TensorMapSpec& s, const Finding& f);
+RuleText FixBoxPacked128(const TensorMapSpec&, const Finding&);
 bool PatchBoxPacked128(const Finding&, TensorMapSpec* s);
 inline void CheckBoxExceedsTensor(const CheckContext& c, uint16_t r, FindingList* o) {
   for (uint32_t i = 0; i < Rank(c.spec); ++i) {
@@ -48,13 +48,13 @@ inline void CheckBoxExceedsTensor(const CheckContext& c, uint16_t r, FindingList
     if (d != 0 && c.spec.box_dim[i] > d) o->Add(r, static_cast<int>(i), c.spec.box_dim[i], static_cast<int64_t>(d));
   }
 }
-std::string MsgBoxExceedsTensor(const TensorMapSpec& s, const Finding& f);
-std::string FixBoxExceedsTensor(const TensorMapSpec&, const Finding& f);
+RuleText MsgBoxExceedsTensor(const TensorMapSpec& s, const Finding& f);
+RuleText FixBoxExceedsTensor(const TensorMapSpec&, const Finding& f);
 inline void CheckGather4BoxRows(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.box_dim[1] != 1) o->Add(r, 1, c.spec.box_dim[1], 1);
 }
-std::string MsgGather4BoxRows(const TensorMapSpec& s, const Finding& f);
-std::string FixGather4BoxRows(const TensorMapSpec&, const Finding&);
+RuleText MsgGather4BoxRows(const TensorMapSpec& s, const Finding& f);
+RuleText FixGather4BoxRows(const TensorMapSpec&, const Finding&);
 bool PatchGather4BoxRows(const Finding&, TensorMapSpec* s);
 
 // ---- element strides ----
@@ -64,15 +64,15 @@ inline void CheckElementStrideRange(const CheckContext& c, uint16_t r, FindingLi
     if (e == 0 || e > 8) o->Add(r, static_cast<int>(i), e, 8);
   }
 }
-std::string MsgElementStrideRange(const TensorMapSpec&, const Finding& f);
-std::string FixElementStrideRange(const TensorMapSpec&, const Finding& f);
+RuleText MsgElementStrideRange(const TensorMapSpec&, const Finding& f);
+RuleText FixElementStrideRange(const TensorMapSpec&, const Finding& f);
 bool PatchElementStrideRange(const Finding& f, TensorMapSpec* s);
 inline void CheckElementStrideDim0(const CheckContext& c, uint16_t r, FindingList* o) {
   const uint32_t e = c.spec.element_strides[0];
   if (c.spec.interleave == Interleave::kNone && Rank(c.spec) >= 1 && e >= 2 && e <= 8) o->Add(r, 0, e, 1);
 }
-std::string MsgElementStrideDim0(const TensorMapSpec&, const Finding& f);
-std::string FixElementStrideDim0(const TensorMapSpec&, const Finding&);
+RuleText MsgElementStrideDim0(const TensorMapSpec&, const Finding& f);
+RuleText FixElementStrideDim0(const TensorMapSpec&, const Finding&);
 bool PatchElementStrideDim0(const Finding&, TensorMapSpec* s);
 
 }  // namespace tmapgen::rules

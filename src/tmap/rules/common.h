@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "src/tmap/rule_text.h"
 #include "src/tmap/tensor_map_spec.h"
 #include "src/tmap/types.h"
 #include "src/util/strings.h"
@@ -21,12 +22,12 @@ constexpr uint64_t k2Pow40 = uint64_t{1} << 40;
 constexpr std::string_view kMeasured = "measured: H200 sm_90, driver 580.159.04 (tma-spec.md section 6)";
 inline uint32_t Rank(const TensorMapSpec& s) { return s.rank > kMaxRank ? kMaxRank : s.rank; }
 inline uint64_t RoundUpTo(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }
-inline std::string Bits(int64_t bits) {
-  if (bits % 8 == 0) return StrCat(bits / 8, " B");
-  return StrCat(bits / 8, ".", (bits % 8) * 125, " B");
+inline RuleText Bits(int64_t bits) {
+  if (bits % 8 == 0) return TextCat(bits / 8, " B");
+  return TextCat(bits / 8, ".", (bits % 8) * 125, " B");
 }
-inline std::string DT(const TensorMapSpec& s) { return std::string(ShortName(s.data_type)); }
-inline std::string SW(Swizzle w) { return std::string(FullName(w)); }
+inline std::string_view DT(const TensorMapSpec& s) { return ShortName(s.data_type); }
+inline std::string_view SW(Swizzle w) { return FullName(w); }
 // Elements along dim 0 that make a multiple of 16 bytes: 128 / gcd(bits, 128).
 inline uint32_t Inner16Step(int bits) {
   int a = bits, b = 128;

@@ -29,15 +29,15 @@ inline bool DirectionAllowed(Mode m, Direction d) {
 inline void CheckModeDirection(const CheckContext& c, uint16_t r, FindingList* o) {
   if (!DirectionAllowed(c.spec.mode, c.spec.direction)) o->Add(r, -1, static_cast<int>(c.spec.direction), 0);
 }
-std::string MsgModeDirection(const TensorMapSpec& s, const Finding&);
-std::string FixModeDirection(const TensorMapSpec& s, const Finding&);
+RuleText MsgModeDirection(const TensorMapSpec& s, const Finding&);
+RuleText FixModeDirection(const TensorMapSpec& s, const Finding&);
 bool PatchModeDirection(const Finding&, TensorMapSpec* s);
 inline void CheckFlip8bLoadOnly(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.swizzle == Swizzle::k128BAtom32BFlip8B && IsStoreLike(c.spec.direction))
     o->Add(r, -1, static_cast<int>(c.spec.direction), 0);
 }
-std::string MsgFlip8bLoadOnly(const TensorMapSpec& s, const Finding&);
-std::string FixFlip8bLoadOnly(const TensorMapSpec&, const Finding&);
+RuleText MsgFlip8bLoadOnly(const TensorMapSpec& s, const Finding&);
+RuleText FixFlip8bLoadOnly(const TensorMapSpec&, const Finding&);
 bool PatchSwizzleAtom32(const Finding&, TensorMapSpec* s);
 inline bool ReduceAllowed(ReduceOp op, DataType t) {
   const int bits = DataTypeBits(t);
@@ -63,8 +63,8 @@ inline void CheckReduceOpType(const CheckContext& c, uint16_t r, FindingList* o)
   if (s.direction == Direction::kReduce && !IsSubByte(s.data_type) && !ReduceAllowed(s.reduce_op, s.data_type))
     o->Add(r, -1, static_cast<int>(s.reduce_op), 0);
 }
-std::string MsgReduceOpType(const TensorMapSpec& s, const Finding&);
-std::string FixReduceOpType(const TensorMapSpec& s, const Finding&);
+RuleText MsgReduceOpType(const TensorMapSpec& s, const Finding&);
+RuleText FixReduceOpType(const TensorMapSpec& s, const Finding&);
 
 }  // namespace tmapgen::rules
 

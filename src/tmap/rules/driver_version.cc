@@ -11,21 +11,21 @@
 namespace tmapgen::rules {
 
 // ---- driver version ----
-std::string MsgDriverVersion(const TensorMapSpec& s, const Finding& f) {
-  if (f.limit == 12000) return StrCat("driver_version = ", f.value, ": tensor maps need a CUDA 12.0 driver or later");
-  std::string what = IsWideMode(s.mode) ? std::string("cuTensorMapEncodeIm2colWide")
+RuleText MsgDriverVersion(const TensorMapSpec& s, const Finding& f) {
+  if (f.limit == 12000) return TextCat("driver_version = ", f.value, ": tensor maps need a CUDA 12.0 driver or later");
+  RuleText what = IsWideMode(s.mode) ? std::string("cuTensorMapEncodeIm2colWide")
                      : IsSubByte(s.data_type) ? std::string(FullName(s.data_type)) : std::string(FullName(s.swizzle));
-  return StrCat("driver_version = ", f.value, ": ", what, " needs a CUDA 12.8 driver (r570) or later");
+  return TextCat("driver_version = ", f.value, ": ", what, " needs a CUDA 12.8 driver (r570) or later");
 }
-std::string FixDriverVersion(const TensorMapSpec&, const Finding& f) {
-  return StrCat("install a driver that reports at least ", f.limit, " (cuDriverGetVersion)");
+RuleText FixDriverVersion(const TensorMapSpec&, const Finding& f) {
+  return TextCat("install a driver that reports at least ", f.limit, " (cuDriverGetVersion)");
 }
-std::string MsgDriverOobBug(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("driver ", s.driver_version, " has a known tensor-map bug on Blackwell for tensors whose memory spans less "
+RuleText MsgDriverOobBug(const TensorMapSpec& s, const Finding& f) {
+  return TextCat("driver ", s.driver_version, " has a known tensor-map bug on Blackwell for tensors whose memory spans less "
              "than 128 KiB (this one spans ", f.value, " B): copies can fail now and then (CUTLASS CHANGELOG "
              "4.3.4; CCCL nvbug 5736804)");
 }
-std::string FixDriverOobBug(const TensorMapSpec&, const Finding&) {
+RuleText FixDriverOobBug(const TensorMapSpec&, const Finding&) {
   return "after encoding, clear bit 21 of word 1 of the map (bit 85) when the tensor is not dense, as CUTLASS and "
          "CCCL do, or use a driver of 13.2 or later";
 }

@@ -29,15 +29,15 @@ inline void CheckDriverVersion(const CheckContext& c, uint16_t r, FindingList* o
   if (v < 12000) o->Add(r, -1, v, 12000);
   else if (v < 12080 && NeedsDriver12080(c.spec)) o->Add(r, -1, v, 12080);
 }
-std::string MsgDriverVersion(const TensorMapSpec& s, const Finding& f);
-std::string FixDriverVersion(const TensorMapSpec&, const Finding& f);
+RuleText MsgDriverVersion(const TensorMapSpec& s, const Finding& f);
+RuleText FixDriverVersion(const TensorMapSpec&, const Finding& f);
 inline void CheckDriverOobBug(const CheckContext& c, uint16_t r, FindingList* o) {
   const uint32_t v = c.spec.driver_version;
   if (v == 0 || v >= 13020 || Info(c.target).cc < 100 || IsWideMode(c.spec.mode)) return;
   if (c.facts.global_extent_bytes < 131072) o->Add(r, -1, static_cast<int64_t>(c.facts.global_extent_bytes), 131072, c.target);
 }
-std::string MsgDriverOobBug(const TensorMapSpec& s, const Finding& f);
-std::string FixDriverOobBug(const TensorMapSpec&, const Finding&);
+RuleText MsgDriverOobBug(const TensorMapSpec& s, const Finding& f);
+RuleText FixDriverOobBug(const TensorMapSpec&, const Finding&);
 
 }  // namespace tmapgen::rules
 

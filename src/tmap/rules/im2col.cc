@@ -11,14 +11,14 @@
 namespace tmapgen::rules {
 
 // ---- im2col ----
-std::string MsgCorner(const TensorMapSpec& s, const Finding& f, std::string_view which) {
-  return StrCat("pixel_box_", which, "_corner[", f.index, "] = ", f.value, " is outside [", -f.limit, ", ", f.limit - 1,
+RuleText MsgCorner(const TensorMapSpec& s, const Finding& f, std::string_view which) {
+  return TextCat("pixel_box_", which, "_corner[", f.index, "] = ", f.value, " is outside [", -f.limit, ", ", f.limit - 1,
              "], the range of a rank-", s.rank, " im2col corner");
 }
-std::string MsgLowerCorner(const TensorMapSpec& s, const Finding& f) { return MsgCorner(s, f, "lower"); }
-std::string MsgUpperCorner(const TensorMapSpec& s, const Finding& f) { return MsgCorner(s, f, "upper"); }
-std::string FixCorner(const TensorMapSpec&, const Finding& f) {
-  return StrCat("use ", f.value < 0 ? -f.limit : f.limit - 1,
+RuleText MsgLowerCorner(const TensorMapSpec& s, const Finding& f) { return MsgCorner(s, f, "lower"); }
+RuleText MsgUpperCorner(const TensorMapSpec& s, const Finding& f) { return MsgCorner(s, f, "upper"); }
+RuleText FixCorner(const TensorMapSpec&, const Finding& f) {
+  return TextCat("use ", f.value < 0 ? -f.limit : f.limit - 1,
              " (the nearest legal value); larger padding needs a smaller rank or explicit padding in memory");
 }
 bool PatchLowerCorner(const Finding& f, TensorMapSpec* s) {
@@ -29,28 +29,28 @@ bool PatchUpperCorner(const Finding& f, TensorMapSpec* s) {
   s->pixel_box_upper_corner[f.index] = static_cast<int32_t>(f.value < 0 ? -f.limit : f.limit - 1);
   return true;
 }
-std::string MsgIm2colBoxArea(const TensorMapSpec& s, const Finding& f) {
+RuleText MsgIm2colBoxArea(const TensorMapSpec& s, const Finding& f) {
   const int i = f.index;
-  std::string interleaved = s.interleave != Interleave::kNone
-      ? StrCat("; with an interleaved layout the tested driver checks this corner against global_dim[", i,
+  RuleText interleaved = s.interleave != Interleave::kNone
+      ? TextCat("; with an interleaved layout the tested driver checks this corner against global_dim[", i,
             "] instead and does not enforce the documented meaning (", kMeasured, "; docs/hardware.md B3)")
       : std::string();
-  return StrCat("the bounding box along global_dim[", i + 1, "] spans global_dim[", i + 1, "] + upper - lower = ",
+  return TextCat("the bounding box along global_dim[", i + 1, "] spans global_dim[", i + 1, "] + upper - lower = ",
              s.global_dim[i + 1], " + (", s.pixel_box_upper_corner[i], ") - (", s.pixel_box_lower_corner[i], ") = ",
              f.value, " positions: it must have non-zero area", interleaved);
 }
-std::string MsgIm2colInterleaveBoxArea(const TensorMapSpec& s, const Finding& f) {
+RuleText MsgIm2colInterleaveBoxArea(const TensorMapSpec& s, const Finding& f) {
   const int i = f.index;
-  return StrCat("with ", FullName(s.interleave), " the driver checks corner ", i, " against global_dim[", i, "]: ",
+  return TextCat("with ", FullName(s.interleave), " the driver checks corner ", i, " against global_dim[", i, "]: ",
              s.global_dim[i], " + (", s.pixel_box_upper_corner[i], ") - (", s.pixel_box_lower_corner[i], ") = ", f.value,
              " is not positive, so it rejects the map (", kMeasured, "; docs/hardware.md B3; undocumented)");
 }
-std::string FixIm2colInterleaveBoxArea(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("make global_dim[", f.index, "] + pixel_box_upper_corner[", f.index, "] - pixel_box_lower_corner[", f.index,
+RuleText FixIm2colInterleaveBoxArea(const TensorMapSpec& s, const Finding& f) {
+  return TextCat("make global_dim[", f.index, "] + pixel_box_upper_corner[", f.index, "] - pixel_box_lower_corner[", f.index,
              "] at least 1, or use CU_TENSOR_MAP_INTERLEAVE_NONE (", ShortName(s.interleave), " im2col layouts are not "
              "proven on hardware)");
 }
-std::string MsgIm2colSpatialInt32(const TensorMapSpec& s, const Finding& f) {
+RuleText MsgIm2colSpatialInt32(const TensorMapSpec& s, const Finding& f) {
   // The driver's check is int32(dim + upper) > lower: past 2^32 the sum wraps and the driver accepts
   // again (measured), with a pixel box that no longer describes the tensor.
   const int32_t wrapped = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(f.value)));
@@ -61,21 +61,21 @@ std::string MsgIm2colSpatialInt32(const TensorMapSpec& s, const Finding& f) {
   } else if (f.index <= 1) {
     lower = s.pixel_box_lower_corner_width;
   }
-  const std::string verdict = wrapped > lower
-      ? StrCat("the driver's 32-bit check wraps around to ", wrapped, " and accepts the map, but the pixel box it encodes "
+  const RuleText verdict = wrapped > lower
+      ? TextCat("the driver's 32-bit check wraps around to ", wrapped, " and accepts the map, but the pixel box it encodes "
             "does not describe this tensor")
       : std::string("the driver rejects it");
-  return StrCat("global_dim[", f.index, "] = ", s.global_dim[f.index], " plus its upper corner is ", f.value,
+  return TextCat("global_dim[", f.index, "] = ", s.global_dim[f.index], " plus its upper corner is ", f.value,
              ", above 2^31 - 1: the driver computes the ", Name(s.mode), " pixel box in signed 32-bit arithmetic and ",
              verdict, " (", kMeasured, "; docs/hardware.md B2; undocumented)");
 }
-std::string FixIm2colSpatialInt32(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("keep global_dim[", f.index, "] + upper corner <= 2147483647: split the ", Name(s.mode),
+RuleText FixIm2colSpatialInt32(const TensorMapSpec& s, const Finding& f) {
+  return TextCat("keep global_dim[", f.index, "] + upper corner <= 2147483647: split the ", Name(s.mode),
              " tensor along that dimension into pieces with their own global_address");
 }
-std::string FixIm2colBoxArea(const TensorMapSpec& s, const Finding& f) {
+RuleText FixIm2colBoxArea(const TensorMapSpec& s, const Finding& f) {
   const int i = f.index;
-  return StrCat("make global_dim[", i + 1, "] + pixel_box_upper_corner[", i, "] - pixel_box_lower_corner[", i,
+  return TextCat("make global_dim[", i + 1, "] + pixel_box_upper_corner[", i, "] - pixel_box_lower_corner[", i,
              "] at least 1, for example lower = ", std::min(0, s.pixel_box_lower_corner[i]), " and upper = 0");
 }
 bool PatchIm2colBoxArea(const Finding& f, TensorMapSpec* s) {
@@ -83,23 +83,23 @@ bool PatchIm2colBoxArea(const Finding& f, TensorMapSpec* s) {
   s->pixel_box_upper_corner[f.index] = 0;
   return true;
 }
-std::string MsgChannelsRange(const TensorMapSpec& s, const Finding& f) {
+RuleText MsgChannelsRange(const TensorMapSpec& s, const Finding& f) {
   if (IsAlign16BPacked(s.data_type))
-    return StrCat("channels_per_pixel = ", f.value, ": ", FullName(s.data_type), " needs exactly 128 channels per pixel");
+    return TextCat("channels_per_pixel = ", f.value, ": ", FullName(s.data_type), " needs exactly 128 channels per pixel");
   if (f.value == 0) return "channels_per_pixel = 0: a copy moves at least one channel (the driver rejects 0, " + std::string(kMeasured) + ")";
-  return StrCat("channels_per_pixel = ", f.value, " exceeds 256");
+  return TextCat("channels_per_pixel = ", f.value, " exceeds 256");
 }
-std::string FixChannelsRange(const TensorMapSpec& s, const Finding& f) {
+RuleText FixChannelsRange(const TensorMapSpec& s, const Finding& f) {
   if (IsAlign16BPacked(s.data_type)) return "set channels_per_pixel = 128";
   if (f.value == 0) return "set channels_per_pixel to the channels one copy should move (1..256)";
-  return StrCat("use channels_per_pixel = 256 and ", (f.value + 255) / 256, " copies along C");
+  return TextCat("use channels_per_pixel = 256 and ", (f.value + 255) / 256, " copies along C");
 }
 bool PatchChannelsRange(const Finding& f, TensorMapSpec* s) {
   s->channels_per_pixel = IsAlign16BPacked(s->data_type) ? 128 : (f.value == 0 ? 16 : 256);
   return true;
 }
-std::string MsgChannelsBytes16(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("channels_per_pixel = ", s.channels_per_pixel, " x ", DT(s), " = ", Bits(f.value),
+RuleText MsgChannelsBytes16(const TensorMapSpec& s, const Finding& f) {
+  return TextCat("channels_per_pixel = ", s.channels_per_pixel, " x ", DT(s), " = ", Bits(f.value),
              " is not a multiple of 16 bytes: the driver rejects this although cuda.h does not say so (",
              kMeasured, ": 60 x f16 = 120 B rejected), and PTX ISA 5.5.3.1 asks every box row to be a multiple "
              "of 16 bytes");
@@ -112,24 +112,24 @@ uint32_t NearestChannels16(const TensorMapSpec& s) {
   return up == 0 ? step : up;
 }
 }  // namespace
-std::string FixChannelsBytes16(const TensorMapSpec& s, const Finding&) {
-  return StrCat("use channels_per_pixel = ", NearestChannels16(s), " (pad C in memory if the tensor has fewer channels)");
+RuleText FixChannelsBytes16(const TensorMapSpec& s, const Finding&) {
+  return TextCat("use channels_per_pixel = ", NearestChannels16(s), " (pad C in memory if the tensor has fewer channels)");
 }
 bool PatchChannelsBytes16(const Finding&, TensorMapSpec* s) {
   s->channels_per_pixel = NearestChannels16(*s);
   return true;
 }
-std::string MsgPixelsRange(const TensorMapSpec& s, const Finding& f) {
-  std::string w128 = s.mode == Mode::kIm2colW128
-                         ? StrCat("; im2col::w::128 ignores the value but the driver still range-checks it (", kMeasured, ")")
+RuleText MsgPixelsRange(const TensorMapSpec& s, const Finding& f) {
+  RuleText w128 = s.mode == Mode::kIm2colW128
+                         ? TextCat("; im2col::w::128 ignores the value but the driver still range-checks it (", kMeasured, ")")
                          : std::string();
-  if (f.value == 0) return StrCat("pixels_per_column = 0: a copy moves at least one pixel", w128);
-  return StrCat("pixels_per_column = ", f.value, " exceeds 1024", w128);
+  if (f.value == 0) return TextCat("pixels_per_column = 0: a copy moves at least one pixel", w128);
+  return TextCat("pixels_per_column = ", f.value, " exceeds 1024", w128);
 }
-std::string FixPixelsRange(const TensorMapSpec& s, const Finding& f) {
+RuleText FixPixelsRange(const TensorMapSpec& s, const Finding& f) {
   if (s.mode == Mode::kIm2colW128) return "set pixels_per_column = 128";
   if (f.value == 0) return "set pixels_per_column to the pixels one copy should move (1..1024)";
-  return StrCat("use pixels_per_column = 1024 and ", (f.value + 1023) / 1024, " copies");
+  return TextCat("use pixels_per_column = 1024 and ", (f.value + 1023) / 1024, " copies");
 }
 bool PatchPixelsRange(const Finding& f, TensorMapSpec* s) {
   s->pixels_per_column = s->mode == Mode::kIm2colW128 ? 128 : (f.value == 0 ? 1 : 1024);
@@ -138,20 +138,20 @@ bool PatchPixelsRange(const Finding& f, TensorMapSpec* s) {
 
 // ---- im2col wide ----
 namespace {
-std::string WideCornerWhy(const TensorMapSpec& s, const Finding& f) {
+RuleText WideCornerWhy(const TensorMapSpec& s, const Finding& f) {
   if (f.limit == 32768) return "";
-  return StrCat(": cuda.h allows [-32768, 32767] at any rank, but the tested driver rejects values outside the rank-",
+  return TextCat(": cuda.h allows [-32768, 32767] at any rank, but the tested driver rejects values outside the rank-",
              s.rank, " im2col range (", kMeasured, "; docs/hardware.md B4)");
 }
 }  // namespace
-std::string MsgWideLower(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("pixel_box_lower_corner_width = ", f.value, " is outside [", -f.limit, ", ", f.limit - 1, "]", WideCornerWhy(s, f));
+RuleText MsgWideLower(const TensorMapSpec& s, const Finding& f) {
+  return TextCat("pixel_box_lower_corner_width = ", f.value, " is outside [", -f.limit, ", ", f.limit - 1, "]", WideCornerWhy(s, f));
 }
-std::string MsgWideUpper(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("pixel_box_upper_corner_width = ", f.value, " is outside [", -f.limit, ", ", f.limit - 1, "]", WideCornerWhy(s, f));
+RuleText MsgWideUpper(const TensorMapSpec& s, const Finding& f) {
+  return TextCat("pixel_box_upper_corner_width = ", f.value, " is outside [", -f.limit, ", ", f.limit - 1, "]", WideCornerWhy(s, f));
 }
-std::string FixWideCorner(const TensorMapSpec&, const Finding& f) {
-  return StrCat("use ", f.value < 0 ? -f.limit : f.limit - 1, " (the nearest legal value)");
+RuleText FixWideCorner(const TensorMapSpec&, const Finding& f) {
+  return TextCat("use ", f.value < 0 ? -f.limit : f.limit - 1, " (the nearest legal value)");
 }
 bool PatchWideLower(const Finding& f, TensorMapSpec* s) {
   s->pixel_box_lower_corner_width = static_cast<int32_t>(f.value < 0 ? -f.limit : f.limit - 1);
@@ -161,17 +161,17 @@ bool PatchWideUpper(const Finding& f, TensorMapSpec* s) {
   s->pixel_box_upper_corner_width = static_cast<int32_t>(f.value < 0 ? -f.limit : f.limit - 1);
   return true;
 }
-std::string MsgWideBoxArea(const TensorMapSpec& s, const Finding& f) {
-  std::string interleaved = s.interleave != Interleave::kNone
-      ? StrCat("; with an interleaved layout the tested driver checks against global_dim[0] instead and does not "
+RuleText MsgWideBoxArea(const TensorMapSpec& s, const Finding& f) {
+  RuleText interleaved = s.interleave != Interleave::kNone
+      ? TextCat("; with an interleaved layout the tested driver checks against global_dim[0] instead and does not "
             "enforce this (", kMeasured, "; docs/hardware.md B3)")
       : std::string();
-  return StrCat("the bounding box along W spans global_dim[1] + upper - lower = ", s.global_dim[1], " + (",
+  return TextCat("the bounding box along W spans global_dim[1] + upper - lower = ", s.global_dim[1], " + (",
              s.pixel_box_upper_corner_width, ") - (", s.pixel_box_lower_corner_width, ") = ", f.value,
              " positions: it must have non-zero area", interleaved);
 }
-std::string FixWideBoxArea(const TensorMapSpec& s, const Finding&) {
-  return StrCat("for example pixel_box_lower_corner_width = ", std::min(0, s.pixel_box_lower_corner_width),
+RuleText FixWideBoxArea(const TensorMapSpec& s, const Finding&) {
+  return TextCat("for example pixel_box_lower_corner_width = ", std::min(0, s.pixel_box_lower_corner_width),
              " and pixel_box_upper_corner_width = 0");
 }
 bool PatchWideBoxArea(const Finding&, TensorMapSpec* s) {
@@ -179,49 +179,49 @@ bool PatchWideBoxArea(const Finding&, TensorMapSpec* s) {
   s->pixel_box_upper_corner_width = 0;
   return true;
 }
-std::string MsgWideSwizzle(const TensorMapSpec& s, const Finding&) {
-  std::string why = s.swizzle == Swizzle::kNone ? "PTX ISA 5.5.5 requires a swizzle in these modes"
+RuleText MsgWideSwizzle(const TensorMapSpec& s, const Finding&) {
+  RuleText why = s.swizzle == Swizzle::kNone ? "PTX ISA 5.5.5 requires a swizzle in these modes"
                     : s.swizzle == Swizzle::k128BAtom32BFlip8B ? "PTX ISA 5.5.5 forbids the 8-byte flip in these modes"
                                                                : "cuda.h lists only 64B, 128B and 128B_ATOM_32B";
-  std::string driver = (s.swizzle == Swizzle::kNone || s.swizzle == Swizzle::k32B)
-                           ? StrCat("; the tested driver encodes it anyway (", kMeasured, ")")
+  RuleText driver = (s.swizzle == Swizzle::kNone || s.swizzle == Swizzle::k32B)
+                           ? TextCat("; the tested driver encodes it anyway (", kMeasured, ")")
                            : std::string();
-  return StrCat(Name(s.mode), " maps support CU_TENSOR_MAP_SWIZZLE_64B, _128B and _128B_ATOM_32B only, not ",
+  return TextCat(Name(s.mode), " maps support CU_TENSOR_MAP_SWIZZLE_64B, _128B and _128B_ATOM_32B only, not ",
              SW(s.swizzle), ": ", why, driver);
 }
-std::string FixWideSwizzle(const TensorMapSpec& s, const Finding&) {
+RuleText FixWideSwizzle(const TensorMapSpec& s, const Finding&) {
   const uint64_t inner = (static_cast<uint64_t>(s.channels_per_pixel) * static_cast<uint64_t>(DataTypeSmemBits(s.data_type)) + 7) / 8;
   return inner <= 64 ? std::string("use CU_TENSOR_MAP_SWIZZLE_64B or CU_TENSOR_MAP_SWIZZLE_128B")
                      : std::string("use CU_TENSOR_MAP_SWIZZLE_128B");
 }
-std::string MsgWideModeMismatch(const TensorMapSpec& s, const Finding&) {
-  return StrCat("wide_mode = ", FullName(s.wide_mode), " does not match mode ", Name(s.mode));
+RuleText MsgWideModeMismatch(const TensorMapSpec& s, const Finding&) {
+  return TextCat("wide_mode = ", FullName(s.wide_mode), " does not match mode ", Name(s.mode));
 }
-std::string FixWideModeMismatch(const TensorMapSpec& s, const Finding&) {
-  return StrCat("drop wide_mode (it follows the mode) or set it to ",
+RuleText FixWideModeMismatch(const TensorMapSpec& s, const Finding&) {
+  return TextCat("drop wide_mode (it follows the mode) or set it to ",
              FullName(s.mode == Mode::kIm2colW128 ? Im2colWideMode::kW128 : Im2colWideMode::kW));
 }
 bool PatchWideModeMismatch(const Finding& f, TensorMapSpec* s) {
   s->wide_mode = static_cast<Im2colWideMode>(f.limit);
   return true;
 }
-std::string MsgW128Pixels(const TensorMapSpec&, const Finding& f) {
-  return StrCat("pixels_per_column = ", f.value, " is ignored in im2col::w::128 mode: every copy moves 128 pixels");
+RuleText MsgW128Pixels(const TensorMapSpec&, const Finding& f) {
+  return TextCat("pixels_per_column = ", f.value, " is ignored in im2col::w::128 mode: every copy moves 128 pixels");
 }
-std::string FixW128Pixels(const TensorMapSpec&, const Finding&) { return "set pixels_per_column = 128 to say what happens"; }
+RuleText FixW128Pixels(const TensorMapSpec&, const Finding&) { return "set pixels_per_column = 128 to say what happens"; }
 namespace {
-std::string CornerFieldName(const TensorMapSpec& s, int index) {
+RuleText CornerFieldName(const TensorMapSpec& s, int index) {
   if (IsWideMode(s.mode)) return index == 0 ? "pixel_box_lower_corner_width" : "pixel_box_upper_corner_width";
-  return index >= 4 ? StrCat("pixel_box_upper_corner[", index - 4, "]") : StrCat("pixel_box_lower_corner[", index, "]");
+  return index >= 4 ? TextCat("pixel_box_upper_corner[", index - 4, "]") : TextCat("pixel_box_lower_corner[", index, "]");
 }
 }  // namespace
-std::string MsgIm2colStoreCorners(const TensorMapSpec& s, const Finding& f) {
-  return StrCat(CornerFieldName(s, f.index), " = ", f.value, ": a ", Name(s.direction),
+RuleText MsgIm2colStoreCorners(const TensorMapSpec& s, const Finding& f) {
+  return TextCat(CornerFieldName(s, f.index), " = ", f.value, ": a ", Name(s.direction),
              " through an im2col map (.im2col_no_offs) must keep the bounding box inside the tensor, so lower "
              "corners must be >= 0 and upper corners <= 0");
 }
-std::string FixIm2colStoreCorners(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("set ", CornerFieldName(s, f.index), " = 0 for the map used to store");
+RuleText FixIm2colStoreCorners(const TensorMapSpec& s, const Finding& f) {
+  return TextCat("set ", CornerFieldName(s, f.index), " = 0 for the map used to store");
 }
 bool PatchIm2colStoreCorners(const Finding& f, TensorMapSpec* s) {
   if (IsWideMode(s->mode)) {
@@ -235,6 +235,6 @@ bool PatchIm2colStoreCorners(const Finding& f, TensorMapSpec* s) {
 }
 
 // ---- field paths that depend on the spec ----
-std::string FieldOfStoreCorner(const TensorMapSpec& s, const Finding& f) { return CornerFieldName(s, f.index); }
+RuleText FieldOfStoreCorner(const TensorMapSpec& s, const Finding& f) { return CornerFieldName(s, f.index); }
 
 }  // namespace tmapgen::rules

@@ -11,80 +11,80 @@
 namespace tmapgen::rules {
 
 // ---- targets ----
-std::string MsgTargetAtomicity(const TensorMapSpec& s, const Finding& f) {
-  return StrCat(SW(s.swizzle), " needs compute capability 10.0 or later; ", Name(static_cast<Target>(f.target)),
+RuleText MsgTargetAtomicity(const TensorMapSpec& s, const Finding& f) {
+  return TextCat(SW(s.swizzle), " needs compute capability 10.0 or later; ", Name(static_cast<Target>(f.target)),
              " is ", f.value / 10, ".", f.value % 10, " (the sm_90 driver rejects it: ", kMeasured, ")");
 }
-std::string FixTargetAtomicity(const TensorMapSpec&, const Finding&) {
+RuleText FixTargetAtomicity(const TensorMapSpec&, const Finding&) {
   return "on sm_90 use CU_TENSOR_MAP_SWIZZLE_128B (16-byte atomicity)";
 }
-std::string MsgTargetSubByte(const TensorMapSpec& s, const Finding& f) {
-  return StrCat(FullName(s.data_type), " needs compute capability 10.0 or later; ", Name(static_cast<Target>(f.target)),
+RuleText MsgTargetSubByte(const TensorMapSpec& s, const Finding& f) {
+  return TextCat(FullName(s.data_type), " needs compute capability 10.0 or later; ", Name(static_cast<Target>(f.target)),
              " does not have sub-byte tensor copies (the sm_90 driver rejects the 16U4 types: ", kMeasured, ")");
 }
-std::string FixTargetSubByte(const TensorMapSpec&, const Finding&) {
+RuleText FixTargetSubByte(const TensorMapSpec&, const Finding&) {
   return "on sm_90 copy packed data as CU_TENSOR_MAP_DATA_TYPE_UINT8 (two 4-bit values per byte) and unpack in registers";
 }
-std::string MsgTargetMode(const TensorMapSpec& s, const Finding& f) {
+RuleText MsgTargetMode(const TensorMapSpec& s, const Finding& f) {
   const Target t = static_cast<Target>(f.target);
-  std::string driver = (IsWideMode(s.mode) && Info(t).cc < 100)
-                           ? StrCat("; the sm_90 driver encodes Im2colWide maps although cuda.h says compute capability "
+  RuleText driver = (IsWideMode(s.mode) && Info(t).cc < 100)
+                           ? TextCat("; the sm_90 driver encodes Im2colWide maps although cuda.h says compute capability "
                                  "10.0 or higher (", kMeasured, "), but no sm_90 instruction can use them")
                            : std::string();
   const char* need = (s.mode == Mode::kScatter4 || s.mode == Mode::kIm2colW128 ||
                       s.direction == Direction::kLoadCluster || s.direction == Direction::kPrefetch)
                          ? "sm_100a, sm_101a, sm_103a, sm_110a or their family targets (sm_100f, sm_103f, sm_110f)"
                          : "compute capability 10.0 or later";
-  return StrCat(Name(s.mode), " (", Name(s.direction), ") needs ", need, "; not ", Name(t), driver);
+  return TextCat(Name(s.mode), " (", Name(s.direction), ") needs ", need, "; not ", Name(t), driver);
 }
-std::string FixTargetMode(const TensorMapSpec& s, const Finding&) {
+RuleText FixTargetMode(const TensorMapSpec& s, const Finding&) {
   switch (s.mode) {
     case Mode::kGather4: return "on this target load the four rows with four tiled copies of box [cols, 1]";
     case Mode::kScatter4: return "on this target store the four rows with four tiled copies";
     default: return "on this target use mode im2col (cuTensorMapEncodeIm2col), or compile for sm_100a";
   }
 }
-std::string MsgTargetSm120Cluster(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("on ", Name(static_cast<Target>(f.target)), " copies to .shared::cluster support neither sub-byte types nor "
+RuleText MsgTargetSm120Cluster(const TensorMapSpec& s, const Finding& f) {
+  return TextCat("on ", Name(static_cast<Target>(f.target)), " copies to .shared::cluster support neither sub-byte types nor "
              "swizzle atomicity (", IsSubByte(s.data_type) ? FullName(s.data_type) : FullName(s.swizzle), ")");
 }
-std::string FixTargetSm120Cluster(const TensorMapSpec&, const Finding&) {
+RuleText FixTargetSm120Cluster(const TensorMapSpec&, const Finding&) {
   return "load to .shared::cta (direction load) instead";
 }
-std::string MsgTargetSmemCapacity(const TensorMapSpec& s, const Finding& f) {
+RuleText MsgTargetSmemCapacity(const TensorMapSpec& s, const Finding& f) {
   const Target t = static_cast<Target>(f.target);
-  std::string w128;
+  RuleText w128;
   if (s.mode == Mode::kIm2colW128) {
     const uint64_t driver_box = DriverBoxBytes(s);
-    w128 = StrCat(" (im2col::w::128 always moves 128 pixels x ", s.channels_per_pixel, " channels, PTX ISA 5.5.5); ",
+    w128 = TextCat(" (im2col::w::128 always moves 128 pixels x ", s.channels_per_pixel, " channels, PTX ISA 5.5.5); ",
                   driver_box <= static_cast<uint64_t>(DriverBoxLimit(t))
-                      ? StrCat("the driver accepts the map, because it sizes the box from pixels_per_column = ",
+                      ? TextCat("the driver accepts the map, because it sizes the box from pixels_per_column = ",
                                s.pixels_per_column, " (", driver_box, " B; docs/hardware.md B5)")
                       : std::string("the driver rejects the map as well (box-driver-size-limit)"));
   }
-  return StrCat("one copy needs ", f.value, " B of shared memory, more than the ", f.limit, " B a block can have on ",
+  return TextCat("one copy needs ", f.value, " B of shared memory, more than the ", f.limit, " B a block can have on ",
                 Name(t), ": no kernel can receive it", w128);
 }
-std::string MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f) {
-  const std::string what = IsIm2colMode(s.mode)
-                               ? StrCat("channels_per_pixel x pixels_per_column = ", s.channels_per_pixel, " x ",
+RuleText MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f) {
+  const RuleText what = IsIm2colMode(s.mode)
+                               ? TextCat("channels_per_pixel x pixels_per_column = ", s.channels_per_pixel, " x ",
                                         s.pixels_per_column, s.mode == Mode::kIm2colW128
                                                                   ? " (the driver counts pixels_per_column even in "
                                                                     "im2col::w::128 mode, docs/hardware.md B5)"
                                                                   : "")
                                : std::string("the box");
-  return StrCat("the box the driver checks (", what, ") is ", f.value, " B, more than the ", f.limit,
+  return TextCat("the box the driver checks (", what, ") is ", f.value, " B, more than the ", f.limit,
                 " B of shared memory per SM on ", Name(static_cast<Target>(f.target)),
                 ": the driver rejects such a map for every use", s.direction == Direction::kPrefetch ? ", prefetch included" : "",
                 " (", kMeasured, ": 235,008 B rejected, 232,960 B accepted; docs/hardware.md B1)");
 }
-std::string FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("split the box: at most ", f.limit, " B per copy, for example halve ",
-             IsIm2colMode(s.mode) ? "pixels_per_column" : StrCat("box_dim[", s.rank > 1 ? s.rank - 1 : 0, "]"));
+RuleText FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f) {
+  return TextCat("split the box: at most ", f.limit, " B per copy, for example halve ",
+             IsIm2colMode(s.mode) ? "pixels_per_column" : TextCat("box_dim[", s.rank > 1 ? s.rank - 1 : 0, "]"));
 }
 
 // ---- field paths that depend on the spec ----
-std::string FieldOfBoxSize(const TensorMapSpec& s, const Finding&) {
+RuleText FieldOfBoxSize(const TensorMapSpec& s, const Finding&) {
   return IsIm2colMode(s.mode) ? "pixels_per_column" : "box_dim";
 }
 

@@ -22,24 +22,24 @@ namespace tmapgen::rules {
 inline void CheckRankRange(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.rank < 1 || c.spec.rank > 5) o->Add(r, -1, c.spec.rank, 5);
 }
-std::string MsgRankRange(const TensorMapSpec& s, const Finding&);
-std::string FixRankRange(const TensorMapSpec& s, const Finding&);
+RuleText MsgRankRange(const TensorMapSpec& s, const Finding&);
+RuleText FixRankRange(const TensorMapSpec& s, const Finding&);
 inline void CheckIm2colRank(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.rank < 3 || c.spec.rank > 5) o->Add(r, -1, c.spec.rank, 3);
 }
-std::string MsgIm2colRank(const TensorMapSpec& s, const Finding&);
-std::string FixIm2colRank(const TensorMapSpec& s, const Finding&);
+RuleText MsgIm2colRank(const TensorMapSpec& s, const Finding&);
+RuleText FixIm2colRank(const TensorMapSpec& s, const Finding&);
 inline void CheckInterleaveRank(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.interleave != Interleave::kNone && c.spec.rank < 3) o->Add(r, -1, c.spec.rank, 3);
 }
-std::string MsgInterleaveRank(const TensorMapSpec& s, const Finding&);
-std::string FixInterleaveRank(const TensorMapSpec&, const Finding&);
+RuleText MsgInterleaveRank(const TensorMapSpec& s, const Finding&);
+RuleText FixInterleaveRank(const TensorMapSpec&, const Finding&);
 bool PatchInterleaveNone(const Finding&, TensorMapSpec* s);
 inline void CheckGather4Rank(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.rank != 2) o->Add(r, -1, c.spec.rank, 2);
 }
-std::string MsgGather4Rank(const TensorMapSpec& s, const Finding&);
-std::string FixGather4Rank(const TensorMapSpec&, const Finding&);
+RuleText MsgGather4Rank(const TensorMapSpec& s, const Finding&);
+RuleText FixGather4Rank(const TensorMapSpec&, const Finding&);
 
 // ---- global dims ----
 inline void CheckGlobalDimRange(const CheckContext& c, uint16_t r, FindingList* o) {
@@ -48,16 +48,16 @@ inline void CheckGlobalDimRange(const CheckContext& c, uint16_t r, FindingList* 
     if (d == 0 || d > k2Pow32) o->Add(r, static_cast<int>(i), static_cast<int64_t>(d), static_cast<int64_t>(k2Pow32));
   }
 }
-std::string MsgGlobalDimRange(const TensorMapSpec&, const Finding& f);
-std::string FixGlobalDimRange(const TensorMapSpec&, const Finding& f);
+RuleText MsgGlobalDimRange(const TensorMapSpec&, const Finding& f);
+RuleText FixGlobalDimRange(const TensorMapSpec&, const Finding& f);
 bool PatchGlobalDimRange(const Finding& f, TensorMapSpec* s);
 inline void CheckGlobalDimPacked(const CheckContext& c, uint16_t r, FindingList* o) {
   const uint64_t d = c.spec.global_dim[0];
   if (IsAlign16BPacked(c.spec.data_type) && d % 128 != 0) o->Add(r, 0, static_cast<int64_t>(d), 128);
   if (c.spec.data_type == DataType::k16U4Align8B && d % 2 != 0) o->Add(r, 0, static_cast<int64_t>(d), 2);
 }
-std::string MsgGlobalDimPacked(const TensorMapSpec& s, const Finding& f);
-std::string FixGlobalDimPacked(const TensorMapSpec&, const Finding& f);
+RuleText MsgGlobalDimPacked(const TensorMapSpec& s, const Finding& f);
+RuleText FixGlobalDimPacked(const TensorMapSpec&, const Finding& f);
 bool PatchGlobalDimPacked(const Finding& f, TensorMapSpec* s);
 
 }  // namespace tmapgen::rules

@@ -11,32 +11,32 @@
 namespace tmapgen::rules {
 
 // ---- shared memory ----
-std::string MsgSmemAlign128(const TensorMapSpec& s, const Finding& f) {
+RuleText MsgSmemAlign128(const TensorMapSpec& s, const Finding& f) {
   if (f.index == 0)
-    return StrCat("smem_address = ", Hex(s.smem_address), " is not 128-byte aligned: tensor copies need a 128-byte "
+    return TextCat("smem_address = ", Hex(s.smem_address), " is not 128-byte aligned: tensor copies need a 128-byte "
                "aligned shared-memory address (misaligned-address fault or wrong data)");
-  return StrCat("smem_alignment = ", s.smem_alignment, ": tensor copies need a 128-byte aligned shared-memory address");
+  return TextCat("smem_alignment = ", s.smem_alignment, ": tensor copies need a 128-byte aligned shared-memory address");
 }
-std::string FixSmemAlign128(const TensorMapSpec& s, const Finding&) {
+RuleText FixSmemAlign128(const TensorMapSpec& s, const Finding&) {
   const uint32_t a = SwizzleRepeatBytes(s.swizzle) > 128 ? static_cast<uint32_t>(SwizzleRepeatBytes(s.swizzle)) : 128u;
-  return StrCat("declare the buffer alignas(", a, ") (", a == 128 ? "the hardware minimum" : "the swizzle repeat",
+  return TextCat("declare the buffer alignas(", a, ") (", a == 128 ? "the hardware minimum" : "the swizzle repeat",
              "), or round the dynamic shared-memory offset up to a multiple of ", a);
 }
-std::string MsgSmemSwizzlePhase(const TensorMapSpec& s, const Finding& f) {
+RuleText MsgSmemSwizzlePhase(const TensorMapSpec& s, const Finding& f) {
   if (f.index == 0)
-    return StrCat("smem_address = ", Hex(s.smem_address), " is ", f.value, " B past a ", f.limit, " B boundary: ",
+    return TextCat("smem_address = ", Hex(s.smem_address), " is ", f.value, " B past a ", f.limit, " B boundary: ",
                SW(s.swizzle), " repeats every ", f.limit, " B, so the data lands with swizzle base offset ",
                (s.smem_address / 128) % (static_cast<uint64_t>(f.limit) / 128),
                " and every reader (ldmatrix, wgmma/tcgen05 descriptors) must apply the same offset");
-  return StrCat("smem_alignment = ", f.value, " B is less than the ", f.limit, " B swizzle repeat of ", SW(s.swizzle),
+  return TextCat("smem_alignment = ", f.value, " B is less than the ", f.limit, " B swizzle repeat of ", SW(s.swizzle),
              ": the swizzle phase depends on where the buffer lands, and readers must compute the base offset");
 }
-std::string FixSmemSwizzlePhase(const TensorMapSpec&, const Finding& f) {
-  return StrCat("align the destination to ", f.limit, " bytes (alignas(", f.limit, ")) so the base offset is 0");
+RuleText FixSmemSwizzlePhase(const TensorMapSpec&, const Finding& f) {
+  return TextCat("align the destination to ", f.limit, " bytes (alignas(", f.limit, ")) so the base offset is 0");
 }
 
 // ---- field paths that depend on the spec ----
-std::string FieldOfSmem(const TensorMapSpec&, const Finding& f) {
+RuleText FieldOfSmem(const TensorMapSpec&, const Finding& f) {
   return f.index == 1 ? "smem_alignment" : "smem_address";
 }
 

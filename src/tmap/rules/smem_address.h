@@ -26,8 +26,8 @@ inline void CheckSmemAlign128(const CheckContext& c, uint16_t r, FindingList* o)
   if (s.Has(kFieldSmemAddress) && s.smem_address % 128 != 0) o->Add(r, 0, static_cast<int64_t>(s.smem_address % 128), 128);
   else if (s.Has(kFieldSmemAlignment) && s.smem_alignment < 128) o->Add(r, 1, s.smem_alignment, 128);
 }
-std::string MsgSmemAlign128(const TensorMapSpec& s, const Finding& f);
-std::string FixSmemAlign128(const TensorMapSpec& s, const Finding&);
+RuleText MsgSmemAlign128(const TensorMapSpec& s, const Finding& f);
+RuleText FixSmemAlign128(const TensorMapSpec& s, const Finding&);
 inline void CheckSmemSwizzlePhase(const CheckContext& c, uint16_t r, FindingList* o) {
   const TensorMapSpec& s = c.spec;
   const uint32_t rep = c.facts.swizzle_repeat;
@@ -38,11 +38,11 @@ inline void CheckSmemSwizzlePhase(const CheckContext& c, uint16_t r, FindingList
     o->Add(r, 1, s.smem_alignment, rep);
   }
 }
-std::string MsgSmemSwizzlePhase(const TensorMapSpec& s, const Finding& f);
-std::string FixSmemSwizzlePhase(const TensorMapSpec&, const Finding& f);
+RuleText MsgSmemSwizzlePhase(const TensorMapSpec& s, const Finding& f);
+RuleText FixSmemSwizzlePhase(const TensorMapSpec&, const Finding& f);
 
 // ---- field paths that depend on the spec ----
-std::string FieldOfSmem(const TensorMapSpec&, const Finding& f);
+RuleText FieldOfSmem(const TensorMapSpec&, const Finding& f);
 
 }  // namespace tmapgen::rules
 

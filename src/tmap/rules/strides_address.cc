@@ -13,17 +13,17 @@ namespace tmapgen::rules {
 
 // ---- global strides ----
 namespace {
-std::string Why32(const TensorMapSpec& s) {
+RuleText Why32(const TensorMapSpec& s) {
   return s.interleave == Interleave::k32B ? std::string("with CU_TENSOR_MAP_INTERLEAVE_32B")
-                                          : StrCat("with ", FullName(s.data_type));
+                                          : TextCat("with ", FullName(s.data_type));
 }
 }  // namespace
-std::string MsgStrideAlign16(const TensorMapSpec&, const Finding& f) {
-  return StrCat("global_strides[", f.index, "] = ", f.value, " B is not a multiple of 16 bytes");
+RuleText MsgStrideAlign16(const TensorMapSpec&, const Finding& f) {
+  return TextCat("global_strides[", f.index, "] = ", f.value, " B is not a multiple of 16 bytes");
 }
-std::string FixStrideAlign16(const TensorMapSpec& s, const Finding& f) {
+RuleText FixStrideAlign16(const TensorMapSpec& s, const Finding& f) {
   const uint64_t m = NeedsStride32(s) ? 32 : 16;
-  return StrCat("pad global_strides[", f.index, "] from ", f.value, " to ",
+  return TextCat("pad global_strides[", f.index, "] from ", f.value, " to ",
              RoundUpTo(static_cast<uint64_t>(f.value), m), " bytes");
 }
 bool PatchStrideAlign(const Finding& f, TensorMapSpec* s) {
@@ -31,69 +31,69 @@ bool PatchStrideAlign(const Finding& f, TensorMapSpec* s) {
   s->global_strides[f.index] = RoundUpTo(static_cast<uint64_t>(f.value), m);
   return true;
 }
-std::string MsgStrideAlign32(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("global_strides[", f.index, "] = ", f.value, " B is not a multiple of 32 bytes, required ", Why32(s));
+RuleText MsgStrideAlign32(const TensorMapSpec& s, const Finding& f) {
+  return TextCat("global_strides[", f.index, "] = ", f.value, " B is not a multiple of 32 bytes, required ", Why32(s));
 }
-std::string FixStrideAlign32(const TensorMapSpec&, const Finding& f) {
-  return StrCat("pad global_strides[", f.index, "] from ", f.value, " to ", RoundUpTo(static_cast<uint64_t>(f.value), 32),
+RuleText FixStrideAlign32(const TensorMapSpec&, const Finding& f) {
+  return TextCat("pad global_strides[", f.index, "] from ", f.value, " to ", RoundUpTo(static_cast<uint64_t>(f.value), 32),
              " bytes");
 }
-std::string MsgStrideMax(const TensorMapSpec&, const Finding& f) {
-  return StrCat("global_strides[", f.index, "] = ", f.value, " B is not below 2^40 = 1099511627776 bytes");
+RuleText MsgStrideMax(const TensorMapSpec&, const Finding& f) {
+  return TextCat("global_strides[", f.index, "] = ", f.value, " B is not below 2^40 = 1099511627776 bytes");
 }
-std::string FixStrideMax(const TensorMapSpec&, const Finding& f) {
-  return StrCat("strides must stay below 2^40 B: map the tensor in pieces, each with its own global_address, "
+RuleText FixStrideMax(const TensorMapSpec&, const Finding& f) {
+  return TextCat("strides must stay below 2^40 B: map the tensor in pieces, each with its own global_address, "
              "so that dimension ", f.index + 1, " spans less than 1 TiB per step");
 }
-std::string MsgStrideOverlap(const TensorMapSpec& s, const Finding& f) {
+RuleText MsgStrideOverlap(const TensorMapSpec& s, const Finding& f) {
   const Overlap ov = FindOverlap(s);
   const int d = ov.dim;
-  const std::string effect = IsStoreLike(s.direction) ? "stores and reductions write the same bytes more than once"
+  const RuleText effect = IsStoreLike(s.direction) ? "stores and reductions write the same bytes more than once"
                                                       : "loads read the same bytes for different positions";
-  const std::string driver = StrCat("; the driver accepts this (", kMeasured, ")");
+  const RuleText driver = TextCat("; the driver accepts this (", kMeasured, ")");
   switch (ov.kind) {
     case OverlapKind::kBroadcast:
-      return StrCat("global_strides[", d - 1, "] = 0 over global_dim[", d, "] = ", s.global_dim[d], ": all ",
+      return TextCat("global_strides[", d - 1, "] = 0 over global_dim[", d, "] = ", s.global_dim[d], ": all ",
                     s.global_dim[d], " positions along dimension ", d, " are the same bytes (a broadcast), so ", effect,
                     driver);
     case OverlapKind::kCollision: {
-      const std::string where =
-          ov.other == 0 ? StrCat("inside a row of dimension 0 (", RowBytes(s), " B)")
-                        : StrCat("on bytes that steps along dimension ", static_cast<int>(ov.other), " (global_strides[",
+      const RuleText where =
+          ov.other == 0 ? TextCat("inside a row of dimension 0 (", RowBytes(s), " B)")
+                        : TextCat("on bytes that steps along dimension ", static_cast<int>(ov.other), " (global_strides[",
                                  ov.other - 1, "] = ", s.global_strides[ov.other - 1], " B) also reach");
-      return StrCat("dimensions ", d, " and ", static_cast<int>(ov.other), " overlap: ", ov.step, " step",
+      return TextCat("dimensions ", d, " and ", static_cast<int>(ov.other), " overlap: ", ov.step, " step",
                     ov.step == 1 ? "" : "s", " along dimension ", d, " (global_strides[", d - 1, "] = ", f.value,
                     " B) land", ov.step == 1 ? "s " : " ", where, ", so ", effect, driver);
     }
     case OverlapKind::kUnproven:
-      return StrCat("dimension ", d, " (global_strides[", d - 1, "] = ", f.value, " B) interleaves with the "
+      return TextCat("dimension ", d, " (global_strides[", d - 1, "] = ", f.value, " B) interleaves with the "
                     "dimensions of smaller stride, which span ", ov.span, " B: no collision was found, but tmapgen "
                     "could not prove that none exists, and if one does, ", effect);
     case OverlapKind::kNone:
       break;
   }
-  return StrCat("global_strides[", f.index, "]: no overlap");
+  return TextCat("global_strides[", f.index, "]: no overlap");
 }
-std::string FixStrideOverlap(const TensorMapSpec& s, const Finding& f) {
+RuleText FixStrideOverlap(const TensorMapSpec& s, const Finding& f) {
   const Overlap ov = FindOverlap(s);
   if (ov.kind == OverlapKind::kBroadcast)
-    return StrCat("unless the broadcast is intended, give dimension ", static_cast<int>(ov.dim),
+    return TextCat("unless the broadcast is intended, give dimension ", static_cast<int>(ov.dim),
                   " a stride of its own, or make it size 1 and repeat the copy");
-  return StrCat("unless the overlap is intended, use global_strides[", f.index, "] >= ", RoundUpTo(ov.span, 16),
+  return TextCat("unless the overlap is intended, use global_strides[", f.index, "] >= ", RoundUpTo(ov.span, 16),
                 " bytes (the span of the dimensions of smaller stride), or change the order of the strides so that "
                 "each covers the ones below it");
 }
 
 // ---- global address ----
-std::string MsgAddrAlign16(const TensorMapSpec& s, const Finding&) {
-  return StrCat("global_address = ", Hex(s.global_address), " is not 16-byte aligned");
+RuleText MsgAddrAlign16(const TensorMapSpec& s, const Finding&) {
+  return TextCat("global_address = ", Hex(s.global_address), " is not 16-byte aligned");
 }
-std::string FixAddrAlign(const TensorMapSpec& s, const Finding& f) {
+RuleText FixAddrAlign(const TensorMapSpec& s, const Finding& f) {
   const uint64_t a = s.global_address;
   const uint64_t align = static_cast<uint64_t>(f.limit);
   const uint64_t down = a / align * align;
   const uint64_t off = a - down;
-  const std::string alloc = StrCat("allocate with at least ", align, "-byte alignment (cudaMalloc gives 256)");
+  const RuleText alloc = TextCat("allocate with at least ", align, "-byte alignment (cudaMalloc gives 256)");
   // Mapping from the aligned address below moves the tensor's start to x0 = off / element size, which is
   // only possible when that x0 is a legal coordinate: a multiple of coord0_multiple elements (16 B; 128
   // elements for the packed types), in a layout whose x0 counts elements (not interleaved).
@@ -104,22 +104,22 @@ std::string FixAddrAlign(const TensorMapSpec& s, const Finding& f) {
                          granule_bits > 0 && (off * 8) % granule_bits == 0;
   if (shiftable) {
     const uint64_t elements = off * 8 / bits;
-    return StrCat(alloc, ", or map from ", Hex(down), " with global_dim[0] larger by ", elements, " elements and add ",
+    return TextCat(alloc, ", or map from ", Hex(down), " with global_dim[0] larger by ", elements, " elements and add ",
                   elements, " to x0 (", off, " B, a multiple of the ", granule_bits / 8, "-byte x0 step)");
   }
-  const std::string step = s.interleave != Interleave::kNone
+  const RuleText step = s.interleave != Interleave::kNone
                                ? std::string("x0 counts whole 16- or 32-byte slices in an interleaved layout")
-                               : StrCat("x0 must be a multiple of ", facts.coord0_multiple, " elements (",
-                                        granule_bits % 8 == 0 ? StrCat(granule_bits / 8, " B") : Bits(static_cast<int64_t>(granule_bits)),
+                               : TextCat("x0 must be a multiple of ", facts.coord0_multiple, " elements (",
+                                        granule_bits % 8 == 0 ? TextCat(granule_bits / 8, " B") : Bits(static_cast<int64_t>(granule_bits)),
                                         ") or the copy faults");
-  return StrCat(alloc, ", or copy the tensor to an aligned buffer: mapping from ", Hex(down), " would start it ", off,
+  return TextCat(alloc, ", or copy the tensor to an aligned buffer: mapping from ", Hex(down), " would start it ", off,
                 " B into the row, which no legal x0 reaches (", step, ")");
 }
-std::string MsgAddrAlign32(const TensorMapSpec& s, const Finding&) {
-  return StrCat("global_address = ", Hex(s.global_address), " is not 32-byte aligned, required ", Why32(s));
+RuleText MsgAddrAlign32(const TensorMapSpec& s, const Finding&) {
+  return TextCat("global_address = ", Hex(s.global_address), " is not 32-byte aligned, required ", Why32(s));
 }
-std::string MsgAddrAlign128Swizzle(const TensorMapSpec& s, const Finding&) {
-  return StrCat("global_address = ", Hex(s.global_address), " is not 128-byte aligned with ", SW(s.swizzle),
+RuleText MsgAddrAlign128Swizzle(const TensorMapSpec& s, const Finding&) {
+  return TextCat("global_address = ", Hex(s.global_address), " is not 128-byte aligned with ", SW(s.swizzle),
              ": the Programming Guide asks for 128-byte aligned global memory when swizzling; the driver "
              "accepts 16 (", kMeasured, "), but rows then straddle 128-byte lines and every copy costs extra "
              "memory transactions");

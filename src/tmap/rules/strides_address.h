@@ -29,8 +29,8 @@ inline void CheckStrideAlign16(const CheckContext& c, uint16_t r, FindingList* o
     if (st % 16 != 0) o->Add(r, static_cast<int>(i), static_cast<int64_t>(st), 16);
   }
 }
-std::string MsgStrideAlign16(const TensorMapSpec&, const Finding& f);
-std::string FixStrideAlign16(const TensorMapSpec& s, const Finding& f);
+RuleText MsgStrideAlign16(const TensorMapSpec&, const Finding& f);
+RuleText FixStrideAlign16(const TensorMapSpec& s, const Finding& f);
 bool PatchStrideAlign(const Finding& f, TensorMapSpec* s);
 inline void CheckStrideAlign32(const CheckContext& c, uint16_t r, FindingList* o) {
   if (!NeedsStride32(c.spec)) return;
@@ -39,8 +39,8 @@ inline void CheckStrideAlign32(const CheckContext& c, uint16_t r, FindingList* o
     if (st % 16 == 0 && st % 32 != 0) o->Add(r, static_cast<int>(i), static_cast<int64_t>(st), 32);
   }
 }
-std::string MsgStrideAlign32(const TensorMapSpec& s, const Finding& f);
-std::string FixStrideAlign32(const TensorMapSpec&, const Finding& f);
+RuleText MsgStrideAlign32(const TensorMapSpec& s, const Finding& f);
+RuleText FixStrideAlign32(const TensorMapSpec&, const Finding& f);
 inline void CheckStrideMax(const CheckContext& c, uint16_t r, FindingList* o) {
   for (uint32_t i = 0; i + 1 < Rank(c.spec); ++i) {
     const uint64_t st = c.spec.global_strides[i];
@@ -48,8 +48,8 @@ inline void CheckStrideMax(const CheckContext& c, uint16_t r, FindingList* o) {
                               static_cast<int64_t>(k2Pow40));
   }
 }
-std::string MsgStrideMax(const TensorMapSpec&, const Finding& f);
-std::string FixStrideMax(const TensorMapSpec&, const Finding& f);
+RuleText MsgStrideMax(const TensorMapSpec&, const Finding& f);
+RuleText FixStrideMax(const TensorMapSpec&, const Finding& f);
 // Whether two positions of the tensor share a byte, decided on the address sets: a position is a row of
 // dimension 0 (RowBytes contiguous bytes) at offset sum(x_i * global_strides[i-1]) over the other dimensions.
 // Dimensions of size 1 contribute nothing (their stride is never used, whatever it is); the others are sorted
@@ -146,29 +146,29 @@ inline void CheckStrideOverlap(const CheckContext& c, uint16_t r, FindingList* o
     o->Add(r, ov.dim - 1, static_cast<int64_t>(std::min<uint64_t>(c.spec.global_strides[ov.dim - 1], INT64_MAX)),
            ov.other);
 }
-std::string MsgStrideOverlap(const TensorMapSpec& s, const Finding& f);
-std::string FixStrideOverlap(const TensorMapSpec& s, const Finding& f);
+RuleText MsgStrideOverlap(const TensorMapSpec& s, const Finding& f);
+RuleText FixStrideOverlap(const TensorMapSpec& s, const Finding& f);
 
 // ---- global address ----
 inline void CheckAddrAlign16(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.Has(kFieldGlobalAddress) && c.spec.global_address % 16 != 0)
     o->Add(r, -1, static_cast<int64_t>(c.spec.global_address % 16), 16);
 }
-std::string MsgAddrAlign16(const TensorMapSpec& s, const Finding&);
-std::string FixAddrAlign(const TensorMapSpec& s, const Finding& f);
+RuleText MsgAddrAlign16(const TensorMapSpec& s, const Finding&);
+RuleText FixAddrAlign(const TensorMapSpec& s, const Finding& f);
 inline void CheckAddrAlign32(const CheckContext& c, uint16_t r, FindingList* o) {
   const TensorMapSpec& s = c.spec;
   if (s.Has(kFieldGlobalAddress) && NeedsStride32(s) && s.global_address % 16 == 0 && s.global_address % 32 != 0)
     o->Add(r, -1, static_cast<int64_t>(s.global_address % 32), 32);
 }
-std::string MsgAddrAlign32(const TensorMapSpec& s, const Finding&);
+RuleText MsgAddrAlign32(const TensorMapSpec& s, const Finding&);
 inline void CheckAddrAlign128Swizzle(const CheckContext& c, uint16_t r, FindingList* o) {
   const TensorMapSpec& s = c.spec;
   if (s.Has(kFieldGlobalAddress) && s.swizzle != Swizzle::kNone && s.global_address % 16 == 0 &&
       s.global_address % 128 != 0)
     o->Add(r, -1, static_cast<int64_t>(s.global_address % 128), 128);
 }
-std::string MsgAddrAlign128Swizzle(const TensorMapSpec& s, const Finding&);
+RuleText MsgAddrAlign128Swizzle(const TensorMapSpec& s, const Finding&);
 
 }  // namespace tmapgen::rules
 

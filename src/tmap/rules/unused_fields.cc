@@ -27,17 +27,17 @@ std::string_view FieldName(uint32_t bit) {
   }
 }
 }  // namespace
-std::string MsgUnusedFields(const TensorMapSpec& s, const Finding& f) {
+RuleText MsgUnusedFields(const TensorMapSpec& s, const Finding& f) {
   const uint32_t bit = static_cast<uint32_t>(f.value);
-  std::string ctx = bit == kFieldReduceOp ? StrCat("direction ", Name(s.direction)) : StrCat("mode ", Name(s.mode));
-  return StrCat(FieldName(bit), " is ignored with ", ctx);
+  RuleText ctx = bit == kFieldReduceOp ? TextCat("direction ", Name(s.direction)) : TextCat("mode ", Name(s.mode));
+  return TextCat(FieldName(bit), " is ignored with ", ctx);
 }
-std::string FixUnusedFields(const TensorMapSpec& s, const Finding& f) {
-  return StrCat("remove ", FieldName(static_cast<uint32_t>(f.value)), ", or check that mode ", Name(s.mode), " is the one meant");
+RuleText FixUnusedFields(const TensorMapSpec& s, const Finding& f) {
+  return TextCat("remove ", FieldName(static_cast<uint32_t>(f.value)), ", or check that mode ", Name(s.mode), " is the one meant");
 }
 
 // ---- field paths that depend on the spec ----
-std::string FieldOfUnused(const TensorMapSpec&, const Finding& f) {
+RuleText FieldOfUnused(const TensorMapSpec&, const Finding& f) {
   return std::string(FieldName(static_cast<uint32_t>(f.value)));
 }
 

@@ -34,11 +34,11 @@ inline void CheckUnusedFields(const CheckContext& c, uint16_t r, FindingList* o)
   for (uint32_t bit = 1; bit != 0 && bit <= u; bit <<= 1)
     if (u & bit) o->Add(r, -1, bit, 0);
 }
-std::string MsgUnusedFields(const TensorMapSpec& s, const Finding& f);
-std::string FixUnusedFields(const TensorMapSpec& s, const Finding& f);
+RuleText MsgUnusedFields(const TensorMapSpec& s, const Finding& f);
+RuleText FixUnusedFields(const TensorMapSpec& s, const Finding& f);
 
 // ---- field paths that depend on the spec ----
-std::string FieldOfUnused(const TensorMapSpec&, const Finding& f);
+RuleText FieldOfUnused(const TensorMapSpec&, const Finding& f);
 
 }  // namespace tmapgen::rules
 

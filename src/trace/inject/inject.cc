@@ -8,8 +8,8 @@
 //
 // Rules it keeps, because it lives inside someone else's program:
 // - Never writes to standard output; standard error gets one write(2) per message.
-// - Exports one symbol (InitializeInjection; exports.map); the tmapgen core, Abseil, libstdc++ and
-//   libgcc are linked in statically and hidden, so nothing clashes with the host's copies.
+// - Exports one symbol (InitializeInjection; exports.map); the tmapgen core is linked in statically and
+//   hidden; Abseil is Debian's shared build, in its own inline namespace (cmake/trace_inject.cmake).
 // - Never makes the program fail: every problem (no CUPTI, CUPTI held by another tool, no trace
 //   directory) is one message on standard error, and InitializeInjection still returns success.
 // - Thread-safe; fork-aware (pthread_atfork: a child starts its own stream at its first call); bounded

@@ -1,0 +1,167 @@
+// tma_bench.cuh: the bandwidth kernel of `tmapgen bench` (src/gpu/bench.h): a TMA load-then-store copy of a 2D
+// tensor through shared memory, with the source and destination maps as const __grid_constant__ parameters.
+//
+// Contract
+// - Block b copies stage groups b, b + gridDim.x, ... of a tiles_x x tiles_y grid (row-major; a group is
+//   `boxes` boxes adjacent along dimension 0, loaded on one mbarrier and stored together), so at any moment
+//   the blocks of the grid work on neighbouring rows of the tensor. Every box is loaded once and stored
+//   once; the host checks the copy byte for byte.
+// - Two issue schemes (TmaBenchParams::flags): one thread issues loads and stores and refills a stage
+//   `lag` stores after it was stored (wait_group.read), or (kTmaBenchStoreWarp) lane 0 of warp 0 issues
+//   loads and lane 0 of warp 1 issues stores, handing stages back through "empty" mbarriers once the store
+//   that read them is `lag` groups old. The block has 32 threads in the first scheme, 64 in the second.
+// - Cache hint: kTmaBenchLoadEvictLast adds .L2::cache_hint with createpolicy.fractional.L2::evict_last
+//   (fraction 1.0) to the loads. (Policies on the stores, and evict_first / evict_normal / evict_unchanged
+//   or half-fraction policies on the loads, were measured and helped none of the maps: docs/perf.md.)
+// - Shared memory: `stages` x `boxes` x box_bytes after the dynamic window is rounded up to 1024 bytes
+//   (the 128B swizzle repeat); at most kTmaBenchMaxStages stages.
+//
+// What the shapes do on an H200 (measured, docs/perf.md section 8): grouping boxes so that one SM asks for
+// 256 contiguous bytes of each row, and the evict_last hint on loads, bring the 128B-swizzled maps from
+// 87 % to about 93 % of cuMemcpyDtoD; more bytes in flight per SM beyond ~128 KiB, L2 prefetches ahead of
+// the loads and column-major or chunked tile orders all made it slower.
+#pragma once
+#include <cuda.h>
+#include <stdint.h>
+
+#include "check_params.h"
+
+namespace tma_bench {
+
+__device__ __forceinline__ uint32_t Smem(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
+
+__device__ __forceinline__ void WaitParity(uint32_t mbar, uint32_t parity) {
+  uint32_t done = 0;
+  do {
+    asm volatile("{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }"
+                 : "=r"(done)
+                 : "r"(mbar), "r"(parity)
+                 : "memory");
+  } while (!done);
+}
+
+// Waits until at most n bulk store groups of this thread still read shared memory (n is an immediate).
+__device__ __forceinline__ void WaitRead(uint32_t n) {
+  switch (n) {
+    case 0: asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); break;
+    case 1: asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory"); break;
+    case 2: asm volatile("cp.async.bulk.wait_group.read 2;" ::: "memory"); break;
+    default: asm volatile("cp.async.bulk.wait_group.read 3;" ::: "memory"); break;
+  }
+}
+
+struct Copier {
+  TmaBenchParams p;
+  uint64_t src, dst;  // generic addresses of the __grid_constant__ maps
+  uint8_t* base;      // 1024-aligned start of the stages
+  uint64_t* full;
+  uint64_t* empty;
+  uint64_t load_policy;
+
+  __device__ uint32_t Groups() const {
+    const uint32_t total = p.tiles_x * p.tiles_y;
+    return total > blockIdx.x ? (total - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
+  }
+  __device__ void Origin(uint32_t i, int32_t* x, int32_t* y) const {
+    const uint32_t t = blockIdx.x + i * gridDim.x;
+    *x = static_cast<int32_t>((t % p.tiles_x) * p.boxes * p.box_x);
+    *y = static_cast<int32_t>((t / p.tiles_x) * p.box_y);
+  }
+  __device__ uint32_t StageAddr(uint32_t s, uint32_t k) const {
+    return Smem(base + (s * p.boxes + k) * p.box_bytes);
+  }
+  __device__ void Load(uint32_t i, uint32_t s) const {
+    int32_t x, y;
+    Origin(i, &x, &y);
+    const uint32_t mb = Smem(&full[s]);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(mb), "r"(p.boxes * p.box_bytes)
+                 : "memory");
+    for (uint32_t k = 0; k < p.boxes; ++k) {
+      const int32_t xk = x + static_cast<int32_t>(k * p.box_x);
+      if (p.flags & kTmaBenchLoadEvictLast)
+        asm volatile(
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint"
+            " [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(StageAddr(s, k)),
+            "l"(src), "r"(xk), "r"(y), "r"(mb), "l"(load_policy)
+            : "memory");
+      else
+        asm volatile(
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+            " [%0], [%1, {%2, %3}], [%4];" ::"r"(StageAddr(s, k)),
+            "l"(src), "r"(xk), "r"(y), "r"(mb)
+            : "memory");
+    }
+  }
+  __device__ void Store(uint32_t i, uint32_t s) const {
+    int32_t x, y;
+    Origin(i, &x, &y);
+    for (uint32_t k = 0; k < p.boxes; ++k) {
+      const int32_t xk = x + static_cast<int32_t>(k * p.box_x);
+      asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" ::"l"(dst),
+                   "r"(xk), "r"(y), "r"(StageAddr(s, k))
+                   : "memory");
+    }
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+  }
+};
+
+}  // namespace tma_bench
+
+extern "C" __global__ void __launch_bounds__(64) tmapgen_tma_bench(const __grid_constant__ CUtensorMap src,
+                                                                    const __grid_constant__ CUtensorMap dst,
+                                                                    TmaBenchParams p) {
+  using namespace tma_bench;
+  // Dynamic shared memory. The other kernels of the module declare theirs __align__(1024), which makes every
+  // kernel of the module reserve 1024 bytes of static shared memory (ptxas -v: 1024 bytes smem); the base is
+  // aligned to 1024 here all the same (the window has 1024 spare bytes).
+  extern __shared__ __align__(1024) uint8_t bench_smem[];
+  __shared__ __align__(8) uint64_t full[kTmaBenchMaxStages];
+  __shared__ __align__(8) uint64_t empty[kTmaBenchMaxStages];
+  const uint32_t stages = p.stages < kTmaBenchMaxStages ? p.stages : kTmaBenchMaxStages;
+  if (threadIdx.x == 0) {
+    for (uint32_t s = 0; s < stages; ++s) {
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(Smem(&full[s])) : "memory");
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(Smem(&empty[s])) : "memory");
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  Copier c{p, reinterpret_cast<uint64_t>(&src), reinterpret_cast<uint64_t>(&dst),
+           bench_smem + ((1024 - (Smem(bench_smem) & 1023)) & 1023), full, empty, 0};
+  if (p.flags & kTmaBenchLoadEvictLast)
+    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(c.load_policy));
+  const uint32_t n = c.Groups();
+  const uint32_t lag = p.lag < stages ? p.lag : stages - 1;  // the host keeps 1 <= lag < stages
+  if (!(p.flags & kTmaBenchStoreWarp)) {
+    if (threadIdx.x != 0) return;
+    for (uint32_t i = 0; i < n && i < stages; ++i) c.Load(i, i);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t s = i % stages;
+      WaitParity(Smem(&full[s]), (i / stages) & 1);
+      c.Store(i, s);
+      // Refill the stage stored `lag` groups ago once that store has read shared memory.
+      if (i >= lag && i - lag + stages < n) {
+        WaitRead(lag);
+        c.Load(i - lag + stages, (i - lag) % stages);
+      }
+    }
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+  } else if (threadIdx.x == 0) {
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t s = i % stages;
+      if (i >= stages) WaitParity(Smem(&empty[s]), ((i / stages) - 1) & 1);
+      c.Load(i, s);
+    }
+  } else if (threadIdx.x == 32) {
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t s = i % stages;
+      WaitParity(Smem(&full[s]), (i / stages) & 1);
+      c.Store(i, s);
+      if (i >= lag) {
+        WaitRead(lag);
+        asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(Smem(&empty[(i - lag) % stages])) : "memory");
+      }
+    }
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+  }
+}
