@@ -138,82 +138,45 @@ grpc::Status Unparseable() {
 
 // ---------------------------------------------------------------------------------------------- unary
 
-class UnaryCall final : public grpc::ServerUnaryReactor {
- public:
-  UnaryCall(Core* core, Method m, std::string name, grpc::CallbackServerContext* ctx, ByteBuffer* out)
-      : core_(core), method_(m), name_(std::move(name)), ctx_(ctx), out_(out), start_(Clock::now()) {}
-
-  void Start(const ByteBuffer* in) {
-    entered_ = core_->Enter();
-    if (!entered_) return Reply(core_->Busy());
-    if (grpc::Status s = core_->Admit(ctx_); !s.ok()) return Reply(s);
-    switch (method_) {
-      case Method::kValidate: {
-        v1::ValidateRequest req;
-        if (!ParseBytes(in, &req)) return Reply(Unparseable<v1::ValidateRequest>());
-        v1::Result res;
-        return Answer(core_->engine().Validate(req, &res), res);
-      }
-      case Method::kBuild: {
-        auto req = std::make_shared<v1::BuildRequest>();
-        if (!ParseBytes(in, req.get())) return Reply(Unparseable<v1::BuildRequest>());
-        if (!core_->engine().BuildEncodes(*req)) {
-          v1::Result res;
-          return Answer(core_->engine().Build(*req, false, &res), res);
-        }
-        return OnGpu([this, req]() {
-          v1::Result res;
-          Answer(core_->engine().Build(*req, true, &res), res);
-        });
-      }
-      case Method::kDescribe: {
-        v1::DescribeRequest req;
-        if (!ParseBytes(in, &req)) return Reply(Unparseable<v1::DescribeRequest>());
-        v1::DescribeResponse res;
-        core_->engine().Describe(&res);
-        return Answer(absl::OkStatus(), res);
-      }
-      case Method::kMatrixDescriptor: {
-        v2::MatrixDescriptorRequest req;
-        if (!ParseBytes(in, &req)) return Reply(Unparseable<v2::MatrixDescriptorRequest>());
-        v2::MatrixDescriptorResponse res;
-        return Answer(core_->engine().MatrixDescriptor(req, &res), res);
-      }
-      case Method::kInstructionDescriptor: {
-        v2::InstructionDescriptorRequest req;
-        if (!ParseBytes(in, &req)) return Reply(Unparseable<v2::InstructionDescriptorRequest>());
-        v2::InstructionDescriptorResponse res;
-        return Answer(core_->engine().InstructionDescriptor(req, &res), res);
-      }
-      case Method::kCodegen: {
-        v2::CodegenRequest req;
-        if (!ParseBytes(in, &req)) return Reply(Unparseable<v2::CodegenRequest>());
-        v2::CodegenResponse res;
-        return Answer(core_->engine().Codegen(req, &res), res);
-      }
-      case Method::kDecode: {
-        v2::DecodeRequest req;
-        if (!ParseBytes(in, &req)) return Reply(Unparseable<v2::DecodeRequest>());
-        v2::DecodeResponse res;
-        return Answer(core_->engine().Decode(req, &res), res);
-      }
-      case Method::kCheck: {
-        auto req = std::make_shared<v2::CheckRequest>();
-        if (!ParseBytes(in, req.get())) return Reply(Unparseable<v2::CheckRequest>());
-        if (absl::Status s = core_->engine().CheckAdmit(*req); !s.ok()) return ReplyStatus(s);
-        return OnGpu([this, req]() {
-          CallControl cc;
-          cc.deadline = ctx_->deadline();
-          cc.cancelled = [](void* self) { return static_cast<UnaryCall*>(self)->cancelled_.load(); };
-          cc.arg = this;
-          v2::CheckResponse res;
-          Answer(core_->engine().CheckRun(*req, cc, &res), res);
-        });
-      }
-      case Method::kValidateBatch: break;
-    }
-    Reply(grpc::Status(grpc::INTERNAL, "not a unary method"));
+// What a unary call answers with: the status (with the field in the trailing metadata), the response
+// serialized unless it is over the message limit.
+template <typename Resp>
+grpc::Status Answer(Core* core, grpc::CallbackServerContext* ctx, const absl::Status& s, const Resp& res, ByteBuffer* out) {
+  if (!s.ok()) {
+    std::string field;
+    grpc::Status g = ToGrpc(s, &field);
+    if (!field.empty()) ctx->AddTrailingMetadata("tmapgen-field", field);
+    return g;
   }
+  const size_t n = res.ByteSizeLong();
+  if (n > core->limits().max_message_bytes)
+    return grpc::Status(grpc::RESOURCE_EXHAUSTED,
+                        StrCat("response: ", n, " bytes, over the message limit of ", core->limits().max_message_bytes,
+                               " bytes (--max-message-bytes); nothing was sent"));
+  bool own = false;
+  return grpc::SerializationTraits<Resp>::Serialize(res, out, &own);
+}
+
+// GPU work (Build's encode, Check): waits in the bounded queue and answers from a pool thread, so this
+// call has a reactor of its own; it stays in progress until the answer is decided.
+class GpuCall final : public grpc::ServerUnaryReactor {
+ public:
+  GpuCall(Core* core, std::string name, grpc::CallbackServerContext* ctx, ByteBuffer* out, Clock::time_point start)
+      : core_(core), name_(std::move(name)), ctx_(ctx), out_(out), start_(start) {}
+
+  // `work` computes the answer on a pool thread.
+  void Queue(std::function<grpc::Status(GpuCall*)> work) {
+    const bool queued = core_->gpu().Submit([this, work]() {
+      if (cancelled_.load()) return Reply(grpc::Status(grpc::CANCELLED, "client went away while waiting for the GPU"));
+      if (Expired(ctx_)) return Reply(grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline passed while waiting for the GPU"));
+      Reply(work(this));
+    });
+    if (!queued) Reply(grpc::Status(grpc::RESOURCE_EXHAUSTED, "GPU queue full: retry later (--gpu-queue)"));
+  }
+
+  bool cancelled() const { return cancelled_.load(); }
+  grpc::CallbackServerContext* ctx() const { return ctx_; }
+  ByteBuffer* out() const { return out_; }
 
   void OnCancel() override { cancelled_.store(true); }
   void OnDone() override {
@@ -222,55 +185,110 @@ class UnaryCall final : public grpc::ServerUnaryReactor {
   }
 
  private:
-  // GPU work waits in the bounded queue; a full queue is RESOURCE_EXHAUSTED now.
-  void OnGpu(std::function<void()> work) {
-    const bool queued = core_->gpu().Submit([this, work]() {
-      if (cancelled_.load()) return Reply(grpc::Status(grpc::CANCELLED, "client went away while waiting for the GPU"));
-      if (Expired(ctx_)) return Reply(grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline passed while waiting for the GPU"));
-      work();
-    });
-    if (!queued) Reply(grpc::Status(grpc::RESOURCE_EXHAUSTED, "GPU queue full: retry later (--gpu-queue)"));
-  }
-
-  template <typename Resp>
-  void Answer(const absl::Status& s, const Resp& res) {
-    if (!s.ok()) return ReplyStatus(s);
-    const size_t n = res.ByteSizeLong();
-    if (n > core_->limits().max_message_bytes)
-      return Reply(grpc::Status(grpc::RESOURCE_EXHAUSTED,
-                                StrCat("response: ", n, " bytes, over the message limit of ", core_->limits().max_message_bytes,
-                                       " bytes (--max-message-bytes); nothing was sent")));
-    bool own = false;
-    Reply(grpc::SerializationTraits<Resp>::Serialize(res, out_, &own));
-  }
-
-  void ReplyStatus(const absl::Status& s) {
-    std::string field;
-    grpc::Status g = ToGrpc(s, &field);
-    if (!field.empty()) ctx_->AddTrailingMetadata("tmapgen-field", field);
-    Reply(g);
-  }
-
-  // The answer is decided: the call stops counting as in progress (OnDone may come much later, when
-  // gRPC has sent it).
   void Reply(const grpc::Status& s) {
     code_ = s.error_code();
     answered_ = Clock::now();
-    if (entered_) core_->Leave();
-    entered_ = false;
+    core_->Leave();
     Finish(s);
   }
 
   Core* core_;
-  Method method_;
   std::string name_;
   grpc::CallbackServerContext* ctx_;
   ByteBuffer* out_;
   Clock::time_point start_, answered_;
-  bool entered_ = false;
   std::atomic<bool> cancelled_{false};
   grpc::StatusCode code_ = grpc::UNKNOWN;
 };
+
+// A unary call. Everything but GPU work is answered right here, on the thread gRPC called the handler
+// on, with gRPC's default reactor (no reactor object of tmapd's, no second thread for the end of the call).
+grpc::ServerUnaryReactor* Unary(Core* core, Method m, const std::string& name, grpc::CallbackServerContext* ctx,
+                                const ByteBuffer* in, ByteBuffer* out) {
+  const Clock::time_point start = Clock::now();
+  auto reply = [&](const grpc::Status& s, bool entered) {
+    if (entered) core->Leave();
+    core->Log(name, s.error_code(), start, Clock::now(), "");
+    grpc::ServerUnaryReactor* r = ctx->DefaultReactor();
+    r->Finish(s);
+    return r;
+  };
+  if (!core->Enter()) return reply(core->Busy(), false);
+  if (grpc::Status s = core->Admit(ctx); !s.ok()) return reply(s, true);
+  switch (m) {
+    case Method::kValidate: {
+      v1::ValidateRequest req;
+      if (!ParseBytes(in, &req)) return reply(Unparseable<v1::ValidateRequest>(), true);
+      v1::Result res;
+      return reply(Answer(core, ctx, core->engine().Validate(req, &res), res, out), true);
+    }
+    case Method::kBuild: {
+      auto req = std::make_shared<v1::BuildRequest>();
+      if (!ParseBytes(in, req.get())) return reply(Unparseable<v1::BuildRequest>(), true);
+      if (!core->engine().BuildEncodes(*req)) {
+        v1::Result res;
+        return reply(Answer(core, ctx, core->engine().Build(*req, false, &res), res, out), true);
+      }
+      GpuCall* call = new GpuCall(core, name, ctx, out, start);
+      call->Queue([core, req](GpuCall* c) {
+        v1::Result res;
+        return Answer(core, c->ctx(), core->engine().Build(*req, true, &res), res, c->out());
+      });
+      return call;
+    }
+    case Method::kDescribe: {
+      v1::DescribeRequest req;
+      if (!ParseBytes(in, &req)) return reply(Unparseable<v1::DescribeRequest>(), true);
+      v1::DescribeResponse res;
+      core->engine().Describe(&res);
+      return reply(Answer(core, ctx, absl::OkStatus(), res, out), true);
+    }
+    case Method::kMatrixDescriptor: {
+      v2::MatrixDescriptorRequest req;
+      if (!ParseBytes(in, &req)) return reply(Unparseable<v2::MatrixDescriptorRequest>(), true);
+      v2::MatrixDescriptorResponse res;
+      return reply(Answer(core, ctx, core->engine().MatrixDescriptor(req, &res), res, out), true);
+    }
+    case Method::kInstructionDescriptor: {
+      v2::InstructionDescriptorRequest req;
+      if (!ParseBytes(in, &req)) return reply(Unparseable<v2::InstructionDescriptorRequest>(), true);
+      v2::InstructionDescriptorResponse res;
+      return reply(Answer(core, ctx, core->engine().InstructionDescriptor(req, &res), res, out), true);
+    }
+    case Method::kCodegen: {
+      v2::CodegenRequest req;
+      if (!ParseBytes(in, &req)) return reply(Unparseable<v2::CodegenRequest>(), true);
+      v2::CodegenResponse res;
+      return reply(Answer(core, ctx, core->engine().Codegen(req, &res), res, out), true);
+    }
+    case Method::kDecode: {
+      v2::DecodeRequest req;
+      if (!ParseBytes(in, &req)) return reply(Unparseable<v2::DecodeRequest>(), true);
+      v2::DecodeResponse res;
+      return reply(Answer(core, ctx, core->engine().Decode(req, &res), res, out), true);
+    }
+    case Method::kCheck: {
+      auto req = std::make_shared<v2::CheckRequest>();
+      if (!ParseBytes(in, req.get())) return reply(Unparseable<v2::CheckRequest>(), true);
+      if (absl::Status s = core->engine().CheckAdmit(*req); !s.ok()) {
+        v2::CheckResponse none;
+        return reply(Answer(core, ctx, s, none, out), true);
+      }
+      GpuCall* call = new GpuCall(core, name, ctx, out, start);
+      call->Queue([core, req](GpuCall* c) {
+        CallControl cc;
+        cc.deadline = c->ctx()->deadline();
+        cc.cancelled = [](void* self) { return static_cast<GpuCall*>(self)->cancelled(); };
+        cc.arg = c;
+        v2::CheckResponse res;
+        return Answer(core, c->ctx(), core->engine().CheckRun(*req, cc, &res), res, c->out());
+      });
+      return call;
+    }
+    case Method::kValidateBatch: break;
+  }
+  return reply(grpc::Status(grpc::INTERNAL, "not a unary method"), true);
+}
 
 // ---------------------------------------------------------------------------------------------- batch
 
@@ -398,10 +416,10 @@ class RawService final : public grpc::Service {
         MarkMethodRawCallback(
             i, new grpc::internal::CallbackUnaryHandler<ByteBuffer, ByteBuffer>(
                    [core, m, known, name](grpc::CallbackServerContext* ctx, const ByteBuffer* in, ByteBuffer* out) {
-                     UnaryCall* call = new UnaryCall(core, m, name, ctx, out);
-                     if (known) call->Start(in);
-                     else call->Finish(grpc::Status(grpc::UNIMPLEMENTED, "not implemented by this server"));
-                     return call;
+                     if (known) return Unary(core, m, name, ctx, in, out);
+                     grpc::ServerUnaryReactor* r = ctx->DefaultReactor();
+                     r->Finish(grpc::Status(grpc::UNIMPLEMENTED, "not implemented by this server"));
+                     return r;
                    }));
       }
     }
