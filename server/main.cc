@@ -139,6 +139,7 @@ int main(int argc, char** argv) {
     else if (a == "--max-streams-per-connection") { if (!num(&n, 1u << 16)) return 2; c.max_streams_per_connection = static_cast<int>(n); }
     else if (a == "--fd-reserve") { if (!num(&n, 1u << 16)) return 2; c.fd_reserve = static_cast<int>(n); }
     else if (a == "--max-connections") { if (!num(&n, 1u << 24)) return 2; c.max_connections = static_cast<int>(n); }
+    else if (a == "--validate-threads") { if (!take() || !ParseU64(value, &n) || n > 64) { std::fprintf(stderr, "tmapd: --validate-threads needs 0 to 64\n"); return 2; } c.validate_threads = static_cast<int>(n); }
     else if (a == "--threads") {
       std::fprintf(stderr, "tmapd: --threads was removed: no call holds a thread any more (docs/service.md, \"Threads\")\n");
       return 2;

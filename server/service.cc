@@ -11,6 +11,7 @@
 #include <atomic>
 #include <deque>
 #include <mutex>
+#include <thread>
 
 #include "proto/tmapd.grpc.pb.h"
 #include "proto/tmapd_v2.grpc.pb.h"
@@ -52,7 +53,7 @@ bool MethodFromName(const std::string& n, Method* m) {
   return false;
 }
 
-bool Expired(grpc::CallbackServerContext* ctx) { return ctx->deadline() <= std::chrono::system_clock::now(); }
+bool Expired(grpc::ServerContextBase* ctx) { return ctx->deadline() <= std::chrono::system_clock::now(); }
 
 // What every call of both services shares.
 class Core {
@@ -87,7 +88,7 @@ class Core {
   }
 
   // The token (before any request byte is parsed) and the deadline.
-  grpc::Status Admit(grpc::CallbackServerContext* ctx) const {
+  grpc::Status Admit(grpc::ServerContextBase* ctx) const {
     if (!token_.empty()) {
       const auto& md = ctx->client_metadata();
       const auto it = md.find("authorization");
@@ -398,7 +399,7 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
 // A service from its descriptor: every method raw (bytes in, bytes out) on the callback API.
 class RawService final : public grpc::Service {
  public:
-  RawService(Core* core, const google::protobuf::ServiceDescriptor* sd) {
+  RawService(Core* core, const google::protobuf::ServiceDescriptor* sd, bool async_validate) {
     for (int i = 0; i < sd->method_count(); ++i) {
       const google::protobuf::MethodDescriptor* md = sd->method(i);
       paths_.push_back(std::make_unique<std::string>(StrCat("/", sd->full_name(), "/", md->name())));
@@ -409,7 +410,10 @@ class RawService final : public grpc::Service {
       Method m = Method::kDescribe;
       const bool known = MethodFromName(md->name(), &m);
       const std::string name = md->name();
-      if (stream) {
+      if (async_validate && known && m == Method::kValidate) {
+        MarkMethodRaw(i);
+        validate_index_ = i;
+      } else if (stream) {
         MarkMethodRawCallback(i, new grpc::internal::CallbackBidiHandler<ByteBuffer, ByteBuffer>(
                                      [core, name](grpc::CallbackServerContext* ctx) { return new BatchCall(core, name, ctx); }));
       } else {
@@ -425,8 +429,76 @@ class RawService final : public grpc::Service {
     }
   }
 
+ // Asks for the next Validate call on `cq` (async_validate).
+  void RequestValidate(grpc::ServerContext* ctx, ByteBuffer* req, grpc::ServerAsyncResponseWriter<ByteBuffer>* w,
+                       grpc::ServerCompletionQueue* cq, void* tag) {
+    RequestAsyncUnary(validate_index_, ctx, req, w, cq, cq, tag);
+  }
+  bool async_validate() const { return validate_index_ >= 0; }
+
  private:
   std::vector<std::unique_ptr<std::string>> paths_;  // RpcServiceMethod keeps the pointer
+  int validate_index_ = -1;
+};
+
+// Validate on the asynchronous API: a thread of tmapd's waits on its own completion queue, and the thread
+// that takes the request off the queue answers it, then asks for the next.
+class AsyncValidate {
+ public:
+  AsyncValidate(Core* core, RawService* svc, grpc::ServerCompletionQueue* cq)
+      : core_(core), svc_(svc), cq_(cq), writer_(&ctx_) {}
+  void Post() { svc_->RequestValidate(&ctx_, &in_, &writer_, cq_, this); }
+  void Proceed(bool ok) {
+    if (finishing_ || !ok) {  // answered, or the server is shutting down
+      delete this;
+      return;
+    }
+    (new AsyncValidate(core_, svc_, cq_))->Post();
+    const Clock::time_point start = Clock::now();
+    grpc::Status st;
+    bool entered = false;
+    if (!core_->Enter()) {
+      st = core_->Busy();
+    } else {
+      entered = true;
+      st = core_->Admit(&ctx_);
+      if (st.ok()) {
+        v1::ValidateRequest req;
+        if (!ParseBytes(&in_, &req)) {
+          st = Unparseable<v1::ValidateRequest>();
+        } else {
+          v1::Result res;
+          const absl::Status a = core_->engine().Validate(req, &res);
+          if (!a.ok()) {
+            std::string field;
+            st = ToGrpc(a, &field);
+            if (!field.empty()) ctx_.AddTrailingMetadata("tmapgen-field", field);
+          } else if (res.ByteSizeLong() > core_->limits().max_message_bytes) {
+            st = grpc::Status(grpc::RESOURCE_EXHAUSTED,
+                              StrCat("response: ", res.ByteSizeLong(), " bytes, over the message limit of ",
+                                     core_->limits().max_message_bytes, " bytes (--max-message-bytes); nothing was sent"));
+          } else {
+            bool own = false;
+            st = grpc::SerializationTraits<v1::Result>::Serialize(res, &out_, &own);
+          }
+        }
+      }
+    }
+    if (entered) core_->Leave();
+    core_->Log("Validate", st.error_code(), start, Clock::now(), "");
+    finishing_ = true;
+    if (st.ok()) writer_.Finish(out_, st, this);
+    else writer_.FinishWithError(st, this);
+  }
+
+ private:
+  Core* core_;
+  RawService* svc_;
+  grpc::ServerCompletionQueue* cq_;
+  grpc::ServerContext ctx_;
+  ByteBuffer in_, out_;
+  grpc::ServerAsyncResponseWriter<ByteBuffer> writer_;
+  bool finishing_ = false;
 };
 
 }  // namespace
@@ -435,6 +507,16 @@ struct Server::Impl {
   std::unique_ptr<Core> core;
   std::unique_ptr<RawService> v1, v2;
   std::unique_ptr<grpc::Server> server;
+  std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> cqs;  // async Validate
+  std::vector<std::thread> threads;
+  bool async_stopped = false;
+  void StopAsync() {
+    if (async_stopped) return;
+    async_stopped = true;
+    for (auto& cq : cqs) cq->Shutdown();
+    for (std::thread& t : threads) t.join();
+    threads.clear();
+  }
   std::vector<std::string> bound;
   std::atomic<bool> shut{false};
 };
@@ -489,10 +571,14 @@ std::unique_ptr<Server> Server::Start(const ServerConfig& c, std::string* error)
   b.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, c.keepalive_timeout_ms);
   // The instance name is the listening address; with port 0 it is fixed up after the start.
   s->impl_->core = std::make_unique<Core>(c, c.listen);
-  s->impl_->v1 = std::make_unique<RawService>(s->impl_->core.get(), v1::ValidateRequest::descriptor()->file()->FindServiceByName("Tmapd"));
-  s->impl_->v2 = std::make_unique<RawService>(s->impl_->core.get(), v2::MatrixDescriptorRequest::descriptor()->file()->FindServiceByName("Tmapd"));
+  const bool async = c.validate_threads > 0;
+  s->impl_->v1 = std::make_unique<RawService>(
+      s->impl_->core.get(), v1::ValidateRequest::descriptor()->file()->FindServiceByName("Tmapd"), async);
+  s->impl_->v2 = std::make_unique<RawService>(
+      s->impl_->core.get(), v2::MatrixDescriptorRequest::descriptor()->file()->FindServiceByName("Tmapd"), async);
   b.RegisterService(s->impl_->v1.get());
   b.RegisterService(s->impl_->v2.get());
+  for (int i = 0; i < c.validate_threads; ++i) s->impl_->cqs.push_back(b.AddCompletionQueue());
   s->impl_->server = b.BuildAndStart();
   if (s->impl_->server == nullptr || (plan.bind[0].rfind("unix:", 0) != 0 && ports[0] == 0)) {
     *error = StrCat("cannot listen on ", c.listen);
@@ -508,6 +594,16 @@ std::unique_ptr<Server> Server::Start(const ServerConfig& c, std::string* error)
     const std::string inst = c.listen.substr(0, c.listen.rfind(':') + 1);
     s->impl_->core->engine().set_instance(StrCat(inst, s->port_));
   }
+  for (auto& cq : s->impl_->cqs) {
+    grpc::ServerCompletionQueue* q = cq.get();
+    for (RawService* svc : {s->impl_->v1.get(), s->impl_->v2.get()})
+      for (int k = 0; k < 16; ++k) (new AsyncValidate(s->impl_->core.get(), svc, q))->Post();
+    s->impl_->threads.emplace_back([q] {
+      void* tag = nullptr;
+      bool ok = false;
+      while (q->Next(&tag, &ok)) static_cast<AsyncValidate*>(tag)->Proceed(ok);
+    });
+  }
   s->impl_->server->GetHealthCheckService()->SetServingStatus(true);
   s->impl_->server->GetHealthCheckService()->SetServingStatus(v1::Tmapd::service_full_name(), true);
   s->impl_->server->GetHealthCheckService()->SetServingStatus(v2::Tmapd::service_full_name(), true);
@@ -518,6 +614,7 @@ Server::~Server() {
   if (impl_ && impl_->server) {
     Shutdown(std::chrono::milliseconds(0));
     impl_->server->Wait();
+    impl_->StopAsync();
     impl_->server.reset();
     impl_->core->FlushLog();
   }
@@ -542,6 +639,7 @@ void Server::Shutdown(std::chrono::milliseconds grace) {
 
 void Server::Wait() {
   impl_->server->Wait();
+  impl_->StopAsync();
   impl_->core->FlushLog();
 }
 

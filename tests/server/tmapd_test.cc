@@ -654,6 +654,60 @@ TEST(TmapdShutdown, FinishesCallsInFlight) {
   server->Wait();
 }
 
+// Validate on the asynchronous API (--validate-threads): the same answers, the token first, bad bytes
+// INVALID_ARGUMENT, the limits, and a clean shutdown.
+TEST(TmapdAsyncValidate, SameAnswersAsTheCallbackPath) {
+  ServerConfig c;
+  c.validate_threads = 2;
+  c.token = "t0ken";
+  c.limits.max_message_bytes = 64 << 10;
+  std::unique_ptr<Server> server = StartServer(c);
+  ASSERT_NE(server, nullptr);
+  auto stub = Connect(server->address());
+  for (int i = 0; i < 200; ++i) {
+    v1::ValidateRequest req;
+    *req.mutable_spec() = (i % 2) ? BadSpec() : GoodSpec();
+    v1::Result res;
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer t0ken");
+    ASSERT_TRUE(stub->Validate(&ctx, req, &res).ok());
+    EXPECT_EQ(res.valid(), i % 2 == 0);
+  }
+  v1::ValidateRequest req;
+  *req.mutable_spec() = GoodSpec();
+  v1::Result res;
+  {
+    grpc::ClientContext ctx;  // no token
+    EXPECT_EQ(stub->Validate(&ctx, req, &res).error_code(), grpc::UNAUTHENTICATED);
+  }
+  {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer t0ken");
+    req.mutable_spec()->set_mode(static_cast<v1::Mode>(99));
+    EXPECT_EQ(stub->Validate(&ctx, req, &res).error_code(), grpc::INVALID_ARGUMENT);
+    EXPECT_EQ(Field(ctx), "spec.mode");
+  }
+  {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer t0ken");
+    *req.mutable_spec() = GoodSpec();
+    req.mutable_spec()->set_name(std::string(20000, 'n'));
+    req.mutable_options()->set_format(v1::OUTPUT_TEXTPROTO);
+    const grpc::Status s = stub->Validate(&ctx, req, &res);
+    EXPECT_EQ(s.error_code(), grpc::RESOURCE_EXHAUSTED);
+    EXPECT_NE(s.error_message().find("over the message limit"), std::string::npos) << s.error_message();
+  }
+  auto v2stub = v2::Tmapd::NewStub(grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
+  grpc::ClientContext ctx;
+  ctx.AddMetadata("authorization", "Bearer t0ken");
+  v1::ValidateRequest good;
+  *good.mutable_spec() = GoodSpec();
+  ASSERT_TRUE(v2stub->Validate(&ctx, good, &res).ok());
+  EXPECT_TRUE(res.valid());
+  server->Shutdown(std::chrono::milliseconds(100));
+  server->Wait();
+}
+
 // The GPU queue: one running, one waiting; a third is turned away at once; queued jobs all run.
 TEST(GpuQueueTest, BoundedQueue) {
   std::mutex mu;
