@@ -66,9 +66,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         tmapgen::v1::BatchRequest req;
         if (!req.ParseFromArray(data + off, static_cast<int>(len))) break;
         off += len;
-        std::vector<tmapgen::v1::BatchResponse> out;
-        if (!engine.Batch(req, &st, &out).ok()) break;
-        for (const auto& r : out) Serialize(r);
+        const auto emit = [](const tmapgen::v1::BatchResponse& r) {
+          Serialize(r);
+          return absl::OkStatus();
+        };
+        if (!engine.Batch(req, &st, emit).ok()) break;
       }
       break;
     }

@@ -179,7 +179,8 @@ absl::Status Engine::Build(const v1::BuildRequest& req, bool encode, v1::Result*
   return Run(req.spec(), req.options(), 0, encode, out, nullptr);
 }
 
-absl::Status Engine::Batch(const v1::BatchRequest& req, BatchState* st, std::vector<v1::BatchResponse>* out) const {
+absl::Status Engine::Batch(const v1::BatchRequest& req, BatchState* st,
+                           const std::function<absl::Status(const v1::BatchResponse&)>& emit) const {
   ++st->messages;
   if (st->first) {
     st->options = req.options();
@@ -199,40 +200,49 @@ absl::Status Engine::Batch(const v1::BatchRequest& req, BatchState* st, std::vec
   if (n > 0 && st->next_index + static_cast<int64_t>(n) - 1 > INT32_MAX)
     return Invalid(StrCat("first_index: indices ", st->next_index, " to ", st->next_index + n - 1,
                           " of this message pass the largest index ", INT32_MAX));
-  v1::BatchResponse res;
-  int v = 0, in_res = 0;
+  // The response is built in place and cleared after each emit, so that its result messages are reused
+  // (a stream of millions of specs allocates a few thousand results, not millions).
+  v1::BatchResponse& res = st->scratch;
+  res.Clear();
+  int v = 0;
   size_t bytes = 0;
-  auto flush = [&]() {
+  auto flush = [&]() -> absl::Status {
     res.set_valid(v);
-    res.set_invalid(in_res - v);
+    res.set_invalid(res.results_size() - v);
     st->valid += static_cast<uint64_t>(v);
-    out->push_back(std::move(res));
-    res = v1::BatchResponse();
-    v = in_res = 0;
+    absl::Status s = emit(res);
+    res.Clear();
+    v = 0;
     bytes = 0;
+    return s;
   };
   for (uint32_t i = 0; i < n; ++i) {
-    v1::Result r;
+    v1::Result* r = res.add_results();
     const int index = static_cast<int>(st->next_index++);
     InputError bad;
-    const absl::Status s = Run(req.specs(static_cast<int>(i)), st->options, index, false, &r, &bad);
+    const absl::Status s = Run(req.specs(static_cast<int>(i)), st->options, index, false, r, &bad);
     if (!s.ok()) {
       if (bad.message.empty()) return s;  // the options, not the spec
       // A malformed spec is an input error in its place, as the local command reports it.
-      r.Clear();
-      InputErrorResult(index, bad, st->options, &r);
+      r->Clear();
+      InputErrorResult(index, bad, st->options, r);
     }
     // Responses stay under half the message limit: one request may be answered in several messages (a
     // result alone over the limit goes alone, and the service refuses it naming its index).
-    const size_t rb = r.ByteSizeLong() + 8;
-    if (in_res > 0 && bytes + rb > limits_.max_message_bytes / 2) flush();
-    v += r.valid() ? 1 : 0;
-    ++in_res;
+    const size_t rb = r->ByteSizeLong() + 8;
+    if (res.results_size() > 1 && bytes + rb > limits_.max_message_bytes / 2) {
+      v1::Result* last = res.mutable_results()->ReleaseLast();
+      if (absl::Status f = flush(); !f.ok()) {
+        delete last;
+        return f;
+      }
+      res.mutable_results()->AddAllocated(last);
+    }
+    v += res.results(res.results_size() - 1).valid() ? 1 : 0;
     bytes += rb;
-    *res.add_results() = std::move(r);
   }
   st->total += n;
-  if (in_res > 0) flush();
+  if (res.results_size() > 0) return flush();
   return absl::OkStatus();
 }
 

@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -53,6 +54,7 @@ struct BatchState {
   uint64_t total = 0;         // specs answered
   uint64_t valid = 0;
   uint64_t messages = 0;      // messages read
+  v1::BatchResponse scratch;  // reused by Batch
 };
 
 // Cancellation and deadline of the call a long job belongs to.
@@ -84,10 +86,13 @@ class Engine {
   // True when a Build of `req` would encode (the GPU is used).
   bool BuildEncodes(const v1::BuildRequest& req) const;
 
-  // One message of a ValidateBatch stream: its results appended to *out as one or more responses, each
-  // under half the message limit. A malformed spec becomes an "input-error" result; a bad
+  // One message of a ValidateBatch stream: its results as one or more responses, each under half the
+  // message limit. A malformed spec becomes an "input-error" result; a bad
   // options.default_target, a limit or a bad first_index fails the stream.
-  absl::Status Batch(const v1::BatchRequest& req, BatchState* state, std::vector<v1::BatchResponse>* out) const;
+  // Each response goes to `emit` as soon as it is complete (the state's scratch message, reused); an
+  // error from emit ends the message.
+  absl::Status Batch(const v1::BatchRequest& req, BatchState* state,
+                     const std::function<absl::Status(const v1::BatchResponse&)>& emit) const;
 
   absl::Status MatrixDescriptor(const v2::MatrixDescriptorRequest& req, v2::MatrixDescriptorResponse* out) const;
   absl::Status InstructionDescriptor(const v2::InstructionDescriptorRequest& req,

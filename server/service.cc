@@ -293,8 +293,11 @@ grpc::ServerUnaryReactor* Unary(Core* core, Method m, const std::string& name, g
 
 // ---------------------------------------------------------------------------------------------- batch
 
-// ValidateBatch: read a message, answer it (one or more writes), then read the next, so that a client
-// that does not read its answers stops being read (flow control, bounded memory).
+// ValidateBatch: one message read ahead while the answers to the previous one are written; the message
+// after that is read only when those writes are done, so that a client that does not read its answers
+// stops being read (flow control: at most one message and its answers held). OnReadDone and OnWriteDone
+// can run at the same time on different threads: the state is under mu_, and the work (Process) runs
+// outside it, never twice at once.
 class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
  public:
   BatchCall(Core* core, std::string name, grpc::CallbackServerContext* ctx)
@@ -308,50 +311,32 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
       End(s);
       return;
     }
+    reading_ = true;
     StartRead(&in_);
   }
 
   void OnReadDone(bool ok) override {
+    std::unique_lock<std::mutex> lock(mu_);
+    reading_ = false;
     if (!ok) {  // the client finished writing (or went away)
-      if (Expired(ctx_)) return End(grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline exceeded or call cancelled"));
-      return End(grpc::Status::OK);
+      read_done_ = true;
+      return Settle(&lock);
     }
-    if (Expired(ctx_)) return End(grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline exceeded or call cancelled"));
-    v1::BatchRequest req;
-    const bool parsed = grpc::SerializationTraits<v1::BatchRequest>::Deserialize(&in_, &req).ok();
-    in_.Clear();
-    if (!parsed)
-      return End(grpc::Status(grpc::INVALID_ARGUMENT,
-                              StrCat("request: message ", state_.messages + 1,
-                                     " of the stream is not a tmapgen.v1.BatchRequest (unparseable bytes); ", state_.total,
-                                     " specs were answered before it, none after")));
-    std::vector<v1::BatchResponse> out;
-    const absl::Status s = core_->engine().Batch(req, &state_, &out);
-    if (!s.ok()) {
-      std::string field;
-      grpc::Status g = ToGrpc(s, &field);
-      if (!field.empty()) ctx_->AddTrailingMetadata("tmapgen-field", field);
-      return End(g);
-    }
-    for (v1::BatchResponse& r : out) {
-      const size_t n = r.ByteSizeLong();
-      if (n > core_->limits().max_message_bytes) {
-        const int first = r.results_size() > 0 ? r.results(0).index() : 0;
-        return End(grpc::Status(grpc::RESOURCE_EXHAUSTED,
-                                StrCat("response: the result of spec ", first, " is ", n, " bytes, over the message limit of ",
-                                       core_->limits().max_message_bytes, " bytes (--max-message-bytes)")));
-      }
-      pending_.emplace_back();
-      bool own = false;
-      grpc::SerializationTraits<v1::BatchResponse>::Serialize(r, &pending_.back(), &own);
-    }
-    WriteNext();
+    have_next_ = true;
+    next_.Swap(&in_);
+    Settle(&lock);
   }
 
   void OnWriteDone(bool ok) override {
-    if (!ok) return End(grpc::Status(grpc::CANCELLED, "client went away"));
-    pending_.pop_front();
-    WriteNext();
+    std::unique_lock<std::mutex> lock(mu_);
+    writing_ = false;
+    if (!ok) {
+      SetError(grpc::Status(grpc::CANCELLED, "client went away"));
+      pending_.clear();
+    } else {
+      pending_.pop_front();
+    }
+    Settle(&lock);
   }
 
   void OnCancel() override { cancelled_ = true; }
@@ -363,12 +348,89 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
   }
 
  private:
-  void WriteNext() {
-    if (!pending_.empty()) {
-      StartWrite(&pending_.front());
+  // Moves the call on from its state (mu_ held on entry; may release it to process a message).
+  void Settle(std::unique_lock<std::mutex>* lock) {
+    for (;;) {
+      if (finished_) return;
+      if (!writing_ && !pending_.empty() && !error_) {
+        writing_ = true;
+        StartWrite(&pending_.front());
+      }
+      // A message to answer, once the previous answers are written.
+      if (have_next_ && pending_.empty() && !writing_ && !processing_ && !error_) {
+        ByteBuffer msg;
+        msg.Swap(&next_);
+        have_next_ = false;
+        processing_ = true;
+        // Read ahead: the next message arrives while this one's answers are written.
+        if (!read_done_ && !reading_) {
+          reading_ = true;
+          StartRead(&in_);
+        }
+        lock->unlock();
+        std::deque<ByteBuffer> out;
+        grpc::Status st = Process(&msg, &out);
+        lock->lock();
+        processing_ = false;
+        if (!st.ok()) {
+          SetError(st);
+        } else {
+          for (ByteBuffer& b : out) pending_.push_back(std::move(b));
+        }
+        continue;
+      }
+      if (writing_ || processing_) return;
+      // An error ends the stream now, even with a read outstanding (it completes with ok = false).
+      if (error_) return End(*error_);
+      if (reading_) return;
+      if (pending_.empty() && !have_next_ && read_done_) {
+        if (Expired(ctx_)) return End(grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline exceeded or call cancelled"));
+        return End(grpc::Status::OK);
+      }
+      if (pending_.empty() && !have_next_ && !read_done_) {  // nothing in flight: read on
+        reading_ = true;
+        StartRead(&in_);
+      }
       return;
     }
-    StartRead(&in_);
+  }
+
+  void SetError(const grpc::Status& s) {
+    if (!error_) error_ = std::make_unique<grpc::Status>(s);
+  }
+
+  // One message: its answers serialized, or the status that ends the stream.
+  grpc::Status Process(ByteBuffer* msg, std::deque<ByteBuffer>* out) {
+    if (Expired(ctx_)) return grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline exceeded or call cancelled");
+    // req_ is reused: parsing into it reuses the spec messages of the previous request.
+    if (!grpc::SerializationTraits<v1::BatchRequest>::Deserialize(msg, &req_).ok())
+      return grpc::Status(grpc::INVALID_ARGUMENT,
+                          StrCat("request: message ", state_.messages + 1,
+                                 " of the stream is not a tmapgen.v1.BatchRequest (unparseable bytes); ", state_.total,
+                                 " specs were answered before it, none after"));
+    grpc::Status too_big;
+    const absl::Status s = core_->engine().Batch(req_, &state_, [&](const v1::BatchResponse& r) -> absl::Status {
+      const size_t n = r.ByteSizeLong();
+      if (n > core_->limits().max_message_bytes) {
+        const int first = r.results_size() > 0 ? r.results(0).index() : 0;
+        too_big = grpc::Status(grpc::RESOURCE_EXHAUSTED,
+                               StrCat("response: the result of spec ", first, " is ", n, " bytes, over the message limit of ",
+                                      core_->limits().max_message_bytes, " bytes (--max-message-bytes)"));
+        return absl::ResourceExhaustedError("response too large");
+      }
+      out->emplace_back();
+      bool own = false;
+      grpc::SerializationTraits<v1::BatchResponse>::Serialize(r, &out->back(), &own);
+      return absl::OkStatus();
+    });
+    if (!too_big.ok()) return too_big;
+    if (!s.ok()) {
+      std::string field;
+      grpc::Status g = ToGrpc(s, &field);
+      if (!field.empty()) ctx_->AddTrailingMetadata("tmapgen-field", field);
+      return g;
+    }
+    return grpc::Status::OK;
   }
 
   void End(const grpc::Status& s) {
@@ -385,11 +447,15 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
   std::string name_;
   grpc::CallbackServerContext* ctx_;
   Clock::time_point start_, answered_;
+  std::mutex mu_;
   bool entered_ = false;
   bool finished_ = false;
-  bool cancelled_ = false;
-  ByteBuffer in_;
+  std::atomic<bool> cancelled_{false};
+  bool reading_ = false, writing_ = false, processing_ = false, read_done_ = false, have_next_ = false;
+  ByteBuffer in_, next_;
   std::deque<ByteBuffer> pending_;
+  std::unique_ptr<grpc::Status> error_;
+  v1::BatchRequest req_;
   BatchState state_;
   grpc::StatusCode code_ = grpc::UNKNOWN;
 };
