@@ -663,7 +663,7 @@ std::unique_ptr<Server> Server::Start(const ServerConfig& c, std::string* error)
   for (auto& cq : s->impl_->cqs) {
     grpc::ServerCompletionQueue* q = cq.get();
     for (RawService* svc : {s->impl_->v1.get(), s->impl_->v2.get()})
-      for (int k = 0; k < 16; ++k) (new AsyncValidate(s->impl_->core.get(), svc, q))->Post();
+      for (int k = 0; k < 64; ++k) (new AsyncValidate(s->impl_->core.get(), svc, q))->Post();
     s->impl_->threads.emplace_back([q] {
       void* tag = nullptr;
       bool ok = false;

@@ -47,7 +47,7 @@ struct ServerConfig {
   int max_streams_per_connection = 100;
   int fd_reserve = 64;                      // descriptors kept free (accept_guard.h)
   int max_connections = 0;                  // 0: bounded by descriptors only
-  int validate_threads = 0;                 // > 0: Validate on the asynchronous API, on this many threads
+  int validate_threads = 1;                 // > 0: Validate on the asynchronous API, on this many threads; 0: callback API
 };
 
 class Server {

@@ -654,11 +654,14 @@ TEST(TmapdShutdown, FinishesCallsInFlight) {
   server->Wait();
 }
 
-// Validate on the asynchronous API (--validate-threads): the same answers, the token first, bad bytes
-// INVALID_ARGUMENT, the limits, and a clean shutdown.
-TEST(TmapdAsyncValidate, SameAnswersAsTheCallbackPath) {
+// Validate on the asynchronous API (--validate-threads N, the default 1) and on the callback API (0): the
+// same answers, the token first, bad bytes INVALID_ARGUMENT, the limits, and a clean shutdown.
+class TmapdValidatePaths : public ::testing::TestWithParam<int> {};
+INSTANTIATE_TEST_SUITE_P(Threads, TmapdValidatePaths, ::testing::Values(0, 1, 2));
+
+TEST_P(TmapdValidatePaths, SameAnswers) {
   ServerConfig c;
-  c.validate_threads = 2;
+  c.validate_threads = GetParam();
   c.token = "t0ken";
   c.limits.max_message_bytes = 64 << 10;
   std::unique_ptr<Server> server = StartServer(c);
