@@ -699,7 +699,7 @@ int Server::calls_in_progress() const { return impl_->core->calls(); }
 
 void Server::Shutdown(std::chrono::milliseconds grace) {
   if (impl_->shut.exchange(true)) return;
-  impl_->server->GetHealthCheckService()->SetServingStatus(false);
+  if (impl_->server->GetHealthCheckService()) impl_->server->GetHealthCheckService()->SetServingStatus(false);
   impl_->server->Shutdown(std::chrono::system_clock::now() + grace);
 }
 
