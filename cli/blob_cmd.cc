@@ -14,6 +14,7 @@
 #include "cli/spec_input.h"
 #include "src/blob/blob.h"
 #include "src/blob/blob_text.h"
+#include "src/blob/decode_report.h"
 #include "src/blob/layout_doc.h"
 #include "src/json/json_writer.h"
 #include "src/report/report.h"
@@ -148,151 +149,12 @@ bool ReadInputs(const std::vector<std::string>& inputs, bool words, std::vector<
   return flush();
 }
 
-// ---------------------------------------------------------------------------------------------- values
-
-std::string ValueText(const FieldValue& fv, const TensorMapSpec& s) {
-  const MapField& f = *fv.field;
-  switch (f.ref) {
-    case blob::Ref::kGlobalAddress: return Hex(fv.raw);
-    case blob::Ref::kIm2col: return fv.raw ? "1 (cuTensorMapEncodeIm2col / Im2colWide)" : "0 (cuTensorMapEncodeTiled)";
-    case blob::Ref::kDataType:
-      return fv.value < 0 ? StrCat("unknown code ", fv.raw)
-                          : StrCat(FullName(static_cast<DataType>(fv.value)), " (", ShortName(static_cast<DataType>(fv.value)),
-                                   "; code ", fv.raw, ")");
-    case blob::Ref::kInterleave:
-      return fv.raw < kNumInterleaves ? std::string(FullName(static_cast<Interleave>(fv.raw))) : StrCat("unknown ", fv.raw);
-    case blob::Ref::kSwizzle: return std::string(FullName(static_cast<Swizzle>(fv.raw)));
-    case blob::Ref::kOobFill: return std::string(FullName(static_cast<OobFill>(fv.raw)));
-    case blob::Ref::kL2Promotion: return std::string(FullName(static_cast<L2Promotion>(fv.raw)));
-    case blob::Ref::kGlobalStride: return StrCat(fv.value, " B");
-    case blob::Ref::kBoxBytes: return StrCat(fv.value, " B");
-    case blob::Ref::kSwizzleRepeat: return StrCat(fv.value, " B");
-    default: break;
-  }
-  (void)s;
-  return StrCat(fv.value);
-}
-
 std::string Padded(std::string s, size_t n) {
   if (s.size() < n) s.resize(n, ' ');
   return s;
 }
 
-std::string UnexplainedText(const Decoded& d) {
-  std::string o;
-  for (size_t i = 0; i < d.unexplained.size(); ++i) {
-    const blob::UnexplainedBit& u = d.unexplained[i];
-    StrAppend(&o, i ? ", " : "", u.bit);
-    if (!u.other_field.empty()) StrAppend(&o, " (", u.other_field, " in another layout or rank)");
-  }
-  return o;
-}
-
-// No unexplained bit and no finding other than notes (derived fields that tensormap.replace leaves stale).
-bool Clean(const Decoded& d) {
-  if (!d.spec_ok || !d.unexplained.empty()) return false;
-  for (const blob::DecodeFinding& f : d.findings)
-    if (!f.note) return false;
-  return true;
-}
-
-// ---------------------------------------------------------------------------------------------- decode
-
-struct DecodeOptions {
-  bool json = false;
-  bool validate = true;
-  bool color = false;
-  bool has_target = false;
-  Target target = Target::kSm90a;
-};
-
-std::string DecodeText(int index, const Source& src, const Decoded& d, const DecodeOptions& o, bool* valid) {
-  const TermColors c{o.color};
-  std::string out = StrCat(c.bold(), "map ", index, c.off(), " (", src.label, "): ", blob::LayoutName(d.layout), " layout, ",
-                           d.reencodes ? "re-encodes to the same 128 bytes"
-                                       : StrCat(c.red(), "does not re-encode to the same bytes", c.off()),
-                           "\n");
-  StrAppend(&out, "  ", Padded("field", 28), Padded("bits", 18), Padded("raw", 20), "value\n");
-  for (const FieldValue& fv : d.fields) {
-    std::string name(fv.field->name);
-    if (fv.field->kind == blob::Kind::kDerived) name += " (derived)";
-    StrAppend(&out, "  ", Padded(name, 28), Padded(blob::BitsText(*fv.field), 18), Padded(Hex(fv.raw), 20), ValueText(fv, d.spec),
-              "\n");
-  }
-  if (!d.recognised.empty()) {
-    StrAppend(&out, c.bold(), "recognised bits", c.off(), "\n");
-    for (const FieldValue& fv : d.recognised)
-      StrAppend(&out, "  bit ", blob::BitsText(*fv.field), " (", fv.field->name, ") = ", fv.raw, ": ", fv.field->meaning, "\n");
-  }
-  StrAppend(&out, "unexplained bits: ", d.unexplained.empty() ? "none" : StrCat(c.red(), UnexplainedText(d), c.off()), "\n");
-  for (const blob::DecodeFinding& f : d.findings)
-    StrAppend(&out, c.yellow(), f.note ? "note" : "finding", c.off(), " [", f.field, "] ", f.message, "\n");
-  if (d.maybe_wide)
-    StrAppend(&out, "note: driver ", blob::MeasuredEvidence().driver,
-              " writes im2col::w and im2col::w::128 maps exactly like this (corner[0] = the W corners, the other "
-              "corners 0; the wide mode is not in the map), so the mode of use cannot be recovered\n");
-  *valid = true;
-  if (!d.spec_ok) {
-    StrAppend(&out, "spec: not recovered (see the findings), so it is not validated\n");
-    *valid = false;
-    return out;
-  }
-  if (!o.validate) return out;
-  TensorMapSpec spec = d.spec;
-  if (o.has_target) { spec.target = o.target; spec.set_fields |= kFieldTarget; }
-  Validation v;
-  Validate(spec, &v);
-  *valid = v.valid;
-  ReportOptions ro;
-  ro.color = o.color;
-  ro.show_code = false;
-  out += RenderReportText(index, spec, v, Encoding{}, ro);
-  return out;
-}
-
-void DecodeJson(int index, const Source& src, const Decoded& d, const DecodeOptions& o, bool* valid, json::Writer* w) {
-  w->BeginObject();
-  w->Key("index").Int(index).Key("source").String(src.label);
-  w->Key("layout").String(blob::LayoutName(d.layout));
-  w->Key("reencodes").Bool(d.reencodes).Key("maybe_wide").Bool(d.maybe_wide);
-  w->Key("bytes").String(blob::ToHex(src.bytes));
-  w->Key("spec");
-  TensorMapSpec spec = d.spec;
-  if (o.has_target) { spec.target = o.target; spec.set_fields |= kFieldTarget; }
-  if (d.spec_ok) WriteSpecJson(spec, w); else w->Null();
-  w->Key("fields").BeginArray();
-  for (const FieldValue& fv : d.fields) {
-    w->BeginObject().Key("name").String(fv.field->name).Key("bits").String(blob::BitsText(*fv.field));
-    w->Key("kind").String(blob::KindName(fv.field->kind)).Key("raw").Uint(fv.raw).Key("value").Int(fv.value);
-    w->Key("text").String(ValueText(fv, d.spec)).EndObject();
-  }
-  w->EndArray();
-  w->Key("recognised").BeginArray();
-  for (const FieldValue& fv : d.recognised)
-    w->BeginObject().Key("name").String(fv.field->name).Key("bits").String(blob::BitsText(*fv.field)).Key("raw").Uint(fv.raw)
-        .Key("meaning").String(fv.field->meaning).EndObject();
-  w->EndArray();
-  w->Key("unexplained_bits").BeginArray();
-  for (const blob::UnexplainedBit& u : d.unexplained) {
-    w->BeginObject().Key("bit").Int(u.bit);
-    if (!u.other_field.empty()) w->Key("other_field").String(u.other_field);
-    w->EndObject();
-  }
-  w->EndArray();
-  w->Key("findings").BeginArray();
-  for (const blob::DecodeFinding& f : d.findings)
-    w->BeginObject().Key("field").String(f.field).Key("message").String(f.message).Key("note").Bool(f.note).EndObject();
-  w->EndArray();
-  *valid = d.spec_ok;
-  if (d.spec_ok && o.validate) {
-    Validation v;
-    Validate(spec, &v);
-    *valid = v.valid;
-    w->Key("report");
-    WriteReportJson(index, spec, v, Encoding{}, ReportOptions{}, w);
-  }
-  w->EndObject();
-}
+using blob::ValueText;
 
 bool ParseColor(const std::string& v, bool* color) {
   if (v == "always") *color = true;
@@ -304,11 +166,10 @@ bool ParseColor(const std::string& v, bool* color) {
 
 }  // namespace
 
-int RunDecodeCommand(const std::vector<std::string>& args) {
-  DecodeOptions o;
+bool ParseDecodeArgs(const std::vector<std::string>& args, DecodeArgs* out, std::string* err) {
+  *out = DecodeArgs();
+  blob::DecodeOptions& o = out->options;
   o.color = ::isatty(STDOUT_FILENO) != 0;
-  bool words = false;
-  std::vector<std::string> inputs;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string* v) {
@@ -316,35 +177,67 @@ int RunDecodeCommand(const std::vector<std::string>& args) {
       *v = args[++i];
       return true;
     };
+    auto fail = [err](const std::string& m) {
+      *err = m;
+      return false;
+    };
     std::string v;
-    if (a == "--help" || a == "-h") { std::printf("%s%s", kDecodeUsage, kDecodeHelp); return 0; }
-    else if (a == "--target") {
-      if (!value(&v)) return Usage("decode", "--target needs a value");
-      if (!Parse(v, &o.target)) return Usage("decode", StrCat("--target: unknown target \"", v, "\" (expected one of: ", AcceptedNames(static_cast<Target*>(nullptr)), ")"));
+    if (a == "--help" || a == "-h") {
+      out->help = true;
+      return true;
+    } else if (a == "--target") {
+      if (!value(&v)) return fail("--target needs a value");
+      if (!Parse(v, &o.target))
+        return fail(StrCat("--target: unknown target \"", v, "\" (expected one of: ", AcceptedNames(static_cast<Target*>(nullptr)), ")"));
       o.has_target = true;
     } else if (a == "--format") {
-      if (!value(&v) || (v != "text" && v != "json")) return Usage("decode", "--format: expected text or json");
+      if (!value(&v) || (v != "text" && v != "json")) return fail("--format: expected text or json");
       o.json = v == "json";
     } else if (a == "--color") {
-      if (!value(&v) || !ParseColor(v, &o.color)) return Usage("decode", "--color: expected auto, always or never");
-    } else if (a == "--words") words = true;
+      if (!value(&v) || !ParseColor(v, &o.color)) return fail("--color: expected auto, always or never");
+    } else if (a == "--words") out->words = true;
     else if (a == "--no-validate") o.validate = false;
     else if (a == "--no-gpu") continue;  // decode never uses a GPU; accepted like the other commands
     else if (a.size() > 2 && a[0] == '-' && a[1] == '-')
-      return Usage("decode", StrCat("unknown flag ", a, DidYouMean(a, {"--target", "--format", "--color", "--words",
-                                                                         "--no-validate", "--no-gpu", "--help"})));
-    else inputs.push_back(a);
+      return fail(StrCat("unknown flag ", a, DidYouMean(a, {"--target", "--format", "--color", "--words",
+                                                          "--no-validate", "--no-gpu", "--help"})));
+    else out->inputs.push_back(a);
   }
   if (o.json) o.color = false;
-  if (inputs.empty()) return Usage("decode", "needs at least one BLOB (hex text, a file, or - for standard input)");
+  if (out->inputs.empty()) {
+    *err = "needs at least one BLOB (hex text, a file, or - for standard input)";
+    return false;
+  }
+  return true;
+}
+
+bool ReadDecodeInputs(const DecodeArgs& a, std::vector<DecodeSource>* out, std::string* err) {
   std::vector<Source> sources;
+  if (!ReadInputs(a.inputs, a.words, &sources, err)) return false;
+  if (sources.empty()) {
+    *err = "the input holds no map";
+    return false;
+  }
+  for (Source& s : sources) out->push_back({std::move(s.label), s.bytes});
+  return true;
+}
+
+std::string DecodeUsageText(const std::string& msg) { return StrCat("tmapgen decode: ", msg, "\n", kDecodeUsage); }
+
+int RunDecodeCommand(const std::vector<std::string>& args) {
+  DecodeArgs a;
   std::string err;
-  if (!ReadInputs(inputs, words, &sources, &err)) {
-    std::fprintf(stderr, "tmapgen decode: %s\n", err.c_str());
+  if (!ParseDecodeArgs(args, &a, &err)) {
+    std::fputs(DecodeUsageText(err).c_str(), stderr);
     return 2;
   }
-  if (sources.empty()) {
-    std::fprintf(stderr, "tmapgen decode: the input holds no map\n");
+  if (a.help) {
+    std::printf("%s%s", kDecodeUsage, kDecodeHelp);
+    return 0;
+  }
+  std::vector<DecodeSource> sources;
+  if (!ReadDecodeInputs(a, &sources, &err)) {
+    std::fprintf(stderr, "tmapgen decode: %s\n", err.c_str());
     return 2;
   }
   bool all_ok = true;
@@ -354,16 +247,8 @@ int RunDecodeCommand(const std::vector<std::string>& args) {
   for (size_t i = 0; i < sources.size(); ++i) {
     blob::Decode(sources[i].bytes, &d);
     bool valid = false;
-    if (o.json) {
-      w.Clear();
-      DecodeJson(static_cast<int>(i), sources[i], d, o, &valid, &w);
-      out += w.str();
-      out += "\n";
-    } else {
-      out += DecodeText(static_cast<int>(i), sources[i], d, o, &valid);
-      out += "\n";
-    }
-    all_ok = all_ok && valid && Clean(d);
+    out += blob::RenderDecoded(static_cast<int>(i), sources[i].label, sources[i].bytes, d, a.options, &valid, &w);
+    all_ok = all_ok && valid && blob::Clean(d);
     if (out.size() > (1 << 16)) { std::fwrite(out.data(), 1, out.size(), stdout); out.clear(); }
   }
   std::fwrite(out.data(), 1, out.size(), stdout);

@@ -20,7 +20,25 @@
 #include <string>
 #include <vector>
 
+#include "src/blob/decode_report.h"
+
 namespace tmapgen::cli {
+
+// tmapgen decode in steps (tmapgen --remote runs the same ones and sends only the 128-byte maps): parse
+// the flags (no I/O), read the inputs, then decode and render (src/blob/decode_report.h).
+struct DecodeArgs {
+  blob::DecodeOptions options;  // --color auto decided here
+  bool words = false;
+  std::vector<std::string> inputs;
+  bool help = false;
+};
+struct DecodeSource {
+  std::string label;  // "argument 1", "FILE", "FILE:3", "FILE[2]"
+  blob::MapBytes bytes{};
+};
+bool ParseDecodeArgs(const std::vector<std::string>& args, DecodeArgs* out, std::string* err);
+bool ReadDecodeInputs(const DecodeArgs& a, std::vector<DecodeSource>* out, std::string* err);
+std::string DecodeUsageText(const std::string& msg);
 
 int RunDecodeCommand(const std::vector<std::string>& args);
 int RunDiffCommand(const std::vector<std::string>& args);

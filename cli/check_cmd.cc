@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "src/gpu/check_plan.h"
+#include "src/gpu/check_report.h"
 #include "src/gpu/check_runner.h"
 #include "src/gpu/codegen_example.h"
 #include "src/gpu/wgmma_check.h"
@@ -22,7 +23,7 @@ namespace tmapgen::cli {
 namespace {
 
 int Usage(const std::string& msg) {
-  std::fprintf(stderr, "tmapgen check: %s\nusage: tmapgen check SPEC... [--seed S] [--verbose]\n", msg.c_str());
+  std::fputs(CheckUsageText(msg).c_str(), stderr);
   return 2;
 }
 
@@ -123,150 +124,82 @@ bool ReadSpecsFile(const std::string& path, std::vector<TensorMapSpec>* specs, s
   return true;
 }
 
-int RunCheckCommand(const std::vector<std::string>& args_in) {
+bool ParseCheckArgs(const std::vector<std::string>& args_in, CheckArgs* a, std::string* err) {
   std::vector<std::string> args = args_in;
   if (!args.empty() && args[0] == "check") args.erase(args.begin());
-  std::vector<std::string> files;
-  uint64_t seed = 1;
-  bool verbose = false;
+  *a = CheckArgs();
   for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--help" || a == "-h") {
+    const std::string& x = args[i];
+    if (x == "--help" || x == "-h") {
+      a->mode = CheckArgs::Mode::kHelp;
+      return true;
+    } else if (x == "--seed" && i + 1 < args.size()) {
+      a->seed = std::strtoull(args[++i].c_str(), nullptr, 10);
+    } else if (x == "--self-test") {
+      a->mode = CheckArgs::Mode::kSelfTest;
+      return true;
+    } else if (x == "--wgmma") {
+      a->mode = CheckArgs::Mode::kWgmma;
+      return true;
+    } else if (x == "--codegen-example") {
+      a->mode = CheckArgs::Mode::kCodegenExample;
+      return true;
+    } else if (x == "--verbose" || x == "-v") {
+      a->verbose = true;
+    } else if (!x.empty() && x[0] == '-' && x != "-") {
+      *err = StrCat("unknown flag ", x,
+                    DidYouMean(x, {"--seed", "--self-test", "--wgmma", "--codegen-example", "--verbose", "--help"}));
+      return false;
+    } else {
+      a->files.push_back(x);
+    }
+  }
+  if (a->files.empty()) {
+    *err = "missing SPEC (a JSON spec file or a JSON-lines file of specs)";
+    return false;
+  }
+  return true;
+}
+
+std::string CheckUsageText(const std::string& msg) {
+  return "tmapgen check: " + msg + "\nusage: tmapgen check SPEC... [--seed S] [--verbose]\n";
+}
+
+int RunCheckCommand(const std::vector<std::string>& args) {
+  CheckArgs a;
+  std::string err;
+  if (!ParseCheckArgs(args, &a, &err)) return Usage(err);
+  switch (a.mode) {
+    case CheckArgs::Mode::kHelp:
       std::printf("usage: tmapgen check SPEC... [--seed S] [--verbose] | --self-test | --wgmma | --codegen-example\n"
                   "  runs every copy of each spec on this GPU and compares every byte with the model\n"
                   "  --codegen-example: the kernel built with examples/codegen/tile_a.gen.h, one load per coordinate\n");
       return 0;
-    } else if (a == "--seed" && i + 1 < args.size()) {
-      seed = std::strtoull(args[++i].c_str(), nullptr, 10);
-    } else if (a == "--self-test") {
-      return SelfTest();
-    } else if (a == "--wgmma") {
-      return gpu::RunWgmmaProof(stdout);
-    } else if (a == "--codegen-example") {
+    case CheckArgs::Mode::kSelfTest: return SelfTest();
+    case CheckArgs::Mode::kWgmma: return gpu::RunWgmmaProof(stdout);
+    case CheckArgs::Mode::kCodegenExample: {
       gpu::CodegenExampleReport rep;
       gpu::RunCodegenExample(60, &rep);
       return gpu::PrintCodegenExample(rep, stdout);
-    } else if (a == "--verbose" || a == "-v") {
-      verbose = true;
-    } else if (!a.empty() && a[0] == '-' && a != "-") {
-      return Usage(StrCat("unknown flag ", a,
-                          DidYouMean(a, {"--seed", "--self-test", "--wgmma", "--codegen-example", "--verbose", "--help"})));
-    } else {
-      files.push_back(a);
     }
+    case CheckArgs::Mode::kRun: break;
   }
-  if (files.empty()) return Usage("missing SPEC (a JSON spec file or a JSON-lines file of specs)");
   std::vector<TensorMapSpec> specs;
   std::vector<std::string> names;
-  for (const std::string& f : files) {
-    std::string err;
+  for (const std::string& f : a.files)
     if (!ReadSpecsFile(f, &specs, &names, &err)) return Usage(err);
-  }
-  gpu::Plan plan;
-  std::vector<std::string> invalid(specs.size());
-  std::vector<int> skipped(specs.size(), 0);
-  std::vector<std::string> skip_reason(specs.size());
-  for (size_t i = 0; i < specs.size(); ++i) {
-    Validation v;
-    Validate(specs[i], &v);
-    if (!v.valid) {
-      for (const auto& f : v.findings) {
-        const Rule& r = Rules()[f.rule];
-        if (r.severity == Severity::kError) {
-          invalid[i] = std::string(r.id) + ": " + r.message(specs[i], f).str();
-          break;
-        }
-      }
-      if (invalid[i].empty()) invalid[i] = "invalid";
-      continue;
-    }
-    gpu::Plan p;
-    gpu::PlanChecks(specs[i], static_cast<int>(i), seed + i, &p);
-    for (auto& c : p.cases) plan.cases.push_back(std::move(c));
-    skipped[i] = p.skipped;
-    skip_reason[i] = p.first_skip_reason;
-  }
-  std::vector<gpu::CaseResult> res;
-  gpu::RunSummary sum;
-  gpu::RunOptions opt;
-  opt.unit = 1;
-  if (!plan.cases.empty()) {
-    gpu::RunChecks(plan.cases, opt, &res, &sum);
-  } else {
-    gpu::ProbeGpu(&sum);
-  }
-  if (!sum.gpu_available) {
-    std::fprintf(stderr, "tmapgen check: no usable GPU: %s\n", sum.why_no_gpu.c_str());
+  gpu::CheckReport rep;
+  gpu::RunSpecChecks(specs, names, a.seed, &rep);
+  if (!rep.gpu_available) {
+    std::fprintf(stderr, "%s", NoGpuText(rep.why_no_gpu).c_str());
     return 2;
   }
-  std::printf("tmapgen check on %s, seed %llu\n", sum.device.c_str(), static_cast<unsigned long long>(seed));
-  int n_pass = 0, n_fail = 0, n_notrun = 0, bad_specs = 0;
-  std::map<std::string, int> notrun_reasons;
-  for (size_t i = 0; i < specs.size(); ++i) {
-    const TensorMapSpec& s = specs[i];
-    std::printf("\nspec %s: %s %s rank %u swizzle %s\n", names[i].c_str(), std::string(Name(s.mode)).c_str(),
-                std::string(ShortName(s.data_type)).c_str(), s.rank, std::string(ShortName(s.swizzle)).c_str());
-    if (!invalid[i].empty()) {
-      std::printf("  INVALID  %s (not run)\n", invalid[i].c_str());
-      ++bad_specs;
-      continue;
-    }
-    // Group by copy kind, in plan order.
-    std::vector<std::string> order;
-    std::map<std::string, std::vector<size_t>> groups;
-    for (size_t k = 0; k < plan.cases.size(); ++k) {
-      if (plan.cases[k].spec_index != static_cast<int>(i)) continue;
-      const std::string g = gpu::CopyKindName(plan.cases[k]);
-      if (!groups.count(g)) order.push_back(g);
-      groups[g].push_back(k);
-    }
-    for (const std::string& g : order) {
-      int pass = 0, fail = 0, notrun = 0;
-      std::string first_notrun;
-      for (size_t k : groups[g]) {
-        const auto& r = res[k];
-        if (r.outcome == gpu::Outcome::kPass) ++pass;
-        else if (r.outcome == gpu::Outcome::kNotRun) {
-          ++notrun;
-          if (first_notrun.empty()) first_notrun = r.detail;
-        } else ++fail;
-      }
-      n_pass += pass;
-      n_fail += fail;
-      n_notrun += notrun;
-      const size_t n = groups[g].size();
-      if (fail > 0) {
-        std::printf("  FAIL     %-28s %d of %zu coordinates fail\n", g.c_str(), fail, n);
-      } else if (notrun == static_cast<int>(n)) {
-        std::printf("  NOT RUN  %-28s %zu coordinates: %s\n", g.c_str(), n, first_notrun.c_str());
-        const size_t semi = first_notrun.find(';');
-        ++notrun_reasons[first_notrun.substr(0, semi)];
-      } else {
-        std::printf("  PASS     %-28s %d coordinates, every byte equal to the model%s\n", g.c_str(), pass,
-                    notrun ? " (some not run)" : "");
-      }
-      for (size_t k : groups[g]) {
-        const auto& r = res[k];
-        const bool show = verbose || (r.outcome != gpu::Outcome::kPass && r.outcome != gpu::Outcome::kNotRun);
-        if (!show) continue;
-        std::printf("    %-7s %s\n", gpu::OutcomeName(r.outcome), plan.cases[k].label.c_str());
-        if (r.outcome != gpu::Outcome::kPass && !r.detail.empty()) {
-          std::string d = r.detail;
-          if (d.back() != '\n') d += '\n';
-          std::printf("%s", d.c_str());
-        }
-      }
-    }
-    if (skipped[i] > 0)
-      std::printf("  (%d coordinates skipped: the model refuses them, e.g. %s)\n", skipped[i], skip_reason[i].c_str());
-  }
-  std::printf("\nsummary on %s: %d copies checked on hardware: %d pass, %d fail/timeout/fault; %d not run on hardware",
-              sum.device.c_str(), n_pass + n_fail, n_pass, n_fail, n_notrun);
-  if (bad_specs) std::printf("; %d invalid spec(s)", bad_specs);
-  std::printf("; %d check process(es)\n", sum.children);
-  for (const auto& [why, count] : notrun_reasons)
-    std::printf("not proven on hardware (%d copy kind(s)): %s\n", count, why.c_str());
-  return (n_fail == 0 && bad_specs == 0) ? 0 : 1;
+  const std::string text = gpu::RenderCheckText(rep, a.verbose);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+  return gpu::Passed(rep) ? 0 : 1;
 }
+
+std::string NoGpuText(const std::string& why) { return "tmapgen check: no usable GPU: " + why + "\n"; }
 
 }  // namespace tmapgen::cli

@@ -15,6 +15,7 @@
 #ifndef TMAPGEN_CLI_CHECK_CMD_H_
 #define TMAPGEN_CLI_CHECK_CMD_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,19 @@ namespace tmapgen::cli {
 
 // `args` are the arguments after "check".
 int RunCheckCommand(const std::vector<std::string>& args);
+
+// The command in steps (tmapgen --remote runs the same ones and sends only the specs): parse the
+// flags, read the spec files (ReadSpecsFile), then gpu::RunSpecChecks and gpu::RenderCheckText.
+struct CheckArgs {
+  enum class Mode { kRun, kHelp, kSelfTest, kWgmma, kCodegenExample } mode = Mode::kRun;
+  std::vector<std::string> files;
+  uint64_t seed = 1;
+  bool verbose = false;
+};
+bool ParseCheckArgs(const std::vector<std::string>& args, CheckArgs* out, std::string* err);
+// What the command prints on standard error for a usage error, and without a usable GPU.
+std::string CheckUsageText(const std::string& msg);
+std::string NoGpuText(const std::string& why);
 
 // Reads specs from a JSON file or a JSON-lines file; names unnamed specs "FILE:LINE". Returns false with
 // a message on an unreadable file or a malformed spec.

@@ -49,7 +49,7 @@ struct Io {
 };
 
 int Usage(const Io& io, const std::string& msg) {
-  *io.err += StrCat("tmapgen codegen: ", msg, "\n", kCodegenUsage);
+  *io.err += CodegenUsageText(msg);
   return 2;
 }
 
@@ -109,25 +109,25 @@ bool WriteAtomically(const std::string& path, const std::string& data, std::stri
   return true;
 }
 
-int CodegenMain(const std::vector<std::string>& args_in, const Io& io) {
+bool CodegenParse(const std::vector<std::string>& args_in, CodegenArgs* a, std::string* msg) {
   std::vector<std::string> args = args_in;
   if (!args.empty() && args[0] == "codegen") args.erase(args.begin());
-  codegen::Input input;
-  codegen::Options opt;
-  codegen::Lang lang = codegen::Lang::kCpp;
-  std::string output;
-  std::vector<std::string> files;
+  *a = CodegenArgs();
+  auto fail = [msg](const std::string& m) {
+    *msg = m;
+    return false;
+  };
   for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "-" || a.size() < 2 || a[0] != '-') {
-      files.push_back(a);
+    const std::string& x = args[i];
+    if (x == "-" || x.size() < 2 || x[0] != '-') {
+      a->files.push_back(x);
       continue;
     }
-    if (a == "--") {
-      for (size_t j = i + 1; j < args.size(); ++j) files.push_back(args[j]);
+    if (x == "--") {
+      for (size_t j = i + 1; j < args.size(); ++j) a->files.push_back(args[j]);
       break;
     }
-    std::string name = a.substr(a[1] == '-' ? 2 : 1), value;
+    std::string name = x.substr(x[1] == '-' ? 2 : 1), value;
     bool has_value = false;
     const size_t eq = name.find('=');
     if (eq != std::string::npos) {
@@ -138,75 +138,89 @@ int CodegenMain(const std::vector<std::string>& args_in, const Io& io) {
     for (char& c : name)
       if (c == '_') c = '-';
     if (name == "help" || name == "h") {
-      *io.out += kCodegenUsage;
-      *io.out += kCodegenHelp;
-      return 0;
+      a->help = true;
+      return true;
     }
     const std::string flag = name.size() == 1 ? StrCat("-", name) : StrCat("--", name);
     if (name != "lang" && name != "o" && name != "output" && name != "target" && name != "namespace" && name != "desc" &&
         name != "idesc")
-      return Usage(io, StrCat("unknown flag ", a,
-                              DidYouMean(name, {"lang", "o", "output", "target", "namespace", "desc", "idesc", "help"}, "--")));
+      return fail(StrCat("unknown flag ", x,
+                         DidYouMean(name, {"lang", "o", "output", "target", "namespace", "desc", "idesc", "help"}, "--")));
     if (!has_value) {
-      if (i + 1 >= args.size()) return Usage(io, StrCat(flag, " needs a value"));
+      if (i + 1 >= args.size()) return fail(StrCat(flag, " needs a value"));
       value = args[++i];
     }
     std::string err;
     if (name == "lang") {
-      if (!codegen::ParseLang(value, &lang)) return Usage(io, StrCat("--lang: unknown value \"", value, "\"; expected cpp, json or ptx"));
+      if (!codegen::ParseLang(value, &a->lang)) return fail(StrCat("--lang: unknown value \"", value, "\"; expected cpp, json or ptx"));
     } else if (name == "o" || name == "output") {
-      if (value.empty()) return Usage(io, StrCat(flag, ": empty file name"));
-      output = value;
+      if (value.empty()) return fail(StrCat(flag, ": empty file name"));
+      a->output = value;
     } else if (name == "target") {
-      if (!Parse(value, &opt.target))
-        return Usage(io, StrCat("--target: unknown value \"", value, "\"; expected one of: ",
-                             AcceptedNames(static_cast<Target*>(nullptr))));
-      opt.has_target = true;
+      if (!Parse(value, &a->options.target))
+        return fail(StrCat("--target: unknown value \"", value, "\"; expected one of: ",
+                           AcceptedNames(static_cast<Target*>(nullptr))));
+      a->options.has_target = true;
     } else if (name == "namespace") {
       if (codegen::SanitizeIdentifier(value, "") != value || value.empty())
-        return Usage(io, StrCat("--namespace: \"", value, "\" is not a plain C++ identifier"));
-      opt.name_space = value;
+        return fail(StrCat("--namespace: \"", value, "\" is not a plain C++ identifier"));
+      a->options.name_space = value;
     } else if (name == "desc") {
       absl::StatusOr<codegen::DescRequest> parsed = codegen::ParseDescRequest(value);
-      if (!parsed.ok()) return Usage(io, std::string(StatusMessage(parsed.status())));
-      input.descs.push_back(*std::move(parsed));
+      if (!parsed.ok()) return fail(std::string(StatusMessage(parsed.status())));
+      a->input.descs.push_back(*std::move(parsed));
     } else if (name == "idesc") {
       absl::StatusOr<codegen::IdescRequest> parsed = codegen::ParseIdescRequest(value);
-      if (!parsed.ok()) return Usage(io, std::string(StatusMessage(parsed.status())));
-      input.idescs.push_back(*std::move(parsed));
+      if (!parsed.ok()) return fail(std::string(StatusMessage(parsed.status())));
+      a->input.idescs.push_back(*std::move(parsed));
     }
   }
-  if (files.empty()) return Usage(io, "codegen needs at least one SPEC file (or - for standard input)");
-  for (const std::string& f : files) {
-    CollectSpecs sink(&input.specs);
-    const absl::Status st = ReadSpecs(f, InputFormat::kAuto, &sink);
-    if (!st.ok()) return Usage(io, std::string(StatusMessage(st)));
-    if (!sink.error().empty()) return Usage(io, StrCat("input error: ", sink.error()));
-    opt.sources.push_back(f);
-  }
-  if (input.specs.empty()) return Usage(io, "the SPEC files hold no spec");
+  if (a->files.empty()) return fail("codegen needs at least one SPEC file (or - for standard input)");
+  return true;
+}
 
-  codegen::Plan plan;
+bool CodegenRead(CodegenArgs* a, std::string* msg) {
+  for (const std::string& f : a->files) {
+    CollectSpecs sink(&a->input.specs);
+    if (const absl::Status st = ReadSpecs(f, InputFormat::kAuto, &sink); !st.ok()) {
+      *msg = std::string(StatusMessage(st));
+      return false;
+    }
+    if (!sink.error().empty()) {
+      *msg = StrCat("input error: ", sink.error());
+      return false;
+    }
+    a->options.sources.push_back(f);
+  }
+  if (a->input.specs.empty()) {
+    *msg = "the SPEC files hold no spec";
+    return false;
+  }
+  return true;
+}
+
+int CodegenMain(const std::vector<std::string>& args, const Io& io) {
+  CodegenArgs a;
   std::string err;
-  if (!codegen::MakePlan(input, opt, &plan, &err)) return Usage(io, err);
-  if (!plan.valid) {
-    *io.err += codegen::RenderRejection(plan);
-    *io.err += "tmapgen codegen: invalid spec or descriptor: nothing written\n";
-    return 1;
-  }
-  std::string text;
-  switch (lang) {
-    case codegen::Lang::kCpp: text = codegen::GenerateCpp(plan, opt); break;
-    case codegen::Lang::kJson: text = codegen::GenerateJson(plan, opt); break;
-    case codegen::Lang::kPtx:
-      if (!codegen::GeneratePtx(plan, opt, &text, &err)) return Usage(io, StrCat("--lang ptx: ", err));
-      break;
-  }
-  if (output.empty() || output == "-") {
-    *io.out += text;
+  if (!CodegenParse(args, &a, &err)) return Usage(io, err);
+  if (a.help) {
+    *io.out += kCodegenUsage;
+    *io.out += kCodegenHelp;
     return 0;
   }
-  if (!WriteAtomically(output, text, &err)) {
+  if (!CodegenRead(&a, &err)) return Usage(io, err);
+  codegen::Plan plan;
+  codegen::Output out;
+  if (!codegen::Generate(a.input, a.options, a.lang, &plan, &out, &err)) return Usage(io, err);
+  if (!out.generated) {
+    *io.err += CodegenRejectionText(out.rejection);
+    return 1;
+  }
+  if (a.output.empty() || a.output == "-") {
+    *io.out += out.text;
+    return 0;
+  }
+  if (!WriteAtomically(a.output, out.text, &err)) {
     *io.err += StrCat("tmapgen codegen: ", err, "\n");
     return 2;
   }
@@ -214,6 +228,18 @@ int CodegenMain(const std::vector<std::string>& args_in, const Io& io) {
 }
 
 }  // namespace
+
+bool ParseCodegenArgs(const std::vector<std::string>& args, CodegenArgs* out, std::string* err) {
+  return CodegenParse(args, out, err);
+}
+bool ReadCodegenSpecs(CodegenArgs* a, std::string* err) { return CodegenRead(a, err); }
+std::string CodegenUsageText(const std::string& msg) { return StrCat("tmapgen codegen: ", msg, "\n", kCodegenUsage); }
+std::string CodegenRejectionText(const std::string& rejection) {
+  return rejection + "tmapgen codegen: invalid spec or descriptor: nothing written\n";
+}
+bool WriteFileAtomically(const std::string& path, const std::string& data, std::string* err) {
+  return WriteAtomically(path, data, err);
+}
 
 int RunCodegenCommandTo(const std::vector<std::string>& args, std::string* out, std::string* err) {
   return CodegenMain(args, Io{out, err});

@@ -15,7 +15,27 @@
 #include <string>
 #include <vector>
 
+#include "src/codegen/codegen.h"
+
 namespace tmapgen::cli {
+
+// The command in steps (tmapgen --remote runs the same ones and sends only the request): parse the
+// flags (no I/O), read the spec files, then codegen::Generate, locally or on tmapd.
+struct CodegenArgs {
+  std::vector<std::string> files;
+  codegen::Lang lang = codegen::Lang::kCpp;
+  std::string output;        // -o FILE ("" or "-": standard output)
+  codegen::Input input;      // descs and idescs from the flags; specs from ReadCodegenSpecs
+  codegen::Options options;  // target, namespace; sources from ReadCodegenSpecs
+  bool help = false;
+};
+bool ParseCodegenArgs(const std::vector<std::string>& args, CodegenArgs* out, std::string* err);
+bool ReadCodegenSpecs(CodegenArgs* a, std::string* err);
+// What the command prints on standard error for a usage error, and for an invalid spec.
+std::string CodegenUsageText(const std::string& msg);
+std::string CodegenRejectionText(const std::string& rejection);
+// -o: a temporary file in the same directory, then rename.
+bool WriteFileAtomically(const std::string& path, const std::string& data, std::string* err);
 
 int RunCodegenCommand(const std::vector<std::string>& args);
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "src/desc/desc_render.h"
+#include "src/desc/desc_request.h"
 #include "src/desc/desc_rules.h"
 #include "src/desc/instr_descriptor.h"
 #include "src/desc/map_consistency.h"
@@ -101,6 +102,11 @@ struct Io {
 int Usage(const Io& io, const char* usage, const std::string& msg) {
   *io.err += StrCat("tmapgen: ", msg, "\n", usage);
   return 2;
+}
+
+bool Fail(std::string* msg, const std::string& m) {
+  *msg = m;
+  return false;
 }
 
 // Flags: name -> value ("" for switches), in order.
@@ -297,7 +303,6 @@ bool WriteFile(const std::string& name, const std::string& text, std::string* er
   if (!ok) *err = StrCat("--svg: cannot write ", name);
   return ok;
 }
-
 // ---------------------------------------------------------------------------------------------- desc
 
 const std::vector<FlagDef>& DescFlagDefs() {
@@ -312,211 +317,149 @@ const std::vector<FlagDef>& DescFlagDefs() {
   return d;
 }
 
-int DescMain(const std::vector<std::string>& args_in, const Io& io) {
+bool DescParse(const std::vector<std::string>& args_in, DescArgs* a, std::string* msg) {
   std::vector<std::string> args = args_in;
   if (!args.empty() && args[0] == "desc") args.erase(args.begin());
-  for (const std::string& a : args)
-    if (a == "--help" || a == "-h") {
-      *io.out += kDescUsage;
-      *io.out += kDescHelp;
-      return 0;
+  *a = DescArgs();
+  for (const std::string& x : args)
+    if (x == "--help" || x == "-h") {
+      a->help = true;
+      return true;
     }
-  if (args.empty()) return Usage(io, kDescUsage, "desc needs a subcommand: wgmma, tcgen05 or decode");
+  if (args.empty()) return Fail(msg, "desc needs a subcommand: wgmma, tcgen05 or decode");
   const std::string sub = args[0];
   if (sub != "wgmma" && sub != "tcgen05" && sub != "decode")
-    return Usage(io, kDescUsage, StrCat("desc: unknown subcommand \"", sub, "\"; expected wgmma, tcgen05 or decode"));
+    return Fail(msg, StrCat("desc: unknown subcommand \"", sub, "\"; expected wgmma, tcgen05 or decode"));
   Flags f;
   std::string err;
-  if (!ParseFlags(args, 1, DescFlagDefs(), &f, &err)) return Usage(io, kDescUsage, err);
+  if (!ParseFlags(args, 1, DescFlagDefs(), &f, &err)) return Fail(msg, err);
   Output out;
-  if (!ParseOutput(f, &out, &err)) return Usage(io, kDescUsage, err);
+  if (!ParseOutput(f, &out, &err)) return Fail(msg, err);
+  a->json = out.json;
+  a->color = out.color;
+  MatrixRequest& q = a->request;
 
   const bool decode = sub == "decode";
-  uint64_t value = 0;
   if (decode) {
     if (f.positional.size() != 1)
-      return Usage(io, kDescUsage, f.positional.empty() ? "desc decode needs the descriptor VALUE (0x...)"
-                                                        : StrCat("desc decode: unexpected argument \"", f.positional[1], "\""));
-    if (!ParseUint("value", f.positional[0], &value, &err)) return Usage(io, kDescUsage, StrCat("desc decode: ", err));
+      return Fail(msg, f.positional.empty() ? "desc decode needs the descriptor VALUE (0x...)"
+                                            : StrCat("desc decode: unexpected argument \"", f.positional[1], "\""));
+    if (!ParseUint("value", f.positional[0], &q.value, &err)) return Fail(msg, StrCat("desc decode: ", err));
   } else if (!f.positional.empty()) {
-    return Usage(io, kDescUsage, StrCat("desc ", sub, ": unexpected argument \"", f.positional[0], "\""));
+    return Fail(msg, StrCat("desc ", sub, ": unexpected argument \"", f.positional[0], "\""));
   }
-  if (!decode && f.Has("arch")) return Usage(io, kDescUsage, "--arch is for desc decode (the subcommand names the family)");
+  if (!decode && f.Has("arch")) return Fail(msg, "--arch is for desc decode (the subcommand names the family)");
 
-  SmemDescReport r;
-  DescArch arch = sub == "wgmma" ? DescArch::kWgmma : DescArch::kTcgen05;
-  bool arch_guessed = false;
+  q.op = decode ? MatrixOp::kDecode : MatrixOp::kBuild;
+  q.arch = sub == "wgmma" ? DescArch::kWgmma : DescArch::kTcgen05;
+  q.has_arch = !decode;
   if (decode) {
     if (const std::string* v = f.Get("arch")) {
-      if (!ParseEnum("arch", *v, &arch, &err)) return Usage(io, kDescUsage, err);
+      if (!ParseEnum("arch", *v, &q.arch, &err)) return Fail(msg, err);
+      q.has_arch = true;
     } else {
-      arch = ((value >> 46) & 7) == 1 ? DescArch::kTcgen05 : DescArch::kWgmma;
-      arch_guessed = true;
+      q.arch = ((q.value >> 46) & 7) == 1 ? DescArch::kTcgen05 : DescArch::kWgmma;
     }
   }
+  const DescArch arch = q.arch;
 
   // Layout flags.
-  OperandLayout l;
+  OperandLayout& l = q.layout;
   l.arch = arch;
-  bool layout_given = false, has_type = false, has_swizzle = false, has_tile = false;
-  if (const std::string* v = f.Get("operand")) { if (!ParseEnum("operand", *v, &l.operand, &err)) return Usage(io, kDescUsage, err); layout_given = true; }
-  if (const std::string* v = f.Get("major")) { if (!ParseEnum("major", *v, &l.major, &err)) return Usage(io, kDescUsage, err); layout_given = true; }
-  if (const std::string* v = f.Get("dtype")) { if (!ParseEnum("dtype", *v, &l.type, &err)) return Usage(io, kDescUsage, err); has_type = layout_given = true; }
-  if (f.Has("padded")) { l.padded = true; layout_given = true; }
+  if (const std::string* v = f.Get("operand")) { if (!ParseEnum("operand", *v, &l.operand, &err)) return Fail(msg, err); q.layout_given = true; }
+  if (const std::string* v = f.Get("major")) { if (!ParseEnum("major", *v, &l.major, &err)) return Fail(msg, err); q.layout_given = true; }
+  if (const std::string* v = f.Get("dtype")) { if (!ParseEnum("dtype", *v, &l.type, &err)) return Fail(msg, err); q.has_type = q.layout_given = true; }
+  if (f.Has("padded")) { l.padded = true; q.layout_given = true; }
   if (const std::string* v = f.Get("swizzle")) {
-    if (decode) return Usage(io, kDescUsage, "--swizzle: desc decode takes the swizzle from the value");
-    if (!ParseEnum("swizzle", *v, &l.swizzle, &err)) return Usage(io, kDescUsage, err);
-    has_swizzle = true;
+    if (decode) return Fail(msg, "--swizzle: desc decode takes the swizzle from the value");
+    if (!ParseEnum("swizzle", *v, &l.swizzle, &err)) return Fail(msg, err);
+    q.has_swizzle = true;
   }
-  if (const std::string* v = f.Get("tile")) { if (!ParsePair("tile", *v, &l.mn, &l.k, &err)) return Usage(io, kDescUsage, err); has_tile = layout_given = true; }
-  bool has_addr = false;
+  if (const std::string* v = f.Get("tile")) { if (!ParsePair("tile", *v, &l.mn, &l.k, &err)) return Fail(msg, err); q.has_tile = q.layout_given = true; }
   for (const char* name : {"smem-address", "address", "start"}) {
     if (const std::string* v = f.Get(name)) {
       if (decode && !f.Has("for-map"))
-        return Usage(io, kDescUsage, StrCat("--", name, ": desc decode takes the start address from the value"));
-      if (!ParseUint(name, *v, &l.smem_address, &err)) return Usage(io, kDescUsage, err);
-      has_addr = true;
+        return Fail(msg, StrCat("--", name, ": desc decode takes the start address from the value"));
+      if (!ParseUint(name, *v, &l.smem_address, &err)) return Fail(msg, err);
+      q.has_smem_address = true;
     }
   }
   for (const char* name : {"lbo", "sbo", "base-offset", "lbo-mode"})
-    if (decode && f.Has(name)) return Usage(io, kDescUsage, StrCat("--", name, ": desc decode takes it from the value"));
-  if (const std::string* v = f.Get("lbo")) { if (!ParseUint("lbo", *v, &l.lbo, &err)) return Usage(io, kDescUsage, err); l.has_lbo = true; }
-  if (const std::string* v = f.Get("sbo")) { if (!ParseUint("sbo", *v, &l.sbo, &err)) return Usage(io, kDescUsage, err); l.has_sbo = true; }
+    if (decode && f.Has(name)) return Fail(msg, StrCat("--", name, ": desc decode takes it from the value"));
+  if (const std::string* v = f.Get("lbo")) { if (!ParseUint("lbo", *v, &l.lbo, &err)) return Fail(msg, err); l.has_lbo = true; }
+  if (const std::string* v = f.Get("sbo")) { if (!ParseUint("sbo", *v, &l.sbo, &err)) return Fail(msg, err); l.has_sbo = true; }
   if (const std::string* v = f.Get("base-offset")) {
-    if (!ParseU32("base-offset", *v, &l.base_offset, &err)) return Usage(io, kDescUsage, err);
-    if (l.base_offset > 7) return Usage(io, kDescUsage, "--base-offset: the field has 3 bits (0..7)");
+    if (!ParseU32("base-offset", *v, &l.base_offset, &err)) return Fail(msg, err);
+    if (l.base_offset > 7) return Fail(msg, "--base-offset: the field has 3 bits (0..7)");
     l.has_base_offset = true;
   }
   if (const std::string* v = f.Get("lbo-mode")) {
     if (*v == "absolute") l.lbo_absolute = true;
-    else if (*v != "relative") return Usage(io, kDescUsage, StrCat("--lbo-mode: unknown value \"", *v, "\"; expected relative or absolute"));
-    if (l.lbo_absolute && arch != DescArch::kTcgen05) return Usage(io, kDescUsage, "--lbo-mode absolute: tcgen05 descriptors only");
-    if (l.lbo_absolute && !l.has_lbo) return Usage(io, kDescUsage, "--lbo-mode absolute needs --lbo ADDRESS (the second K chunk's address)");
+    else if (*v != "relative") return Fail(msg, StrCat("--lbo-mode: unknown value \"", *v, "\"; expected relative or absolute"));
+    if (l.lbo_absolute && arch != DescArch::kTcgen05) return Fail(msg, "--lbo-mode absolute: tcgen05 descriptors only");
+    if (l.lbo_absolute && !l.has_lbo) return Fail(msg, "--lbo-mode absolute needs --lbo ADDRESS (the second K chunk's address)");
   }
-  if (const std::string* v = f.Get("mma-k")) { if (!ParseU32("mma-k", *v, &l.mma_k, &err)) return Usage(io, kDescUsage, err); }
+  if (const std::string* v = f.Get("mma-k")) { if (!ParseU32("mma-k", *v, &l.mma_k, &err)) return Fail(msg, err); }
   if (const std::string* v = f.Get("target")) {
-    if (!ParseTarget(*v, &r.target, &err)) return Usage(io, kDescUsage, err);
-    r.has_target = true;
-    l.has_target = true;
-    l.target = r.target;
+    if (!ParseTarget(*v, &q.target, &err)) return Fail(msg, err);
+    q.has_target = true;
   }
   bool has_k_slice = false, has_sub_tile = false;
-  if (const std::string* v = f.Get("k-slice")) { if (!ParseU32("k-slice", *v, &r.advance_k_slice, &err)) return Usage(io, kDescUsage, err); has_k_slice = true; }
-  if (const std::string* v = f.Get("sub-tile")) { if (!ParsePair("sub-tile", *v, &r.advance_mn, &r.advance_k, &err)) return Usage(io, kDescUsage, err); has_sub_tile = true; }
-  if (has_k_slice && has_sub_tile) return Usage(io, kDescUsage, "--k-slice and --sub-tile: give one");
-  r.draw = f.Has("draw");
+  if (const std::string* v = f.Get("k-slice")) { if (!ParseU32("k-slice", *v, &q.k_slice, &err)) return Fail(msg, err); has_k_slice = true; }
+  if (const std::string* v = f.Get("sub-tile")) { if (!ParsePair("sub-tile", *v, &q.sub_mn, &q.sub_k, &err)) return Fail(msg, err); has_sub_tile = true; }
+  if (has_k_slice && has_sub_tile) return Fail(msg, "--k-slice and --sub-tile: give one");
+  q.advance = has_k_slice ? AdvanceKind::kKSlice : has_sub_tile ? AdvanceKind::kSubTile : AdvanceKind::kNone;
+  q.draw = f.Has("draw");
   if (const std::string* v = f.Get("max-lines")) {
     uint32_t n = 0;
-    if (!ParseU32("max-lines", *v, &n, &err)) return Usage(io, kDescUsage, err);
-    r.max_lines = static_cast<int>(n > 100000 ? 100000 : n);
+    if (!ParseU32("max-lines", *v, &n, &err)) return Fail(msg, err);
+    q.max_lines = static_cast<int>(n > 100000 ? 100000 : n);
   }
-  const std::string* svg = f.Get("svg");
+  if (const std::string* v = f.Get("svg")) {
+    if (v->empty()) return Fail(msg, "--svg: empty file name");
+    a->svg = *v;
+  }
 
-  // The map.
+  // The map (read later, by LoadDescMap) and what it rules out.
   const std::string* for_map = f.Get("for-map");
   const std::string* check = f.Get("check");
-  if (check && decode) return Usage(io, kDescUsage, "--check: desc decode already checks its VALUE");
+  if (check && decode) return Fail(msg, "--check: desc decode already checks its VALUE");
   if (check && !for_map)
-    return Usage(io, kDescUsage, "--check needs --for-map SPEC (to check a value against a tile: desc decode VALUE --tile ...)");
-  uint64_t check_value = 0;
-  if (check && !ParseUint("check", *check, &check_value, &err)) return Usage(io, kDescUsage, err);
-
+    return Fail(msg, "--check needs --for-map SPEC (to check a value against a tile: desc decode VALUE --tile ...)");
+  if (check && !ParseUint("check", *check, &q.value, &err)) return Fail(msg, err);
   if (for_map) {
-    TensorMapSpec map;
-    if (!LoadMap(*for_map, &map, &r.map_source, &err)) return Usage(io, kDescUsage, err);
-    if (has_swizzle) return Usage(io, kDescUsage, "--swizzle: with --for-map the swizzle comes from the map");
-    if (has_tile) return Usage(io, kDescUsage, "--tile: with --for-map the tile comes from the map's box");
-    MapUse use;
-    use.arch = arch;
-    use.operand = l.operand;
-    use.major = l.major;
-    use.has_type = has_type;
-    use.type = l.type;
-    use.has_smem_address = has_addr;
-    use.smem_address = l.smem_address;
-    use.mma_k = l.mma_k;
-    use.has_target = r.has_target;
-    use.target = r.target;
-    if (!r.has_target && map.has_target()) {  // the MMA runs where the copy runs
-      r.has_target = true;
-      r.target = map.target;
-    }
-    use.has_target = r.has_target;
-    use.target = r.target;
-    DeriveFromMap(map, use, &r.map);
-    r.has_map = true;
-    r.has_layout = true;
-    r.layout = r.map.layout;
+    a->for_map = *for_map;
+    q.has_map = true;
+    if (!decode) q.op = check ? MatrixOp::kCheck : MatrixOp::kDerive;
+    if (q.has_swizzle) return Fail(msg, "--swizzle: with --for-map the swizzle comes from the map");
+    if (q.has_tile) return Fail(msg, "--tile: with --for-map the tile comes from the map's box");
     if (l.has_lbo || l.has_sbo || l.has_base_offset || l.lbo_absolute)
-      return Usage(io, kDescUsage, "--lbo/--sbo/--base-offset/--lbo-mode: with --for-map they come from the map; put your "
-                                   "descriptor in --check VALUE to compare it");
-    r.facts = r.map.facts;
-    if (decode) {
-      r.desc = SmemDesc(arch, value);
-      r.user_value = true;
-    } else if (check) {
-      r.desc = SmemDesc(arch, check_value);
-      r.user_value = true;
-    } else {
-      r.desc = r.map.desc;
-    }
-  } else if (decode) {
-    r.desc = SmemDesc(arch, value);
-    r.user_value = true;
-    if (layout_given) {
-      if (!has_tile) return Usage(io, kDescUsage, "desc decode with --major/--dtype/--operand needs --tile MN,K (the tile it reads)");
-      DescSwizzle sw = DescSwizzle::kNone;
-      if (r.desc.swizzle(&sw)) l.swizzle = sw;
-      else l.swizzle = DescSwizzle::kNone;
-      l.smem_address = r.desc.start_bytes();
-      l.has_lbo = l.has_sbo = l.has_base_offset = true;
-      l.lbo = r.desc.lbo_bytes();
-      l.sbo = r.desc.sbo_bytes();
-      l.base_offset = r.desc.base_offset();
-      l.lbo_absolute = r.desc.lbo_absolute();
-      r.layout = l;
-      r.facts = ComputeLayoutFacts(l);
-      r.has_layout = true;
-    }
-  } else {
-    if (!has_tile) {
-      // One swizzle row of K (at least one MMA K) for K-major; 128 x 64 for MN-major.
-      const int bits = SmemBits(l.type, l.padded);
-      const uint32_t row_elems = static_cast<uint32_t>(RowBytes(l.swizzle) * 8 / bits);
-      const uint32_t mma_k = l.mma_k != 0 ? l.mma_k : static_cast<uint32_t>(256 / bits);
-      l.mn = 128;
-      l.k = l.major == Major::kK ? (row_elems > mma_k ? row_elems : mma_k) : 64;
-    }
-    r.layout = l;
-    r.facts = ComputeLayoutFacts(l);
-    r.has_layout = true;
-    r.desc = BuildSmemDesc(r.layout, r.facts);
+      return Fail(msg, "--lbo/--sbo/--base-offset/--lbo-mode: with --for-map they come from the map; put your "
+                       "descriptor in --check VALUE to compare it");
+  } else if (decode && q.layout_given && !q.has_tile) {
+    return Fail(msg, "desc decode with --major/--dtype/--operand needs --tile MN,K (the tile it reads)");
   }
-  if ((has_k_slice || has_sub_tile) && !r.has_layout)
-    return Usage(io, kDescUsage, "--k-slice/--sub-tile need the tile (layout flags, --tile or --for-map)");
-  if (has_k_slice || has_sub_tile) {
-    r.has_advance = true;
-    r.advance_is_sub_tile = has_sub_tile;
-    r.advance = has_sub_tile ? AdvanceSubTile(r.layout, r.facts, r.desc, r.advance_mn, r.advance_k)
-                             : AdvanceKSlice(r.layout, r.facts, r.desc, r.advance_k_slice);
-  }
-  r.arch_guessed = arch_guessed;
-  FinishSmemReport(&r);
+  if (q.advance != AdvanceKind::kNone && !MatrixRequestHasTile(q))
+    return Fail(msg, "--k-slice/--sub-tile need the tile (layout flags, --tile or --for-map)");
+  if (!a->svg.empty() && !MatrixRequestHasTile(q))
+    return Fail(msg, "--svg needs the tile (layout flags, --tile or --for-map)");
+  return true;
+}
 
-  if (svg != nullptr) {
-    if (!r.has_layout) return Usage(io, kDescUsage, "--svg needs the tile (layout flags, --tile or --for-map)");
-    if (!WriteFile(*svg, DrawSvg(r), &err)) return Usage(io, kDescUsage, err);
+int DescMain(const std::vector<std::string>& args, const Io& io) {
+  DescArgs a;
+  std::string err;
+  if (!DescParse(args, &a, &err)) return Usage(io, kDescUsage, err);
+  if (a.help) {
+    *io.out += kDescUsage;
+    *io.out += kDescHelp;
+    return 0;
   }
-  if (out.json) {
-    json::Writer w;
-    WriteSmemJson(r, &w);
-    *io.out += w.str();
-    *io.out += "\n";
-  } else {
-    if (arch_guessed)
-      *io.out += StrCat("(family ", Name(arch), ", read from bits 46-48 = ", (value >> 46) & 7, "; --arch to choose)\n");
-    *io.out += RenderSmemText(r, out.color);
-  }
+  if (!LoadDescMap(&a, &err)) return Usage(io, kDescUsage, err);
+  SmemDescReport r;
+  RunMatrixRequest(a.request, &r);
+  if (!a.svg.empty() && !WriteFile(a.svg, DrawSvg(r), &err)) return Usage(io, kDescUsage, err);
+  *io.out += RenderMatrixReport(r, a.json, a.color);
   return r.validation.valid ? 0 : 1;
 }
 
@@ -532,16 +475,6 @@ const std::vector<FlagDef>& IdescFlagDefs() {
       {"target", true},     {"format", true},     {"color", true},      {"help", false},        {"h", false},
   };
   return d;
-}
-
-ElemType DefaultType(MmaKind k) {
-  switch (k) {
-    case MmaKind::kF16: return ElemType::kBF16;
-    case MmaKind::kTf32: return ElemType::kTF32;
-    case MmaKind::kF8f6f4: case MmaKind::kMxf8f6f4: return ElemType::kE4M3;
-    case MmaKind::kI8: return ElemType::kS8;
-    default: return ElemType::kE2M1;
-  }
 }
 
 // The form flags of --help (kind, cta-group, ws, sparse, a-source); false on a bad value.
@@ -587,133 +520,128 @@ std::string IdescShapeHelp(const IdescSpec& chosen, bool show_chosen) {
   return o;
 }
 
-int IdescMain(const std::vector<std::string>& args_in, const Io& io) {
+bool IdescParse(const std::vector<std::string>& args_in, IdescArgs* a, std::string* msg) {
   std::vector<std::string> args = args_in;
   if (!args.empty() && args[0] == "idesc") args.erase(args.begin());
+  *a = IdescArgs();
+  for (const std::string& x : args)
+    if (x == "--help" || x == "-h") {
+      a->help = true;
+      return true;
+    }
   const bool decode = !args.empty() && args[0] == "decode";
   Flags f;
   std::string err;
-  for (const std::string& a : args)
-    if (a == "--help" || a == "-h") {
-      *io.out += kIdescUsage;
-      *io.out += kIdescHelp;
-      // The shape rules, per form; with form flags given, the chosen form's rule first.
-      Flags hf;
-      std::string ignored;
-      IdescSpec chosen;
-      const bool parsed = ParseFlags(args, decode ? 1 : 0, IdescFlagDefs(), &hf, &ignored) &&
-                          ParseIdescForm(hf, &chosen, &ignored);
-      *io.out += IdescShapeHelp(chosen, parsed && HasFormFlag(hf));
-      return 0;
-    }
-  if (!ParseFlags(args, decode ? 1 : 0, IdescFlagDefs(), &f, &err)) return Usage(io, kIdescUsage, err);
+  if (!ParseFlags(args, decode ? 1 : 0, IdescFlagDefs(), &f, &err)) return Fail(msg, err);
   Output out;
-  if (!ParseOutput(f, &out, &err)) return Usage(io, kIdescUsage, err);
+  if (!ParseOutput(f, &out, &err)) return Fail(msg, err);
+  a->json = out.json;
+  a->color = out.color;
 
-  IdescSpec s;
+  IdescRequest& q = a->request;
+  IdescSpec& s = q.spec;
+  q.decode = decode;
   bool kind_given = false;
   if (const std::string* v = f.Get("kind")) {
-    if (!ParseEnum("kind", *v, &s.kind, &err)) return Usage(io, kIdescUsage, err);
+    if (!ParseEnum("kind", *v, &s.kind, &err)) return Fail(msg, err);
     kind_given = true;
   }
   if (const std::string* v = f.Get("cta-group")) {
     uint32_t g = 0;
-    if (!ParseU32("cta-group", *v, &g, &err)) return Usage(io, kIdescUsage, err);
-    if (g != 1 && g != 2) return Usage(io, kIdescUsage, StrCat("--cta-group: expected 1 or 2, got ", *v));
+    if (!ParseU32("cta-group", *v, &g, &err)) return Fail(msg, err);
+    if (g != 1 && g != 2) return Fail(msg, StrCat("--cta-group: expected 1 or 2, got ", *v));
     s.cta_group = static_cast<int>(g);
   }
   s.ws = f.Has("ws");
   if (const std::string* v = f.Get("a-source")) {
     if (*v != "smem" && *v != "tmem")
-      return Usage(io, kIdescUsage, StrCat("--a-source: expected smem (A through a_desc) or tmem (A in tensor memory, "
-                                           "[a_tmem]), got \"", *v, "\""));
+      return Fail(msg, StrCat("--a-source: expected smem (A through a_desc) or tmem (A in tensor memory, "
+                              "[a_tmem]), got \"", *v, "\""));
     s.a_tmem = *v == "tmem";
   }
   if (const std::string* v = f.Get("target")) {
-    if (!ParseTarget(*v, &s.target, &err)) return Usage(io, kIdescUsage, err);
+    if (!ParseTarget(*v, &s.target, &err)) return Fail(msg, err);
     s.has_target = true;
   }
 
-  IdescReport r;
   if (decode) {
     if (f.positional.size() != 1)
-      return Usage(io, kIdescUsage, f.positional.empty() ? "idesc decode needs the descriptor VALUE (0x...)"
-                                                         : StrCat("idesc decode: unexpected argument \"", f.positional[1], "\""));
+      return Fail(msg, f.positional.empty() ? "idesc decode needs the descriptor VALUE (0x...)"
+                                            : StrCat("idesc decode: unexpected argument \"", f.positional[1], "\""));
     uint64_t v = 0;
-    if (!ParseUint("value", f.positional[0], &v, &err)) return Usage(io, kIdescUsage, StrCat("idesc decode: ", err));
-    if (v > UINT32_MAX) return Usage(io, kIdescUsage, "idesc decode: the instruction descriptor has 32 bits");
+    if (!ParseUint("value", f.positional[0], &v, &err)) return Fail(msg, StrCat("idesc decode: ", err));
+    if (v > UINT32_MAX) return Fail(msg, "idesc decode: the instruction descriptor has 32 bits");
     for (const auto& kv : f.items) {
       const std::string& n = kv.first;
       if (n != "kind" && n != "cta-group" && n != "ws" && n != "a-source" && n != "target" && n != "format" && n != "color")
-        return Usage(io, kIdescUsage, StrCat("--", n, ": idesc decode takes it from the value"));
+        return Fail(msg, StrCat("--", n, ": idesc decode takes it from the value"));
     }
-    const uint32_t value = static_cast<uint32_t>(v);
-    if (!kind_given) {
-      if (out.json) {
-        json::Writer w;
-        WriteIdescAllKindsJson(value, s, &w);
-        *io.out += w.str();
-        *io.out += "\n";
-      } else {
-        *io.out += RenderIdescAllKindsText(value, s, out.color);
-      }
-      return IdescValidForSomeKind(value, s) ? 0 : 1;
-    }
-    r.check.fields = DecodeIdescFields(value, s.kind);
-    r.check.spec = SpecFromFields(r.check.fields, s);
-    r.check.user_value = true;
-  } else {
-    if (!f.positional.empty()) return Usage(io, kIdescUsage, StrCat("idesc: unexpected argument \"", f.positional[0], "\""));
-    s.a_type = s.b_type = DefaultType(s.kind);
-    s.d_type = s.kind == MmaKind::kI8 ? DType::kS32 : DType::kF32;
-    if (const std::string* v = f.Get("m")) { if (!ParseU32("m", *v, &s.m, &err)) return Usage(io, kIdescUsage, err); }
-    if (const std::string* v = f.Get("n")) { if (!ParseU32("n", *v, &s.n, &err)) return Usage(io, kIdescUsage, err); }
-    if (const std::string* v = f.Get("a-type")) { if (!ParseEnum("a-type", *v, &s.a_type, &err)) return Usage(io, kIdescUsage, err); }
-    if (const std::string* v = f.Get("b-type")) { if (!ParseEnum("b-type", *v, &s.b_type, &err)) return Usage(io, kIdescUsage, err); }
-    if (const std::string* v = f.Get("d-type")) {
-      if (!Parse(*v, &s.d_type)) return Usage(io, kIdescUsage, StrCat("--d-type: unknown value \"", *v, "\"; expected f16, f32 or s32"));
-    }
-    if (const std::string* v = f.Get("a-major")) { if (!ParseEnum("a-major", *v, &s.a_major, &err)) return Usage(io, kIdescUsage, err); }
-    if (const std::string* v = f.Get("b-major")) { if (!ParseEnum("b-major", *v, &s.b_major, &err)) return Usage(io, kIdescUsage, err); }
-    s.negate_a = f.Has("negate-a");
-    s.negate_b = f.Has("negate-b");
-    s.sparse = f.Has("sparse");
-    s.saturate = f.Has("saturate");
-    if (const std::string* v = f.Get("sparse-selector")) {
-      if (!ParseU32("sparse-selector", *v, &s.sparse_selector, &err)) return Usage(io, kIdescUsage, err);
-      if (s.sparse_selector > 3) return Usage(io, kIdescUsage, "--sparse-selector: the field has 2 bits (0..3)");
-    }
-    if (const std::string* v = f.Get("max-shift")) { if (!ParseU32("max-shift", *v, &s.max_shift, &err)) return Usage(io, kIdescUsage, err); }
-    if (const std::string* v = f.Get("scale-type")) {
-      if (!Parse(*v, &s.scale_type)) return Usage(io, kIdescUsage, StrCat("--scale-type: unknown value \"", *v, "\"; expected ue8m0 or ue4m3"));
-    }
-    if (const std::string* v = f.Get("a-sf-id")) { if (!ParseU32("a-sf-id", *v, &s.a_sf_id, &err)) return Usage(io, kIdescUsage, err); }
-    if (const std::string* v = f.Get("b-sf-id")) { if (!ParseU32("b-sf-id", *v, &s.b_sf_id, &err)) return Usage(io, kIdescUsage, err); }
-    if (const std::string* v = f.Get("k")) {
-      uint32_t k = 0;
-      if (!ParseU32("k", *v, &k, &err)) return Usage(io, kIdescUsage, err);
-      if (k == 96 && (s.kind == MmaKind::kMxf4 || s.kind == MmaKind::kMxf4nvf4)) {
-        s.k96 = true;
-      } else if (k != InstrK(s)) {
-        return Usage(io, kIdescUsage, StrCat("--k: .kind::", Name(s.kind), s.sparse ? " (sparse)" : "", " has K = ", InstrK(s),
-                                          "; only .kind::mxf4/.kind::mxf4nvf4 can choose K = 96"));
-      }
-    }
-    r.check.spec = s;
-    r.check.fields = DecodeIdescFields(EncodeIdesc(s), s.kind);
-    r.check.user_value = false;
+    q.value = static_cast<uint32_t>(v);
+    q.kind_given = kind_given;
+    return true;
   }
-  r.kind_given = true;
-  FinishIdescReport(&r);
-  if (out.json) {
-    json::Writer w;
-    WriteIdescJson(r, &w);
-    *io.out += w.str();
-    *io.out += "\n";
-  } else {
-    *io.out += RenderIdescText(r, out.color);
+  if (!f.positional.empty()) return Fail(msg, StrCat("idesc: unexpected argument \"", f.positional[0], "\""));
+  s.a_type = s.b_type = DefaultOperandType(s.kind);
+  s.d_type = DefaultAccumulator(s.kind);
+  if (const std::string* v = f.Get("m")) { if (!ParseU32("m", *v, &s.m, &err)) return Fail(msg, err); }
+  if (const std::string* v = f.Get("n")) { if (!ParseU32("n", *v, &s.n, &err)) return Fail(msg, err); }
+  if (const std::string* v = f.Get("a-type")) { if (!ParseEnum("a-type", *v, &s.a_type, &err)) return Fail(msg, err); }
+  if (const std::string* v = f.Get("b-type")) { if (!ParseEnum("b-type", *v, &s.b_type, &err)) return Fail(msg, err); }
+  if (const std::string* v = f.Get("d-type")) {
+    if (!Parse(*v, &s.d_type)) return Fail(msg, StrCat("--d-type: unknown value \"", *v, "\"; expected f16, f32 or s32"));
   }
-  return r.validation.valid ? 0 : 1;
+  if (const std::string* v = f.Get("a-major")) { if (!ParseEnum("a-major", *v, &s.a_major, &err)) return Fail(msg, err); }
+  if (const std::string* v = f.Get("b-major")) { if (!ParseEnum("b-major", *v, &s.b_major, &err)) return Fail(msg, err); }
+  s.negate_a = f.Has("negate-a");
+  s.negate_b = f.Has("negate-b");
+  s.sparse = f.Has("sparse");
+  s.saturate = f.Has("saturate");
+  if (const std::string* v = f.Get("sparse-selector")) {
+    if (!ParseU32("sparse-selector", *v, &s.sparse_selector, &err)) return Fail(msg, err);
+    if (s.sparse_selector > 3) return Fail(msg, "--sparse-selector: the field has 2 bits (0..3)");
+  }
+  if (const std::string* v = f.Get("max-shift")) { if (!ParseU32("max-shift", *v, &s.max_shift, &err)) return Fail(msg, err); }
+  if (const std::string* v = f.Get("scale-type")) {
+    if (!Parse(*v, &s.scale_type)) return Fail(msg, StrCat("--scale-type: unknown value \"", *v, "\"; expected ue8m0 or ue4m3"));
+  }
+  if (const std::string* v = f.Get("a-sf-id")) { if (!ParseU32("a-sf-id", *v, &s.a_sf_id, &err)) return Fail(msg, err); }
+  if (const std::string* v = f.Get("b-sf-id")) { if (!ParseU32("b-sf-id", *v, &s.b_sf_id, &err)) return Fail(msg, err); }
+  if (const std::string* v = f.Get("k")) {
+    uint32_t k = 0;
+    if (!ParseU32("k", *v, &k, &err)) return Fail(msg, err);
+    if (k == 96 && (s.kind == MmaKind::kMxf4 || s.kind == MmaKind::kMxf4nvf4)) {
+      s.k96 = true;
+    } else if (k != InstrK(s)) {
+      return Fail(msg, StrCat("--k: .kind::", Name(s.kind), s.sparse ? " (sparse)" : "", " has K = ", InstrK(s),
+                              "; only .kind::mxf4/.kind::mxf4nvf4 can choose K = 96"));
+    }
+  }
+  return true;
+}
+
+int IdescMain(const std::vector<std::string>& args_in, const Io& io) {
+  IdescArgs a;
+  std::string err;
+  if (!IdescParse(args_in, &a, &err)) return Usage(io, kIdescUsage, err);
+  if (a.help) {
+    *io.out += kIdescUsage;
+    *io.out += kIdescHelp;
+    // The shape rules, per form; with form flags given, the chosen form's rule first.
+    std::vector<std::string> args = args_in;
+    if (!args.empty() && args[0] == "idesc") args.erase(args.begin());
+    const bool decode = !args.empty() && args[0] == "decode";
+    Flags hf;
+    std::string ignored;
+    IdescSpec chosen;
+    const bool parsed = ParseFlags(args, decode ? 1 : 0, IdescFlagDefs(), &hf, &ignored) &&
+                        ParseIdescForm(hf, &chosen, &ignored);
+    *io.out += IdescShapeHelp(chosen, parsed && HasFormFlag(hf));
+    return 0;
+  }
+  IdescResult r;
+  RunIdescRequest(a.request, &r);
+  *io.out += RenderIdescResult(r, a.json, a.color);
+  return r.valid ? 0 : 1;
 }
 
 int Flush(int rc, const std::string& out, const std::string& err) {
@@ -724,6 +652,21 @@ int Flush(int rc, const std::string& out, const std::string& err) {
 }
 
 }  // namespace
+
+bool ParseDescArgs(const std::vector<std::string>& args, DescArgs* out, std::string* err) {
+  return DescParse(args, out, err);
+}
+bool ParseIdescArgs(const std::vector<std::string>& args, IdescArgs* out, std::string* err) {
+  return IdescParse(args, out, err);
+}
+
+bool LoadDescMap(DescArgs* a, std::string* err) {
+  if (a->for_map.empty() && !a->request.has_map) return true;
+  return LoadMap(a->for_map, &a->request.map, &a->request.map_source, err);
+}
+
+std::string DescUsageText(const std::string& msg) { return StrCat("tmapgen: ", msg, "\n", kDescUsage); }
+std::string IdescUsageText(const std::string& msg) { return StrCat("tmapgen: ", msg, "\n", kIdescUsage); }
 
 int RunDescCommandTo(const std::vector<std::string>& args, std::string* out, std::string* err) {
   return DescMain(args, Io{out, err});

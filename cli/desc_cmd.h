@@ -15,13 +15,45 @@
 //   standard error; reports go to standard output. `--help` prints the flags and returns 0.
 // - The *To variants write to strings instead of the standard streams (for tests); --svg FILE is
 //   written in both.
+// - The command is three steps, so that `tmapgen --remote` runs the same ones: Parse*Args() reads the
+//   flags into a request (src/desc/desc_request.h) without I/O, LoadDescMap() reads the --for-map file
+//   into it, and the request runs (locally, or on tmapd, which receives only the request).
 #ifndef TMAPGEN_CLI_DESC_CMD_H_
 #define TMAPGEN_CLI_DESC_CMD_H_
 
 #include <string>
 #include <vector>
 
+#include "src/desc/desc_request.h"
+
 namespace tmapgen::cli {
+
+// tmapgen desc, parsed. The map is not read yet: for_map holds the flag's value (a file name or
+// inline JSON) and request.has_map is set.
+struct DescArgs {
+  desc::MatrixRequest request;
+  std::string for_map;
+  std::string svg;  // --svg FILE
+  bool json = false;
+  bool color = false;  // --color, with auto decided here (a terminal and no NO_COLOR)
+  bool help = false;
+};
+struct IdescArgs {
+  desc::IdescRequest request;
+  bool json = false;
+  bool color = false;
+  bool help = false;
+};
+
+// The arguments after "desc" / "idesc". False on bad usage, with *err the message (without the
+// "tmapgen: " prefix and the usage lines: see *UsageText).
+bool ParseDescArgs(const std::vector<std::string>& args, DescArgs* out, std::string* err);
+bool ParseIdescArgs(const std::vector<std::string>& args, IdescArgs* out, std::string* err);
+// Reads the --for-map spec (inline JSON or a file) into a->request.map. False with *err.
+bool LoadDescMap(DescArgs* a, std::string* err);
+// What a usage error prints on standard error.
+std::string DescUsageText(const std::string& msg);
+std::string IdescUsageText(const std::string& msg);
 
 int RunDescCommand(const std::vector<std::string>& args);
 int RunIdescCommand(const std::vector<std::string>& args);

@@ -17,7 +17,14 @@
 #include "cli/spec_flags.h"
 #include "cli/spec_input.h"
 #include "cli/textproto.h"
-#include "proto/tmapd.grpc.pb.h"
+#include "cli/blob_cmd.h"
+#include "cli/check_cmd.h"
+#include "cli/codegen_cmd.h"
+#include "cli/desc_cmd.h"
+#include "proto/tmapd_v2.grpc.pb.h"
+#include "server/api_convert.h"
+#include "server/grpc_status.h"
+#include "server/net_address.h"
 #include "src/json/json_writer.h"
 #include "src/schema/proto_convert.h"
 #include "src/report/report.h"
@@ -41,6 +48,7 @@ int Fail(const std::string& msg) {
 struct Conn {
   std::string target, token, tls_ca;
   long deadline_ms = 0;
+  long max_response_bytes = 64l << 20;
 };
 
 v1::OutputFormat ToProto(Format f) {
@@ -72,7 +80,7 @@ std::shared_ptr<grpc::Channel> MakeChannel(const Conn& c, std::string* err) {
   }
   grpc::ChannelArguments args;
   args.SetLoadBalancingPolicyName("round_robin");
-  args.SetMaxReceiveMessageSize(-1);
+  args.SetMaxReceiveMessageSize(static_cast<int>(c.max_response_bytes));
   return grpc::CreateCustomChannel(c.target, creds, args);
 }
 
@@ -81,17 +89,8 @@ void Prepare(const Conn& c, grpc::ClientContext* ctx) {
   if (c.deadline_ms > 0) ctx->set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(c.deadline_ms));
 }
 
-const char* CodeName(grpc::StatusCode c) {
-  static const char* const kNames[] = {"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
-                                       "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
-                                       "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL",
-                                       "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"};
-  const int i = static_cast<int>(c);
-  return i >= 0 && i <= 16 ? kNames[i] : "UNKNOWN";
-}
-
 int CallFailed(const Conn& c, const grpc::Status& s) {
-  std::fprintf(stderr, "tmapgen: remote %s: %s: %s\n", c.target.c_str(), CodeName(s.error_code()),
+  std::fprintf(stderr, "tmapgen: remote %s: %s: %s\n", c.target.c_str(), server::CodeName(s.error_code()),
                s.error_message().c_str());
   return 2;
 }
@@ -160,7 +159,7 @@ std::string RenderError(int index, const Item& it, const Options& opt) {
 
 // ---------------------------------------------------------------------------------------------- commands
 
-int RemoteValidate(const Conn& conn, v1::Tmapd::Stub* stub, const Options& opt, const std::vector<std::string>& positional) {
+int RemoteValidate(const Conn& conn, v2::Tmapd::Stub* stub, const Options& opt, const std::vector<std::string>& positional) {
   Inputs in;
   bool read_ok = true;
   for (const std::string& p : positional) read_ok = ProcessInput(p, opt, &in) && read_ok;
@@ -235,7 +234,7 @@ int RemoteValidate(const Conn& conn, v1::Tmapd::Stub* stub, const Options& opt, 
   return invalid > 0 ? 1 : 0;
 }
 
-int RemoteBuild(const Conn& conn, v1::Tmapd::Stub* stub, const Options& opt,
+int RemoteBuild(const Conn& conn, v2::Tmapd::Stub* stub, const Options& opt,
                 const std::vector<std::pair<std::string, std::string>>& spec_flags) {
   TensorMapSpec base;
   const TensorMapSpec* base_ptr = nullptr;
@@ -261,133 +260,149 @@ int RemoteBuild(const Conn& conn, v1::Tmapd::Stub* stub, const Options& opt,
   return res.valid() ? 0 : 1;
 }
 
-int RemoteDescriptor(const Conn& conn, v1::Tmapd::Stub* stub, bool instruction, std::vector<std::string> args) {
-  v1::DescriptorRequest req;
-  req.set_kind(instruction ? v1::DescriptorRequest::INSTRUCTION : v1::DescriptorRequest::MATRIX);
-  // --color auto is decided here (the server has no terminal); a --for-map file is read here.
-  bool has_color = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    const size_t eq = a.find('=');
-    const std::string name = a.substr(0, eq);
-    std::string* value = eq != std::string::npos ? nullptr : (i + 1 < args.size() ? &args[i + 1] : nullptr);
-    std::string inline_value = eq != std::string::npos ? a.substr(eq + 1) : "";
-    std::string& v = value ? *value : inline_value;
-    if (name == "--color" || name == "-color") {
-      has_color = true;
-      if (v == "auto") v = AutoColor(STDOUT_FILENO) ? "always" : "never";
-    } else if ((name == "--for-map" || name == "-for-map") && (value != nullptr || eq != std::string::npos)) {
-      const size_t first = v.find_first_not_of(" \t\n");
-      if (first == std::string::npos || v[first] != '{') {
-        absl::StatusOr<std::string> text = ReadWholeFile(v, kMaxSpecBytes);
-        if (!text.ok()) return kRunLocally;  // the local command's message
-        req.set_for_map(*std::move(text));
-        req.set_for_map_name(v);
-        v = "@";
-      }
-    }
-    if (eq != std::string::npos) args[i] = name + "=" + inline_value;
-    else if (value != nullptr && (name == "--color" || name == "-color" || name == "--for-map" || name == "-for-map")) ++i;
-  }
-  if (!has_color) {
-    args.push_back("--color");
-    args.push_back(AutoColor(STDOUT_FILENO) ? "always" : "never");
-  }
-  for (const std::string& a : args) req.add_args(a);
-  v1::DescriptorResponse res;
+// desc / idesc: the flags are parsed here by the local command's parser and the --for-map file read
+// here; the server receives the request and answers with the report (and its rendered text).
+int RemoteDescriptor(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::string>& args) {
+  DescArgs a;
+  std::string err;
+  if (!ParseDescArgs(args, &a, &err) || a.help) return kRunLocally;  // the local command's message
+  if (!LoadDescMap(&a, &err)) return kRunLocally;
+  v2::MatrixDescriptorRequest req;
+  server::ToProto(a.request, &req);
+  req.mutable_render()->set_format(a.json ? v2::Rendering::JSON : v2::Rendering::TEXT);
+  req.mutable_render()->set_color(a.color);
+  req.set_svg(!a.svg.empty());
+  v2::MatrixDescriptorResponse res;
   grpc::ClientContext ctx;
   Prepare(conn, &ctx);
-  const grpc::Status s = stub->Descriptor(&ctx, req, &res);
+  const grpc::Status s = stub->MatrixDescriptor(&ctx, req, &res);
   if (!s.ok()) return CallFailed(conn, s);
-  Write(res.out());
+  if (!a.svg.empty()) {
+    FILE* f = std::fopen(a.svg.c_str(), "wb");
+    if (f == nullptr) {
+      std::fputs(DescUsageText(StrCat("--svg: cannot open ", a.svg, ": ", std::strerror(errno))).c_str(), stderr);
+      return 2;
+    }
+    const bool ok = std::fwrite(res.svg().data(), 1, res.svg().size(), f) == res.svg().size();
+    if (std::fclose(f) != 0 || !ok) {
+      std::fputs(DescUsageText(StrCat("--svg: cannot write ", a.svg)).c_str(), stderr);
+      return 2;
+    }
+  }
+  Write(res.rendered());
   std::fflush(stdout);
-  std::fwrite(res.err().data(), 1, res.err().size(), stderr);
-  return res.exit_code();
+  return res.valid() ? 0 : 1;
 }
 
-// tmapgen codegen SPEC... [flags] on the server. The spec files are read here and -o is written here,
-// atomically, only when the server generated the code (exit 0); everything else prints as locally.
-int RemoteCodegen(const Conn& conn, v1::Tmapd::Stub* stub, const std::vector<std::string>& args) {
-  v1::CodegenRequest req;
-  std::string output;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    const size_t eq = a.find('=');
-    const std::string name = a.substr(0, eq);
-    if (name == "-o" || name == "--output" || name == "-output") {
-      if (eq != std::string::npos) output = a.substr(eq + 1);
-      else if (i + 1 < args.size()) output = args[++i];
-      else return kRunLocally;  // the local usage error
-      continue;
-    }
-    if (a == "-" || a.empty() || a[0] != '-') {
-      absl::StatusOr<std::string> text = ReadWholeFile(a, kMaxSpecBytes);
-      if (!text.ok()) return kRunLocally;  // the local command reports the unreadable file
-      v1::SpecFile* sf = req.add_files();
-      sf->set_name(a);
-      sf->set_content(*std::move(text));
-      continue;
-    }
-    req.add_args(a);
-    // Flags that take a value: pass the value along.
-    if (eq == std::string::npos && i + 1 < args.size() &&
-        (name == "--lang" || name == "--target" || name == "--namespace" || name == "--desc" || name == "--idesc"))
-      req.add_args(args[++i]);
+int RemoteIdesc(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::string>& args) {
+  IdescArgs a;
+  std::string err;
+  if (!ParseIdescArgs(args, &a, &err) || a.help) return kRunLocally;
+  v2::InstructionDescriptorRequest req;
+  server::ToProto(a.request, &req);
+  req.mutable_render()->set_format(a.json ? v2::Rendering::JSON : v2::Rendering::TEXT);
+  req.mutable_render()->set_color(a.color);
+  v2::InstructionDescriptorResponse res;
+  grpc::ClientContext ctx;
+  Prepare(conn, &ctx);
+  const grpc::Status s = stub->InstructionDescriptor(&ctx, req, &res);
+  if (!s.ok()) return CallFailed(conn, s);
+  Write(res.rendered());
+  std::fflush(stdout);
+  return res.valid() ? 0 : 1;
+}
+
+// tmapgen codegen SPEC... [flags] on the server. The flags are parsed and the spec files read here;
+// the generated file comes back by name and is written here (-o, atomically), only when generated.
+int RemoteCodegen(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::string>& args) {
+  CodegenArgs a;
+  std::string err;
+  if (!ParseCodegenArgs(args, &a, &err) || a.help) return kRunLocally;
+  if (!ReadCodegenSpecs(&a, &err)) {  // (standard input is read: print here, as the local command does)
+    std::fputs(CodegenUsageText(err).c_str(), stderr);
+    return 2;
   }
-  if (req.files_size() == 0) return kRunLocally;
-  v1::CodegenResponse res;
+  v2::CodegenRequest req;
+  server::ToProto(a.input, a.options, a.lang, &req);
+  v2::CodegenResponse res;
   grpc::ClientContext ctx;
   Prepare(conn, &ctx);
   const grpc::Status s = stub->Codegen(&ctx, req, &res);
+  if (s.error_code() == grpc::INVALID_ARGUMENT && s.error_message().rfind("request: ", 0) == 0) {
+    // The request is well formed but cannot be resolved (a --desc naming no map): the local usage error.
+    std::fputs(CodegenUsageText(s.error_message().substr(9)).c_str(), stderr);
+    return 2;
+  }
   if (!s.ok()) return CallFailed(conn, s);
-  std::fwrite(res.err().data(), 1, res.err().size(), stderr);
-  if (res.exit_code() != 0) return res.exit_code();
-  if (output.empty()) {
-    Write(res.out());
+  if (!res.generated()) {
+    std::fputs(CodegenRejectionText(res.rejection()).c_str(), stderr);
+    return 1;
+  }
+  if (res.files_size() != 1) return Fail(StrCat("remote ", conn.target, ": Codegen answered ", res.files_size(), " files"));
+  const std::string& text = res.files(0).content();
+  if (a.output.empty() || a.output == "-") {
+    Write(text);
     std::fflush(stdout);
     return 0;
   }
-  const std::string tmp = output + ".tmapgen-tmp";
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) return Fail(StrCat("-o: cannot write ", output, ": ", std::strerror(errno)));
-  const bool ok = std::fwrite(res.out().data(), 1, res.out().size(), f) == res.out().size();
-  if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), output.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return Fail(StrCat("-o: cannot write ", output));
+  if (!WriteFileAtomically(a.output, text, &err)) {
+    std::fprintf(stderr, "tmapgen codegen: %s\n", err.c_str());
+    return 2;
   }
   return 0;
 }
 
-// tmapgen check SPEC... [--seed S] [--verbose] on the server's GPU. The spec files are read here.
-int RemoteCheck(const Conn& conn, v1::Tmapd::Stub* stub, const std::vector<std::string>& args) {
-  v1::CheckRequest req;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--seed" && i + 1 < args.size()) {
-      req.add_args(a);
-      req.add_args(args[++i]);
-    } else if (a == "--verbose" || a == "-v") {
-      req.add_args(a);
-    } else if (!a.empty() && a[0] == '-' && a != "-") {
-      return kRunLocally;  // the local command's usage error (or --self-test, which checks this host)
-    } else {
-      absl::StatusOr<std::string> text = ReadWholeFile(a, kMaxSpecBytes);
-      if (!text.ok()) return kRunLocally;  // the local command reports the unreadable file
-      v1::SpecFile* sf = req.add_files();
-      sf->set_name(a);
-      sf->set_content(*std::move(text));
-    }
+// tmapgen decode BLOB... on the server: the inputs are read and parsed here (hex, files, JSON Lines);
+// only the 128-byte maps and their labels travel.
+int RemoteDecode(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::string>& args) {
+  DecodeArgs a;
+  std::string err;
+  if (!ParseDecodeArgs(args, &a, &err) || a.help) return kRunLocally;
+  std::vector<DecodeSource> sources;
+  if (!ReadDecodeInputs(a, &sources, &err)) {  // (standard input is read: print here, as the local command does)
+    std::fprintf(stderr, "tmapgen decode: %s\n", err.c_str());
+    return 2;
   }
-  if (req.files_size() == 0) return kRunLocally;
-  v1::CheckResponse res;
+  std::vector<blob::MapBytes> maps;
+  std::vector<std::string> labels;
+  for (const DecodeSource& s : sources) {
+    maps.push_back(s.bytes);
+    labels.push_back(s.label);
+  }
+  v2::DecodeRequest req;
+  server::ToProto(maps, labels, a.options, &req);
+  v2::DecodeResponse res;
+  grpc::ClientContext ctx;
+  Prepare(conn, &ctx);
+  const grpc::Status s = stub->Decode(&ctx, req, &res);
+  if (!s.ok()) return CallFailed(conn, s);
+  Write(res.rendered());
+  std::fflush(stdout);
+  return res.all_clean_and_valid() ? 0 : 1;
+}
+
+// tmapgen check SPEC... [--seed S] [--verbose] on the server's GPU. The spec files are read here.
+int RemoteCheck(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::string>& args) {
+  CheckArgs a;
+  std::string err;
+  if (!ParseCheckArgs(args, &a, &err) || a.mode != CheckArgs::Mode::kRun) return kRunLocally;
+  std::vector<TensorMapSpec> specs;
+  std::vector<std::string> names;
+  for (const std::string& f : a.files)
+    if (!ReadSpecsFile(f, &specs, &names, &err)) {
+      std::fputs(CheckUsageText(err).c_str(), stderr);
+      return 2;
+    }
+  v2::CheckRequest req;
+  server::ToProto(specs, names, a.seed, a.verbose, &req);
+  v2::CheckResponse res;
   grpc::ClientContext ctx;
   Prepare(conn, &ctx);
   const grpc::Status s = stub->Check(&ctx, req, &res);
   if (!s.ok()) return CallFailed(conn, s);
-  Write(res.out());
+  Write(res.rendered());
   std::fflush(stdout);
-  std::fwrite(res.err().data(), 1, res.err().size(), stderr);
-  return res.exit_code();
+  return res.all_passed() ? 0 : 1;
 }
 
 }  // namespace
@@ -411,7 +426,8 @@ int RunRemote(std::vector<std::string>* args_io) {
       value = a.substr(eq + 1);
       has_value = true;
     }
-    if (name != "--remote" && name != "--token" && name != "--tls-ca" && name != "--deadline-ms") {
+    if (name != "--remote" && name != "--token" && name != "--tls-ca" && name != "--deadline-ms" &&
+        name != "--max-response-bytes") {
       args.push_back(a);
       continue;
     }
@@ -425,27 +441,41 @@ int RunRemote(std::vector<std::string>* args_io) {
     }
     else if (name == "--token") conn.token = value;
     else if (name == "--tls-ca") conn.tls_ca = value;
-    else {
+    else if (name == "--max-response-bytes") {
+      char* end = nullptr;
+      conn.max_response_bytes = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || conn.max_response_bytes < 1024 || conn.max_response_bytes > (1l << 30))
+        return Fail("--max-response-bytes needs a number of bytes from 1024 to 1073741824");
+    } else {
       char* end = nullptr;
       conn.deadline_ms = std::strtol(value.c_str(), &end, 10);
       if (value.empty() || *end != '\0' || conn.deadline_ms <= 0) return Fail("--deadline-ms needs a positive number of milliseconds");
     }
   }
   if (conn.target.empty()) return Fail("--remote needs HOST:PORT (or a gRPC target such as dns:///host:port)");
+  if (!conn.token.empty() && conn.tls_ca.empty()) {
+    // A bearer token in plaintext is readable by anyone on the path: only to this machine.
+    bool loopback = false;
+    const absl::Status s = server::TargetIsLoopback(conn.target, &loopback);
+    if (!loopback)
+      return Fail(StrCat("--remote ", conn.target, ": refusing to send the token in plaintext to ",
+                         s.ok() ? "an address that is not loopback" : StrCat("an address that cannot be checked (", s.message(), ")"),
+                         "; connect with TLS (--tls-ca FILE), or unset the token"));
+  }
   *args_io = args;  // what runs locally when this returns kRunLocally
 
   // Commands that do not run remotely, --help, --version and every usage error: the local command.
   std::string command;
   if (args.empty()) return kRunLocally;
   const bool desc = args[0] == "desc", idesc = args[0] == "idesc", check = args[0] == "check";
-  const bool codegen = args[0] == "codegen";
-  if (!desc && !idesc && !check && !codegen) {
+  const bool codegen = args[0] == "codegen", decode = args[0] == "decode";
+  if (!desc && !idesc && !check && !codegen && !decode) {
     if (args[0] == "validate" || args[0] == "build") {
       command = args[0];
       args.erase(args.begin());
     } else if (args[0] == "sweep" || args[0] == "bench") {
       return Fail(StrCat("--remote: ", args[0], " does not run remotely in this version (remote commands: build, "
-                      "validate, desc, idesc, check, codegen)"));
+                      "validate, desc, idesc, codegen, decode, check)"));
     } else if (!args[0].empty() && args[0][0] != '-') {
       return kRunLocally;  // rules, show (the same everywhere), unknown commands (the usage error)
     }
@@ -456,10 +486,12 @@ int RunRemote(std::vector<std::string>* args_io) {
   std::string err;
   std::shared_ptr<grpc::Channel> channel = MakeChannel(conn, &err);
   if (!channel) return Fail(err);
-  std::unique_ptr<v1::Tmapd::Stub> stub = v1::Tmapd::NewStub(channel);
-  if (desc || idesc) return RemoteDescriptor(conn, stub.get(), idesc, std::vector<std::string>(args.begin() + 1, args.end()));
+  std::unique_ptr<v2::Tmapd::Stub> stub = v2::Tmapd::NewStub(channel);
+  if (desc) return RemoteDescriptor(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
+  if (idesc) return RemoteIdesc(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
   if (check) return RemoteCheck(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
   if (codegen) return RemoteCodegen(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
+  if (decode) return RemoteDecode(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
 
   Options opt;
   std::vector<std::pair<std::string, std::string>> spec_flags;

@@ -5,8 +5,12 @@
 //   and runs the command on the server, printing what the local command prints (standard output
 //   byte-identical, same exit status: 0 valid, 1 invalid, 2 bad usage or unreadable input). Input files
 //   are read here and sent; the server reads no files. Remote commands: build (the default), validate,
-//   desc, idesc, check (on the server's GPU).
-// - sweep, bench and codegen are refused (exit 2). It returns -1 (run locally) for everything
+//   desc, idesc, codegen, decode, check (on the server's GPU). The arguments are parsed here, by the
+//   local command's parser, into the request the local command would run; only that request travels
+//   (tmapgen.v2.Tmapd, proto/tmapd_v2.proto), and -o/--svg files are written here.
+// - A token is sent in plaintext only to a target that resolves to loopback only; otherwise TLS
+//   (--tls-ca) is required (exit 2). Responses are bounded by --max-response-bytes (default 64 MiB).
+// - sweep and bench are refused (exit 2). It returns -1 (run locally) for everything
 //   else: rules, show (the same answer everywhere), --help,
 //   --version and every usage error; the caller then runs the remaining args itself, so that those
 //   print exactly what they print without --remote.

@@ -62,6 +62,7 @@ add_library(tmapgen_gpu STATIC
   src/gpu/agreement_eval.cc
   src/gpu/agreement_shrink.cc
   src/gpu/random_spec.cc
+  src/gpu/check_report.cc
   src/gpu/driver_agreement.cc
   src/gpu/matrix.cc
   src/gpu/bench.cc

@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
 # Bounded load test of tmapd on loopback (docs/service.md, docs/perf.md): starts a tmapd from BUILD_DIR,
-# then measures unary Validate (32 calls in flight) and the ValidateBatch stream. Every run is capped
-# both in requests and in seconds. The server logs one line per request, as in production (to a file).
+# then measures unary Validate (32 calls in flight, and 1) and the ValidateBatch stream. Every run is
+# capped both in requests and in seconds. The server logs one line per request, as in production (to a
+# file). With OLD_BUILD_DIR, the unary run at 32 in flight alternates between the old server and the new
+# one, ROUNDS times each, with the same load generator (BUILD_DIR's): the side-by-side figures of
+# docs/perf.md.
 #
-#   scripts/load-test.sh [BUILD_DIR]      (default: build)
-#   env: REQUESTS (unary, 200000), SPECS (batch, 5000000), SECONDS_CAP (10 per run), CONCURRENCY (32)
+#   scripts/load-test.sh [BUILD_DIR] [OLD_BUILD_DIR]     (default: build)
+#   env: REQUESTS (unary, 200000), SPECS (batch, 5000000), SECONDS_CAP (10 per run), CONCURRENCY (32),
+#        ROUNDS (3, with OLD_BUILD_DIR), TMAPD_ARGS (extra flags of the new server)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
+OLD=${2:-}
 TMAPD=$BUILD/server/tmapd
 LOAD=$BUILD/server/tmapd_load
-for b in "$TMAPD" "$LOAD"; do
+for b in "$TMAPD" "$LOAD" ${OLD:+"$OLD/server/tmapd"}; do
   [ -x "$b" ] || { echo "load-test: $b not built (needs gRPC: scripts/install-deps.sh, then scripts/build.sh)" >&2; exit 2; }
 done
 REQUESTS=${REQUESTS:-200000}
 SPECS=${SPECS:-5000000}
 SECONDS_CAP=${SECONDS_CAP:-10}
 CONCURRENCY=${CONCURRENCY:-32}
+ROUNDS=${ROUNDS:-3}
+read -r -a EXTRA <<< "${TMAPD_ARGS:-}"
 tmp=$(mktemp -d)
 pid=""
 cleanup() {
@@ -27,17 +34,40 @@ trap cleanup EXIT
 
 python3 scripts/gen-specs.py 10000 "$tmp/specs.jsonl" --seed 1 >/dev/null 2>&1
 
-"$TMAPD" --listen 127.0.0.1:0 --no-gpu 2>"$tmp/tmapd.log" &
-pid=$!
-for _ in $(seq 100); do grep -q "listening on" "$tmp/tmapd.log" && break; sleep 0.1; done
-addr=$(grep -o 'listening on [^ ]*' "$tmp/tmapd.log" | head -1 | cut -d' ' -f3)
-[ -n "$addr" ] || { echo "load-test: tmapd did not start" >&2; cat "$tmp/tmapd.log" >&2; exit 1; }
+# start BINARY ARGS...: a tmapd on a free port; sets pid and addr.
+start() {
+  "$@" --listen 127.0.0.1:0 --no-gpu 2>"$tmp/tmapd.log" &
+  pid=$!
+  for _ in $(seq 200); do grep -q "listening on" "$tmp/tmapd.log" && break; sleep 0.05; done
+  addr=$(grep -o 'listening on [^ ]*' "$tmp/tmapd.log" | head -1 | cut -d' ' -f3)
+  [ -n "$addr" ] || { echo "load-test: $1 did not start" >&2; cat "$tmp/tmapd.log" >&2; exit 1; }
+  # Warm-up (not measured).
+  "$LOAD" --target "$addr" --mode unary --concurrency "$CONCURRENCY" --requests 20000 --seconds 3 --specs "$tmp/specs.jsonl" >/dev/null
+}
+stop() {
+  kill -TERM "$pid"
+  wait "$pid" 2>/dev/null || true
+  pid=""
+}
+unary32() {
+  "$LOAD" --target "$addr" --mode unary --concurrency "$CONCURRENCY" --requests "$REQUESTS" --seconds "$SECONDS_CAP" \
+    --specs "$tmp/specs.jsonl"
+}
 
 echo "machine: $(nproc) cores, $(uname -m); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "server: $addr (logging one line per request to a file)"
-# Warm-up (not measured).
-"$LOAD" --target "$addr" --mode unary --concurrency "$CONCURRENCY" --requests 20000 --seconds 3 --specs "$tmp/specs.jsonl" >/dev/null
-"$LOAD" --target "$addr" --mode unary --concurrency "$CONCURRENCY" --requests "$REQUESTS" --seconds "$SECONDS_CAP" --specs "$tmp/specs.jsonl"
+echo "server: logging one line per request to a file${TMAPD_ARGS:+; new server flags: $TMAPD_ARGS}"
+if [ -n "$OLD" ]; then
+  for r in $(seq "$ROUNDS"); do
+    start "$OLD/server/tmapd"
+    echo "old (round $r, load $(cut -d' ' -f1 /proc/loadavg)): $(unary32)"
+    stop
+    start "$TMAPD" "${EXTRA[@]}"
+    echo "new (round $r, load $(cut -d' ' -f1 /proc/loadavg)): $(unary32)"
+    stop
+  done
+fi
+start "$TMAPD" "${EXTRA[@]}"
+unary32
 "$LOAD" --target "$addr" --mode unary --concurrency 1 --requests $((REQUESTS / 10)) --seconds "$SECONDS_CAP" --specs "$tmp/specs.jsonl"
 "$LOAD" --target "$addr" --mode batch --concurrency 1 --batch-size 1000 --requests "$SPECS" --seconds "$SECONDS_CAP" --specs "$tmp/specs.jsonl"
 "$LOAD" --target "$addr" --mode batch --concurrency 2 --batch-size 1000 --requests "$SPECS" --seconds "$SECONDS_CAP" --specs "$tmp/specs.jsonl"

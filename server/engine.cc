@@ -3,55 +3,52 @@
 #include "server/engine.h"
 
 #include <google/protobuf/text_format.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
+#include <climits>
 
-#include "cli/codegen_cmd.h"
-#include "cli/desc_cmd.h"
+#include "server/check_worker.h"
+#include "src/blob/decode_report.h"
+#include "src/codegen/codegen.h"
+#include "src/desc/desc_request.h"
 #include "src/driver/cuda_driver.h"
 #include "src/driver/encode_spec.h"
 #include "src/json/json_writer.h"
-#include "src/schema/proto_convert.h"
 #include "src/report/report.h"
-#include "src/util/strings.h"
+#include "src/schema/proto_convert.h"
 #include "src/tmap/validator.h"
+#include "src/util/strings.h"
 
 #ifndef TMAPGEN_VERSION
 #define TMAPGEN_VERSION "0.1.0"
 #endif
 
 namespace tmapgen::server {
+namespace {
 
-GpuGate::Admit GpuGate::Acquire(std::chrono::system_clock::time_point deadline) {
-  std::unique_lock<std::mutex> lock(mu_);
-  if (running_ < concurrency_) {
-    ++running_;
-    return Admit::kOk;
-  }
-  if (waiting_ >= queue_) return Admit::kQueueFull;
-  ++waiting_;
-  // No deadline (time_point::max) would overflow inside the wait: cap it.
-  deadline = std::min(deadline, std::chrono::system_clock::now() + std::chrono::hours(24));
-  const bool got = cv_.wait_until(lock, deadline, [&] { return running_ < concurrency_; });
-  --waiting_;
-  if (!got) return Admit::kDeadline;
-  ++running_;
-  return Admit::kOk;
+absl::Status Invalid(const std::string& m) { return absl::InvalidArgumentError(ToAbsl(m)); }
+absl::Status Exhausted(const std::string& m) { return absl::ResourceExhaustedError(ToAbsl(m)); }
+
+void Summarize(const TensorMapSpec& spec, const Validation& v, v1::Result* out) {
+  out->set_valid(v.valid);
+  out->set_valid_targets_mask(v.valid_targets);
+  if (!v.valid)
+    for (const Diagnostic& d : MakeDiagnostics(spec, v))
+      if (d.severity == Severity::kError) out->add_error_rules(std::string(d.rule));
 }
 
-void GpuGate::Release() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    --running_;
-  }
-  cv_.notify_one();
+// Spec errors carry the field first ("mode: unknown value 99"); the request path goes in front.
+absl::Status SpecError(const InputError& e, const std::string& prefix) {
+  return Invalid(e.field.rfind("options.", 0) == 0 ? e.message : prefix + e.message);
 }
+
+}  // namespace
 
 Engine::Engine(const Limits& limits, bool use_gpu, std::string instance)
-    : limits_(limits), instance_(std::move(instance)), gate_(limits.gpu_concurrency, limits.gpu_queue) {
+    : limits_(limits), instance_(std::move(instance)) {
+  request_limits_.max_specs = limits.max_codegen_specs;
+  request_limits_.max_check_specs = limits.max_check_specs;
+  request_limits_.max_decode_maps = limits.max_decode_maps;
   if (!use_gpu) return;
   driver::CudaDriver& drv = driver::CudaDriver::Get();
   if (!drv.info().available) return;
@@ -65,34 +62,22 @@ Engine::Engine(const Limits& limits, bool use_gpu, std::string instance)
   gpu_description_ = StrCat(dev.name, " (", t, "), driver ", drv.info().driver_version);
 }
 
-namespace {
+// ---------------------------------------------------------------------------------------------- validate
 
-void Summarize(const TensorMapSpec& spec, const Validation& v, v1::Result* out) {
-  out->set_valid(v.valid);
-  out->set_valid_targets_mask(v.valid_targets);
-  if (!v.valid)
-    for (const Diagnostic& d : MakeDiagnostics(spec, v))
-      if (d.severity == Severity::kError) out->add_error_rules(std::string(d.rule));
-}
-
-}  // namespace
-
-bool Engine::Run(const v1::TensorMapSpec& m, const v1::RenderOptions& o, int index, bool encode, v1::Result* out,
-                 InputError* error) const {
+absl::Status Engine::Run(const v1::TensorMapSpec& m, const v1::RenderOptions& o, int index, bool encode,
+                         v1::Result* out, InputError* bad_spec) const {
   TensorMapSpec spec;
   if (const absl::Status st = SpecFromProto(m, &spec); !st.ok()) {
-    *error = InputErrorOf(st);
-    return false;
+    const InputError error = InputErrorOf(st);
+    if (bad_spec != nullptr) *bad_spec = error;
+    return SpecError(error, "spec.");
   }
   if (!spec.has_target()) {
     Target t;
     if (o.has_default_target()) {
-      if (!Parse(o.default_target(), &t)) {
-        error->field = "options.default_target";
-        error->message = StrCat("options.default_target: unknown value \"", o.default_target(), "\"; expected one of: ",
-                             AcceptedNames(static_cast<Target*>(nullptr)));
-        return false;
-      }
+      if (!Parse(o.default_target(), &t))
+        return Invalid(StrCat("options.default_target: unknown value \"", o.default_target(), "\"; expected one of: ",
+                              AcceptedNames(static_cast<Target*>(nullptr))));
       spec.target = t;
       spec.set_fields |= kFieldTarget;
     } else if (!o.no_gpu() && gpu_has_target_) {
@@ -100,8 +85,10 @@ bool Engine::Run(const v1::TensorMapSpec& m, const v1::RenderOptions& o, int ind
       spec.set_fields |= kFieldTarget;
     }
   }
+  if (o.format() < v1::OUTPUT_NONE || o.format() > v1::OUTPUT_TEXTPROTO)
+    return Invalid(StrCat("options.format: unknown value ", static_cast<int>(o.format())));
   thread_local Validation v;
-  Validate(spec, &v);
+  tmapgen::Validate(spec, &v);
   Encoding enc;
   if (encode && !o.no_gpu() && gpu_present_ && v.valid) {
     std::lock_guard<std::mutex> lock(driver_mu_);
@@ -120,17 +107,17 @@ bool Engine::Run(const v1::TensorMapSpec& m, const v1::RenderOptions& o, int ind
       for (int i = 0; i < 16; ++i) enc.map[i] = r.map[i];
       if (!spec.Has(kFieldGlobalAddress))
         enc.note = StrCat("global_address not given: encoded at placeholder ", Hex(addr),
-                       " (word 0); point it at your tensor with cuTensorMapReplaceAddress");
+                          " (word 0); point it at your tensor with cuTensorMapReplaceAddress");
       if (r.cu_result != 0)
         enc.note += StrCat(enc.note.empty() ? "" : "; ", "the validator accepted this spec but the driver did not: please "
-                        "report it (a rule is missing)");
+                           "report it (a rule is missing)");
     }
   }
   out->set_index(index);
   Summarize(spec, v, out);
   const bool want_textproto = o.format() == v1::OUTPUT_TEXTPROTO && !(o.quiet() && v.valid);
   if (!o.no_report() || want_textproto) FillReport(index, spec, v, enc, out->mutable_report());
-  if (o.quiet() && v.valid) return true;
+  if (o.quiet() && v.valid) return absl::OkStatus();
   ReportOptions ro;
   ro.color = o.color();
   switch (o.format()) {
@@ -152,7 +139,7 @@ bool Engine::Run(const v1::TensorMapSpec& m, const v1::RenderOptions& o, int ind
     default: break;
   }
   if (o.no_report()) out->clear_report();
-  return true;
+  return absl::OkStatus();
 }
 
 void Engine::InputErrorResult(int index, const InputError& e, const v1::RenderOptions& o, v1::Result* out) const {
@@ -179,6 +166,218 @@ void Engine::InputErrorResult(int index, const InputError& e, const v1::RenderOp
   if (o.no_report()) out->clear_report();
 }
 
+absl::Status Engine::Validate(const v1::ValidateRequest& req, v1::Result* out) const {
+  return Run(req.spec(), req.options(), req.index(), false, out, nullptr);
+}
+
+bool Engine::BuildEncodes(const v1::BuildRequest& req) const {
+  return !req.no_encode() && !req.options().no_gpu() && gpu_present_;
+}
+
+absl::Status Engine::Build(const v1::BuildRequest& req, bool encode, v1::Result* out) const {
+  return Run(req.spec(), req.options(), 0, encode, out, nullptr);
+}
+
+absl::Status Engine::Batch(const v1::BatchRequest& req, BatchState* st,
+                           const std::function<absl::Status(const v1::BatchResponse&)>& emit) const {
+  ++st->messages;
+  if (st->first) {
+    st->options = req.options();
+    st->first = false;
+  }
+  const uint32_t n = static_cast<uint32_t>(req.specs_size());
+  if (n > limits_.max_specs_per_message)
+    return Exhausted(StrCat("specs: ", n, " specs in one message; at most ", limits_.max_specs_per_message,
+                            " (max_specs_per_message)"));
+  if (st->total + n > limits_.max_specs_per_call)
+    return Exhausted(StrCat("specs: more than ", limits_.max_specs_per_call, " specs in one call (max_specs_per_call)"));
+  if (req.has_first_index()) {
+    if (req.first_index() < 0)
+      return Invalid(StrCat("first_index: ", req.first_index(), " is negative (indices start at 0)"));
+    st->next_index = req.first_index();
+  }
+  if (n > 0 && st->next_index + static_cast<int64_t>(n) - 1 > INT32_MAX)
+    return Invalid(StrCat("first_index: indices ", st->next_index, " to ", st->next_index + n - 1,
+                          " of this message pass the largest index ", INT32_MAX));
+  // The response is built in place and cleared after each emit, so that its result messages are reused
+  // (a stream of millions of specs allocates a few thousand results, not millions).
+  v1::BatchResponse& res = st->scratch;
+  res.Clear();
+  int v = 0;
+  size_t bytes = 0;
+  auto flush = [&]() -> absl::Status {
+    res.set_valid(v);
+    res.set_invalid(res.results_size() - v);
+    st->valid += static_cast<uint64_t>(v);
+    absl::Status s = emit(res);
+    res.Clear();
+    v = 0;
+    bytes = 0;
+    return s;
+  };
+  for (uint32_t i = 0; i < n; ++i) {
+    v1::Result* r = res.add_results();
+    const int index = static_cast<int>(st->next_index++);
+    InputError bad;
+    const absl::Status s = Run(req.specs(static_cast<int>(i)), st->options, index, false, r, &bad);
+    if (!s.ok()) {
+      if (bad.message.empty()) return s;  // the options, not the spec
+      // A malformed spec is an input error in its place, as the local command reports it.
+      r->Clear();
+      InputErrorResult(index, bad, st->options, r);
+    }
+    // Responses stay under half the message limit: one request may be answered in several messages (a
+    // result alone over the limit goes alone, and the service refuses it naming its index).
+    const size_t rb = r->ByteSizeLong() + 8;
+    if (res.results_size() > 1 && bytes + rb > limits_.max_message_bytes / 2) {
+      v1::Result* last = res.mutable_results()->ReleaseLast();
+      if (absl::Status f = flush(); !f.ok()) {
+        delete last;
+        return f;
+      }
+      res.mutable_results()->AddAllocated(last);
+    }
+    v += res.results(res.results_size() - 1).valid() ? 1 : 0;
+    bytes += rb;
+  }
+  st->total += n;
+  if (res.results_size() > 0) return flush();
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------- descriptors
+
+absl::Status Engine::MatrixDescriptor(const v2::MatrixDescriptorRequest& req, v2::MatrixDescriptorResponse* out) const {
+  desc::MatrixRequest r;
+  if (absl::Status s = FromProto(req, &r); !s.ok()) return s;
+  const v2::Rendering& ren = req.render();
+  if (ren.format() < v2::Rendering::NONE || ren.format() > v2::Rendering::JSON)
+    return Invalid(StrCat("render.format: unknown value ", static_cast<int>(ren.format())));
+  desc::SmemDescReport rep;
+  desc::RunMatrixRequest(r, &rep);
+  ToProto(rep, out);
+  if (ren.format() != v2::Rendering::NONE)
+    out->set_rendered(desc::RenderMatrixReport(rep, ren.format() == v2::Rendering::JSON, ren.color()));
+  if (req.svg()) out->set_svg(desc::DrawSvg(rep));
+  return absl::OkStatus();
+}
+
+absl::Status Engine::InstructionDescriptor(const v2::InstructionDescriptorRequest& req,
+                                           v2::InstructionDescriptorResponse* out) const {
+  desc::IdescRequest r;
+  if (absl::Status s = FromProto(req, &r); !s.ok()) return s;
+  const v2::Rendering& ren = req.render();
+  if (ren.format() < v2::Rendering::NONE || ren.format() > v2::Rendering::JSON)
+    return Invalid(StrCat("render.format: unknown value ", static_cast<int>(ren.format())));
+  desc::IdescResult res;
+  desc::RunIdescRequest(r, &res);
+  ToProto(res, out);
+  if (ren.format() != v2::Rendering::NONE)
+    out->set_rendered(desc::RenderIdescResult(res, ren.format() == v2::Rendering::JSON, ren.color()));
+  return absl::OkStatus();
+}
+
+absl::Status Engine::Codegen(const v2::CodegenRequest& req, v2::CodegenResponse* out) const {
+  codegen::Input in;
+  codegen::Options opt;
+  codegen::Lang lang = codegen::Lang::kCpp;
+  if (absl::Status s = FromProto(req, request_limits_, &in, &opt, &lang); !s.ok()) return s;
+  codegen::Plan plan;
+  codegen::Output gen;
+  std::string err;
+  // A request that cannot be resolved (a descriptor naming no map, PTX for an im2col map): the
+  // generator's message, which names the option ("--desc x: no spec has this name").
+  if (!codegen::Generate(in, opt, lang, &plan, &gen, &err)) return Invalid(StrCat("request: ", err));
+  ToProto(plan, gen, lang, out);
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------- check
+
+absl::Status Engine::CheckAdmit(const v2::CheckRequest& req) const {
+  if (!gpu_present_)
+    return absl::FailedPreconditionError("this server has no usable GPU (Describe says which servers do)");
+  if (check_worker_.empty())
+    return absl::FailedPreconditionError("this server has no check worker (tmapd_check_worker next to tmapd)");
+  return CheckLimits(req);
+}
+
+absl::Status Engine::CheckLimits(const v2::CheckRequest& req) const {
+  std::vector<TensorMapSpec> specs;
+  std::vector<std::string> names;
+  uint64_t seed = 1;
+  if (absl::Status s = FromProto(req, request_limits_, &specs, &names, &seed); !s.ok()) return s;
+  // The tensors the check allocates: refuse a spec whose global extent is over the limit.
+  Validation v;
+  for (size_t k = 0; k < specs.size(); ++k) {
+    tmapgen::Validate(specs[k], &v);
+    if (v.facts.global_extent_bytes > limits_.max_check_tensor_bytes)
+      return Exhausted(StrCat("specs[", k, "].spec.global_dim: the tensor spans ", v.facts.global_extent_bytes,
+                              " bytes; a check may allocate at most ", limits_.max_check_tensor_bytes,
+                              " (max_check_tensor_bytes)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Engine::CheckRun(const v2::CheckRequest& req, const CallControl& call, v2::CheckResponse* out) const {
+  CheckJob job;
+  if (!req.SerializeToString(&job.input)) return absl::InternalError("cannot serialize the check request");
+  job.flags = {"--max-input-bytes", StrCat(job.input.size())};
+  const auto cap = std::chrono::system_clock::now() + std::chrono::milliseconds(limits_.check_timeout_ms);
+  job.deadline = std::min(call.deadline, cap);
+  job.max_output_bytes = limits_.max_message_bytes;
+  CheckOutcome o;
+  std::string why;
+  if (!RunCheckWorker(check_worker_, job, call.cancelled, call.arg, &o, &why))
+    return absl::UnavailableError(ToAbsl("GPU worker could not start: " + why));
+  const std::string tail = o.err.substr(o.err.size() > 300 ? o.err.size() - 300 : 0);
+  switch (o.end) {
+    case CheckOutcome::End::kExited: break;
+    case CheckOutcome::End::kKilledBySignal:
+      return absl::UnavailableError(ToAbsl(StrCat("GPU worker died (signal ", o.signal, ": ", strsignal(o.signal),
+                                                  "); the next call gets a new worker; last output: ", tail)));
+    case CheckOutcome::End::kTimedOut:
+      return absl::DeadlineExceededError("the check ran past its deadline; the worker was stopped");
+    case CheckOutcome::End::kCancelled: return absl::CancelledError("client went away; the worker was stopped");
+    case CheckOutcome::End::kTooLarge:
+      return Exhausted(StrCat("response: the check's answer is over ", limits_.max_message_bytes,
+                              " bytes (max_message_bytes); check fewer specs per call"));
+  }
+  if (o.exit_code == 3)
+    return absl::FailedPreconditionError(ToAbsl(StrCat("the GPU worker found no usable GPU: ", tail)));
+  if (o.exit_code == 127) return absl::UnavailableError(ToAbsl("GPU worker could not run " + check_worker_));
+  if (o.exit_code != 0)
+    return absl::InternalError(ToAbsl(StrCat("GPU worker exited with status ", o.exit_code, ": ", tail)));
+  if (!out->ParseFromString(o.out)) return absl::InternalError("GPU worker: its answer is not a CheckResponse");
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------- decode
+
+absl::Status Engine::Decode(const v2::DecodeRequest& req, v2::DecodeResponse* out) const {
+  std::vector<blob::MapBytes> maps;
+  std::vector<std::string> labels;
+  blob::DecodeOptions o;
+  if (absl::Status s = FromProto(req, request_limits_, &maps, &labels, &o); !s.ok()) return s;
+  const bool render = req.render().format() != v2::Rendering::NONE;
+  blob::Decoded d;
+  json::Writer w;
+  bool all = true;
+  std::string rendered;
+  for (size_t i = 0; i < maps.size(); ++i) {
+    blob::Decode(maps[i], &d);
+    bool valid = false;
+    ToProto(static_cast<int>(i), labels[i], d, o, &valid, out->add_maps());
+    all = all && valid && blob::Clean(d);
+    if (render) rendered += blob::RenderDecoded(static_cast<int>(i), labels[i], maps[i], d, o, &valid, &w);
+  }
+  out->set_all_clean_and_valid(all);
+  out->set_rendered(std::move(rendered));
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------- describe
+
 void Engine::Describe(v1::DescribeResponse* out) const {
   out->set_version(TMAPGEN_VERSION);
   out->set_gpu(gpu_present_);
@@ -201,207 +400,9 @@ void Engine::Describe(v1::DescribeResponse* out) const {
   out->set_gpu_queue(limits_.gpu_queue);
   out->set_max_check_tensor_bytes(limits_.max_check_tensor_bytes);
   out->set_check_available(gpu_present_ && !check_worker_.empty());
-}
-
-std::string Engine::CheckProblem(const v1::CheckRequest& req, bool* resource) const {
-  *resource = false;
-  if (req.files_size() == 0) return "files: no spec file";
-  if (static_cast<uint32_t>(req.files_size()) > limits_.max_check_files) {
-    *resource = true;
-    return StrCat("files: ", req.files_size(), " files; at most ", limits_.max_check_files);
-  }
-  for (int i = 0; i < req.args_size(); ++i) {
-    const std::string& a = req.args(i);
-    if (a == "--verbose" || a == "-v") continue;
-    if (a == "--seed" && i + 1 < req.args_size() &&
-        req.args(i + 1).find_first_not_of("0123456789") == std::string::npos && !req.args(i + 1).empty()) {
-      ++i;
-      continue;
-    }
-    return StrCat("args[", i, "]: \"", a, "\" is not allowed remotely (allowed: --seed N, --verbose)");
-  }
-  // The tensors the check allocates: refuse a spec whose global extent is over the limit. Files that
-  // do not parse are left to the check itself (it reports them as the command line does).
-  for (int i = 0; i < req.files_size(); ++i) {
-    const std::string& text = req.files(i).content();
-    std::vector<TensorMapSpec> specs;
-    if (absl::StatusOr<TensorMapSpec> whole = ParseSpecJson(text); whole.ok()) {
-      specs.push_back(*std::move(whole));
-    } else {
-      size_t start = 0, line = 0;
-      while (start < text.size()) {
-        size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        ++line;
-        const std::string_view l(text.data() + start, end - start);
-        if (l.find_first_not_of(" \t\r") != std::string_view::npos) {
-          if (absl::StatusOr<TensorMapSpec> s = ParseSpecJson(l, line); s.ok()) specs.push_back(*std::move(s));
-        }
-        start = end + 1;
-      }
-    }
-    Validation v;
-    for (size_t k = 0; k < specs.size(); ++k) {
-      Validate(specs[k], &v);
-      if (v.facts.global_extent_bytes > limits_.max_check_tensor_bytes) {
-        *resource = true;
-        return StrCat("files[", i, "] (", req.files(i).name(), ") spec ", k, ": global_dim: the tensor spans ",
-                   v.facts.global_extent_bytes, " bytes; a check may allocate at most ", limits_.max_check_tensor_bytes,
-                   " (max_check_tensor_bytes)");
-      }
-    }
-  }
-  return "";
-}
-
-bool Engine::Descriptor(const v1::DescriptorRequest& req, v1::DescriptorResponse* out, std::string* why) const {
-  if (static_cast<uint32_t>(req.args_size()) > limits_.max_desc_args) {
-    *why = StrCat("args: ", req.args_size(), " arguments; at most ", limits_.max_desc_args);
-    return false;
-  }
-  if (req.has_for_map() && req.for_map().size() > limits_.max_for_map_bytes) {
-    *why = StrCat("for_map: ", req.for_map().size(), " bytes; at most ", limits_.max_for_map_bytes);
-    return false;
-  }
-  std::vector<std::string> args(req.args().begin(), req.args().end());
-  std::string tmp;
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i];
-    const size_t eq = a.find('=');
-    const std::string name = a.substr(0, eq);
-    if (name == "--svg" || name == "-svg") {
-      *why = "args: --svg writes a file: not available remotely";
-      return false;
-    }
-    if (name == "--for-map" || name == "-for-map") {
-      std::string value = eq != std::string::npos ? a.substr(eq + 1) : (i + 1 < args.size() ? args[i + 1] : "");
-      const size_t first = value.find_first_not_of(" \t\n");
-      if (first != std::string::npos && value[first] == '{') {  // inline JSON: no file
-        if (eq == std::string::npos) ++i;
-        continue;
-      }
-      if (value != "@" || !req.has_for_map()) {
-        *why = "args: --for-map takes \"@\" (the spec goes in for_map; the server reads no files)";
-        return false;
-      }
-      if (tmp.empty()) {
-        std::string suffix;
-        const std::string& fname = req.for_map_name();
-        const size_t dot = fname.rfind('.');
-        if (dot != std::string::npos && fname.size() - dot <= 10 &&
-            fname.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789", dot + 1) == std::string::npos)
-          suffix = fname.substr(dot);
-        std::string templ = "/tmp/tmapd-for-map-XXXXXX" + suffix;
-        std::vector<char> path(templ.begin(), templ.end());
-        path.push_back('\0');
-        const int fd = mkstemps(path.data(), static_cast<int>(suffix.size()));
-        if (fd < 0) {
-          *why = "internal: cannot create a temporary file";
-          return false;
-        }
-        const std::string& text = req.for_map();
-        size_t off = 0;
-        while (off < text.size()) {
-          const ssize_t n = write(fd, text.data() + off, text.size() - off);
-          if (n <= 0) break;
-          off += static_cast<size_t>(n);
-        }
-        close(fd);
-        tmp = path.data();
-      }
-      if (eq != std::string::npos) args[i] = "--for-map=" + tmp;
-      else if (i + 1 < args.size()) args[++i] = tmp;
-    }
-  }
-  std::string o, e;
-  const int rc = req.kind() == v1::DescriptorRequest::INSTRUCTION ? cli::RunIdescCommandTo(args, &o, &e)
-                                                                 : cli::RunDescCommandTo(args, &o, &e);
-  if (!tmp.empty()) {
-    unlink(tmp.c_str());
-    // Error messages name the file: show the name the caller used.
-    const std::string shown = req.has_for_map_name() ? req.for_map_name() : std::string("@");
-    for (std::string* s : {&o, &e})
-      for (size_t p = 0; (p = s->find(tmp, p)) != std::string::npos; p += shown.size()) s->replace(p, tmp.size(), shown);
-  }
-  out->set_exit_code(rc);
-  out->set_out(std::move(o));
-  out->set_err(std::move(e));
-  return true;
-}
-
-bool Engine::Codegen(const v1::CodegenRequest& req, v1::CodegenResponse* out, std::string* why) const {
-  if (static_cast<uint32_t>(req.args_size()) > limits_.max_desc_args) {
-    *why = StrCat("args: ", req.args_size(), " arguments; at most ", limits_.max_desc_args);
-    return false;
-  }
-  if (req.files_size() == 0) {
-    *why = "files: no spec file";
-    return false;
-  }
-  if (static_cast<uint32_t>(req.files_size()) > limits_.max_check_files) {
-    *why = StrCat("files: ", req.files_size(), " files; at most ", limits_.max_check_files);
-    return false;
-  }
-  std::vector<std::string> args(req.args().begin(), req.args().end());
-  // Every codegen flag but --help takes a value; anything else in a flag's place would be a file name,
-  // which the server must not read.
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    const size_t eq = a.find('=');
-    const std::string name = a.substr(0, eq);
-    if (name == "-o" || name == "--output" || name == "-output") {
-      *why = "args: -o writes a file on the server: the client writes it";
-      return false;
-    }
-    if (a.size() < 2 || a[0] != '-' || a == "--") {
-      *why = StrCat("args: \"", a, "\" is not a flag: spec files go in files (the server reads no files)");
-      return false;
-    }
-    if (eq == std::string::npos && name != "--help" && name != "-h") ++i;  // the flag's value
-  }
-  std::vector<std::pair<std::string, std::string>> temps;  // (temporary path, the caller's name)
-  auto cleanup = [&temps]() { for (const auto& t : temps) unlink(t.first.c_str()); };
-  for (int i = 0; i < req.files_size(); ++i) {
-    const v1::SpecFile& f = req.files(i);
-    if (f.content().size() > limits_.max_for_map_bytes) {
-      cleanup();
-      *why = StrCat("files[", i, "].content: ", f.content().size(), " bytes; at most ", limits_.max_for_map_bytes);
-      return false;
-    }
-    std::string suffix;
-    const size_t dot = f.name().rfind('.');
-    if (dot != std::string::npos && f.name().size() - dot <= 10 &&
-        f.name().find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789", dot + 1) == std::string::npos)
-      suffix = f.name().substr(dot);
-    std::string templ = "/tmp/tmapd-codegen-XXXXXX" + suffix;
-    std::vector<char> path(templ.begin(), templ.end());
-    path.push_back('\0');
-    const int fd = mkstemps(path.data(), static_cast<int>(suffix.size()));
-    if (fd < 0) {
-      cleanup();
-      *why = "internal: cannot create a temporary file";
-      return false;
-    }
-    size_t off = 0;
-    while (off < f.content().size()) {
-      const ssize_t n = write(fd, f.content().data() + off, f.content().size() - off);
-      if (n <= 0) break;
-      off += static_cast<size_t>(n);
-    }
-    close(fd);
-    temps.emplace_back(path.data(), f.name().empty() ? StrCat("file", i) : f.name());
-    args.push_back(path.data());
-  }
-  std::string o, e;
-  const int rc = cli::RunCodegenCommandTo(args, &o, &e);
-  cleanup();
-  for (const auto& [tmp, shown] : temps)
-    for (std::string* s : {&o, &e})
-      for (size_t p = 0; (p = s->find(tmp, p)) != std::string::npos; p += shown.size()) s->replace(p, tmp.size(), shown);
-  out->set_exit_code(rc);
-  out->set_out(std::move(o));
-  out->set_err(std::move(e));
-  return true;
+  for (const std::string& s : services_) out->add_services(s);
+  out->set_max_concurrent_calls(limits_.max_concurrent_calls);
+  out->set_max_check_specs(limits_.max_check_specs);
 }
 
 }  // namespace tmapgen::server

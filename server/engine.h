@@ -1,16 +1,32 @@
-// engine.h: what tmapd does, without gRPC: validate, build (encode on the GPU host), render, describe,
-// descriptors. Thread-safe; one Engine per server. The gRPC layer (service.cc) maps its results to
-// status codes; everything here is testable without a network.
+// engine.h: what tmapd does, without gRPC: validate, build (encode on the GPU host), validate batches,
+// descriptors, codegen, the GPU check, describe. Thread-safe; one Engine per server. The gRPC layer
+// (service.cc) admits calls, parses their bytes into these messages and maps the absl::Status results
+// to status codes (grpc_status.h); everything here is testable, and fuzzed (fuzz/tmapd_requests_fuzz.cc),
+// without a network.
+//
+// Contract
+// - Every method takes a parsed request message and either fills the response and returns OK, or
+//   returns an error whose message starts with the request field it is about ("spec.mode: ...",
+//   "first_index: ..."; api_convert.h FieldOf). INVALID_ARGUMENT: a malformed request;
+//   RESOURCE_EXHAUSTED: a limit; FAILED_PRECONDITION: no GPU; UNAVAILABLE: the GPU worker died or
+//   could not start; DEADLINE_EXCEEDED and CANCELLED: from the call.
+// - An invalid but well-formed spec or descriptor is an OK answer with valid = false.
+// - The engine reads and writes no file a request could name. Check hands its specs to a worker
+//   process through a pipe (check_worker.h).
 #ifndef TMAPGEN_SERVER_ENGINE_H_
 #define TMAPGEN_SERVER_ENGINE_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
+#include <vector>
 
+#include "absl/status/status.h"
 #include "proto/tmapd.pb.h"
+#include "proto/tmapd_v2.pb.h"
+#include "server/api_convert.h"
 #include "src/schema/spec_json.h"
 #include "src/tmap/types.h"
 
@@ -22,25 +38,30 @@ struct Limits {
   uint32_t max_specs_per_call = 10000000;   // one ValidateBatch stream
   uint32_t gpu_concurrency = 1;             // GPU jobs at once
   uint32_t gpu_queue = 64;                  // GPU jobs waiting; more is RESOURCE_EXHAUSTED
-  uint32_t max_desc_args = 64;              // Descriptor arguments
-  uint32_t max_for_map_bytes = 1u << 20;    // Descriptor for_map text
   uint64_t max_check_tensor_bytes = 1ull << 30;  // global tensor one spec of a Check may allocate
-  uint32_t max_check_files = 16;
+  uint32_t max_check_specs = 64;            // specs in one Check
+  uint32_t max_codegen_specs = 10000;       // specs in one Codegen
+  uint32_t max_decode_maps = 10000;         // maps in one Decode
   uint32_t check_timeout_ms = 600000;       // a Check without a (shorter) deadline
+  uint32_t max_concurrent_calls = 1000;     // calls in progress at once (streams included)
 };
 
-// A bounded queue in front of the GPU: at most `concurrency` holders, at most `queue` waiters.
-class GpuGate {
- public:
-  enum class Admit { kOk, kQueueFull, kDeadline };
-  GpuGate(uint32_t concurrency, uint32_t queue) : concurrency_(concurrency), queue_(queue) {}
-  Admit Acquire(std::chrono::system_clock::time_point deadline);
-  void Release();
+// The state of one ValidateBatch stream between its messages.
+struct BatchState {
+  bool first = true;
+  v1::RenderOptions options;  // from the first message
+  int64_t next_index = 0;
+  uint64_t total = 0;         // specs answered
+  uint64_t valid = 0;
+  uint64_t messages = 0;      // messages read
+  v1::BatchResponse scratch;  // reused by Batch
+};
 
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  uint32_t concurrency_, queue_, running_ = 0, waiting_ = 0;
+// Cancellation and deadline of the call a long job belongs to.
+struct CallControl {
+  std::chrono::system_clock::time_point deadline = std::chrono::system_clock::time_point::max();
+  bool (*cancelled)(void*) = nullptr;
+  void* arg = nullptr;
 };
 
 class Engine {
@@ -50,44 +71,61 @@ class Engine {
 
   const Limits& limits() const { return limits_; }
   bool gpu_present() const { return gpu_present_; }
-  GpuGate& gpu_gate() { return gate_; }
   void set_instance(const std::string& instance) {
     std::lock_guard<std::mutex> lock(driver_mu_);
     instance_ = instance;
   }
+  void set_services(std::vector<std::string> names) { services_ = std::move(names); }
+  // The check worker binary ("" = none: Check is unavailable).
+  void set_check_worker(const std::string& path) { check_worker_ = path; }
+  const std::string& check_worker() const { return check_worker_; }
 
-  // Validates (and with `encode`, encodes on the GPU host: the caller holds the GPU gate) one spec.
-  // Returns false for a malformed spec (*error names the field); true otherwise, valid or not.
-  bool Run(const v1::TensorMapSpec& m, const v1::RenderOptions& o, int index, bool encode, v1::Result* out,
-           InputError* error) const;
-  // The result for a spec that could not be read (batch streams carry these instead of failing).
-  void InputErrorResult(int index, const InputError& e, const v1::RenderOptions& o, v1::Result* out) const;
+  // Validate / Build. `encode`: also encode with the driver (a GPU host; the caller runs it as GPU work).
+  absl::Status Validate(const v1::ValidateRequest& req, v1::Result* out) const;
+  absl::Status Build(const v1::BuildRequest& req, bool encode, v1::Result* out) const;
+  // True when a Build of `req` would encode (the GPU is used).
+  bool BuildEncodes(const v1::BuildRequest& req) const;
+
+  // One message of a ValidateBatch stream: its results as one or more responses, each under half the
+  // message limit. A malformed spec becomes an "input-error" result; a bad
+  // options.default_target, a limit or a bad first_index fails the stream.
+  // Each response goes to `emit` as soon as it is complete (the state's scratch message, reused); an
+  // error from emit ends the message.
+  absl::Status Batch(const v1::BatchRequest& req, BatchState* state,
+                     const std::function<absl::Status(const v1::BatchResponse&)>& emit) const;
+
+  absl::Status MatrixDescriptor(const v2::MatrixDescriptorRequest& req, v2::MatrixDescriptorResponse* out) const;
+  absl::Status InstructionDescriptor(const v2::InstructionDescriptorRequest& req,
+                                     v2::InstructionDescriptorResponse* out) const;
+  absl::Status Codegen(const v2::CodegenRequest& req, v2::CodegenResponse* out) const;
+
+  // Check in two steps: CheckAdmit (cheap: no GPU, limits, tensor sizes) before the call waits for the
+  // GPU; CheckRun (the worker process) once it holds it.
+  absl::Status CheckAdmit(const v2::CheckRequest& req) const;
+  // The request part of CheckAdmit (the specs and their tensor sizes), GPU or not.
+  absl::Status CheckLimits(const v2::CheckRequest& req) const;
+  absl::Status CheckRun(const v2::CheckRequest& req, const CallControl& call, v2::CheckResponse* out) const;
+
+  absl::Status Decode(const v2::DecodeRequest& req, v2::DecodeResponse* out) const;
 
   void Describe(v1::DescribeResponse* out) const;
 
-  // Check: the worker binary ("" = none: Check is unavailable), and the limits of a request. Returns
-  // "" when the request may run; else the reason, naming the field; *resource = a limit was passed.
-  void set_check_worker(const std::string& path) { check_worker_ = path; }
-  const std::string& check_worker() const { return check_worker_; }
-  std::string CheckProblem(const v1::CheckRequest& req, bool* resource) const;
-
-  // Runs `tmapgen desc|idesc ARGS`. Returns false (with *why) for a request the server refuses
-  // (a file argument, too many arguments).
-  bool Descriptor(const v1::DescriptorRequest& req, v1::DescriptorResponse* out, std::string* why) const;
-  // tmapgen codegen on the request's files (written to temporary files, named back in the output).
-  // False (with *why naming the field) for a request over the limits or with -o.
-  bool Codegen(const v1::CodegenRequest& req, v1::CodegenResponse* out, std::string* why) const;
-
  private:
+  // *bad_spec (when given) receives the error of a spec that cannot be read.
+  absl::Status Run(const v1::TensorMapSpec& m, const v1::RenderOptions& o, int index, bool encode, v1::Result* out,
+                   InputError* bad_spec) const;
+  void InputErrorResult(int index, const InputError& e, const v1::RenderOptions& o, v1::Result* out) const;
+
   Limits limits_;
+  RequestLimits request_limits_;
   std::string instance_;
+  std::vector<std::string> services_;
   bool gpu_present_ = false;
   bool gpu_has_target_ = false;
   Target gpu_target_ = Target::kSm90a;
   std::string gpu_description_;
   int driver_version_ = 0;
   std::string check_worker_;
-  mutable GpuGate gate_;
   mutable std::mutex driver_mu_;  // the driver's current context is per thread; encode one at a time
 };
 

@@ -736,6 +736,51 @@ std::string GenerateCpp(const Input& in, const Options& opt) {
   return GenerateCpp(plan, opt);
 }
 
+bool Generate(const Input& in, const Options& opt, Lang lang, Plan* plan, Output* out, std::string* err) {
+  *out = Output();
+  if (!MakePlan(in, opt, plan, err)) return false;
+  if (!plan->valid) {
+    out->rejection = RenderRejection(*plan);
+    return true;
+  }
+  switch (lang) {
+    case Lang::kCpp: out->text = GenerateCpp(*plan, opt); break;
+    case Lang::kJson: out->text = GenerateJson(*plan, opt); break;
+    case Lang::kPtx: {
+      std::string why;
+      if (!GeneratePtx(*plan, opt, &out->text, &why)) {
+        *err = StrCat("--lang ptx: ", why);
+        out->text.clear();
+        return false;
+      }
+      break;
+    }
+  }
+  out->generated = true;
+  return true;
+}
+
+std::vector<desc::DescDiagnostic> Diagnostics(const PlannedDesc& d) {
+  desc::SmemCheck c;
+  BuildSmemCheck(d, &c);
+  desc::DescContext ctx;
+  ctx.smem = &c;
+  return desc::MakeDescDiagnostics(ctx, d.validation);
+}
+
+std::vector<desc::DescDiagnostic> Diagnostics(const PlannedIdesc& d) {
+  desc::IdescCheck c;
+  c.spec = d.spec;
+  c.fields = desc::DecodeIdescFields(d.value, d.spec.kind);
+  desc::DescContext ctx;
+  ctx.idesc = &c;
+  return desc::MakeDescDiagnostics(ctx, d.validation);
+}
+
+std::string DefaultFileName(const Plan& plan, Lang lang) {
+  return StrCat(plan.name_space, lang == Lang::kCpp ? ".h" : lang == Lang::kJson ? ".json" : ".ptx");
+}
+
 std::string GenerateJson(const Plan& plan, const Options& opt) {
   if (!plan.valid) return "";
   json::WriterOptions wo;

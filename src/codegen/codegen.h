@@ -133,6 +133,22 @@ uint32_t PtxTargets(const PlannedMap& m);
 // Convenience: plan + generate in one call; "" when the plan is invalid or unresolvable.
 std::string GenerateCpp(const Input& in, const Options& opt);
 
+// What `tmapgen codegen` (and tmapd's Codegen) makes of its inputs. Returns false with *err when the
+// request cannot be resolved or `lang` cannot express the plan (a usage error: nothing generated);
+// otherwise fills *plan and *out: out->generated and out->text when the plan is valid, else
+// out->rejection (RenderRejection).
+struct Output {
+  bool generated = false;
+  std::string text;
+  std::string rejection;
+};
+bool Generate(const Input& in, const Options& opt, Lang lang, Plan* plan, Output* out, std::string* err);
+// Every diagnostic of a planned descriptor (RenderRejection shows the errors).
+std::vector<desc::DescDiagnostic> Diagnostics(const PlannedDesc& d);
+std::vector<desc::DescDiagnostic> Diagnostics(const PlannedIdesc& d);
+// The name the generated text goes by when nobody chose one: the namespace with .h, .json or .ptx.
+std::string DefaultFileName(const Plan& plan, Lang lang);
+
 }  // namespace tmapgen::codegen
 
 #endif  // TMAPGEN_SRC_CODEGEN_CODEGEN_H_

@@ -681,4 +681,22 @@ void WriteIdescAllKindsJson(uint32_t value, const IdescSpec& context, json::Writ
   w->EndObject();
 }
 
+// ---------------------------------------------------------------------------------------------- pieces
+
+std::string FieldMeaning(const SmemDesc& d, const BitField& f, uint64_t v) { return SmemFieldMeaning(d, f, v); }
+std::string FieldMeaning(const IdescSpec& s, const BitField& f, uint32_t v) { return IdescFieldMeaning(s, f, v); }
+std::string IdescPtx(const IdescSpec& s) { return PtxLine(s); }
+uint32_t KSliceDescriptorsShown(const SmemDescReport& r) { return KSlicesShown(r); }
+std::string LegalElementTypes(DescArch a, Major m, DescSwizzle s) { return Legal(a, m, s); }
+CanonicalLayout ReportCanonical(const SmemDescReport& r) {
+  const SmemDesc& d = r.desc;
+  const OperandLayout& l = r.layout;
+  const LayoutFacts& f = r.facts;
+  DescSwizzle sw = DescSwizzle::kNone;
+  const bool sw_ok = d.swizzle(&sw);
+  const uint32_t m = l.major == Major::kK ? l.mn / 8 : static_cast<uint32_t>(CeilDiv(f.contiguous_bytes, static_cast<uint64_t>(f.row_bytes)));
+  const uint32_t k = l.major == Major::kK ? static_cast<uint32_t>(CeilDiv(f.kstep_bytes, 32)) : f.kstep_rows / static_cast<uint32_t>(f.atom_rows);
+  return DescribeCanonical(l.arch, l.major, sw_ok ? sw : l.swizzle, f.smem_bits, d.lbo_bytes(), d.sbo_bytes(), m, k);
+}
+
 }  // namespace tmapgen::desc

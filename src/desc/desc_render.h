@@ -86,6 +86,14 @@ void WriteIdescAllKindsJson(uint32_t value, const IdescSpec& context, json::Writ
 // True when the value is valid for at least one kind.
 bool IdescValidForSomeKind(uint32_t value, const IdescSpec& context);
 
+// The pieces the text and JSON show, for other forms of the same report (tmapd's messages).
+std::string FieldMeaning(const SmemDesc& d, const BitField& f, uint64_t v);    // "128 B", "128B swizzle"
+std::string FieldMeaning(const IdescSpec& s, const BitField& f, uint32_t v);   // "N = 256"
+std::string IdescPtx(const IdescSpec& s);           // the tcgen05.mma line that takes the descriptor
+uint32_t KSliceDescriptorsShown(const SmemDescReport& r);  // the "k_slices" JSON lists (layout known)
+std::string LegalElementTypes(DescArch a, Major m, DescSwizzle s);
+CanonicalLayout ReportCanonical(const SmemDescReport& r);  // the "canonical" JSON object (layout known)
+
 }  // namespace tmapgen::desc
 
 #endif  // TMAPGEN_SRC_DESC_DESC_RENDER_H_

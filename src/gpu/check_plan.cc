@@ -352,6 +352,17 @@ Comparison CompareLoad(const TensorMapSpec& spec, const CopyInstruction& in, con
     const uint8_t st = img.state[i];
     const uint8_t want = st == model::kUntouched ? kSentinelByte : img.bytes[i];
     if (st == model::kPadding || gpu[i] == want) continue;
+    if (c.equal) {
+      c.first.present = true;
+      c.first.offset = i;
+      for (size_t j = i; j < m && j < i + kMismatchWindow; ++j) {
+        const uint8_t sj = img.state[j];
+        c.first.expected.push_back(static_cast<char>(sj == model::kUntouched ? kSentinelByte
+                                                     : sj == model::kPadding   ? gpu[j]
+                                                                                : img.bytes[j]));
+        c.first.actual.push_back(static_cast<char>(gpu[j]));
+      }
+    }
     c.equal = false;
     if (c.differing++ >= static_cast<uint64_t>(max_shown)) continue;
     if (!have_places) {
@@ -376,6 +387,8 @@ Comparison CompareLoad(const TensorMapSpec& spec, const CopyInstruction& in, con
     c.report += buf;
   }
   if (!c.equal) c.report = std::to_string(c.differing) + " of " + std::to_string(m) + " shared-memory bytes differ\n" + c.report;
+  c.first.differing = c.differing;
+  c.first.compared = m;
   return c;
 }
 
@@ -384,6 +397,14 @@ Comparison CompareStore(const TensorMapSpec& spec, const uint8_t* before, const 
   Comparison c;
   for (size_t i = 0; i < n; ++i) {
     if (gpu[i] == expected[i]) continue;
+    if (c.equal) {
+      c.first.present = true;
+      c.first.global = true;
+      c.first.offset = i;
+      const size_t e = std::min(n, i + kMismatchWindow);
+      c.first.expected.assign(reinterpret_cast<const char*>(expected + i), e - i);
+      c.first.actual.assign(reinterpret_cast<const char*>(gpu + i), e - i);
+    }
     c.equal = false;
     if (c.differing++ >= static_cast<uint64_t>(max_shown)) continue;
     char buf[200];
@@ -392,6 +413,8 @@ Comparison CompareStore(const TensorMapSpec& spec, const uint8_t* before, const 
     c.report += buf;
   }
   if (!c.equal) c.report = std::to_string(c.differing) + " of " + std::to_string(n) + " global bytes differ\n" + c.report;
+  c.first.differing = c.differing;
+  c.first.compared = n;
   return c;
 }
 

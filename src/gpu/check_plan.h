@@ -59,10 +59,23 @@ std::string HardwareRequirement(const TensorMapSpec& spec, const model::CopyInst
 std::string CopyKindName(const CheckCase& c);
 std::string CoordText(const TensorMapSpec& spec, const model::CopyInstruction& in);
 
+// The first difference of a comparison, for programs (the report says the same for people).
+struct Mismatch {
+  bool present = false;
+  bool global = false;        // false: shared-memory byte offset (loads); true: global byte offset
+  uint64_t offset = 0;        // the first differing byte
+  uint64_t differing = 0;     // bytes that differ
+  uint64_t compared = 0;      // bytes compared
+  std::string expected;       // up to kMismatchWindow bytes from `offset`: the model's
+  std::string actual;         // ... and the GPU's
+};
+inline constexpr size_t kMismatchWindow = 16;
+
 struct Comparison {
   bool equal = true;
   uint64_t differing = 0;
   std::string report;  // the first differences, one per line (empty when equal)
+  Mismatch first;      // when !equal
 };
 
 inline constexpr uint8_t kSentinelByte = 0xA5;  // kernels/tma_check.cu fills shared memory with it before loads

@@ -61,6 +61,23 @@ std::string Unescape(std::string s) {
     if (ch == '\x1f') ch = '\n';
   return s;
 }
+// Bytes as hex digits for the "M" line ("-" for none, so that the line always has its fields).
+std::string HexBytes(const std::string& b) {
+  if (b.empty()) return "-";
+  static const char kDigits[] = "0123456789abcdef";
+  std::string o;
+  for (unsigned char c : b) {
+    o.push_back(kDigits[c >> 4]);
+    o.push_back(kDigits[c & 15]);
+  }
+  return o;
+}
+std::string FromHexBytes(const std::string& h) {
+  auto v = [](char c) { return c >= 'a' ? c - 'a' + 10 : c - '0'; };
+  std::string o;
+  for (size_t i = 0; i + 1 < h.size(); i += 2) o.push_back(static_cast<char>((v(h[i]) << 4) | v(h[i + 1])));
+  return o;
+}
 
 // ------------------------------------------------------------------------------------------ the child side
 class Executor {
@@ -96,6 +113,14 @@ class Executor {
   };
   void Emit(size_t idx, Outcome o, const std::string& detail) {
     std::fprintf(out_, "R %zu %d %s\n", idx, static_cast<int>(o), Escape(detail).c_str());
+  }
+  // The first difference of a failed comparison, before its "R" line:
+  // "M idx global offset differing compared EXPECTED_HEX ACTUAL_HEX".
+  void EmitMismatch(size_t idx, const Mismatch& m) {
+    if (!m.present) return;
+    std::fprintf(out_, "M %zu %d %llu %llu %llu %s %s\n", idx, m.global ? 1 : 0, static_cast<unsigned long long>(m.offset),
+                 static_cast<unsigned long long>(m.differing), static_cast<unsigned long long>(m.compared),
+                 HexBytes(m.expected).c_str(), HexBytes(m.actual).c_str());
   }
   bool Ensure(size_t bytes, std::string* err) {
     if (bytes <= cap_) return true;
@@ -317,6 +342,7 @@ bool Executor::RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t
       }
       const Comparison cmp =
           CompareLoad(c.spec, c.in, img, back_.data() + (s.out_off - status_off), s.L.footprint_bytes);
+      EmitMismatch(s.idx, cmp.first);
       Emit(s.idx, cmp.equal ? Outcome::kPass : Outcome::kFail, cmp.report);
     } else {
       std::vector<uint8_t> expect = s.global;
@@ -328,6 +354,7 @@ bool Executor::RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t
       }
       const Comparison cmp = CompareStore(c.spec, s.global.data(), expect.data(),
                                           back_.data() + (s.goff - status_off), s.gsize);
+      EmitMismatch(s.idx, cmp.first);
       Emit(s.idx, cmp.equal ? Outcome::kPass : Outcome::kFail, cmp.report);
     }
   }
@@ -436,6 +463,23 @@ ChildReport RunChild(const std::vector<CheckCase>& cases, size_t begin, size_t e
         (*results)[idx].detail = Unescape(rest.substr(static_cast<size_t>(used)));
         (*done)[idx] = true;
       }
+    } else if (tag == 'M') {
+      size_t idx = 0;
+      int global = 0, used = 0;
+      unsigned long long off = 0, diff = 0, cmp = 0;
+      if (std::sscanf(rest.c_str(), "%zu %d %llu %llu %llu %n", &idx, &global, &off, &diff, &cmp, &used) >= 5 &&
+          idx < results->size()) {
+        Mismatch& m = (*results)[idx].mismatch;
+        m.present = true;
+        m.global = global != 0;
+        m.offset = off;
+        m.differing = diff;
+        m.compared = cmp;
+        const std::string hex = rest.substr(static_cast<size_t>(used));
+        const size_t sp = hex.find(' ');
+        m.expected = FromHexBytes(hex.substr(0, sp));
+        m.actual = sp == std::string::npos ? std::string() : FromHexBytes(hex.substr(sp + 1));
+      }
     } else if (tag == 'F') {
       rep.faulted = true;
       int used = 0;
@@ -487,16 +531,16 @@ void RunChecks(const std::vector<CheckCase>& cases, const RunOptions& opt, std::
       sum->gpu_available = false;
       sum->why_no_gpu = rep.why.empty() ? rep.fault : rep.why;
       for (size_t i = r.begin; i < r.end; ++i)
-        if (!done[i]) (*results)[i] = {Outcome::kError, "no GPU: " + sum->why_no_gpu};
+        if (!done[i]) (*results)[i] = {Outcome::kError, "no GPU: " + sum->why_no_gpu, Mismatch{}};
       for (const Range& w : work)
         for (size_t i = w.begin; i < w.end; ++i)
-          if (!done[i]) (*results)[i] = {Outcome::kError, "no GPU: " + sum->why_no_gpu};
+          if (!done[i]) (*results)[i] = {Outcome::kError, "no GPU: " + sum->why_no_gpu, Mismatch{}};
       break;
     }
     if (!rep.faulted) continue;
     if (rep.unit_first < 0) {
       // Died before any unit: mark the first case and go on.
-      (*results)[r.begin] = {Outcome::kFault, rep.fault};
+      (*results)[r.begin] = {Outcome::kFault, rep.fault, Mismatch{}};
       done[r.begin] = true;
       work.push_back({r.begin + 1, r.end, r.unit});
       continue;
@@ -506,7 +550,7 @@ void RunChecks(const std::vector<CheckCase>& cases, const RunOptions& opt, std::
     if (l > f) {
       work.push_back({f, l + 1, 1});  // find the faulting case: one case per launch (runs first: LIFO)
     } else {
-      (*results)[f] = {Outcome::kFault, "kernel fault (the CUDA context is lost; a new process continues): " + rep.fault};
+      (*results)[f] = {Outcome::kFault, "kernel fault (the CUDA context is lost; a new process continues): " + rep.fault, Mismatch{}};
       done[f] = true;
     }
   }
@@ -514,7 +558,7 @@ void RunChecks(const std::vector<CheckCase>& cases, const RunOptions& opt, std::
     for (size_t i = 0; i < cases.size(); ++i)
       if (!done[i])
         (*results)[i] = {Outcome::kNotRun, "not run: the time budget of " + std::to_string(opt.max_seconds) +
-                                               " s ran out"};
+                                               " s ran out", Mismatch{}};
   sum->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -30,6 +30,7 @@ const char* OutcomeName(Outcome o);  // "PASS", "FAIL", "TIMEOUT", "FAULT", "NOT
 struct CaseResult {
   Outcome outcome = Outcome::kError;
   std::string detail;  // differences, the fault, or why not run
+  Mismatch mismatch;   // kFail of a comparison: the first difference
 };
 
 struct RunOptions {

@@ -3,7 +3,6 @@
 // tests/server/process_test.py.
 #include <gtest/gtest.h>
 
-#include "cli/codegen_cmd.h"
 #include <grpcpp/grpcpp.h>
 
 #include <set>
@@ -12,11 +11,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <condition_variable>
 #include <csignal>
 #include <fstream>
+#include <mutex>
+#include <tuple>
 
+#include "absl/strings/str_cat.h"
+#include "src/schema/proto_convert.h"
+#include "src/util/strings.h"
+
+#include "cli/codegen_cmd.h"
+#include "cli/desc_cmd.h"
 #include "proto/tmapd.grpc.pb.h"
+#include "proto/tmapd_v2.grpc.pb.h"
+#include "server/api_convert.h"
 #include "server/check_worker.h"
+#include "server/gpu_queue.h"
+#include "server/net_address.h"
 #include "server/service.h"
 
 namespace tmapgen::server {
@@ -269,88 +282,316 @@ TEST(TmapdAuth, TokenIsCheckedOnEveryCall) {
   }
 }
 
+// Loopback is decided on the addresses the name resolves to, not on its spelling.
 TEST(TmapdSecurity, NonLoopbackNeedsTls) {
   ServerConfig c;
   c.listen = "0.0.0.0:0";
   std::string err;
   EXPECT_EQ(Server::Start(c, &err), nullptr);
-  EXPECT_NE(err.find("TLS"), std::string::npos) << err;
-  EXPECT_TRUE(IsLoopbackAddress("127.0.0.1:1"));
-  EXPECT_TRUE(IsLoopbackAddress("[::1]:1"));
-  EXPECT_TRUE(IsLoopbackAddress("localhost:1"));
-  EXPECT_FALSE(IsLoopbackAddress("0.0.0.0:1"));
-  EXPECT_FALSE(IsLoopbackAddress("[::]:1"));
-  EXPECT_FALSE(IsLoopbackAddress("10.1.2.3:1"));
+  EXPECT_NE(err.find("requires TLS"), std::string::npos) << err;
+  ListenPlan p;
+  ASSERT_TRUE(ResolveListen("127.0.0.1:0", &p).ok());
+  EXPECT_TRUE(p.loopback);
+  ASSERT_TRUE(ResolveListen("[::1]:1", &p).ok());
+  EXPECT_TRUE(p.loopback);
+  EXPECT_EQ(p.bind, std::vector<std::string>{"[::1]:1"});
+  ASSERT_TRUE(ResolveListen("localhost:1", &p).ok());
+  EXPECT_TRUE(p.loopback);
+  ASSERT_TRUE(ResolveListen("127.1:7", &p).ok());  // numeric shorthand for 127.0.0.1
+  EXPECT_TRUE(p.loopback);
+  EXPECT_EQ(p.bind, std::vector<std::string>{"127.0.0.1:7"});
+  ASSERT_TRUE(ResolveListen("0.0.0.0:1", &p).ok());
+  EXPECT_FALSE(p.loopback);
+  ASSERT_TRUE(ResolveListen("[::]:1", &p).ok());
+  EXPECT_FALSE(p.loopback);
+  ASSERT_TRUE(ResolveListen("10.1.2.3:1", &p).ok());
+  EXPECT_FALSE(p.loopback);
+  // Spelled like loopback, but a name: it must resolve, and it does not here.
+  EXPECT_FALSE(ResolveListen("127.0.0.1.example.invalid:1", &p).ok());
+  c.listen = "127.0.0.1.example.invalid:0";
+  EXPECT_EQ(Server::Start(c, &err), nullptr);
+  EXPECT_NE(err.find("cannot resolve"), std::string::npos) << err;
+  EXPECT_FALSE(ResolveListen("127.0.0.1", &p).ok());  // no port
+
+  bool loop = false;
+  ASSERT_TRUE(TargetIsLoopback("127.0.0.1:1", &loop).ok());
+  EXPECT_TRUE(loop);
+  ASSERT_TRUE(TargetIsLoopback("dns:///localhost:1", &loop).ok());
+  EXPECT_TRUE(loop);
+  ASSERT_TRUE(TargetIsLoopback("ipv4:127.0.0.1:1,127.0.0.2:2", &loop).ok());
+  EXPECT_TRUE(loop);
+  ASSERT_TRUE(TargetIsLoopback("ipv4:127.0.0.1:1,10.0.0.1:2", &loop).ok());
+  EXPECT_FALSE(loop);
+  ASSERT_TRUE(TargetIsLoopback("10.1.2.3:50051", &loop).ok());
+  EXPECT_FALSE(loop);
+  ASSERT_TRUE(TargetIsLoopback("unix:/tmp/tmapd.sock", &loop).ok());
+  EXPECT_TRUE(loop);
+  ASSERT_TRUE(TargetIsLoopback("xds:///tmapd", &loop).ok());
+  EXPECT_FALSE(loop);
+  EXPECT_FALSE(TargetIsLoopback("127.0.0.1.example.invalid:1", &loop).ok());
+  EXPECT_FALSE(loop);
 }
 
-TEST_F(TmapdTest, DescribeAndDescriptors) {
+std::unique_ptr<v2::Tmapd::Stub> ConnectV2(const std::string& target) {
+  return v2::Tmapd::NewStub(grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
+}
+
+TEST_F(TmapdTest, DescribeNamesBothApis) {
   grpc::ClientContext ctx;
   v1::DescribeResponse d;
   ASSERT_TRUE(stub_->Describe(&ctx, v1::DescribeRequest(), &d).ok());
   EXPECT_FALSE(d.gpu());  // use_gpu = false in these tests
   EXPECT_EQ(d.known_targets_size(), 16);
   EXPECT_EQ(d.instance(), server_->address());
-
-  v1::DescriptorRequest req;
-  req.add_args("wgmma");
-  req.add_args("--tile");
-  req.add_args("64,16");
-  req.add_args("--format");
-  req.add_args("json");
-  v1::DescriptorResponse res;
+  EXPECT_EQ(std::vector<std::string>(d.services().begin(), d.services().end()),
+            (std::vector<std::string>{"tmapgen.v1.Tmapd", "tmapgen.v2.Tmapd"}));
+  auto v2 = ConnectV2(server_->address());
   grpc::ClientContext ctx2;
-  ASSERT_TRUE(stub_->Descriptor(&ctx2, req, &res).ok());
-  EXPECT_EQ(res.exit_code(), 0) << res.err();
-  EXPECT_EQ(res.out().rfind("{", 0), 0u) << res.out();
-
-  v1::DescriptorRequest svg = req;
-  svg.add_args("--svg");
-  svg.add_args("/tmp/x.svg");
-  grpc::ClientContext ctx3;
-  EXPECT_EQ(stub_->Descriptor(&ctx3, svg, &res).error_code(), grpc::INVALID_ARGUMENT);
-  v1::DescriptorRequest file = req;
-  file.add_args("--for-map");
-  file.add_args("/etc/passwd");
-  grpc::ClientContext ctx4;
-  EXPECT_EQ(stub_->Descriptor(&ctx4, file, &res).error_code(), grpc::INVALID_ARGUMENT);
+  v1::DescribeResponse d2;
+  ASSERT_TRUE(v2->Describe(&ctx2, v1::DescribeRequest(), &d2).ok());
+  EXPECT_EQ(d2.instance(), d.instance());
 }
 
-// Codegen: the same bytes as the local command; an invalid spec is exit 1 with the report and no code;
-// -o and file names in args are refused (the server writes and reads no files).
+// The matrix descriptor RPC answers with the command's report, built from the request the command line
+// parses: rendered text byte-identical to the local command, and every field as a message.
+class MatrixDescriptorTest : public TmapdTest {
+ protected:
+  // Runs `tmapgen desc ARGS` locally and through the RPC; both outputs must be the same bytes.
+  v2::MatrixDescriptorResponse Both(const std::vector<std::string>& args, int want_rc) {
+    std::string lo, le;
+    EXPECT_EQ(cli::RunDescCommandTo(args, &lo, &le), want_rc) << le;
+    cli::DescArgs a;
+    std::string err;
+    EXPECT_TRUE(cli::ParseDescArgs(args, &a, &err)) << err;
+    EXPECT_TRUE(cli::LoadDescMap(&a, &err)) << err;
+    v2::MatrixDescriptorRequest req;
+    ToProto(a.request, &req);
+    req.mutable_render()->set_format(a.json ? v2::Rendering::JSON : v2::Rendering::TEXT);
+    v2::MatrixDescriptorResponse res;
+    grpc::ClientContext ctx;
+    const grpc::Status s = ConnectV2(server_->address())->MatrixDescriptor(&ctx, req, &res);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    EXPECT_EQ(res.rendered(), lo);
+    EXPECT_EQ(res.valid(), want_rc == 0);
+    return res;
+  }
+};
+
+TEST_F(MatrixDescriptorTest, BuildCarriesEveryField) {
+  const v2::MatrixDescriptorResponse r = Both({"wgmma", "--tile", "64,16"}, 0);
+  // The wgmma descriptor's fields, PTX ISA 9.7.15.5.1.2.2: start address 0-13, LBO 16-29, SBO 32-45,
+  // base offset 49-51, layout type 62-63.
+  ASSERT_EQ(r.fields_size(), 5);
+  const std::vector<std::tuple<std::string, uint32_t, uint32_t>> want = {
+      {"start_address", 0, 14}, {"leading_byte_offset", 16, 14}, {"stride_byte_offset", 32, 14},
+      {"base_offset", 49, 3}, {"layout_type", 62, 2}};
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(r.fields(i).name(), std::get<0>(want[i]));
+    EXPECT_EQ(r.fields(i).lo(), std::get<1>(want[i]));
+    EXPECT_EQ(r.fields(i).width(), std::get<2>(want[i]));
+    EXPECT_FALSE(r.fields(i).meaning().empty());
+    EXPECT_EQ((r.value() >> r.fields(i).lo()) & ((uint64_t{1} << r.fields(i).width()) - 1), r.fields(i).encoded());
+  }
+  EXPECT_TRUE(r.fields(0).has_bytes());
+  EXPECT_FALSE(r.fields(4).has_bytes());
+  EXPECT_EQ(r.family(), v2::WGMMA);
+  // The default swizzle is 128B; wgmma's layout type for it is 1 (PTX ISA 9.7.15.5.1.2.2).
+  EXPECT_EQ(r.swizzle(), v2::DESCRIPTOR_SWIZZLE_128B);
+  EXPECT_EQ(r.fields(4).encoded(), 1u);
+  ASSERT_TRUE(r.has_layout());
+  EXPECT_EQ(r.layout().tile().mn(), 64u);
+  EXPECT_EQ(r.layout().tile().k(), 16u);
+  EXPECT_EQ(r.layout().repeat_bytes(), 1024);  // 128B swizzle repeats every 1024 bytes (PTX ISA Table 41)
+  EXPECT_TRUE(r.layout().canonical().defined());
+  Both({"tcgen05", "--tile", "128,64", "--format", "json"}, 0);
+}
+
+TEST_F(MatrixDescriptorTest, DeriveCheckAndDecodeWithAMap) {
+  const std::string map = testing::TempDir() + "/desc_map.json";
+  {
+    std::ofstream f(map);
+    f << R"({"mode":"tiled","tensor_data_type":"f16","tensor_rank":2,"global_dim":[4096,4096],"box_dim":[64,64],"swizzle":"128B"})";
+  }
+  const v2::MatrixDescriptorResponse d = Both({"wgmma", "--for-map", map}, 0);
+  ASSERT_TRUE(d.has_map());
+  EXPECT_EQ(d.map().source(), map);
+  EXPECT_EQ(d.map().derived_value(), d.value());
+  EXPECT_EQ(d.map().inner_bytes(), 128u);  // 64 f16 elements
+  EXPECT_EQ(d.map().rows(), 64u);
+  // Checking a value that is not the derived one: CHECK reports the disagreement as diagnostics.
+  const uint64_t other = d.value() ^ (uint64_t{1} << 62);  // another layout type
+  const v2::MatrixDescriptorResponse c =
+      Both({"wgmma", "--for-map", map, "--check", StrCat("0x", absl::Hex(other))}, 1);
+  EXPECT_FALSE(c.valid());
+  EXPECT_EQ(c.value(), other);
+  EXPECT_GT(c.errors(), 0);
+  ASSERT_GT(c.diagnostics_size(), 0);
+  bool error = false;
+  for (const v1::Diagnostic& x : c.diagnostics()) error = error || x.severity() == "error";
+  EXPECT_TRUE(error);
+  EXPECT_TRUE(c.map().compared());
+  Both({"decode", StrCat("0x", absl::Hex(d.value())), "--for-map", map}, 0);
+  const v2::MatrixDescriptorResponse g = Both({"decode", "0x4000004000010001"}, 0);
+  EXPECT_TRUE(g.family_guessed());
+  EXPECT_EQ(g.interpretations_size(), 2);
+  Both({"tcgen05", "--tile", "128,64", "--k-slice", "2", "--draw"}, 0);
+}
+
+TEST_F(TmapdTest, InstructionDescriptorBuildAndDecode) {
+  auto v2 = ConnectV2(server_->address());
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--kind", "f16", "--m", "64", "--n", "64"}, {"--kind", "i8", "--format", "json"},
+        {"decode", "0x08200490"}, {"decode", "0x08200490", "--kind", "f16"}, {"--kind", "f16", "--m", "96"}}) {
+    std::string lo, le;
+    const int rc = cli::RunIdescCommandTo(args, &lo, &le);
+    cli::IdescArgs a;
+    std::string err;
+    ASSERT_TRUE(cli::ParseIdescArgs(args, &a, &err)) << err;
+    v2::InstructionDescriptorRequest req;
+    ToProto(a.request, &req);
+    req.mutable_render()->set_format(a.json ? v2::Rendering::JSON : v2::Rendering::TEXT);
+    v2::InstructionDescriptorResponse res;
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(v2->InstructionDescriptor(&ctx, req, &res).ok());
+    EXPECT_EQ(res.rendered(), lo) << args[0];
+    EXPECT_EQ(res.valid(), rc == 0);
+    if (args[0] == "decode" && args.size() == 2) {
+      EXPECT_EQ(res.by_kind_size(), 7);  // every .kind
+    } else {
+      EXPECT_GT(res.fields_size(), 0);
+    }
+  }
+  // Built from the fields: M = 64, N = 64 of .kind::f16 (PTX ISA Table 42: N >> 3 at bits 17-22, M >> 4 at 24-28).
+  v2::InstructionDescriptorRequest req;
+  req.set_operation(v2::InstructionDescriptorRequest::BUILD);
+  req.mutable_spec()->set_kind(v2::KIND_F16);
+  req.mutable_spec()->set_m(64);
+  req.mutable_spec()->set_n(64);
+  v2::InstructionDescriptorResponse res;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(v2->InstructionDescriptor(&ctx, req, &res).ok());
+  EXPECT_EQ((res.value() >> 17) & 0x3f, 64u >> 3);
+  EXPECT_EQ((res.value() >> 24) & 0x1f, 64u >> 4);
+  EXPECT_EQ(res.decoded().m(), 64u);
+  EXPECT_EQ(res.decoded().n(), 64u);
+  EXPECT_TRUE(res.rendered().empty());  // no rendering asked
+}
+
+// Malformed structured requests: INVALID_ARGUMENT naming the field, in the message and the metadata.
+TEST_F(TmapdTest, MalformedDescriptorRequestsNameTheField) {
+  auto v2 = ConnectV2(server_->address());
+  auto call = [&](const v2::MatrixDescriptorRequest& req) {
+    v2::MatrixDescriptorResponse res;
+    grpc::ClientContext ctx;
+    const grpc::Status s = v2->MatrixDescriptor(&ctx, req, &res);
+    return std::make_pair(s, Field(ctx));
+  };
+  v2::MatrixDescriptorRequest req;
+  auto [s0, f0] = call(req);
+  EXPECT_EQ(s0.error_code(), grpc::INVALID_ARGUMENT);
+  EXPECT_EQ(f0, "operation");
+  req.set_operation(v2::MatrixDescriptorRequest::BUILD);
+  auto [s1, f1] = call(req);
+  EXPECT_EQ(s1.error_code(), grpc::INVALID_ARGUMENT);
+  EXPECT_EQ(f1, "family");
+  req.set_family(static_cast<v2::DescriptorFamily>(99));
+  auto [s2, f2] = call(req);
+  EXPECT_EQ(f2, "family");
+  EXPECT_NE(s2.error_message().find("99"), std::string::npos);
+  req.set_family(v2::WGMMA);
+  req.mutable_layout()->set_base_offset(8);
+  auto [s3, f3] = call(req);
+  EXPECT_EQ(f3, "layout.base_offset");
+  req.mutable_layout()->clear_base_offset();
+  req.set_operation(v2::MatrixDescriptorRequest::DERIVE);
+  auto [s4, f4] = call(req);
+  EXPECT_EQ(f4, "map");
+  *req.mutable_map() = GoodSpec();
+  req.mutable_layout()->set_swizzle(v2::DESCRIPTOR_SWIZZLE_64B);
+  auto [s5, f5] = call(req);
+  EXPECT_EQ(f5, "layout.swizzle");
+  req.mutable_layout()->clear_swizzle();
+  req.mutable_map()->set_mode(static_cast<v1::Mode>(42));
+  auto [s6, f6] = call(req);
+  EXPECT_EQ(f6, "map.mode");
+  req.mutable_map()->set_mode(v1::TILED);
+  req.set_target("sm_42");
+  auto [s7, f7] = call(req);
+  EXPECT_EQ(f7, "target");
+  req.clear_target();
+  auto [s8, f8] = call(req);
+  EXPECT_TRUE(s8.ok()) << s8.error_message();
+
+  v2::InstructionDescriptorRequest ir;
+  ir.set_operation(v2::InstructionDescriptorRequest::DECODE);
+  ir.mutable_spec()->set_m(64);
+  v2::InstructionDescriptorResponse ires;
+  grpc::ClientContext ictx;
+  EXPECT_EQ(v2->InstructionDescriptor(&ictx, ir, &ires).error_code(), grpc::INVALID_ARGUMENT);
+  EXPECT_EQ(Field(ictx), "spec.m");
+  ir.set_operation(v2::InstructionDescriptorRequest::BUILD);
+  ir.mutable_spec()->set_cta_group(3);
+  grpc::ClientContext ictx2;
+  EXPECT_EQ(v2->InstructionDescriptor(&ictx2, ir, &ires).error_code(), grpc::INVALID_ARGUMENT);
+  EXPECT_EQ(Field(ictx2), "spec.cta_group");
+}
+
+// Codegen: the same bytes as the local command, returned by name; an invalid spec is not generated and
+// comes back with its diagnostics; a request that cannot be resolved is INVALID_ARGUMENT.
 TEST_F(TmapdTest, CodegenMatchesTheLocalCommand) {
   const std::string spec =
       R"({"name":"a_tile","tensor_data_type":"bf16","global_dim":[1024,1024],"box_dim":[64,64],"swizzle":"128B","target":"sm_90a"})";
   const std::string path = testing::TempDir() + "/codegen_spec.json";
   { FILE* f = std::fopen(path.c_str(), "wb"); std::fputs(spec.c_str(), f); std::fclose(f); }
-  std::string lo, le;
-  ASSERT_EQ(cli::RunCodegenCommandTo({"--lang", "cpp", path}, &lo, &le), 0) << le;
+  auto v2 = ConnectV2(server_->address());
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--lang", "cpp", path}, {"--lang", "json", path}, {"--lang", "ptx", "--desc", "a_tile:wgmma:A:K", path},
+        {path, "--idesc", "kind=f16,m=64,n=64,name=mma", "--namespace", "ns"}}) {
+    std::string lo, le;
+    ASSERT_EQ(cli::RunCodegenCommandTo(args, &lo, &le), 0) << le;
+    cli::CodegenArgs a;
+    std::string err;
+    ASSERT_TRUE(cli::ParseCodegenArgs(args, &a, &err)) << err;
+    ASSERT_TRUE(cli::ReadCodegenSpecs(&a, &err)) << err;
+    v2::CodegenRequest req;
+    ToProto(a.input, a.options, a.lang, &req);
+    v2::CodegenResponse res;
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(v2->Codegen(&ctx, req, &res).ok());
+    ASSERT_TRUE(res.generated());
+    ASSERT_EQ(res.files_size(), 1);
+    EXPECT_EQ(res.files(0).content(), lo);
+    EXPECT_FALSE(res.files(0).name().empty());
+    EXPECT_EQ(res.files(0).name().find('/'), std::string::npos);  // a name, never a path
+    for (const v2::CodegenItem& it : res.items()) EXPECT_TRUE(it.valid());
+  }
 
-  v1::CodegenRequest req;
-  v1::SpecFile* f = req.add_files();
-  f->set_name(path);
-  f->set_content(spec);
-  req.add_args("--lang");
-  req.add_args("cpp");
-  v1::CodegenResponse res;
-  grpc::ClientContext ctx;
-  ASSERT_TRUE(stub_->Codegen(&ctx, req, &res).ok());
-  EXPECT_EQ(res.exit_code(), 0) << res.err();
-  EXPECT_EQ(res.out(), lo);
-
-  v1::CodegenRequest bad = req;
-  bad.mutable_files(0)->set_content(
+  v2::CodegenRequest bad;
+  const absl::StatusOr<TensorMapSpec> s = ParseSpecJson(
       R"({"tensor_data_type":"bf16","global_dim":[1000,64],"global_strides":[2008],"box_dim":[64,64],"swizzle":"128B"})");
+  ASSERT_TRUE(s.ok()) << s.status();
+  SpecToProto(*s, bad.add_specs());
+  v2::CodegenResponse res;
   grpc::ClientContext ctx2;
-  ASSERT_TRUE(stub_->Codegen(&ctx2, bad, &res).ok());
-  EXPECT_EQ(res.exit_code(), 1);
-  EXPECT_TRUE(res.out().empty());
-  EXPECT_NE(res.err().find("global-stride-align-16"), std::string::npos) << res.err();
+  ASSERT_TRUE(v2->Codegen(&ctx2, bad, &res).ok());
+  EXPECT_FALSE(res.generated());
+  EXPECT_EQ(res.files_size(), 0);
+  EXPECT_NE(res.rejection().find("global-stride-align-16"), std::string::npos) << res.rejection();
+  ASSERT_EQ(res.items_size(), 1);
+  EXPECT_FALSE(res.items(0).valid());
+  bool found = false;
+  for (const v1::Diagnostic& d : res.items(0).diagnostics()) found = found || d.rule() == "global-stride-align-16";
+  EXPECT_TRUE(found);
 
-  v1::CodegenRequest out_flag = req;
-  out_flag.add_args("-o");
-  out_flag.add_args("/tmp/x.h");
+  v2::CodegenRequest unresolved;
+  SpecToProto(*s, unresolved.add_specs());
+  v2::CodegenMatrixDescriptor* d = unresolved.add_matrix_descriptors();
+  d->set_map("no_such_map");
+  d->set_family(v2::WGMMA);
   grpc::ClientContext ctx3;
-  EXPECT_EQ(stub_->Codegen(&ctx3, out_flag, &res).error_code(), grpc::INVALID_ARGUMENT);
+  const grpc::Status st = v2->Codegen(&ctx3, unresolved, &res);
+  EXPECT_EQ(st.error_code(), grpc::INVALID_ARGUMENT);
+  EXPECT_NE(st.error_message().find("no_such_map"), std::string::npos) << st.error_message();
 }
 
 // Two replicas behind one channel: round_robin spreads the calls over both.
@@ -359,7 +600,9 @@ TEST(TmapdScale, RoundRobinOverTwoServers) {
   ASSERT_TRUE(a && b);
   auto stub = Connect("ipv4:" + a->address() + "," + b->address());
   std::set<std::string> seen;
-  for (int i = 0; i < 20; ++i) {
+  // round_robin uses a replica once its connection is up; the second may come up some calls later.
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  for (int i = 0; seen.size() < 2 && std::chrono::steady_clock::now() < end; ++i) {
     grpc::ClientContext ctx;
     ctx.set_wait_for_ready(true);
     ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
@@ -409,58 +652,122 @@ TEST(TmapdShutdown, FinishesCallsInFlight) {
   server->Wait();
 }
 
-// The bounded GPU queue: one running, one waiting; a third is turned away; a waiter times out.
-TEST(GpuGateTest, BoundedQueue) {
-  GpuGate gate(1, 1);
-  const auto far = std::chrono::system_clock::time_point::max();
-  ASSERT_EQ(gate.Acquire(far), GpuGate::Admit::kOk);
-  std::thread waiter([&] {
-    EXPECT_EQ(gate.Acquire(std::chrono::system_clock::now() + std::chrono::seconds(20)), GpuGate::Admit::kOk);
-    gate.Release();
-  });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  EXPECT_EQ(gate.Acquire(far), GpuGate::Admit::kQueueFull);
-  gate.Release();
-  waiter.join();
-  ASSERT_EQ(gate.Acquire(far), GpuGate::Admit::kOk);
-  std::thread late([&] {
-    EXPECT_EQ(gate.Acquire(std::chrono::system_clock::now() + std::chrono::milliseconds(100)), GpuGate::Admit::kDeadline);
-  });
-  late.join();
-  gate.Release();
+// Validate on the asynchronous API (--validate-threads N, the default 1) and on the callback API (0): the
+// same answers, the token first, bad bytes INVALID_ARGUMENT, the limits, and a clean shutdown.
+class TmapdValidatePaths : public ::testing::TestWithParam<int> {};
+INSTANTIATE_TEST_SUITE_P(Threads, TmapdValidatePaths, ::testing::Values(0, 1, 2));
+
+TEST_P(TmapdValidatePaths, SameAnswers) {
+  ServerConfig c;
+  c.validate_threads = GetParam();
+  c.token = "t0ken";
+  c.limits.max_message_bytes = 64 << 10;
+  std::unique_ptr<Server> server = StartServer(c);
+  ASSERT_NE(server, nullptr);
+  auto stub = Connect(server->address());
+  for (int i = 0; i < 200; ++i) {
+    v1::ValidateRequest req;
+    *req.mutable_spec() = (i % 2) ? BadSpec() : GoodSpec();
+    v1::Result res;
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer t0ken");
+    ASSERT_TRUE(stub->Validate(&ctx, req, &res).ok());
+    EXPECT_EQ(res.valid(), i % 2 == 0);
+  }
+  v1::ValidateRequest req;
+  *req.mutable_spec() = GoodSpec();
+  v1::Result res;
+  {
+    grpc::ClientContext ctx;  // no token
+    EXPECT_EQ(stub->Validate(&ctx, req, &res).error_code(), grpc::UNAUTHENTICATED);
+  }
+  {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer t0ken");
+    req.mutable_spec()->set_mode(static_cast<v1::Mode>(99));
+    EXPECT_EQ(stub->Validate(&ctx, req, &res).error_code(), grpc::INVALID_ARGUMENT);
+    EXPECT_EQ(Field(ctx), "spec.mode");
+  }
+  {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer t0ken");
+    *req.mutable_spec() = GoodSpec();
+    req.mutable_spec()->set_name(std::string(20000, 'n'));
+    req.mutable_options()->set_format(v1::OUTPUT_TEXTPROTO);
+    const grpc::Status s = stub->Validate(&ctx, req, &res);
+    EXPECT_EQ(s.error_code(), grpc::RESOURCE_EXHAUSTED);
+    EXPECT_NE(s.error_message().find("over the message limit"), std::string::npos) << s.error_message();
+  }
+  auto v2stub = v2::Tmapd::NewStub(grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
+  grpc::ClientContext ctx;
+  ctx.AddMetadata("authorization", "Bearer t0ken");
+  v1::ValidateRequest good;
+  *good.mutable_spec() = GoodSpec();
+  ASSERT_TRUE(v2stub->Validate(&ctx, good, &res).ok());
+  EXPECT_TRUE(res.valid());
+  server->Shutdown(std::chrono::milliseconds(100));
+  server->Wait();
+}
+
+// The GPU queue: one running, one waiting; a third is turned away at once; queued jobs all run.
+TEST(GpuQueueTest, BoundedQueue) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool release = false;
+  std::atomic<int> ran{0};
+  {
+    GpuQueue q(1, 1);
+    auto blocking = [&] {
+      std::unique_lock<std::mutex> lock(mu);
+      cv.wait(lock, [&] { return release; });
+      ++ran;
+    };
+    ASSERT_TRUE(q.Submit(blocking));  // runs
+    for (int i = 0; i < 200 && q.waiting() > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_TRUE(q.Submit([&] { ++ran; }));   // waits
+    EXPECT_FALSE(q.Submit([&] { ++ran; }));  // the queue is full
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      release = true;
+    }
+    cv.notify_all();
+  }
+  EXPECT_EQ(ran.load(), 2);
 }
 
 // Check needs a GPU: a GPU-less server says so (FAILED_PRECONDITION), and still answers.
 TEST_F(TmapdTest, CheckWithoutGpuIsFailedPrecondition) {
-  v1::CheckRequest req;
-  v1::SpecFile* f = req.add_files();
-  f->set_name("a.json");
-  f->set_content("{\"mode\":\"tiled\"}");
-  v1::CheckResponse res;
+  auto v2 = ConnectV2(server_->address());
+  v2::CheckRequest req;
+  v2::NamedSpec* n = req.add_specs();
+  n->set_name("a.json");
+  *n->mutable_spec() = GoodSpec();
+  v2::CheckResponse res;
   grpc::ClientContext ctx;
-  EXPECT_EQ(stub_->Check(&ctx, req, &res).error_code(), grpc::FAILED_PRECONDITION);
+  EXPECT_EQ(v2->Check(&ctx, req, &res).error_code(), grpc::FAILED_PRECONDITION);
   grpc::ClientContext ctx2;
   v1::DescribeResponse d;
   ASSERT_TRUE(stub_->Describe(&ctx2, v1::DescribeRequest(), &d).ok());
   EXPECT_FALSE(d.check_available());
 }
 
-// The worker process: output under the caller's names, exit status, a crash (as a kernel fault that
-// takes the process down) and a hang are contained. A shell script stands in for tmapgen.
+// The worker process: its standard input and output are the request and the answer; it gets no
+// argument from the request; a crash (as a kernel fault that takes the process down) and a hang are
+// contained. A shell script stands in for tmapd_check_worker.
 class CheckWorkerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     char dir[] = "/tmp/tmapd-worker-test-XXXXXX";
     ASSERT_NE(mkdtemp(dir), nullptr);
     dir_ = dir;
-    script_ = dir_ + "/fake-tmapgen";
+    script_ = dir_ + "/fake-worker";
     std::ofstream f(script_);
     f << "#!/bin/sh\n"
-         "case \"$3\" in\n"
+         "case \"$1\" in\n"
          "  --crash) kill -SEGV $$ ;;\n"
          "  --hang) sleep 30 ;;\n"
          "esac\n"
-         "echo \"$1 $2\"; cat \"$2\"; echo \"stderr of $2\" >&2; exit 1\n";
+         "echo \"argc $#\"; cat; echo \"stderr\" >&2; exit 1\n";
     f.close();
     chmod(script_.c_str(), 0755);
   }
@@ -468,9 +775,9 @@ class CheckWorkerTest : public ::testing::Test {
     unlink(script_.c_str());
     rmdir(dir_.c_str());
   }
-  CheckOutcome Run(const std::string& flag, std::chrono::milliseconds budget = std::chrono::seconds(20)) {
+  CheckOutcome Run(const std::string& flag, std::string input, std::chrono::milliseconds budget = std::chrono::seconds(20)) {
     CheckJob job;
-    job.files.emplace_back("my/specs.jsonl", "{\"mode\":\"tiled\"}\n");
+    job.input = std::move(input);
     if (!flag.empty()) job.flags.push_back(flag);
     job.deadline = std::chrono::system_clock::now() + budget;
     CheckOutcome out;
@@ -481,23 +788,25 @@ class CheckWorkerTest : public ::testing::Test {
   std::string dir_, script_;
 };
 
-TEST_F(CheckWorkerTest, OutputUnderTheCallersNames) {
-  const CheckOutcome out = Run("");
+TEST_F(CheckWorkerTest, InputInOutputOut) {
+  // More than a pipe holds (64 KiB): input is written while output is read.
+  const std::string big(1 << 20, 'x');
+  const CheckOutcome out = Run("", big);
   EXPECT_EQ(out.end, CheckOutcome::End::kExited);
   EXPECT_EQ(out.exit_code, 1);
-  EXPECT_EQ(out.out, "check my/specs.jsonl\n{\"mode\":\"tiled\"}\n");
-  EXPECT_EQ(out.err, "stderr of my/specs.jsonl\n");
+  EXPECT_EQ(out.out, "argc 0\n" + big);
+  EXPECT_EQ(out.err, "stderr\n");
 }
 
 TEST_F(CheckWorkerTest, CrashAndHangAreContained) {
-  const CheckOutcome crash = Run("--crash");
+  const CheckOutcome crash = Run("--crash", "");
   EXPECT_EQ(crash.end, CheckOutcome::End::kKilledBySignal);
   EXPECT_EQ(crash.signal, SIGSEGV);
   const auto t0 = std::chrono::steady_clock::now();
-  const CheckOutcome hang = Run("--hang", std::chrono::milliseconds(300));
+  const CheckOutcome hang = Run("--hang", "", std::chrono::milliseconds(300));
   EXPECT_EQ(hang.end, CheckOutcome::End::kTimedOut);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
-  EXPECT_EQ(Run("").exit_code, 1);  // the next job gets a fresh worker
+  EXPECT_EQ(Run("", "x").exit_code, 1);  // the next job gets a fresh worker
 }
 
 }  // namespace

@@ -1,0 +1,47 @@
+// gpu_queue.h: GPU work of tmapd (Build's driver encode, Check's worker process) runs on a fixed pool of
+// `concurrency` threads behind a queue of at most `queue` waiting jobs, so that gRPC's threads never
+// block on the GPU and the number of threads stays fixed whatever the clients do.
+//
+// Contract
+// - Submit() returns false at once when `queue` jobs are already waiting (the caller answers
+//   RESOURCE_EXHAUSTED). A job runs exactly once, on a pool thread; it checks its own call's deadline
+//   and cancellation when it starts (it may have waited).
+// - The destructor runs the jobs still queued, then joins the threads.
+#ifndef TMAPGEN_SERVER_GPU_QUEUE_H_
+#define TMAPGEN_SERVER_GPU_QUEUE_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace tmapgen::server {
+
+class GpuQueue {
+ public:
+  GpuQueue(uint32_t concurrency, uint32_t queue);
+  ~GpuQueue();
+  GpuQueue(const GpuQueue&) = delete;
+  GpuQueue& operator=(const GpuQueue&) = delete;
+
+  bool Submit(std::function<void()> job);
+  uint32_t waiting() const;
+
+ private:
+  void Work();
+
+  const uint32_t queue_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> jobs_;
+  size_t running_ = 0;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace tmapgen::server
+
+#endif  // TMAPGEN_SERVER_GPU_QUEUE_H_

@@ -1,0 +1,24 @@
+// grpc_status.h: the one place where the service's errors (absl::Status, from engine.h and
+// api_convert.h) become gRPC statuses. The codes map 1:1 (gRPC and Abseil share the canonical code
+// space); the field a message starts with ("spec.mode: ...") also goes into the trailing metadata
+// entry "tmapgen-field", for programs.
+#ifndef TMAPGEN_SERVER_GRPC_STATUS_H_
+#define TMAPGEN_SERVER_GRPC_STATUS_H_
+
+#include <grpcpp/grpcpp.h>
+
+#include <string>
+
+#include "absl/status/status.h"
+
+namespace tmapgen::server {
+
+grpc::StatusCode ToGrpcCode(absl::StatusCode c);
+// The status, with the message as is; *field (when given) receives the field path it starts with.
+grpc::Status ToGrpc(const absl::Status& s, std::string* field = nullptr);
+// "OK", "INVALID_ARGUMENT", ... for logs and client messages.
+const char* CodeName(grpc::StatusCode c);
+
+}  // namespace tmapgen::server
+
+#endif  // TMAPGEN_SERVER_GRPC_STATUS_H_
