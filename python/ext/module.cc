@@ -28,8 +28,6 @@ NB_MODULE(_tmapgen, m) {
   tmapgen::py::BindReport(m);
   tmapgen::py::BindBulk(m);
   tmapgen::py::BindDlpack(m);
-#ifdef TMAPGEN_PY_HAVE_DESC
   tmapgen::py::BindDesc(m);
-#endif
   tmapgen::py::BindBlob(m);
 }

@@ -105,7 +105,7 @@ def mypy(code, tmp_path):
 
 def test_mypy_accepts_correct_uses(tmp_path):
     stub_tree()
-    code = USES + (USES_DESC if hasattr(tmapgen, "wgmma_desc") else "") + (USES_BLOB if hasattr(tmapgen, "decode") else "")
+    code = USES + USES_DESC + USES_BLOB
     rc, out = mypy(code, tmp_path)
     assert rc == 0, out
 

@@ -17,9 +17,6 @@ import pytest
 import tmapgen
 from tmapgen import SpecError
 
-pytestmark = pytest.mark.skipif(not hasattr(tmapgen, "wgmma_desc"),
-                                reason="this tree has no src/desc/desc_request.h (the descriptor requests)")
-
 
 def fields(report):
     return {f.name: f for f in report.fields}

@@ -33,13 +33,10 @@ from ._tensor import for_tensor
 
 _abc.Sequence.register(ReportList)
 
-from . import _tmapgen as _core  # noqa: E402
-
-if hasattr(_core, "wgmma_desc"):  # the descriptor requests (src/desc/desc_request.h)
-    from ._tmapgen import (  # noqa: F401
-        DescDiagnostic, DescField, DescReport, IdescReport, check_desc, decode_desc, decode_idesc, idesc,
-        tcgen05_desc, wgmma_desc,
-    )
+from ._tmapgen import (  # noqa: E402
+    DescDiagnostic, DescField, DescReport, IdescReport, check_desc, decode_desc, decode_idesc, idesc,
+    tcgen05_desc, wgmma_desc,
+)
 from ._tmapgen import DecodedMap, MapField, UnexplainedBit, decode  # noqa: E402
 from ._blob import MapBytes, encode  # noqa: E402
 
@@ -59,5 +56,14 @@ __all__ = [
     "decode",
     "encode",
     "__version__",
-] + [n for n in ("DescDiagnostic", "DescField", "DescReport", "IdescReport", "check_desc", "decode_desc",
-                 "decode_idesc", "idesc", "tcgen05_desc", "wgmma_desc") if n in globals()]
+    "DescDiagnostic",
+    "DescField",
+    "DescReport",
+    "IdescReport",
+    "check_desc",
+    "decode_desc",
+    "decode_idesc",
+    "idesc",
+    "tcgen05_desc",
+    "wgmma_desc",
+]
