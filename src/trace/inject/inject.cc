@@ -413,6 +413,26 @@ void ReinitAfterFork() {
   g->fork_pending.store(false, std::memory_order_release);
 }
 
+// The parameters the three encoders share (the map, type, rank, address, dims, strides, element strides,
+// interleave, swizzle, L2 promotion, OOB fill); returns the map's address. Arrays are read only where
+// the pointer can be read (ReadArray).
+template <typename Params>
+void* ReadCommonParams(const Params* p, bool ok, EncodeCall* c) {
+  c->data_type = static_cast<uint32_t>(p->tensorDataType);
+  c->rank = p->tensorRank;
+  c->global_address = reinterpret_cast<uintptr_t>(p->globalAddress);
+  const uint32_t n = c->rank < 5 ? c->rank : 5;
+  ReadArray(p->globalDim, n, c->global_dim, ok, kUnreadableGlobalDim, &c->unreadable);
+  ReadArray(p->globalStrides, n > 0 ? n - 1 : 0, c->global_strides, ok, kUnreadableGlobalStrides, &c->unreadable);
+  ReadArray(p->elementStrides, n, c->element_strides, ok, kUnreadableElementStrides, &c->unreadable);
+  c->interleave = static_cast<uint32_t>(p->interleave);
+  c->swizzle = static_cast<uint32_t>(p->swizzle);
+  c->l2_promotion = static_cast<uint32_t>(p->l2Promotion);
+  c->oob_fill = static_cast<uint32_t>(p->oobFill);
+  return p->tensorMap;
+}
+uint32_t Rank5(const EncodeCall& c) { return c.rank < 5 ? c.rank : 5; }
+
 void OnCallback(void*, cupti::CallbackDomain domain, cupti::CallbackId cbid, const void* cbdata) {
   if (domain != cupti::kDomainDriverApi || g == nullptr || g->recorder == nullptr || g->baseline) return;
   const auto* d = static_cast<const cupti::CallbackData*>(cbdata);
@@ -435,63 +455,30 @@ void OnCallback(void*, cupti::CallbackDomain domain, cupti::CallbackId cbid, con
     case cupti::kCbidEncodeTiled: {
       const auto* p = static_cast<const cupti::EncodeTiledParams*>(d->functionParams);
       c.kind = CallKind::kEncodeTiled;
-      map = p->tensorMap;
-      c.data_type = static_cast<uint32_t>(p->tensorDataType);
-      c.rank = p->tensorRank;
-      c.global_address = reinterpret_cast<uintptr_t>(p->globalAddress);
-      const uint32_t n = c.rank < 5 ? c.rank : 5;
-      ReadArray(p->globalDim, n, c.global_dim, ok, kUnreadableGlobalDim, &c.unreadable);
-      ReadArray(p->globalStrides, n > 0 ? n - 1 : 0, c.global_strides, ok, kUnreadableGlobalStrides, &c.unreadable);
-      ReadArray(p->boxDim, n, c.box_dim, ok, kUnreadableBoxDim, &c.unreadable);
-      ReadArray(p->elementStrides, n, c.element_strides, ok, kUnreadableElementStrides, &c.unreadable);
-      c.interleave = static_cast<uint32_t>(p->interleave);
-      c.swizzle = static_cast<uint32_t>(p->swizzle);
-      c.l2_promotion = static_cast<uint32_t>(p->l2Promotion);
-      c.oob_fill = static_cast<uint32_t>(p->oobFill);
+      map = ReadCommonParams(p, ok, &c);
+      ReadArray(p->boxDim, Rank5(c), c.box_dim, ok, kUnreadableBoxDim, &c.unreadable);
       break;
     }
     case cupti::kCbidEncodeIm2col: {
       const auto* p = static_cast<const cupti::EncodeIm2colParams*>(d->functionParams);
       c.kind = CallKind::kEncodeIm2col;
-      map = p->tensorMap;
-      c.data_type = static_cast<uint32_t>(p->tensorDataType);
-      c.rank = p->tensorRank;
-      c.global_address = reinterpret_cast<uintptr_t>(p->globalAddress);
-      const uint32_t n = c.rank < 5 ? c.rank : 5;
-      const uint32_t k = n > 2 ? n - 2 : 0;
-      ReadArray(p->globalDim, n, c.global_dim, ok, kUnreadableGlobalDim, &c.unreadable);
-      ReadArray(p->globalStrides, n > 0 ? n - 1 : 0, c.global_strides, ok, kUnreadableGlobalStrides, &c.unreadable);
+      map = ReadCommonParams(p, ok, &c);
+      const uint32_t k = Rank5(c) > 2 ? Rank5(c) - 2 : 0;
       ReadArray(p->pixelBoxLowerCorner, k, c.lower_corner, ok, kUnreadableLowerCorner, &c.unreadable);
       ReadArray(p->pixelBoxUpperCorner, k, c.upper_corner, ok, kUnreadableUpperCorner, &c.unreadable);
-      ReadArray(p->elementStrides, n, c.element_strides, ok, kUnreadableElementStrides, &c.unreadable);
       c.channels_per_pixel = p->channelsPerPixel;
       c.pixels_per_column = p->pixelsPerColumn;
-      c.interleave = static_cast<uint32_t>(p->interleave);
-      c.swizzle = static_cast<uint32_t>(p->swizzle);
-      c.l2_promotion = static_cast<uint32_t>(p->l2Promotion);
-      c.oob_fill = static_cast<uint32_t>(p->oobFill);
       break;
     }
     case cupti::kCbidEncodeIm2colWide: {
       const auto* p = static_cast<const cupti::EncodeIm2colWideParams*>(d->functionParams);
       c.kind = CallKind::kEncodeIm2colWide;
-      map = p->tensorMap;
-      c.data_type = static_cast<uint32_t>(p->tensorDataType);
-      c.rank = p->tensorRank;
-      c.global_address = reinterpret_cast<uintptr_t>(p->globalAddress);
-      const uint32_t n = c.rank < 5 ? c.rank : 5;
-      ReadArray(p->globalDim, n, c.global_dim, ok, kUnreadableGlobalDim, &c.unreadable);
-      ReadArray(p->globalStrides, n > 0 ? n - 1 : 0, c.global_strides, ok, kUnreadableGlobalStrides, &c.unreadable);
-      ReadArray(p->elementStrides, n, c.element_strides, ok, kUnreadableElementStrides, &c.unreadable);
+      map = ReadCommonParams(p, ok, &c);
       c.lower_corner_width = p->pixelBoxLowerCornerWidth;
       c.upper_corner_width = p->pixelBoxUpperCornerWidth;
       c.channels_per_pixel = p->channelsPerPixel;
       c.pixels_per_column = p->pixelsPerColumn;
-      c.interleave = static_cast<uint32_t>(p->interleave);
       c.wide_mode = static_cast<uint32_t>(p->mode);
-      c.swizzle = static_cast<uint32_t>(p->swizzle);
-      c.l2_promotion = static_cast<uint32_t>(p->l2Promotion);
-      c.oob_fill = static_cast<uint32_t>(p->oobFill);
       break;
     }
     case cupti::kCbidReplaceAddress: {
