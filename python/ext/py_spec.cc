@@ -12,6 +12,7 @@
 #include "src/json/json_writer.h"
 #include "src/schema/spec_json.h"
 #include "src/util/strings.h"
+#include "src/util/suggest.h"
 
 namespace nb = nanobind;
 
@@ -66,19 +67,6 @@ const Key* FindKey(std::string_view k) {
   return nullptr;
 }
 
-size_t Distance(std::string_view a, std::string_view b) {
-  std::array<size_t, 64> prev{}, cur{};
-  if (a.size() >= prev.size() || b.size() >= prev.size()) return 99;
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    prev = cur;
-  }
-  return prev[b.size()];
-}
-
 // "unknown field" help: the closest name, and what the tensor-order names of for_tensor mean here.
 std::string UnknownFieldHelp(std::string_view key) {
   if (key == "box" || key == "dims" || key == "strides" || key == "shape")
@@ -90,7 +78,7 @@ std::string UnknownFieldHelp(std::string_view key) {
     for (std::string_view n : {k.name, k.alias}) {
       if (n.empty()) continue;
       if (key.size() >= 3 && n.substr(0, key.size()) == key) return StrCat(" (did you mean \"", k.name, "\"?)");
-      const size_t d = Distance(key, n);
+      const size_t d = EditDistance(key, n);
       if (d < best_d) { best_d = d; best = k.name; }
     }
   }

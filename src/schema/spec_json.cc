@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "src/util/strings.h"
+#include "src/util/suggest.h"
 
 namespace tmapgen {
 namespace {
@@ -78,22 +79,6 @@ const KeyInfo* FindKey(std::string_view key) {
   return nullptr;
 }
 
-// Levenshtein distance, for "did you mean" on unknown keys.
-size_t Distance(std::string_view a, std::string_view b) {
-  std::array<size_t, 64> prev{}, cur{};
-  if (a.size() >= prev.size() || b.size() >= prev.size()) return 99;
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
-    }
-    prev = cur;
-  }
-  return prev[b.size()];
-}
-
 std::string Suggest(std::string_view key) {
   for (const KeyInfo& k : kKeys) {  // a prefix is the likeliest slip ("box" for "box_dim")
     if (key.size() >= 3 && k.name.substr(0, key.size()) == key) return StrCat(" (did you mean \"", k.name, "\"?)");
@@ -101,7 +86,7 @@ std::string Suggest(std::string_view key) {
   size_t best = 99;
   std::string_view name;
   for (const KeyInfo& k : kKeys) {
-    const size_t d = Distance(key, k.name);
+    const size_t d = EditDistance(key, k.name);
     if (d < best) {
       best = d;
       name = k.name;
