@@ -2,6 +2,7 @@
 # examples/trace/run.sh [BUILD_DIR] [OUT_DIR]: the programs of docs/hardware.md "tmapgen trace on real
 # programs", each under `tmapgen trace`, on a GPU host (CUDA toolkit for reject.cc; PyTorch, Triton, JAX for
 # the Python ones: a missing one is reported and skipped). Records and reports land in OUT_DIR.
+# SKIP="inductor cublas" leaves those programs out (the Inductor one autotunes for minutes).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 b=${1:-$here/../../build}
@@ -11,6 +12,7 @@ tm=$b/tmapgen
 g++ -O2 -std=c++17 -I/usr/local/cuda/include "$here/reject.cc" -o "$out/reject" -lcuda -lpthread -ldl || echo "reject.cc: not built"
 run() {
   local name=$1; shift
+  case " ${SKIP:-} " in *" $name "*) echo "$name: skipped (SKIP)"; return ;; esac
   "$tm" trace --out "$out/$name.jsonl" --report "$out/$name.report.json" "$@" > "$out/$name.stdout" 2> "$out/$name.stderr"
   echo "$name: rc $?, $(grep -m1 'summary:' "$out/$name.stderr")"
 }

@@ -63,7 +63,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
   const uint32_t by = in_spec.rank >= 2 ? std::max<uint32_t>(1, in_spec.box_dim[1]) : 1;
   const uint32_t tile = static_cast<uint32_t>(bx * eb * by);
   const uint64_t row_bytes = bx * eb;
-  const uint64_t row_target = 16384;
+  const uint64_t row_target = std::max<uint64_t>(opt.row_bytes, row_bytes);
   const uint64_t tx = std::max<uint64_t>(1, row_target / row_bytes);
   const uint64_t dim0 = bx * tx;
   const uint64_t ty = std::max<uint64_t>(1, opt.bytes / (dim0 * eb) / by);
@@ -139,6 +139,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     return 2;
   }
 
+  const int sms = opt.sms > 0 ? std::min(opt.sms, dev.sm_count) : dev.sm_count;
   auto smem_of = [&](const Shape& c) { return c.stages * c.boxes * static_cast<int>(tile) + 1024; };
   auto fits = [&](const Shape& c) {
     const int sm = smem_of(c);
@@ -162,7 +163,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     std::memcpy(md, dst_maps[c.promo].data(), 128);
     void* args[] = {ms, md, &p};
     LaunchShape sh;
-    sh.grid = static_cast<uint32_t>(dev.sm_count * c.bps);
+    sh.grid = static_cast<uint32_t>(sms * c.bps);
     sh.block = c.store_warp ? 64 : 32;
     sh.smem = static_cast<uint32_t>(smem_of(c));
     bool ok = gpu.Launch(Gpu::kBench, sh, args, &err) && gpu.Sync(&err) && gpu.Record(0, &err);
@@ -273,7 +274,8 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
                std::string(ShortName(s.data_type)).c_str(), bx, by, std::string(ShortName(s.swizzle)).c_str(),
                promo_name.c_str(), promo_tuned ? " (tuned: the spec leaves it open)" : "",
                static_cast<unsigned long long>(dim0), static_cast<unsigned long long>(dim1), bytes / 1073741824.0);
-  std::fprintf(out, "shape: %d SMs x %s (best of %zu timed)\n", dev.sm_count, ShapeText(best, tile).c_str(), timed);
+  std::fprintf(out, "rows: %llu bytes (global_strides[0])\n", static_cast<unsigned long long>(dim0 * eb));
+  std::fprintf(out, "shape: %d SMs x %s (best of %zu timed)\n", sms, ShapeText(best, tile).c_str(), timed);
   std::fprintf(out, "| copy | time per copy | bandwidth (read + write) |\n|---|---|---|\n");
   std::fprintf(out, "| TMA load + store | %.3f ms | %.0f GB/s |\n", tma_ms / iters, tma_bw);
   std::fprintf(out, "| cuMemcpyDtoD | %.3f ms | %.0f GB/s |\n", copy_ms / iters, copy_bw);

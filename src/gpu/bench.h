@@ -2,6 +2,8 @@
 // spec's data type, box (box_dim[0] x box_dim[1]) and swizzle, next to the device's plain device-to-device
 // copy (cuMemcpyDtoD) measured in the same run. Bandwidth counts bytes read plus bytes written.
 //
+// The tensor has rows of opt.row_bytes (16 KiB by default, a GEMM operand's width; a row of one group of
+// boxes makes every stage one contiguous piece of memory, which tells the 2D access pattern's cost apart).
 // The kernel (kernels/tma_bench.cuh) and its shape are tuned in the run: boxes per stage (1, 2 or 4 adjacent
 // boxes, at most 512 bytes of each row), stages, blocks per SM, refill lag and issue scheme (one thread, or a
 // load warp and a store warp), with 32 to 192 KiB in flight per SM, each timed briefly; then the best shape
@@ -32,6 +34,8 @@ struct BenchOptions {
   int stages = 4;          // used only when stages_set
   bool stages_set = false;
   int blocks_per_sm = 0;   // 0: tuned
+  uint64_t row_bytes = 16384;  // bytes of one row of the tensor (global_strides[0]); rounded down to whole boxes
+  int sms = 0;             // blocks are placed on this many SMs' worth of the grid (0: every SM)
 };
 
 // What a run measured (filled on success).
