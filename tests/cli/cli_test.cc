@@ -339,3 +339,16 @@ TEST(Cli, RulesListsEveryRule) {
 }
 
 }  // namespace
+
+// bench's tensor-shape flags: bad values are usage errors naming the flag (exit 2), before any GPU is opened.
+TEST(Cli, BenchRowBytesAndSmsFlagsRejectBadValues) {
+  const std::string spec = WriteFile("bench_spec.json", R"({"tensor_data_type":"bf16","global_dim":[4096,4096],"box_dim":[64,128],"swizzle":"128B"})");
+  for (const char* bad : {"--row-bytes 8", "--row-bytes x", "--sms 0", "--sms -3"}) {
+    const Result r = RunTool("bench " + spec + " " + bad);
+    EXPECT_EQ(r.code, 2) << bad << ": " << r.out;
+    EXPECT_NE(r.out.find(std::string(bad).substr(0, std::string(bad).find(' '))), std::string::npos) << r.out;
+  }
+  const Result typo = RunTool("bench " + spec + " --row-byte 512");
+  EXPECT_EQ(typo.code, 2);
+  EXPECT_NE(typo.out.find("did you mean \"--row-bytes\""), std::string::npos) << typo.out;
+}
