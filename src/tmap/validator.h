@@ -40,6 +40,12 @@ struct Validation {
 
 void Validate(const TensorMapSpec& spec, Validation* out);
 
+// The two halves of Validate, for the tests and fuzzers that prove them equivalent (src/tmap/fast_path.h):
+// the rule table alone, and the fast path alone (true, with *out filled exactly as the table would fill it,
+// when it proves that no rule fires for the spec and its target; false, *out unspecified, otherwise).
+void ValidateByTable(const TensorMapSpec& spec, Validation* out);
+bool ValidateFastPath(const TensorMapSpec& spec, Validation* out);
+
 // The first error finding of the per-target rules for `target` (the one that puts it in failed_targets);
 // false when that target's per-target rules find no error.
 bool FailedTargetFinding(const TensorMapSpec& spec, const DerivedFacts& facts, Target target, Finding* out);
