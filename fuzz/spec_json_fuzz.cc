@@ -7,12 +7,14 @@
 //   inside the text's bounds.
 // - The same text as JSON Lines and as a JSON array (pieces from SpecSplitter, read in place with the
 //   splitter's padding) gives, for each piece, the verdict ParseSpecJson gives for the piece alone.
+// - Validate's fast path gives the rule table's Validation (fuzz/validation_compare.h).
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "fuzz/fuzz_util.h"
+#include "fuzz/validation_compare.h"
 #include "src/json/json_writer.h"
 #include "src/report/report.h"
 #include "src/schema/spec_json.h"
@@ -37,6 +39,7 @@ void CheckSpec(std::string_view text) {
   const TensorMapSpec& spec = *parsed;
   Validation v;
   Validate(spec, &v);
+  CHECK(fuzz::FastPathAgrees(spec));  // the fast path and the rule table (src/tmap/fast_path.h)
   json::Writer w;
   WriteReportJson(0, spec, v, Encoding(), ReportOptions(), &w);
   CHECK(w.complete());

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DTMAPGEN_FUZZ=ON -DTMAPGEN_TESTS=OFF -DTMAPGEN_BENCH=OFF \
   -DTMAPGEN_WITH_PROTOBUF=OFF >/dev/null
-cmake --build build-fuzz -j "$(nproc)" --target json_fuzz spec_json_fuzz blob_fuzz trace_stream_fuzz
+cmake --build build-fuzz -j "$(nproc)" --target json_fuzz spec_json_fuzz blob_fuzz trace_stream_fuzz fast_path_fuzz
 mkdir -p build-fuzz/corpus
 for f in examples/*.json examples/*.jsonl; do [ -f "$f" ] && cp "$f" build-fuzz/corpus/; done
 # blob_fuzz seeds: maps the driver wrote (hex lines of the committed corpus sample) and binary maps.
@@ -25,7 +25,7 @@ with gzip.open("tests/blob/data/shared_corpus_sample.jsonl.gz", "rt") as f:
             open(f"build-fuzz/corpus-blob/bin-{i:03d}", "wb").write(bytes.fromhex(b))
 PY
 fi
-for t in spec_json_fuzz json_fuzz blob_fuzz trace_stream_fuzz; do
+for t in spec_json_fuzz json_fuzz blob_fuzz trace_stream_fuzz fast_path_fuzz; do
   echo "== $t (${secs}s)"
   corpus=corpus; [ "$t" = blob_fuzz ] && corpus=corpus-blob
   (cd build-fuzz && ./fuzz/$t -max_total_time="$secs" -max_len=4096 -print_final_stats=1 $corpus 2>&1 | tail -12)

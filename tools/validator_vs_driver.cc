@@ -24,6 +24,8 @@
 //                 do (their strings keep their capacity; every text is still formatted and copied each call).
 //   +explained-fresh  the same into a new vector each call (allocations included).
 // Ratios: driver / Validate for valid specs (goal >= 2), driver / +explained for rejected ones (goal > 1).
+// The findings column of a valid case says how many of its specs Validate's fast path decides (src/tmap/fast_path.h;
+// the others go through the rule table).
 //
 // Setup checks, before any timing: the valid specs validate and the driver accepts them; the invalid ones
 // have errors and the driver rejects them; the bare call and EncodeSpec return the same CUresult and, on
@@ -205,6 +207,7 @@ struct Case {
   BareCall calls[kSpecs];
   std::string problem;  // why the case is not timed
   int findings_min = 0, findings_max = 0;
+  int fast_path = 0;    // how many of the specs Validate's fast path decides (src/tmap/fast_path.h)
   std::string rules;    // the error rule ids of the first spec
 };
 
@@ -360,6 +363,8 @@ int Main(int argc, char** argv) {
         c.specs[k] = kind == Kind::kValid ? ValidSpec(mode, k) : kind == Kind::kOneError ? OneError(mode, k)
                                                                                           : SeveralErrors(mode, k);
         c.calls[k] = MakeBareCall(c.specs[k]);
+        Validation fast;
+        c.fast_path += ValidateFastPath(c.specs[k], &fast) ? 1 : 0;
         Validate(c.specs[k], &v);
         if (kind == Kind::kValid && !v.valid) c.problem = "spec " + std::to_string(k) + " does not validate";
         if (kind != Kind::kValid && v.errors == 0) c.problem = "spec " + std::to_string(k) + " has no error";
@@ -449,7 +454,9 @@ int Main(int argc, char** argv) {
       return std::string(b);
     };
     const std::string findings = c.kind == Kind::kValid
-                                     ? std::to_string(c.findings_min) + "-" + std::to_string(c.findings_max)
+                                     ? std::to_string(c.findings_min) + "-" + std::to_string(c.findings_max) +
+                                           " (fast path " + std::to_string(c.fast_path) + "/" +
+                                           std::to_string(kSpecs) + ")"
                                      : std::to_string(c.findings_min) + "-" + std::to_string(c.findings_max) + " (" +
                                            c.rules + ")";
     std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", label.c_str(), findings.c_str(),

@@ -31,7 +31,9 @@ void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, std::vector
     d.rule = r.id;
     d.severity = r.severity;
     // Each text is made on the stack (RuleText) and copied once into the reused string.
-    Set(&d.field, FieldText(r, spec, f));
+    std::string_view field;
+    if (ConstantField(r, &field)) d.field.assign(field.data(), field.size());
+    else Set(&d.field, FieldText(r, spec, f));
     Set(&d.message, r.message(spec, f));
     Set(&d.fix, r.fix(spec, f));
     d.source = r.source;

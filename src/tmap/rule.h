@@ -113,6 +113,9 @@ int RunRules(const CheckContext& ctx, bool per_target, FindingList* out);
 // Rendering helpers.
 std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f);  // "global_strides[0]"
 RuleText FieldText(const Rule& r, const TensorMapSpec& s, const Finding& f);     // the same, on the stack
+// True, with *out = r.field, when the field path is the same for every finding of the rule (no "[i]", no
+// field_path function): a report can copy it without formatting.
+bool ConstantField(const Rule& r, std::string_view* out);
 
 }  // namespace tmapgen
 

@@ -10,6 +10,7 @@
 // - The rule texts of src/tmap/rules/ return RuleText, so that explaining a finding (report.cc,
 //   MakeDiagnostics) formats each text once, into the caller's stack, and copies it once into the
 //   diagnostic's string, whose capacity a caller may reuse (docs/perf.md, "The validator next to the driver").
+// - TextAppend(&text, args...) appends the same pieces to an existing RuleText.
 // - RuleText converts to std::string_view (a view into it, valid while it lives) and, by str(), to std::string.
 #ifndef TMAPGEN_SRC_TMAP_RULE_TEXT_H_
 #define TMAPGEN_SRC_TMAP_RULE_TEXT_H_
@@ -47,7 +48,7 @@ class RuleText {
   }
 
   TMAPGEN_TEXT_INLINE void Append(const char* s, size_t n) {
-    if (!spilled_ && n <= kInline - size_) {
+    if (n <= kInline - size_) {  // never true for n > 0 once spilled (size_ is then kInline)
       if (n != 0) std::memcpy(buf_ + size_, s, n);
       size_ += n;
       return;
@@ -70,7 +71,7 @@ class RuleText {
   }
   // Decimal digits, written in place (two at a time) when there is room, else through a small buffer.
   TMAPGEN_TEXT_INLINE void AppendDecimal(uint64_t v, bool negative) {
-    if (spilled_ || kInline - size_ < 21) {
+    if (kInline - size_ < 21) {  // also once spilled
       char tmp[21];
       const size_t n = WriteDecimal(v, negative, tmp);
       Append(tmp, n);
@@ -100,6 +101,7 @@ class RuleText {
       heap_.reserve(size_ + n > 2 * kInline ? size_ + n : 2 * kInline);
       heap_.assign(buf_, size_);
       spilled_ = true;
+      size_ = kInline;  // no room left inline: every later piece comes here (one test per piece, not two)
     }
     heap_.append(s, n);
   }
@@ -175,6 +177,13 @@ TMAPGEN_TEXT_INLINE RuleText TextCat(const Args&... args) {
   RuleText t;
   (rule_text_internal::Put(&t, args), ...);
   return t;
+}
+
+// TextAppend(&t, args...) appends to t what TextCat(args...) would make: one text built in place where its
+// pieces depend on conditions, instead of temporaries (and std::strings) joined afterwards.
+template <typename... Args>
+TMAPGEN_TEXT_INLINE void TextAppend(RuleText* t, const Args&... args) {
+  (rule_text_internal::Put(t, args), ...);
 }
 
 }  // namespace tmapgen

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "src/tmap/fast_path.h"
 #include "src/tmap/rule.h"
 #include "src/tmap/rules/box_elements.h"
 #include "src/tmap/rules/common.h"
@@ -241,6 +242,20 @@ constexpr Rule kRules[] = {
 
 constexpr int kNumRulesValue = static_cast<int>(sizeof(kRules) / sizeof(kRules[0]));
 
+// The validator's fast path (src/tmap/fast_path.h) was written against exactly these rows: a rule added,
+// removed, reordered or re-scoped (severity, modes, per_target) must be looked at there too.
+constexpr bool FastPathCoversTable() {
+  if (fast_path::kNumFastPathCovers != kNumRulesValue) return false;
+  for (int i = 0; i < kNumRulesValue; ++i) {
+    const fast_path::Covered& c = fast_path::kFastPathCovers[i];
+    if (c.id != kRules[i].id || c.severity != kRules[i].severity || c.modes != kRules[i].modes ||
+        c.per_target != kRules[i].per_target)
+      return false;
+  }
+  return true;
+}
+static_assert(FastPathCoversTable(), "the rule table changed: update src/tmap/fast_path.h and ValidateFastPath");
+
 // Runs the rules of one kind for one mode. The table is constexpr, so each check is called directly and
 // can be inlined; rules that do not apply to the mode cost nothing.
 template <int M, bool PerTarget, size_t... I>
@@ -319,6 +334,12 @@ RuleText FieldText(const Rule& r, const TensorMapSpec& s, const Finding& f) {
   const size_t at = static_cast<size_t>(p);
   if (f.index < 0) return RuleText(field.substr(0, at));
   return TextCat(field.substr(0, at), "[", static_cast<int>(f.index), "]", field.substr(at + 3));
+}
+
+bool ConstantField(const Rule& r, std::string_view* out) {
+  if (r.field_path != nullptr || kFieldIndexPos[static_cast<size_t>(&r - kRules)] >= 0) return false;
+  *out = r.field;
+  return true;
 }
 
 std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f) { return FieldText(r, s, f).str(); }

@@ -3,7 +3,8 @@
 // Contract
 // - Validate() runs every rule of the table (rule.h) that applies to the spec's mode and reports all
 //   findings at once, never just the first. It is allocation-free and thread-safe (one Validation per
-//   thread); a valid tiled spec with a target takes tens of nanoseconds.
+//   thread); a valid tiled spec with a target takes tens of nanoseconds. Plainly valid specs with a target
+//   are decided by a fast path proven equivalent to the table (src/tmap/fast_path.h): the same Validation.
 // - With a target (kFieldTarget set), the verdict is for that target: valid means the driver accepts
 //   the map for that target AND the hardware can execute the declared use. Without a target, every
 //   known target is tried: `valid_targets` lists those for which the spec is valid, `valid` is true
@@ -39,6 +40,12 @@ struct Validation {
 };
 
 void Validate(const TensorMapSpec& spec, Validation* out);
+
+// The two halves of Validate, for the tests and fuzzers that prove them equivalent (src/tmap/fast_path.h):
+// the rule table alone, and the fast path alone (true, with *out filled exactly as the table would fill it,
+// when it proves that no rule fires for the spec and its target; false, *out unspecified, otherwise).
+void ValidateByTable(const TensorMapSpec& spec, Validation* out);
+bool ValidateFastPath(const TensorMapSpec& spec, Validation* out);
 
 // The first error finding of the per-target rules for `target` (the one that puts it in failed_targets);
 // false when that target's per-target rules find no error.

@@ -53,34 +53,41 @@ RuleText FixTargetSm120Cluster(const TensorMapSpec&, const Finding&) {
 }
 RuleText MsgTargetSmemCapacity(const TensorMapSpec& s, const Finding& f) {
   const Target t = static_cast<Target>(f.target);
-  RuleText w128;
+  RuleText text = TextCat("one copy needs ", f.uvalue(), " B of shared memory, more than the ", f.limit,
+                          " B a block can have on ", Name(t), ": no kernel can receive it");
   if (s.mode == Mode::kIm2colW128) {
     const uint64_t driver_box = DriverBoxBytes(s);
-    w128 = TextCat(" (im2col::w::128 always moves 128 pixels x ", s.channels_per_pixel, " channels, PTX ISA 5.5.5); ",
-                  driver_box <= static_cast<uint64_t>(DriverBoxLimit(t))
-                      ? TextCat("the driver accepts the map, because it sizes the box from pixels_per_column = ",
-                               s.pixels_per_column, " (", driver_box, " B; docs/hardware.md B5)")
-                      : std::string("the driver rejects the map as well (box-driver-size-limit)"));
+    TextAppend(&text, " (im2col::w::128 always moves 128 pixels x ", s.channels_per_pixel, " channels, PTX ISA 5.5.5); ");
+    if (driver_box <= static_cast<uint64_t>(DriverBoxLimit(t)))
+      TextAppend(&text, "the driver accepts the map, because it sizes the box from pixels_per_column = ",
+                 s.pixels_per_column, " (", driver_box, " B; docs/hardware.md B5)");
+    else
+      TextAppend(&text, "the driver rejects the map as well (box-driver-size-limit)");
   }
-  return TextCat("one copy needs ", f.uvalue(), " B of shared memory, more than the ", f.limit, " B a block can have on ",
-                Name(t), ": no kernel can receive it", w128);
+  return text;
 }
 RuleText MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f) {
-  const RuleText what = IsIm2colMode(s.mode)
-                               ? TextCat("channels_per_pixel x pixels_per_column = ", s.channels_per_pixel, " x ",
-                                        s.pixels_per_column, s.mode == Mode::kIm2colW128
-                                                                  ? " (the driver counts pixels_per_column even in "
-                                                                    "im2col::w::128 mode, docs/hardware.md B5)"
-                                                                  : "")
-                               : std::string("the box");
-  return TextCat("the box the driver checks (", what, ") is ", f.uvalue(), " B, more than the ", f.limit,
-                " B of shared memory per SM on ", Name(static_cast<Target>(f.target)),
-                ": the driver rejects such a map for every use", s.direction == Direction::kPrefetch ? ", prefetch included" : "",
-                " (", kMeasured, ": 233,472 B accepted, 234,496 B rejected; docs/hardware.md B1, B5)");
+  RuleText text = TextCat("the box the driver checks (");
+  if (IsIm2colMode(s.mode)) {
+    TextAppend(&text, "channels_per_pixel x pixels_per_column = ", s.channels_per_pixel, " x ", s.pixels_per_column);
+    if (s.mode == Mode::kIm2colW128)
+      TextAppend(&text, " (the driver counts pixels_per_column even in im2col::w::128 mode, docs/hardware.md B5)");
+  } else {
+    TextAppend(&text, "the box");
+  }
+  TextAppend(&text, ") is ", f.uvalue(), " B, more than the ", f.limit, " B of shared memory per SM on ",
+             Name(static_cast<Target>(f.target)), ": the driver rejects such a map for every use");
+  if (s.direction == Direction::kPrefetch) TextAppend(&text, ", prefetch included");
+  TextAppend(&text, " (", kMeasured, ": 233,472 B accepted, 234,496 B rejected; docs/hardware.md B1, B5)");
+  return text;
 }
 RuleText FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f) {
-  return TextCat("split the box: at most ", f.limit, " B per copy, for example halve ",
-             IsIm2colMode(s.mode) ? "pixels_per_column" : TextCat("box_dim[", s.rank > 1 ? s.rank - 1 : 0, "]"));
+  RuleText text = TextCat("split the box: at most ", f.limit, " B per copy, for example halve ");
+  if (IsIm2colMode(s.mode))
+    TextAppend(&text, "pixels_per_column");
+  else
+    TextAppend(&text, "box_dim[", s.rank > 1 ? s.rank - 1 : 0, "]");
+  return text;
 }
 
 // ---- field paths that depend on the spec ----

@@ -46,24 +46,26 @@ RuleText FixStrideMax(const TensorMapSpec&, const Finding& f) {
              "so that dimension ", f.index + 1, " spans less than 1 TiB per step");
 }
 RuleText MsgStrideOverlap(const TensorMapSpec& s, const Finding& f) {
-  const Overlap ov = FindOverlap(s);
+  const Overlap ov = FindOverlapRemembered(s);
   const int d = ov.dim;
-  const RuleText effect = IsStoreLike(s.direction) ? "stores and reductions write the same bytes more than once"
-                                                      : "loads read the same bytes for different positions";
-  const RuleText driver = TextCat("; the driver accepts this (", kMeasured, ")");
+  const std::string_view effect = IsStoreLike(s.direction) ? "stores and reductions write the same bytes more than once"
+                                                           : "loads read the same bytes for different positions";
   switch (ov.kind) {
     case OverlapKind::kBroadcast:
       return TextCat("global_strides[", d - 1, "] = 0 over global_dim[", d, "] = ", s.global_dim[d], ": all ",
                     s.global_dim[d], " positions along dimension ", d, " are the same bytes (a broadcast), so ", effect,
-                    driver);
+                    "; the driver accepts this (", kMeasured, ")");
     case OverlapKind::kCollision: {
-      const RuleText where =
-          ov.other == 0 ? TextCat("inside a row of dimension 0 (", RowBytes(s), " B)")
-                        : TextCat("on bytes that steps along dimension ", static_cast<int>(ov.other), " (global_strides[",
-                                 ov.other - 1, "] = ", s.global_strides[ov.other - 1], " B) also reach");
-      return TextCat("dimensions ", d, " and ", static_cast<int>(ov.other), " overlap: ", ov.step, " step",
-                    ov.step == 1 ? "" : "s", " along dimension ", d, " (global_strides[", d - 1, "] = ", f.uvalue(),
-                    " B) land", ov.step == 1 ? "s " : " ", where, ", so ", effect, driver);
+      RuleText t = TextCat("dimensions ", d, " and ", static_cast<int>(ov.other), " overlap: ", ov.step, " step",
+                           ov.step == 1 ? "" : "s", " along dimension ", d, " (global_strides[", d - 1, "] = ",
+                           f.uvalue(), " B) land", ov.step == 1 ? "s " : " ");
+      if (ov.other == 0)
+        TextAppend(&t, "inside a row of dimension 0 (", RowBytes(s), " B)");
+      else
+        TextAppend(&t, "on bytes that steps along dimension ", static_cast<int>(ov.other), " (global_strides[",
+                   ov.other - 1, "] = ", s.global_strides[ov.other - 1], " B) also reach");
+      TextAppend(&t, ", so ", effect, "; the driver accepts this (", kMeasured, ")");
+      return t;
     }
     case OverlapKind::kUnproven:
       return TextCat("dimension ", d, " (global_strides[", d - 1, "] = ", f.uvalue(), " B) interleaves with the "
@@ -75,7 +77,7 @@ RuleText MsgStrideOverlap(const TensorMapSpec& s, const Finding& f) {
   return TextCat("global_strides[", f.index, "]: no overlap");
 }
 RuleText FixStrideOverlap(const TensorMapSpec& s, const Finding& f) {
-  const Overlap ov = FindOverlap(s);
+  const Overlap ov = FindOverlapRemembered(s);
   if (ov.kind == OverlapKind::kBroadcast)
     return TextCat("unless the broadcast is intended, give dimension ", static_cast<int>(ov.dim),
                   " a stride of its own, or make it size 1 and repeat the copy");

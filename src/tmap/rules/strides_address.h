@@ -179,11 +179,47 @@ inline Overlap FindOverlap(const TensorMapSpec& s) {
   }
   return Overlap{};
 }
+// The last overlap found on this thread and the inputs it was found for (the rank, the element type and the
+// dims and strides, all that FindOverlap reads): the check remembers what it finds, so that the finding's message
+// and fix, made right after by the report, do not search again. Per thread, so Validate stays thread-safe.
+struct OverlapMemo {
+  bool set = false;
+  uint32_t rank = 0;
+  DataType data_type = DataType::kUint8;
+  std::array<uint64_t, kMaxRank> global_dim{};
+  std::array<uint64_t, kMaxRank - 1> global_strides{};
+  Overlap found;
+};
+inline OverlapMemo& ThreadOverlapMemo() {
+  static thread_local OverlapMemo memo;
+  return memo;
+}
+inline void RememberOverlap(const TensorMapSpec& s, const Overlap& ov) {
+  OverlapMemo& m = ThreadOverlapMemo();
+  m.set = true;
+  m.rank = s.rank;
+  m.data_type = s.data_type;
+  m.global_dim = s.global_dim;
+  m.global_strides = s.global_strides;
+  m.found = ov;
+}
+// FindOverlap(s), from the memo when it holds the same inputs.
+inline Overlap FindOverlapRemembered(const TensorMapSpec& s) {
+  const OverlapMemo& m = ThreadOverlapMemo();
+  if (m.set && m.rank == s.rank && m.data_type == s.data_type && m.global_dim == s.global_dim &&
+      m.global_strides == s.global_strides)
+    return m.found;
+  const Overlap ov = FindOverlap(s);
+  RememberOverlap(s, ov);
+  return ov;
+}
 inline void CheckStrideOverlap(const CheckContext& c, uint16_t r, FindingList* o) {
   if (Rank(c.spec) < 2) return;
   const Overlap ov = FindOverlap(c.spec);
-  if (ov.kind != OverlapKind::kNone)
+  if (ov.kind != OverlapKind::kNone) {
+    RememberOverlap(c.spec, ov);
     o->AddU(r, ov.dim - 1, c.spec.global_strides[ov.dim - 1], ov.other);
+  }
 }
 RuleText MsgStrideOverlap(const TensorMapSpec& s, const Finding& f);
 RuleText FixStrideOverlap(const TensorMapSpec& s, const Finding& f);

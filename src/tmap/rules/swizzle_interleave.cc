@@ -26,8 +26,10 @@ RuleText MsgSwizzleSpan(const TensorMapSpec& s, const Finding& f) {
 RuleText FixSwizzleSpan(const TensorMapSpec& s, const Finding& f) {
   const uint64_t fit = static_cast<uint64_t>(f.limit) * 8 / static_cast<uint64_t>(DataTypeSmemBits(s.data_type));
   const uint64_t copies = (static_cast<uint64_t>(f.value) + static_cast<uint64_t>(f.limit) - 1) / static_cast<uint64_t>(f.limit);
-  RuleText alt = f.limit < 128 ? std::string(", a wider swizzle (CU_TENSOR_MAP_SWIZZLE_128B holds 128 B)") : std::string();
-  return TextCat("use ", InnerName(s), " = ", fit, " and ", copies, " copies", alt, ", or CU_TENSOR_MAP_SWIZZLE_NONE");
+  RuleText text = TextCat("use ", InnerName(s), " = ", fit, " and ", copies, " copies");
+  if (f.limit < 128) TextAppend(&text, ", a wider swizzle (CU_TENSOR_MAP_SWIZZLE_128B holds 128 B)");
+  TextAppend(&text, ", or CU_TENSOR_MAP_SWIZZLE_NONE");
+  return text;
 }
 bool PatchSwizzleSpan(const Finding& f, TensorMapSpec* s) {
   const uint32_t fit = static_cast<uint32_t>(static_cast<uint64_t>(f.limit) * 8 / static_cast<uint64_t>(DataTypeSmemBits(s->data_type)));
