@@ -41,6 +41,10 @@
 #include <string_view>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #if defined(__GNUC__)
 #define TMAPGEN_JSON_LIKELY(x) __builtin_expect(!!(x), 1)
 #define TMAPGEN_JSON_COLD __attribute__((noinline, cold))
@@ -86,26 +90,28 @@ class Writer {
   template <size_t N>
   Writer& Key(const char (&key)[N]) {
     static_assert(N >= 1, "a string literal");
-    if (N - 1 > kShort) return Key(std::string_view(key, N - 1));
+    if constexpr (N - 1 > kShort) { return Key(std::string_view(key, N - 1)); } else {
     if (!TMAPGEN_JSON_LIKELY(!stack_.empty() && stack_.back() == '{' && !key_pending_)) return KeyMisuse();
     char* p = Reserve(QuotedBound(N - 1) + 4 + Indent());
     if (has_items_) *p++ = ',';
     if (pretty_) p = Newline(p, stack_.size());
     has_items_ = true;
-    p = QuoteShort(p, key, N - 1);
+    p = QuoteShort<N - 1>(p, key);
     *p++ = ':';
     if (pretty_) *p++ = ' ';
     len_ = static_cast<size_t>(p - buf_.get());
     key_pending_ = true;
     return *this;
+    }
   }
   template <size_t N>
   Writer& String(const char (&value)[N]) {
     static_assert(N >= 1, "a string literal");
-    if (N - 1 > kShort) return String(std::string_view(value, N - 1));
+    if constexpr (N - 1 > kShort) { return String(std::string_view(value, N - 1)); } else {
     char* p = BeforeValue(QuotedBound(N - 1), "String");
-    if (p != nullptr) len_ = static_cast<size_t>(QuoteShort(p, value, N - 1) - buf_.get());
+    if (p != nullptr) len_ = static_cast<size_t>(QuoteShort<N - 1>(p, value) - buf_.get());
     return *this;
+    }
   }
 
   Writer& String(std::string_view value) {
@@ -134,6 +140,18 @@ class Writer {
   std::string Take();
   // Resets the writer, keeping its options and the buffer's capacity (for writing JSON Lines).
   void Clear();
+  // JSON Lines in one buffer: appends '\n' after the value written so far and readies the writer for
+  // the next top-level value, keeping the text (view() holds every line) and forgetting any misuse.
+  void EndLine() {
+    char* p = Reserve(1);
+    *p = '\n';
+    ++len_;
+    stack_.clear();
+    if (!TMAPGEN_JSON_LIKELY(error_.empty())) error_.clear();
+    has_items_ = key_pending_ = done_ = false;
+  }
+  // Bytes written so far.
+  size_t size() const { return len_; }
 
   // Appends `value` to *out as a JSON string literal, quotes included, escaped as described above.
   static void AppendQuoted(std::string_view value, std::string* out);
@@ -147,17 +165,41 @@ class Writer {
   // The same for n <= kShort bytes whose n is a compile-time constant where it is inlined: the bytes
   // are copied whole and checked at once; only a string that needs escaping takes Quote.
   static constexpr size_t kShort = 24;
-  static char* QuoteShort(char* p, const char* s, size_t n) {
-    bool plain = true;
-    for (size_t i = 0; i < n; ++i) {
-      const unsigned char c = static_cast<unsigned char>(s[i]);
-      plain &= c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
-    }
+  template <size_t n>
+  static char* QuoteShort(char* p, const char* s) {
+    static_assert(n <= kShort, "short");
+    // The n bytes (a compile-time constant) go to a 32-byte block with fixed-size copies and are checked
+    // there at once; bytes past n are ignored.
+    unsigned char block[32] = {};
+    std::memcpy(block, s, n);
+    bool plain = IsPlainBlock(block, n);
     if (!TMAPGEN_JSON_LIKELY(plain)) return Quote(p, std::string_view(s, n));
     *p = '"';
-    std::memcpy(p + 1, s, n);
+    std::memcpy(p + 1, block, n);
     p[n + 1] = '"';
     return p + n + 2;
+  }
+  // Whether the first n (<= 32) bytes of block need no escaping: 0x20..0x7F except '"' and '\\'.
+  static bool IsPlainBlock(const unsigned char* block, size_t n) {
+#if defined(__SSE2__)
+    unsigned mask = 0;
+    for (int half = 0; half < 2; ++half) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * half));
+      const __m128i special = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+                                           _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                                        _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+      mask |= static_cast<unsigned>(_mm_movemask_epi8(special)) << (16 * half);
+    }
+    const unsigned live = n >= 32 ? ~0u : (1u << n) - 1;
+    return (mask & live) == 0;
+#else
+    bool plain = true;
+    for (size_t i = 0; i < n; ++i) {
+      const unsigned char c = block[i];
+      plain &= c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+    }
+    return plain;
+#endif
   }
   size_t Indent() const { return pretty_ ? 2 * stack_.size() + 3 : 0; }
 

@@ -35,23 +35,29 @@ std::string TargetList(uint32_t mask) {
   return s;
 }
 
-// Coordinates as the PTX operand list names them.
-std::string Coords(const TensorMapSpec& s) {
-  const uint32_t r = ClampRank(s);
-  if (IsGatherScatter(s.mode)) return "{col, row0, row1, row2, row3}";
-  if (IsIm2colMode(s.mode)) {
-    static const char* const kNames[3][5] = {{"c", "w", "n", "", ""}, {"c", "w", "h", "n", ""}, {"c", "w", "h", "d", "n"}};
-    if (r < 3) return "{c, ...}";
-    std::string out = "{";
-    for (uint32_t i = 0; i < r; ++i) out += StrCat(i ? ", " : "", kNames[r - 3][i]);
-    return out + "}";
-  }
-  std::string out = "{";
-  for (uint32_t i = 0; i < r; ++i) out += StrCat(i ? ", " : "", "x", i);
-  return out + "}";
+// Appends the pieces to *t (TextCat onto a text that already has some).
+template <typename... A>
+void Cat(RuleText* t, const A&... a) {
+  (rule_text_internal::Put(t, a), ...);
 }
 
-std::string LoadMode(const TensorMapSpec& s, bool store) {
+// Coordinates as the PTX operand list names them.
+void Coords(const TensorMapSpec& s, RuleText* out) {
+  const uint32_t r = ClampRank(s);
+  if (IsGatherScatter(s.mode)) return Cat(out, "{col, row0, row1, row2, row3}");
+  if (IsIm2colMode(s.mode)) {
+    static const char* const kNames[3][5] = {{"c", "w", "n", "", ""}, {"c", "w", "h", "n", ""}, {"c", "w", "h", "d", "n"}};
+    if (r < 3) return Cat(out, "{c, ...}");
+    Cat(out, "{");
+    for (uint32_t i = 0; i < r; ++i) Cat(out, i ? ", " : "", kNames[r - 3][i]);
+    return Cat(out, "}");
+  }
+  Cat(out, "{");
+  for (uint32_t i = 0; i < r; ++i) Cat(out, i ? ", " : "", "x", i);
+  Cat(out, "}");
+}
+
+std::string_view LoadMode(const TensorMapSpec& s, bool store) {
   switch (s.mode) {
     case Mode::kTiled: return ".tile";
     case Mode::kGather4: return ".tile::gather4";
@@ -63,7 +69,7 @@ std::string LoadMode(const TensorMapSpec& s, bool store) {
   return ".tile";
 }
 
-std::string Im2colInfo(const TensorMapSpec& s) {
+std::string_view Im2colInfo(const TensorMapSpec& s) {
   if (s.mode == Mode::kIm2col) {
     const uint32_t r = ClampRank(s);
     if (r == 3) return ", {offW}";
@@ -94,35 +100,48 @@ std::string FailureSummary(const std::vector<TargetFailure>& fs) {
 }
 }  // namespace
 
-std::vector<std::string> PtxForms(const TensorMapSpec& s) {
-  std::vector<std::string> out;
-  const std::string dim = StrCat(".", ClampRank(s), "d");
-  const std::string coords = StrCat("[tmap, ", Coords(s), "]");
+int PtxForms(const TensorMapSpec& s, RuleText out[2]) {
+  RuleText coords;
+  Cat(&coords, "[tmap, ");
+  Coords(s, &coords);
+  Cat(&coords, "]");
+  const uint32_t rank = ClampRank(s);
+  out[0].Clear();
   switch (s.direction) {
     case Direction::kLoadCta:
     case Direction::kLoadCluster: {
       const char* dst = s.direction == Direction::kLoadCta ? ".shared::cta" : ".shared::cluster";
-      out.push_back(StrCat("cp.async.bulk.tensor", dim, dst, ".global", LoadMode(s, false),
-                        ".mbarrier::complete_tx::bytes [dst], ", coords, ", [mbar]", Im2colInfo(s), ";"));
-      if (s.direction == Direction::kLoadCluster)
-        out.push_back(StrCat("cp.async.bulk.tensor", dim, ".shared::cluster.global", LoadMode(s, false),
-                          ".mbarrier::complete_tx::bytes.multicast::cluster [dst], ", coords, ", [mbar]",
-                          Im2colInfo(s), ", ctaMask;"));
-      break;
+      Cat(&out[0], "cp.async.bulk.tensor.", rank, "d", dst, ".global", LoadMode(s, false),
+          ".mbarrier::complete_tx::bytes [dst], ", coords, ", [mbar]", Im2colInfo(s), ";");
+      if (s.direction == Direction::kLoadCluster) {
+        out[1].Clear();
+        Cat(&out[1], "cp.async.bulk.tensor.", rank, "d", ".shared::cluster.global", LoadMode(s, false),
+            ".mbarrier::complete_tx::bytes.multicast::cluster [dst], ", coords, ", [mbar]", Im2colInfo(s), ", ctaMask;");
+        return 2;
+      }
+      return 1;
     }
     case Direction::kStore:
-      out.push_back(StrCat("cp.async.bulk.tensor", dim, ".global.shared::cta", LoadMode(s, true), ".bulk_group ", coords,
-                        ", [src];"));
-      break;
+      Cat(&out[0], "cp.async.bulk.tensor.", rank, "d", ".global.shared::cta", LoadMode(s, true), ".bulk_group ", coords,
+          ", [src];");
+      return 1;
     case Direction::kReduce:
-      out.push_back(StrCat("cp.reduce.async.bulk.tensor", dim, ".global.shared::cta.", Name(s.reduce_op),
-                        LoadMode(s, true), ".bulk_group ", coords, ", [src];"));
-      break;
+      Cat(&out[0], "cp.reduce.async.bulk.tensor.", rank, "d", ".global.shared::cta.", Name(s.reduce_op), LoadMode(s, true),
+          ".bulk_group ", coords, ", [src];");
+      return 1;
     case Direction::kPrefetch:
-      out.push_back(StrCat("cp.async.bulk.prefetch.tensor", dim, ".L2.global", LoadMode(s, false), " ", coords,
-                        Im2colInfo(s), ";"));
-      break;
+      Cat(&out[0], "cp.async.bulk.prefetch.tensor.", rank, "d", ".L2.global", LoadMode(s, false), " ", coords,
+          Im2colInfo(s), ";");
+      return 1;
   }
+  return 0;
+}
+
+std::vector<std::string> PtxForms(const TensorMapSpec& s) {
+  RuleText forms[2];
+  const int n = PtxForms(s, forms);
+  std::vector<std::string> out;
+  for (int i = 0; i < n; ++i) out.push_back(forms[i].str());
   return out;
 }
 
@@ -192,10 +211,10 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
   w->Key("counts").BeginObject().Key("errors").Int(v.errors).Key("warnings").Int(v.warnings).Key("notes").Int(v.notes).EndObject();
   if (!s.has_target()) {
     w->Key("failed_targets").BeginArray();
-    for (const TargetFailure& f : TargetFailures(s, v)) {
-      w->BeginObject().Key("target").String(f.target).Key("rule").String(f.rule).Key("field").String(f.field);
-      w->Key("message").String(f.message).EndObject();
-    }
+    ForEachTargetFailure(s, v, [w](std::string_view target, const Rule& r, const RuleText& field, const RuleText& message) {
+      w->BeginObject().Key("target").String(target).Key("rule").String(r.id).Key("field").String(field);
+      w->Key("message").String(message).EndObject();
+    });
     w->EndArray();
   }
   if (!opt.alias.written.empty()) {
@@ -234,7 +253,11 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
   if (f.swizzle_base_offset >= 0) w->Key("swizzle_base_offset").Int(f.swizzle_base_offset);
   w->Key("global_extent_bytes").Uint(f.global_extent_bytes);
   w->Key("ptx").BeginArray();
-  for (const std::string& p : PtxForms(s)) w->String(p);
+  {
+    RuleText forms[2];
+    const int n = PtxForms(s, forms);
+    for (int i = 0; i < n; ++i) w->String(forms[i]);
+  }
   w->EndArray();
   w->EndObject();
   w->Key("spec");
@@ -244,7 +267,7 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
     if (NearestValid(s, &fixed) ) {
       w->Key("nearest_valid").BeginObject();
       w->Key("changes").BeginArray();
-      for (const std::string& c : DescribeChanges(s, fixed)) w->String(c);
+      ForEachChange(s, fixed, [w](const RuleText& c) { w->String(c); });
       w->EndArray();
       w->Key("spec");
       WriteSpecJson(fixed, w);

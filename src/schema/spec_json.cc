@@ -68,13 +68,42 @@ struct KeyIndex {
   }
 };
 constexpr KeyIndex kKeyIndex;
+constexpr bool AllKeysAtLeast4() {
+  for (const KeyInfo& k : kKeys)
+    if (k.name.size() < 4) return false;
+  return true;
+}
+static_assert(AllKeysAtLeast4(), "SameBytes compares 4 bytes at least");
+
+// a == b for n bytes, n >= 4, inline: word loads, the last one overlapping (no call to memcmp).
+inline bool SameBytes(const char* a, const char* b, size_t n) {
+  if (n < 8) {
+    uint32_t x, y, x2, y2;
+    std::memcpy(&x, a, 4), std::memcpy(&y, b, 4);
+    std::memcpy(&x2, a + n - 4, 4), std::memcpy(&y2, b + n - 4, 4);
+    return ((x ^ y) | (x2 ^ y2)) == 0;
+  }
+  uint64_t diff = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a + i, 8), std::memcpy(&y, b + i, 8);
+    diff |= x ^ y;
+  }
+  if (i < n) {
+    uint64_t x, y;
+    std::memcpy(&x, a + n - 8, 8), std::memcpy(&y, b + n - 8, 8);
+    diff |= x ^ y;
+  }
+  return diff == 0;
+}
 
 const KeyInfo* FindKey(std::string_view key) {
   if (key.size() > KeyIndex::kMaxLen) return nullptr;
   const size_t n = key.size();
   for (uint8_t i = 0; i < kKeyIndex.count[n]; ++i) {
     const KeyInfo& k = kKeys[kKeyIndex.ids[n][i]];
-    if (std::memcmp(k.name.data(), key.data(), n) == 0) return &k;
+    if (SameBytes(k.name.data(), key.data(), n)) return &k;  // every key has at least 4 bytes
   }
   return nullptr;
 }
