@@ -124,6 +124,7 @@ struct Emitter {
   Emitter(const Options& o, const Gpu& g) : opt(o), gpu(g) {}
   Validation v;  // reused: validation allocates nothing, and neither should its result
   TensorMapSpec with_target;  // reused: a spec given a target by --target or the GPU
+  ReportOptions ro_;
   const Options& opt;
   const Gpu& gpu;
   int total = 0, valid = 0, invalid = 0, input_errors = 0;
@@ -160,9 +161,9 @@ struct Emitter {
     if (allow_encode && opt.encode && gpu.present && v.valid) Encode(spec, &enc);
     ++total;
     if (v.valid) ++valid; else ++invalid;
-    ReportOptions ro;
+    ReportOptions& ro = ro_;  // reused: its alias strings are assigned only when there is one
     ro.color = opt.color;
-    ro.alias = alias;
+    if (!alias.written.empty() || !ro.alias.written.empty() || !ro.alias.note.empty()) ro.alias = alias;
     const int index = total - 1;
     switch (opt.format) {
       case Format::kShort:
@@ -251,10 +252,14 @@ struct Progress {
 // Feeds the specs of one input to the emitter, with progress.
 class EmitterSink : public SpecSink {
  public:
+  inline static const std::string kNoWhere;
   EmitterSink(Emitter* em, Progress* prog) : em_(em), prog_(prog) {}
   void Spec(const TensorMapSpec& spec) override { em_->Spec(spec, false, ""); }
   void Error(const InputError& e, const std::string& where) override { em_->Error(e, where); }
-  void SpecAt(const TensorMapSpec& spec, const SpecPlace& p) override { em_->Spec(spec, false, "", p.Text()); }
+  // The place's text is made only for --format short, the one format that prints it.
+  void SpecAt(const TensorMapSpec& spec, const SpecPlace& p) override {
+    em_->Spec(spec, false, kNoWhere, em_->opt.format == Format::kShort ? p.Text() : kNoWhere);
+  }
   void ErrorAt(const InputError& e, const SpecPlace& p) override { em_->Error(e, p.Text(), p.file); }
   void Tick() override { prog_->Tick(*em_, false); }
 
