@@ -42,6 +42,21 @@ int Utf8Length(const unsigned char* s, const unsigned char* end) {
   return n;
 }
 
+// Copies n < 16 bytes from s to block with overlapping fixed-size moves (no call to memcpy).
+inline void Gather(unsigned char* block, const unsigned char* s, size_t n) {
+  if (n >= 8) {
+    std::memcpy(block, s, 8);
+    std::memcpy(block + n - 8, s + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(block, s, 4);
+    std::memcpy(block + n - 4, s + n - 4, 4);
+  } else if (n > 0) {
+    block[0] = s[0];
+    block[n / 2] = s[n / 2];
+    block[n - 1] = s[n - 1];
+  }
+}
+
 #if !defined(__SSE2__)
 // Bytes copied as they are: 0x20..0x7F except '"' and '\\'.
 struct PlainTable {
@@ -63,6 +78,24 @@ char* PutNumber(char* p, T v) {
 char* Writer::Quote(char* p, std::string_view value) {
   const unsigned char* s = reinterpret_cast<const unsigned char*>(value.data());
   const unsigned char* const end = s + value.size();
+  const size_t n = value.size();
+  if (n <= 32) {
+    // A short string (names, most keys): gathered into a 32-byte block with overlapping fixed-size loads
+    // (no call to memcpy, nothing read outside `value`), checked at once and stored whole.
+    unsigned char block[32] = {};
+    if (n >= 16) {
+      std::memcpy(block, s, 16);
+      std::memcpy(block + n - 16, s + n - 16, 16);
+    } else {
+      Gather(block, s, n);
+    }
+    if (__builtin_expect(IsPlainBlock(block, n), 1)) {
+      *p = '"';
+      std::memcpy(p + 1, block, 32);
+      p[n + 1] = '"';
+      return p + n + 2;
+    }
+  }
   *p++ = '"';
   while (s < end) {
 #if defined(__SSE2__)
@@ -76,7 +109,7 @@ char* Writer::Quote(char* p, std::string_view value) {
       x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
     } else {
       alignas(16) unsigned char tail[16] = {};
-      std::memcpy(tail, s, avail);
+      Gather(tail, s, avail);
       x = _mm_load_si128(reinterpret_cast<const __m128i*>(tail));
     }
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p), x);

@@ -157,9 +157,9 @@ class Writer {
   static void AppendQuoted(std::string_view value, std::string* out);
 
  private:
-  // Room a quoted string of n bytes needs: each byte at most 6 ("\u001f"), the quotes, and 16 bytes of
-  // slack (Quote stores 16 bytes at a time).
-  static size_t QuotedBound(size_t n) { return 6 * n + 2 + 16; }
+  // Room a quoted string of n bytes needs: each byte at most 6 ("\u001f"), the quotes, and 32 bytes of
+  // slack (Quote stores 16 bytes at a time, and a short string's 32-byte block whole).
+  static size_t QuotedBound(size_t n) { return 6 * n + 2 + 32; }
   // Writes the quoted, escaped `s` at p (room for QuotedBound(s.size()) bytes); returns the end.
   static char* Quote(char* p, std::string_view s);
   // The same for n <= kShort bytes whose n is a compile-time constant where it is inlined: the bytes
