@@ -206,6 +206,7 @@ Writer& Writer::Open(char bracket) {
   *p++ = bracket;
   len_ = static_cast<size_t>(p - buf_.get());
   stack_.push_back(bracket);
+  top_ = bracket;
   has_items_ = false;
   return *this;
 }
@@ -222,6 +223,7 @@ Writer& Writer::Close(char bracket) {
     return *this;
   }
   stack_.pop_back();
+  top_ = stack_.empty() ? 0 : stack_.back();
   char* p = Reserve(2 + Indent());
   if (pretty_ && has_items_) p = Newline(p, stack_.size());
   *p++ = bracket;
@@ -285,6 +287,7 @@ std::string Writer::Take() {
 void Writer::Clear() {
   len_ = 0;
   stack_.clear();
+  top_ = 0;
   error_.clear();
   str_.clear();
   has_items_ = key_pending_ = done_ = false;

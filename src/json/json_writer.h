@@ -72,7 +72,7 @@ class Writer {
   Writer& EndArray() { return Close(']'); }
   // The key of the next member; only inside an object, and followed by exactly one value.
   Writer& Key(std::string_view key) {
-    if (!TMAPGEN_JSON_LIKELY(!stack_.empty() && stack_.back() == '{' && !key_pending_)) return KeyMisuse();
+    if (!TMAPGEN_JSON_LIKELY(top_ == '{' && !key_pending_)) return KeyMisuse();
     char* p = Reserve(QuotedBound(key.size()) + 4 + Indent());
     if (has_items_) *p++ = ',';
     if (pretty_) p = Newline(p, stack_.size());
@@ -90,27 +90,31 @@ class Writer {
   template <size_t N>
   Writer& Key(const char (&key)[N]) {
     static_assert(N >= 1, "a string literal");
-    if constexpr (N - 1 > kShort) { return Key(std::string_view(key, N - 1)); } else {
-    if (!TMAPGEN_JSON_LIKELY(!stack_.empty() && stack_.back() == '{' && !key_pending_)) return KeyMisuse();
-    char* p = Reserve(QuotedBound(N - 1) + 4 + Indent());
-    if (has_items_) *p++ = ',';
-    if (pretty_) p = Newline(p, stack_.size());
-    has_items_ = true;
-    p = QuoteShort<N - 1>(p, key);
-    *p++ = ':';
-    if (pretty_) *p++ = ' ';
-    len_ = static_cast<size_t>(p - buf_.get());
-    key_pending_ = true;
-    return *this;
+    if constexpr (N - 1 > kShort) {
+      return Key(std::string_view(key, N - 1));
+    } else {
+      if (!TMAPGEN_JSON_LIKELY(top_ == '{' && !key_pending_)) return KeyMisuse();
+      char* p = Reserve(QuotedBound(N - 1) + 4 + Indent());
+      if (has_items_) *p++ = ',';
+      if (pretty_) p = Newline(p, stack_.size());
+      has_items_ = true;
+      p = QuoteShort<N - 1>(p, key);
+      *p++ = ':';
+      if (pretty_) *p++ = ' ';
+      len_ = static_cast<size_t>(p - buf_.get());
+      key_pending_ = true;
+      return *this;
     }
   }
   template <size_t N>
   Writer& String(const char (&value)[N]) {
     static_assert(N >= 1, "a string literal");
-    if constexpr (N - 1 > kShort) { return String(std::string_view(value, N - 1)); } else {
-    char* p = BeforeValue(QuotedBound(N - 1), "String");
-    if (p != nullptr) len_ = static_cast<size_t>(QuoteShort<N - 1>(p, value) - buf_.get());
-    return *this;
+    if constexpr (N - 1 > kShort) {
+      return String(std::string_view(value, N - 1));
+    } else {
+      char* p = BeforeValue(QuotedBound(N - 1), "String");
+      if (p != nullptr) len_ = static_cast<size_t>(QuoteShort<N - 1>(p, value) - buf_.get());
+      return *this;
     }
   }
 
@@ -147,6 +151,7 @@ class Writer {
     *p = '\n';
     ++len_;
     stack_.clear();
+    top_ = 0;
     if (!TMAPGEN_JSON_LIKELY(error_.empty())) error_.clear();
     has_items_ = key_pending_ = done_ = false;
   }
@@ -218,8 +223,8 @@ class Writer {
   // Checks that a value may come here (else records the misuse and returns nullptr), writes the comma
   // and indentation it needs, and returns where the value (of at most n bytes) goes.
   char* BeforeValue(size_t n, const char* what) {
-    if (TMAPGEN_JSON_LIKELY(!stack_.empty())) {
-      if (stack_.back() == '{') {
+    if (TMAPGEN_JSON_LIKELY(top_ != 0)) {
+      if (top_ == '{') {
         if (!TMAPGEN_JSON_LIKELY(key_pending_)) return ValueMisuse(what);
         key_pending_ = false;
         return Reserve(n);
@@ -254,6 +259,7 @@ class Writer {
   size_t cap_ = 0;
   // One entry per open container: '{' or '['.
   std::vector<char> stack_;
+  char top_ = 0;  // stack_.back(), 0 when empty (checked by every call)
   std::string error_;
   mutable std::string str_;  // what str() returned
   bool pretty_ = false;
