@@ -311,10 +311,13 @@ void WriteInputErrorJson(int index, const InputError& e, json::Writer* w, std::s
 
 namespace {
 using Colors = TermColors;
-std::string Row(const char* key, const std::string& value) {
-  std::string k = key;
-  if (k.size() < 22) k.resize(22, ' ');
-  return StrCat("  ", k, value, "\n");
+// Appends "  KEY<padded to 22>VALUE\n" to *o (no temporary strings).
+void AddRow(std::string* o, std::string_view key, std::string_view value) {
+  o->append("  ", 2);
+  o->append(key.data(), key.size());
+  if (key.size() < 22) o->append(22 - key.size(), ' ');
+  o->append(value.data(), value.size());
+  o->push_back('\n');
 }
 }  // namespace
 
@@ -324,6 +327,7 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
   const DerivedFacts& f = v.facts;
   const uint32_t r = ClampRank(s);
   std::string o;
+  o.reserve(4096);  // a rejected spec's report is 2-3 KB: one allocation instead of a doubling series
   std::string title = s.name.empty() ? StrCat("spec ", index) : StrCat("spec ", index, " \"", s.name, "\"");
   std::string verdict;
   if (v.valid) {
@@ -334,33 +338,33 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
     verdict += s.has_target() ? StrCat(" for ", Name(s.target))
                               : StrCat(" for every target (findings shown for ", Name(v.reported_target), ")");
   }
-  o += StrCat(c.bold(), title, ": ", Name(s.mode), " map, ", Name(s.direction), c.off(), " -- ", verdict, "\n");
+  StrAppend(&o, c.bold(), title, ": ", Name(s.mode), " map, ", Name(s.direction), c.off(), " -- ", verdict, "\n");
   if (opt.show_spec) {
-    o += Row("encoder", std::string(Name(f.encoder)));
-    o += Row("tensor_data_type", StrCat(FullName(s.data_type), " (", ShortName(s.data_type), ", ", f.element_bits, " bits)"));
-    o += Row("tensor_rank", StrCat(s.rank));
-    if (s.Has(kFieldGlobalAddress)) o += Row("global_address", Hex(s.global_address));
-    o += Row("global_dim", Join(s.global_dim.data(), r));
-    o += Row("global_strides", Join(s.global_strides.data(), r > 0 ? r - 1 : 0) + " B");
-    if (!IsIm2colMode(s.mode)) o += Row("box_dim", Join(s.box_dim.data(), r));
-    o += Row("element_strides", Join(s.element_strides.data(), r));
+    AddRow(&o, "encoder", std::string(Name(f.encoder)));
+    AddRow(&o, "tensor_data_type", StrCat(FullName(s.data_type), " (", ShortName(s.data_type), ", ", f.element_bits, " bits)"));
+    AddRow(&o, "tensor_rank", StrCat(s.rank));
+    if (s.Has(kFieldGlobalAddress)) AddRow(&o, "global_address", Hex(s.global_address));
+    AddRow(&o, "global_dim", Join(s.global_dim.data(), r));
+    AddRow(&o, "global_strides", Join(s.global_strides.data(), r > 0 ? r - 1 : 0) + " B");
+    if (!IsIm2colMode(s.mode)) AddRow(&o, "box_dim", Join(s.box_dim.data(), r));
+    AddRow(&o, "element_strides", Join(s.element_strides.data(), r));
     if (s.mode == Mode::kIm2col) {
       const uint32_t n = r >= 2 ? std::min<uint32_t>(r - 2, 3) : 0;
-      o += Row("pixel_box corners", StrCat("lower ", Join(s.pixel_box_lower_corner.data(), n), ", upper ",
+      AddRow(&o, "pixel_box corners", StrCat("lower ", Join(s.pixel_box_lower_corner.data(), n), ", upper ",
                                         Join(s.pixel_box_upper_corner.data(), n)));
     }
     if (IsWideMode(s.mode))
-      o += Row("pixel_box W corners", StrCat("lower ", s.pixel_box_lower_corner_width, ", upper ", s.pixel_box_upper_corner_width,
+      AddRow(&o, "pixel_box W corners", StrCat("lower ", s.pixel_box_lower_corner_width, ", upper ", s.pixel_box_upper_corner_width,
                                           "  (", FullName(s.wide_mode), ")"));
     if (IsIm2colMode(s.mode))
-      o += Row("channels x pixels", StrCat(s.channels_per_pixel, " channels/pixel x ", s.pixels_per_column, " pixels/column"));
-    o += Row("layout", StrCat("interleave ", ShortName(s.interleave), ", swizzle ", ShortName(s.swizzle), ", L2 promotion ",
+      AddRow(&o, "channels x pixels", StrCat(s.channels_per_pixel, " channels/pixel x ", s.pixels_per_column, " pixels/column"));
+    AddRow(&o, "layout", StrCat("interleave ", ShortName(s.interleave), ", swizzle ", ShortName(s.swizzle), ", L2 promotion ",
                            ShortName(s.l2_promotion), ", OOB fill ", ShortName(s.oob_fill)));
-    if (s.Has(kFieldSmemAddress)) o += Row("smem_address", Hex(s.smem_address));
-    if (s.Has(kFieldSmemAlignment)) o += Row("smem_alignment", StrCat(s.smem_alignment, " B"));
-    if (s.Has(kFieldDriverVersion)) o += Row("driver_version", StrCat(s.driver_version));
+    if (s.Has(kFieldSmemAddress)) AddRow(&o, "smem_address", Hex(s.smem_address));
+    if (s.Has(kFieldSmemAlignment)) AddRow(&o, "smem_alignment", StrCat(s.smem_alignment, " B"));
+    if (s.Has(kFieldDriverVersion)) AddRow(&o, "driver_version", StrCat(s.driver_version));
   }
-  o += StrCat(c.bold(), "derived", c.off(), "\n");
+  StrAppend(&o, c.bold(), "derived", c.off(), "\n");
   std::string tx = StrCat(f.transaction_bytes, " B per copy (mbarrier expect_tx), ", f.elements_per_copy, " elements");
   if (f.halo_adds_bytes)
     tx += StrCat(s.mode == Mode::kIm2colW128 ? "; plus 4 x wHalo x " : "; plus wHalo x ", f.bytes_per_halo_pixel, " B of halo");
@@ -368,73 +372,73 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
     tx += StrCat("; packed size (", f.element_bits, " bits per element): the shared-memory image is 1 byte per element, ",
                  f.smem_footprint_bytes, " B (CUTLASS and DeepGEMM arm the packed size; docs/hardware.md)");
   if (s.direction == Direction::kPrefetch) tx = "0 B (prefetch to L2 writes no shared memory)";
-  o += Row("transaction bytes", tx);
-  o += Row("shared memory", StrCat(f.smem_footprint_bytes, " B per copy; destination aligned to ", f.smem_alignment_required,
+  AddRow(&o, "transaction bytes", tx);
+  AddRow(&o, "shared memory", StrCat(f.smem_footprint_bytes, " B per copy; destination aligned to ", f.smem_alignment_required,
                                 " B (required)", f.smem_alignment_recommended > f.smem_alignment_required
                                                      ? StrCat(", ", f.smem_alignment_recommended, " B recommended (swizzle repeat)")
                                                      : std::string()));
   if (s.swizzle != Swizzle::kNone)
-    o += Row("swizzle", StrCat(f.swizzle_span, " B span, ", f.swizzle_atomicity, " B atoms, repeats every ", f.swizzle_repeat,
+    AddRow(&o, "swizzle", StrCat(f.swizzle_span, " B span, ", f.swizzle_atomicity, " B atoms, repeats every ", f.swizzle_repeat,
                             " B", f.swizzle_base_offset >= 0 ? StrCat(", base offset ", f.swizzle_base_offset) : std::string()));
-  o += Row("inner box", StrCat(f.inner_box_bytes, " B per row",
+  AddRow(&o, "inner box", StrCat(f.inner_box_bytes, " B per row",
                             f.smem_row_pitch != f.inner_box_bytes ? StrCat(", rows ", f.smem_row_pitch, " B apart in shared memory") : std::string()));
   if (s.interleave != Interleave::kNone && !IsIm2colMode(s.mode))
-    o += Row("coordinates", StrCat("x0 counts ", s.interleave == Interleave::k32B ? 32 : 16,
+    AddRow(&o, "coordinates", StrCat("x0 counts ", s.interleave == Interleave::k32B ? 32 : 16,
                                 "-byte slices (interleaved, measured); box_dim[", s.rank >= 2 ? s.rank - 2 : 0,
                                 "] is not used: a copy takes one position along that dimension"));
   else
-    o += Row("coordinates", StrCat(IsIm2colMode(s.mode) ? "c" : IsGatherScatter(s.mode) ? "col" : "x0",
+    AddRow(&o, "coordinates", StrCat(IsIm2colMode(s.mode) ? "c" : IsGatherScatter(s.mode) ? "col" : "x0",
                                 " must be a multiple of ", f.coord0_multiple, " elements (16 B), or the copy faults"));
   Target min_target;
-  if (MinTarget(v.valid_targets, &min_target)) o += Row("minimum target", std::string(Name(min_target)));
-  if (!s.has_target() && v.valid_targets != 0) o += Row("valid for", TargetList(v.valid_targets));
-  if (!s.has_target() && v.failed_targets != 0) o += Row("not valid for", FailureSummary(TargetFailures(s, v)));
-  if (!opt.alias.written.empty()) o += Row("data type", opt.alias.note);
+  if (MinTarget(v.valid_targets, &min_target)) AddRow(&o, "minimum target", std::string(Name(min_target)));
+  if (!s.has_target() && v.valid_targets != 0) AddRow(&o, "valid for", TargetList(v.valid_targets));
+  if (!s.has_target() && v.failed_targets != 0) AddRow(&o, "not valid for", FailureSummary(TargetFailures(s, v)));
+  if (!opt.alias.written.empty()) AddRow(&o, "data type", opt.alias.note);
   if (opt.show_code) {
-    for (const std::string& p : PtxForms(s)) o += Row("ptx", p);
+    for (const std::string& p : PtxForms(s)) AddRow(&o, "ptx", p);
   }
   thread_local std::vector<Diagnostic> diags;  // reused: its strings keep their capacity from spec to spec
   MakeDiagnostics(s, v, &diags);
   if (!diags.empty()) {
-    o += StrCat(c.bold(), "diagnostics", c.off(), " (", v.errors, " error", v.errors == 1 ? "" : "s", ", ", v.warnings,
+    StrAppend(&o, c.bold(), "diagnostics", c.off(), " (", v.errors, " error", v.errors == 1 ? "" : "s", ", ", v.warnings,
              " warning", v.warnings == 1 ? "" : "s", ", ", v.notes, " note", v.notes == 1 ? "" : "s", ")\n");
     for (const Diagnostic& d : diags) {
       const char* col = d.severity == Severity::kError ? c.red() : d.severity == Severity::kWarning ? c.yellow() : c.blue();
-      o += StrCat("  ", col, Name(d.severity), c.off(), " [", d.rule, "] ", d.field.empty() ? std::string() : d.field + ": ", d.message,
+      StrAppend(&o, "  ", col, Name(d.severity), c.off(), " [", d.rule, "] ", d.field.empty() ? std::string() : d.field + ": ", d.message,
                d.target.empty() ? "" : StrCat(" (target ", d.target, ")"), "\n");
-      o += StrCat("      fix: ", d.fix, "\n");
-      o += StrCat(c.dim(), "      source: ", d.source, c.off(), "\n");
+      StrAppend(&o, "      fix: ", d.fix, "\n");
+      StrAppend(&o, c.dim(), "      source: ", d.source, c.off(), "\n");
     }
   }
   if (!v.valid && opt.nearest_valid) {
     TensorMapSpec fixed;
     if (NearestValid(s, &fixed)) {
-      o += StrCat(c.bold(), "nearest valid configuration", c.off(), "\n");
-      for (const std::string& ch : DescribeChanges(s, fixed)) o += StrCat("  ", ch, "\n");
+      StrAppend(&o, c.bold(), "nearest valid configuration", c.off(), "\n");
+      for (const std::string& ch : DescribeChanges(s, fixed)) StrAppend(&o, "  ", ch, "\n");
     } else {
       o += "  no automatic repair is known for the remaining errors; follow the fixes above\n";
     }
   }
   if (v.valid && opt.show_code) {
-    o += StrCat(c.bold(), "host code", c.off(), "\n");
+    StrAppend(&o, c.bold(), "host code", c.off(), "\n");
     std::string snippet = HostEncodeSnippet(s);
     size_t start = 0;
     while (start < snippet.size()) {
       size_t nl = snippet.find('\n', start);
       if (nl == std::string::npos) nl = snippet.size();
-      o += StrCat("  ", snippet.substr(start, nl - start), "\n");
+      StrAppend(&o, "  ", snippet.substr(start, nl - start), "\n");
       start = nl + 1;
     }
   }
   if (enc.attempted) {
-    o += StrCat(c.bold(), "driver encoding", c.off(), " (", enc.device, ")\n");
+    StrAppend(&o, c.bold(), "driver encoding", c.off(), " (", enc.device, ")\n");
     if (enc.cu_result == 0) {
       for (int i = 0; i < 16; i += 4)
-        o += StrCat("  ", Hex(enc.map[i]), " ", Hex(enc.map[i + 1]), " ", Hex(enc.map[i + 2]), " ", Hex(enc.map[i + 3]), "\n");
+        StrAppend(&o, "  ", Hex(enc.map[i]), " ", Hex(enc.map[i + 1]), " ", Hex(enc.map[i + 2]), " ", Hex(enc.map[i + 3]), "\n");
     } else {
-      o += StrCat("  the driver answered ", enc.error_name, " (", enc.cu_result, ")\n");
+      StrAppend(&o, "  the driver answered ", enc.error_name, " (", enc.cu_result, ")\n");
     }
-    if (!enc.note.empty()) o += StrCat("  ", enc.note, "\n");
+    if (!enc.note.empty()) StrAppend(&o, "  ", enc.note, "\n");
   }
   o += RenderOfflineBytesText(ComputeOfflineBytes(s, v, enc), opt.color);  // issue 12
   return o;
