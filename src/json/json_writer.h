@@ -161,10 +161,19 @@ class Writer {
   // Appends `value` to *out as a JSON string literal, quotes included, escaped as described above.
   static void AppendQuoted(std::string_view value, std::string* out);
 
- private:
-  // Room a quoted string of n bytes needs: each byte at most 6 ("\u001f"), the quotes, and 32 bytes of
-  // slack (Quote stores 16 bytes at a time, and a short string's 32-byte block whole).
+  // Low level, for writers of a fixed shape that build a compact value themselves (WriteSpecJson):
+  // QuoteTo writes `value` quoted and escaped as above at p, which has room for QuotedBound(value.size())
+  // bytes, and returns the end; RawValue appends `json`, one complete compact JSON value, as the next
+  // value (its text is not checked). pretty() says whether the writer indents (then a raw value would not).
+  static char* QuoteTo(char* p, std::string_view value) { return Quote(p, value); }
   static size_t QuotedBound(size_t n) { return 6 * n + 2 + 32; }
+  Writer& RawValue(std::string_view json) { return Raw(json, "RawValue"); }
+  bool pretty() const { return pretty_; }
+
+ private:
+  // QuotedBound (above): the room a quoted string of n bytes needs: each byte at most 6 ("\u001f"), the
+  // quotes, and 32 bytes of slack (Quote stores 16 or 32 bytes at a time, and a short string's 32-byte
+  // block whole).
   // Writes the quoted, escaped `s` at p (room for QuotedBound(s.size()) bytes); returns the end.
   static char* Quote(char* p, std::string_view s);
   // The same for n <= kShort bytes whose n is a compile-time constant where it is inlined: the bytes
