@@ -33,12 +33,14 @@
 #ifndef TMAPGEN_SRC_JSON_JSON_WRITER_H_
 #define TMAPGEN_SRC_JSON_JSON_WRITER_H_
 
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -275,6 +277,36 @@ class Writer {
   bool has_items_ = false;    // the innermost open container has at least one member/element
   bool key_pending_ = false;  // inside an object, a Key was written and its value not yet
   bool done_ = false;         // the top-level value has been started
+};
+
+// A cursor for writers of a fixed shape (WriteSpecJson, the report's derived facts): compact JSON text
+// written through a pointer into room the caller reserved, then handed to Writer::RawValue. Lit copies a
+// literal as it is (keys, punctuation: the caller's literals must be valid JSON text); Str quotes and
+// escapes as Writer does (room: Writer::QuotedBound); U and I write integers (room: 21 bytes).
+class RawText {
+ public:
+  explicit RawText(char* p) : p_(p) {}
+  template <size_t N>
+  void Lit(const char (&text)[N]) {
+    std::memcpy(p_, text, N - 1);
+    p_ += N - 1;
+  }
+  void Str(std::string_view v) { p_ = Writer::QuoteTo(p_, v); }
+  void U(uint64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
+  void I(int64_t v) { p_ = std::to_chars(p_, p_ + 21, v).ptr; }
+  template <typename T>
+  void Arr(const T* v, uint32_t n) {
+    *p_++ = '[';
+    for (uint32_t i = 0; i < n; ++i) {
+      if (i) *p_++ = ',';
+      if constexpr (std::is_signed_v<T>) I(v[i]); else U(v[i]);
+    }
+    *p_++ = ']';
+  }
+  char* end() const { return p_; }
+
+ private:
+  char* p_;
 };
 
 }  // namespace tmapgen::json

@@ -194,6 +194,65 @@ std::string HostEncodeSnippet(const TensorMapSpec& s) {
 
 // ------------------------------------------------------------------------------------------------ JSON
 
+namespace {
+// The "derived" object in compact form, through a pointer (json::RawText): the same bytes as the Writer
+// calls in WriteReportJson's pretty branch (tests/report/report_json_test.cc: compact vs pretty).
+void WriteDerivedCompact(const TensorMapSpec& s, const DerivedFacts& f, json::Writer* w) {
+  RuleText forms[2];
+  const int n = PtxForms(s, forms);
+  size_t bound = 1024 + 20 * 21;
+  for (int i = 0; i < n; ++i) bound += json::Writer::QuotedBound(forms[i].size());
+  thread_local std::string buf;
+  if (buf.size() < bound) buf.resize(bound);
+  json::RawText o(&buf[0]);
+  o.Lit("{\"encoder\":");
+  o.Str(Name(f.encoder));
+  o.Lit(",\"element_bits\":");
+  o.I(f.element_bits);
+  o.Lit(",\"smem_element_bits\":");
+  o.I(f.smem_element_bits);
+  o.Lit(",\"inner_box_bytes\":");
+  o.U(f.inner_box_bytes);
+  o.Lit(",\"elements_per_copy\":");
+  o.U(f.elements_per_copy);
+  o.Lit(",\"transaction_bytes\":");
+  o.U(f.transaction_bytes);
+  if (f.halo_adds_bytes) {
+    o.Lit(",\"bytes_per_halo_pixel\":");
+    o.U(f.bytes_per_halo_pixel);
+  }
+  o.Lit(",\"smem_footprint_bytes\":");
+  o.U(f.smem_footprint_bytes);
+  o.Lit(",\"smem_row_pitch\":");
+  o.U(f.smem_row_pitch);
+  o.Lit(",\"coord0_multiple\":");
+  o.U(f.coord0_multiple);
+  o.Lit(",\"smem_alignment_required\":");
+  o.U(f.smem_alignment_required);
+  o.Lit(",\"smem_alignment_recommended\":");
+  o.U(f.smem_alignment_recommended);
+  o.Lit(",\"swizzle_span\":");
+  o.U(f.swizzle_span);
+  o.Lit(",\"swizzle_repeat\":");
+  o.U(f.swizzle_repeat);
+  o.Lit(",\"swizzle_atomicity\":");
+  o.U(f.swizzle_atomicity);
+  if (f.swizzle_base_offset >= 0) {
+    o.Lit(",\"swizzle_base_offset\":");
+    o.I(f.swizzle_base_offset);
+  }
+  o.Lit(",\"global_extent_bytes\":");
+  o.U(f.global_extent_bytes);
+  o.Lit(",\"ptx\":[");
+  for (int i = 0; i < n; ++i) {
+    if (i) o.Lit(",");
+    o.Str(forms[i]);
+  }
+  o.Lit("]}");
+  w->RawValue(std::string_view(buf.data(), static_cast<size_t>(o.end() - buf.data())));
+}
+}  // namespace
+
 void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, const Encoding& enc,
                      const ReportOptions& opt, json::Writer* w) {
   const DerivedFacts& f = v.facts;
@@ -234,32 +293,37 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
     w->EndObject();
   }
   w->EndArray();
-  w->Key("derived").BeginObject();
-  w->Key("encoder").String(Name(f.encoder));
-  w->Key("element_bits").Int(f.element_bits);
-  w->Key("smem_element_bits").Int(f.smem_element_bits);
-  w->Key("inner_box_bytes").Uint(f.inner_box_bytes);
-  w->Key("elements_per_copy").Uint(f.elements_per_copy);
-  w->Key("transaction_bytes").Uint(f.transaction_bytes);
-  if (f.halo_adds_bytes) w->Key("bytes_per_halo_pixel").Uint(f.bytes_per_halo_pixel);
-  w->Key("smem_footprint_bytes").Uint(f.smem_footprint_bytes);
-  w->Key("smem_row_pitch").Uint(f.smem_row_pitch);
-  w->Key("coord0_multiple").Uint(f.coord0_multiple);
-  w->Key("smem_alignment_required").Uint(f.smem_alignment_required);
-  w->Key("smem_alignment_recommended").Uint(f.smem_alignment_recommended);
-  w->Key("swizzle_span").Uint(f.swizzle_span);
-  w->Key("swizzle_repeat").Uint(f.swizzle_repeat);
-  w->Key("swizzle_atomicity").Uint(f.swizzle_atomicity);
-  if (f.swizzle_base_offset >= 0) w->Key("swizzle_base_offset").Int(f.swizzle_base_offset);
-  w->Key("global_extent_bytes").Uint(f.global_extent_bytes);
-  w->Key("ptx").BeginArray();
-  {
-    RuleText forms[2];
-    const int n = PtxForms(s, forms);
-    for (int i = 0; i < n; ++i) w->String(forms[i]);
+  w->Key("derived");
+  if (!w->pretty()) {
+    WriteDerivedCompact(s, f, w);
+  } else {
+    w->BeginObject();
+    w->Key("encoder").String(Name(f.encoder));
+    w->Key("element_bits").Int(f.element_bits);
+    w->Key("smem_element_bits").Int(f.smem_element_bits);
+    w->Key("inner_box_bytes").Uint(f.inner_box_bytes);
+    w->Key("elements_per_copy").Uint(f.elements_per_copy);
+    w->Key("transaction_bytes").Uint(f.transaction_bytes);
+    if (f.halo_adds_bytes) w->Key("bytes_per_halo_pixel").Uint(f.bytes_per_halo_pixel);
+    w->Key("smem_footprint_bytes").Uint(f.smem_footprint_bytes);
+    w->Key("smem_row_pitch").Uint(f.smem_row_pitch);
+    w->Key("coord0_multiple").Uint(f.coord0_multiple);
+    w->Key("smem_alignment_required").Uint(f.smem_alignment_required);
+    w->Key("smem_alignment_recommended").Uint(f.smem_alignment_recommended);
+    w->Key("swizzle_span").Uint(f.swizzle_span);
+    w->Key("swizzle_repeat").Uint(f.swizzle_repeat);
+    w->Key("swizzle_atomicity").Uint(f.swizzle_atomicity);
+    if (f.swizzle_base_offset >= 0) w->Key("swizzle_base_offset").Int(f.swizzle_base_offset);
+    w->Key("global_extent_bytes").Uint(f.global_extent_bytes);
+    w->Key("ptx").BeginArray();
+    {
+      RuleText forms[2];
+      const int n = PtxForms(s, forms);
+      for (int i = 0; i < n; ++i) w->String(forms[i]);
+    }
+    w->EndArray();
+    w->EndObject();
   }
-  w->EndArray();
-  w->EndObject();
   w->Key("spec");
   WriteSpecJson(s, w);
   if (!v.valid && opt.nearest_valid) {

@@ -41,32 +41,6 @@ namespace {
 // The compact form, written through a pointer into a reused buffer and appended as one value: the same
 // bytes as the Writer calls below (tests/schema: WriteSpecJson compact vs pretty, and
 // scripts/check-same-output.sh), a fifth of the instructions (docs/perf.md, section 13).
-class CompactSpec {
- public:
-  explicit CompactSpec(char* p) : p_(p) {}
-  template <size_t N>
-  void Lit(const char (&text)[N]) {
-    std::memcpy(p_, text, N - 1);
-    p_ += N - 1;
-  }
-  void Str(std::string_view v) { p_ = json::Writer::QuoteTo(p_, v); }
-  void U(uint64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
-  void I(int64_t v) { p_ = std::to_chars(p_, p_ + 21, v).ptr; }
-  template <typename T>
-  void Arr(const T* v, uint32_t n) {
-    *p_++ = '[';
-    for (uint32_t i = 0; i < n; ++i) {
-      if (i) *p_++ = ',';
-      if constexpr (std::is_signed_v<T>) I(v[i]); else U(v[i]);
-    }
-    *p_++ = ']';
-  }
-  char* end() const { return p_; }
-
- private:
-  char* p_;
-};
-
 // Room for the compact form: every key and punctuation (under 600 bytes), 14 integers of at most 21
 // bytes each plus 5 arrays of 5, and the strings' QuotedBound (the table names are under 48 bytes).
 size_t CompactBound(const TensorMapSpec& s) {
@@ -78,7 +52,7 @@ void WriteSpecJsonCompact(const TensorMapSpec& s, json::Writer* w) {
   thread_local std::string buf;
   const size_t bound = CompactBound(s);
   if (buf.size() < bound) buf.resize(bound);
-  CompactSpec o(&buf[0]);
+  json::RawText o(&buf[0]);
   o.Lit("{");
   if (!s.name.empty()) {
     o.Lit("\"name\":");
