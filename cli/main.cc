@@ -123,38 +123,47 @@ int Usage(const std::string& msg) {
 struct Emitter {
   Emitter(const Options& o, const Gpu& g) : opt(o), gpu(g) {}
   Validation v;  // reused: validation allocates nothing, and neither should its result
+  TensorMapSpec with_target;  // reused: a spec given a target by --target or the GPU
+  ReportOptions ro_;
   const Options& opt;
   const Gpu& gpu;
   int total = 0, valid = 0, invalid = 0, input_errors = 0;
   std::string buf;
   json::Writer w;
 
+  // JSON reports are written as JSON Lines straight into w's buffer (no copy per spec); the other
+  // formats into buf. Only one of the two holds text in a run.
   void Flush(bool force) {
     if (force || buf.size() > (1 << 16)) {
       std::fwrite(buf.data(), 1, buf.size(), stdout);
       buf.clear();
+    }
+    if (force || w.size() > (1 << 17)) {
+      std::fwrite(w.view().data(), 1, w.size(), stdout);
+      w.Clear();
     }
   }
 
   // `place`: "FILE:LINE" of the spec (for --format short); `alias`: a --dtype alias note.
   void Spec(const TensorMapSpec& spec_in, bool allow_encode, const std::string& where, const std::string& place = "",
             const TypeAlias& alias = TypeAlias()) {
-    TensorMapSpec spec = spec_in;
-    if (!spec.has_target() && opt.has_target) {
-      spec.target = opt.target;
-      spec.set_fields |= kFieldTarget;
-    } else if (!spec.has_target() && gpu.has_target) {
-      spec.target = gpu.target;
-      spec.set_fields |= kFieldTarget;
+    // A copy only when a target is filled in (--target, or the GPU's).
+    const TensorMapSpec* sp = &spec_in;
+    if (!spec_in.has_target() && (opt.has_target || gpu.has_target)) {
+      with_target = spec_in;
+      with_target.target = opt.has_target ? opt.target : gpu.target;
+      with_target.set_fields |= kFieldTarget;
+      sp = &with_target;
     }
+    const TensorMapSpec& spec = *sp;
     Validate(spec, &v);
     Encoding enc;
     if (allow_encode && opt.encode && gpu.present && v.valid) Encode(spec, &enc);
     ++total;
     if (v.valid) ++valid; else ++invalid;
-    ReportOptions ro;
+    ReportOptions& ro = ro_;  // reused: its alias strings are assigned only when there is one
     ro.color = opt.color;
-    ro.alias = alias;
+    if (!alias.written.empty() || !ro.alias.written.empty() || !ro.alias.note.empty()) ro.alias = alias;
     const int index = total - 1;
     switch (opt.format) {
       case Format::kShort:
@@ -168,10 +177,8 @@ struct Emitter {
         break;
       case Format::kJson:
         if (opt.quiet && v.valid) break;
-        w.Clear();
         WriteReportJson(index, spec, v, enc, ro, &w);
-        buf += w.view();
-        buf += "\n";
+        w.EndLine();
         break;
       case Format::kTextproto:
         if (opt.quiet && v.valid) break;
@@ -191,10 +198,8 @@ struct Emitter {
       case Format::kText: buf += RenderInputErrorText(index, where, e, opt.color); break;
       case Format::kShort: buf += RenderInputErrorShort(where.empty() ? StrCat("spec ", index) : where, e); break;
       case Format::kJson:
-        w.Clear();
         WriteInputErrorJson(index, e, &w, file);
-        buf += w.view();
-        buf += "\n";
+        w.EndLine();
         break;
       case Format::kTextproto:
         buf += InputErrorTextproto(index, e);
@@ -247,10 +252,14 @@ struct Progress {
 // Feeds the specs of one input to the emitter, with progress.
 class EmitterSink : public SpecSink {
  public:
+  inline static const std::string kNoWhere;
   EmitterSink(Emitter* em, Progress* prog) : em_(em), prog_(prog) {}
   void Spec(const TensorMapSpec& spec) override { em_->Spec(spec, false, ""); }
   void Error(const InputError& e, const std::string& where) override { em_->Error(e, where); }
-  void SpecAt(const TensorMapSpec& spec, const SpecPlace& p) override { em_->Spec(spec, false, "", p.Text()); }
+  // The place's text is made only for --format short, the one format that prints it.
+  void SpecAt(const TensorMapSpec& spec, const SpecPlace& p) override {
+    em_->Spec(spec, false, kNoWhere, em_->opt.format == Format::kShort ? p.Text() : kNoWhere);
+  }
   void ErrorAt(const InputError& e, const SpecPlace& p) override { em_->Error(e, p.Text(), p.file); }
   void Tick() override { prog_->Tick(*em_, false); }
 

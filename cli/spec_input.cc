@@ -99,7 +99,8 @@ class Reader {
           else if (fmt_ == InputFormat::kJson && split_.is_array()) st = parser_.Parse(p.text, p.at, true, &spec_);
           else st = parser_.ParseSpecOrWrapped(p.text, p.at, true, &spec_);  // decode's output too
           if (st.ok()) {
-            sink_->SpecAt(spec_, Place(name_, p.at.line));
+            place_.line = p.at.line;  // the file name is set once, not copied for every spec
+            sink_->SpecAt(spec_, place_);
           } else {
             const InputError e = InputErrorOf(st);
             sink_->ErrorAt(e, ErrorPlace(name_, e, p.at.line));
@@ -120,6 +121,7 @@ class Reader {
   }
 
   const std::string name_;
+  SpecPlace place_ = Place(name_, 0);
   InputFormat fmt_;
   SpecSplitter split_;
   SpecSink* sink_;

@@ -42,6 +42,21 @@ int Utf8Length(const unsigned char* s, const unsigned char* end) {
   return n;
 }
 
+// Copies n < 16 bytes from s to block with overlapping fixed-size moves (no call to memcpy).
+inline void Gather(unsigned char* block, const unsigned char* s, size_t n) {
+  if (n >= 8) {
+    std::memcpy(block, s, 8);
+    std::memcpy(block + n - 8, s + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(block, s, 4);
+    std::memcpy(block + n - 4, s + n - 4, 4);
+  } else if (n > 0) {
+    block[0] = s[0];
+    block[n / 2] = s[n / 2];
+    block[n - 1] = s[n - 1];
+  }
+}
+
 #if !defined(__SSE2__)
 // Bytes copied as they are: 0x20..0x7F except '"' and '\\'.
 struct PlainTable {
@@ -63,6 +78,24 @@ char* PutNumber(char* p, T v) {
 char* Writer::Quote(char* p, std::string_view value) {
   const unsigned char* s = reinterpret_cast<const unsigned char*>(value.data());
   const unsigned char* const end = s + value.size();
+  const size_t n = value.size();
+  if (n <= 32) {
+    // A short string (names, most keys): gathered into a 32-byte block with overlapping fixed-size loads
+    // (no call to memcpy, nothing read outside `value`), checked at once and stored whole.
+    unsigned char block[32] = {};
+    if (n >= 16) {
+      std::memcpy(block, s, 16);
+      std::memcpy(block + n - 16, s + n - 16, 16);
+    } else {
+      Gather(block, s, n);
+    }
+    if (__builtin_expect(IsPlainBlock(block, n), 1)) {
+      *p = '"';
+      std::memcpy(p + 1, block, 32);
+      p[n + 1] = '"';
+      return p + n + 2;
+    }
+  }
   *p++ = '"';
   while (s < end) {
 #if defined(__SSE2__)
@@ -71,12 +104,27 @@ char* Writer::Quote(char* p, std::string_view value) {
     // non-ASCII bytes (>= 0x80) are both below 0x20. The last few bytes of a string are copied to a
     // local block first, so nothing past the end of `value` is read.
     const size_t avail = static_cast<size_t>(end - s);
+    if (avail >= 32) {
+      // 32 plain bytes at a time while there are (messages and fixes: 100-200 plain bytes each).
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 16));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), a);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 16), b);
+      const __m128i lo = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+      const __m128i sa = _mm_or_si128(_mm_cmplt_epi8(a, lo), _mm_or_si128(_mm_cmpeq_epi8(a, quote), _mm_cmpeq_epi8(a, backslash)));
+      const __m128i sb = _mm_or_si128(_mm_cmplt_epi8(b, lo), _mm_or_si128(_mm_cmpeq_epi8(b, quote), _mm_cmpeq_epi8(b, backslash)));
+      if (_mm_movemask_epi8(_mm_or_si128(sa, sb)) == 0) {
+        s += 32;
+        p += 32;
+        continue;
+      }
+    }
     __m128i x;
     if (avail >= 16) {
       x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
     } else {
       alignas(16) unsigned char tail[16] = {};
-      std::memcpy(tail, s, avail);
+      Gather(tail, s, avail);
       x = _mm_load_si128(reinterpret_cast<const __m128i*>(tail));
     }
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p), x);
@@ -173,6 +221,7 @@ Writer& Writer::Open(char bracket) {
   *p++ = bracket;
   len_ = static_cast<size_t>(p - buf_.get());
   stack_.push_back(bracket);
+  top_ = bracket;
   has_items_ = false;
   return *this;
 }
@@ -189,6 +238,7 @@ Writer& Writer::Close(char bracket) {
     return *this;
   }
   stack_.pop_back();
+  top_ = stack_.empty() ? 0 : stack_.back();
   char* p = Reserve(2 + Indent());
   if (pretty_ && has_items_) p = Newline(p, stack_.size());
   *p++ = bracket;
@@ -252,6 +302,7 @@ std::string Writer::Take() {
 void Writer::Clear() {
   len_ = 0;
   stack_.clear();
+  top_ = 0;
   error_.clear();
   str_.clear();
   has_items_ = key_pending_ = done_ = false;

@@ -33,13 +33,19 @@
 #ifndef TMAPGEN_SRC_JSON_JSON_WRITER_H_
 #define TMAPGEN_SRC_JSON_JSON_WRITER_H_
 
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #if defined(__GNUC__)
 #define TMAPGEN_JSON_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -68,7 +74,7 @@ class Writer {
   Writer& EndArray() { return Close(']'); }
   // The key of the next member; only inside an object, and followed by exactly one value.
   Writer& Key(std::string_view key) {
-    if (!TMAPGEN_JSON_LIKELY(!stack_.empty() && stack_.back() == '{' && !key_pending_)) return KeyMisuse();
+    if (!TMAPGEN_JSON_LIKELY(top_ == '{' && !key_pending_)) return KeyMisuse();
     char* p = Reserve(QuotedBound(key.size()) + 4 + Indent());
     if (has_items_) *p++ = ',';
     if (pretty_) p = Newline(p, stack_.size());
@@ -86,26 +92,32 @@ class Writer {
   template <size_t N>
   Writer& Key(const char (&key)[N]) {
     static_assert(N >= 1, "a string literal");
-    if (N - 1 > kShort) return Key(std::string_view(key, N - 1));
-    if (!TMAPGEN_JSON_LIKELY(!stack_.empty() && stack_.back() == '{' && !key_pending_)) return KeyMisuse();
-    char* p = Reserve(QuotedBound(N - 1) + 4 + Indent());
-    if (has_items_) *p++ = ',';
-    if (pretty_) p = Newline(p, stack_.size());
-    has_items_ = true;
-    p = QuoteShort(p, key, N - 1);
-    *p++ = ':';
-    if (pretty_) *p++ = ' ';
-    len_ = static_cast<size_t>(p - buf_.get());
-    key_pending_ = true;
-    return *this;
+    if constexpr (N - 1 > kShort) {
+      return Key(std::string_view(key, N - 1));
+    } else {
+      if (!TMAPGEN_JSON_LIKELY(top_ == '{' && !key_pending_)) return KeyMisuse();
+      char* p = Reserve(QuotedBound(N - 1) + 4 + Indent());
+      if (has_items_) *p++ = ',';
+      if (pretty_) p = Newline(p, stack_.size());
+      has_items_ = true;
+      p = QuoteShort<N - 1>(p, key);
+      *p++ = ':';
+      if (pretty_) *p++ = ' ';
+      len_ = static_cast<size_t>(p - buf_.get());
+      key_pending_ = true;
+      return *this;
+    }
   }
   template <size_t N>
   Writer& String(const char (&value)[N]) {
     static_assert(N >= 1, "a string literal");
-    if (N - 1 > kShort) return String(std::string_view(value, N - 1));
-    char* p = BeforeValue(QuotedBound(N - 1), "String");
-    if (p != nullptr) len_ = static_cast<size_t>(QuoteShort(p, value, N - 1) - buf_.get());
-    return *this;
+    if constexpr (N - 1 > kShort) {
+      return String(std::string_view(value, N - 1));
+    } else {
+      char* p = BeforeValue(QuotedBound(N - 1), "String");
+      if (p != nullptr) len_ = static_cast<size_t>(QuoteShort<N - 1>(p, value) - buf_.get());
+      return *this;
+    }
   }
 
   Writer& String(std::string_view value) {
@@ -134,30 +146,76 @@ class Writer {
   std::string Take();
   // Resets the writer, keeping its options and the buffer's capacity (for writing JSON Lines).
   void Clear();
+  // JSON Lines in one buffer: appends '\n' after the value written so far and readies the writer for
+  // the next top-level value, keeping the text (view() holds every line) and forgetting any misuse.
+  void EndLine() {
+    char* p = Reserve(1);
+    *p = '\n';
+    ++len_;
+    stack_.clear();
+    top_ = 0;
+    if (!TMAPGEN_JSON_LIKELY(error_.empty())) error_.clear();
+    has_items_ = key_pending_ = done_ = false;
+  }
+  // Bytes written so far.
+  size_t size() const { return len_; }
 
   // Appends `value` to *out as a JSON string literal, quotes included, escaped as described above.
   static void AppendQuoted(std::string_view value, std::string* out);
 
+  // Low level, for writers of a fixed shape that build a compact value themselves (WriteSpecJson):
+  // QuoteTo writes `value` quoted and escaped as above at p, which has room for QuotedBound(value.size())
+  // bytes, and returns the end; RawValue appends `json`, one complete compact JSON value, as the next
+  // value (its text is not checked). pretty() says whether the writer indents (then a raw value would not).
+  static char* QuoteTo(char* p, std::string_view value) { return Quote(p, value); }
+  static size_t QuotedBound(size_t n) { return 6 * n + 2 + 32; }
+  Writer& RawValue(std::string_view json) { return Raw(json, "RawValue"); }
+  bool pretty() const { return pretty_; }
+
  private:
-  // Room a quoted string of n bytes needs: each byte at most 6 ("\u001f"), the quotes, and 16 bytes of
-  // slack (Quote stores 16 bytes at a time).
-  static size_t QuotedBound(size_t n) { return 6 * n + 2 + 16; }
+  // QuotedBound (above): the room a quoted string of n bytes needs: each byte at most 6 ("\u001f"), the
+  // quotes, and 32 bytes of slack (Quote stores 16 or 32 bytes at a time, and a short string's 32-byte
+  // block whole).
   // Writes the quoted, escaped `s` at p (room for QuotedBound(s.size()) bytes); returns the end.
   static char* Quote(char* p, std::string_view s);
   // The same for n <= kShort bytes whose n is a compile-time constant where it is inlined: the bytes
   // are copied whole and checked at once; only a string that needs escaping takes Quote.
   static constexpr size_t kShort = 24;
-  static char* QuoteShort(char* p, const char* s, size_t n) {
-    bool plain = true;
-    for (size_t i = 0; i < n; ++i) {
-      const unsigned char c = static_cast<unsigned char>(s[i]);
-      plain &= c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
-    }
+  template <size_t n>
+  static char* QuoteShort(char* p, const char* s) {
+    static_assert(n <= kShort, "short");
+    // The n bytes (a compile-time constant) go to a 32-byte block with fixed-size copies and are checked
+    // there at once; bytes past n are ignored.
+    unsigned char block[32] = {};
+    std::memcpy(block, s, n);
+    bool plain = IsPlainBlock(block, n);
     if (!TMAPGEN_JSON_LIKELY(plain)) return Quote(p, std::string_view(s, n));
     *p = '"';
-    std::memcpy(p + 1, s, n);
+    std::memcpy(p + 1, block, n);
     p[n + 1] = '"';
     return p + n + 2;
+  }
+  // Whether the first n (<= 32) bytes of block need no escaping: 0x20..0x7F except '"' and '\\'.
+  static bool IsPlainBlock(const unsigned char* block, size_t n) {
+#if defined(__SSE2__)
+    unsigned mask = 0;
+    for (int half = 0; half < 2; ++half) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * half));
+      const __m128i special = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+                                           _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                                        _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+      mask |= static_cast<unsigned>(_mm_movemask_epi8(special)) << (16 * half);
+    }
+    const unsigned live = n >= 32 ? ~0u : (1u << n) - 1;
+    return (mask & live) == 0;
+#else
+    bool plain = true;
+    for (size_t i = 0; i < n; ++i) {
+      const unsigned char c = block[i];
+      plain &= c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+    }
+    return plain;
+#endif
   }
   size_t Indent() const { return pretty_ ? 2 * stack_.size() + 3 : 0; }
 
@@ -176,8 +234,8 @@ class Writer {
   // Checks that a value may come here (else records the misuse and returns nullptr), writes the comma
   // and indentation it needs, and returns where the value (of at most n bytes) goes.
   char* BeforeValue(size_t n, const char* what) {
-    if (TMAPGEN_JSON_LIKELY(!stack_.empty())) {
-      if (stack_.back() == '{') {
+    if (TMAPGEN_JSON_LIKELY(top_ != 0)) {
+      if (top_ == '{') {
         if (!TMAPGEN_JSON_LIKELY(key_pending_)) return ValueMisuse(what);
         key_pending_ = false;
         return Reserve(n);
@@ -212,12 +270,43 @@ class Writer {
   size_t cap_ = 0;
   // One entry per open container: '{' or '['.
   std::vector<char> stack_;
+  char top_ = 0;  // stack_.back(), 0 when empty (checked by every call)
   std::string error_;
   mutable std::string str_;  // what str() returned
   bool pretty_ = false;
   bool has_items_ = false;    // the innermost open container has at least one member/element
   bool key_pending_ = false;  // inside an object, a Key was written and its value not yet
   bool done_ = false;         // the top-level value has been started
+};
+
+// A cursor for writers of a fixed shape (WriteSpecJson, the report's derived facts): compact JSON text
+// written through a pointer into room the caller reserved, then handed to Writer::RawValue. Lit copies a
+// literal as it is (keys, punctuation: the caller's literals must be valid JSON text); Str quotes and
+// escapes as Writer does (room: Writer::QuotedBound); U and I write integers (room: 21 bytes).
+class RawText {
+ public:
+  explicit RawText(char* p) : p_(p) {}
+  template <size_t N>
+  void Lit(const char (&text)[N]) {
+    std::memcpy(p_, text, N - 1);
+    p_ += N - 1;
+  }
+  void Str(std::string_view v) { p_ = Writer::QuoteTo(p_, v); }
+  void U(uint64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
+  void I(int64_t v) { p_ = std::to_chars(p_, p_ + 21, v).ptr; }
+  template <typename T>
+  void Arr(const T* v, uint32_t n) {
+    *p_++ = '[';
+    for (uint32_t i = 0; i < n; ++i) {
+      if (i) *p_++ = ',';
+      if constexpr (std::is_signed_v<T>) I(v[i]); else U(v[i]);
+    }
+    *p_++ = ']';
+  }
+  char* end() const { return p_; }
+
+ private:
+  char* p_;
 };
 
 }  // namespace tmapgen::json

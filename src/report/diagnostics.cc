@@ -6,7 +6,6 @@
 
 namespace tmapgen {
 namespace {
-uint32_t ClampRank(const TensorMapSpec& s) { return s.rank > kMaxRank ? kMaxRank : s.rank; }
 // Replaces *out's text, reusing its capacity (clear + append is cheaper than assign's general replace).
 void Set(std::string* out, const RuleText& t) {
   out->clear();
@@ -52,54 +51,20 @@ std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validat
 
 std::vector<TargetFailure> TargetFailures(const TensorMapSpec& spec, const Validation& v) {
   std::vector<TargetFailure> out;
-  if (spec.has_target()) return out;
-  const Rule* rules = Rules();
-  for (int t = 0; t < kNumTargets; ++t) {
-    if (!(v.failed_targets & (1u << t))) continue;
-    Finding f;
-    if (!FailedTargetFinding(spec, v.facts, static_cast<Target>(t), &f)) continue;
-    const Rule& r = rules[f.rule];
+  ForEachTargetFailure(spec, v, [&out](std::string_view target, const Rule& r, const RuleText& field, const RuleText& message) {
     TargetFailure tf;
-    tf.target = Name(static_cast<Target>(t));
+    tf.target = target;
     tf.rule = r.id;
-    tf.field = FieldPath(r, spec, f);
-    tf.message = r.message(spec, f).str();
+    tf.field = field.str();
+    tf.message = message.str();
     out.push_back(std::move(tf));
-  }
+  });
   return out;
 }
 
-
 std::vector<std::string> DescribeChanges(const TensorMapSpec& a, const TensorMapSpec& b) {
   std::vector<std::string> out;
-  const uint32_t r = ClampRank(b);
-  for (uint32_t i = 0; i < r; ++i) {
-    if (a.global_dim[i] != b.global_dim[i]) out.push_back(StrCat("global_dim[", i, "]: ", a.global_dim[i], " -> ", b.global_dim[i]));
-    if (a.box_dim[i] != b.box_dim[i]) out.push_back(StrCat("box_dim[", i, "]: ", a.box_dim[i], " -> ", b.box_dim[i]));
-    if (a.element_strides[i] != b.element_strides[i])
-      out.push_back(StrCat("element_strides[", i, "]: ", a.element_strides[i], " -> ", b.element_strides[i]));
-    if (i + 1 < r && a.global_strides[i] != b.global_strides[i])
-      out.push_back(StrCat("global_strides[", i, "]: ", a.global_strides[i], " -> ", b.global_strides[i]));
-  }
-  for (uint32_t i = 0; i < 3; ++i) {
-    if (a.pixel_box_lower_corner[i] != b.pixel_box_lower_corner[i])
-      out.push_back(StrCat("pixel_box_lower_corner[", i, "]: ", a.pixel_box_lower_corner[i], " -> ", b.pixel_box_lower_corner[i]));
-    if (a.pixel_box_upper_corner[i] != b.pixel_box_upper_corner[i])
-      out.push_back(StrCat("pixel_box_upper_corner[", i, "]: ", a.pixel_box_upper_corner[i], " -> ", b.pixel_box_upper_corner[i]));
-  }
-  if (a.pixel_box_lower_corner_width != b.pixel_box_lower_corner_width)
-    out.push_back(StrCat("pixel_box_lower_corner_width: ", a.pixel_box_lower_corner_width, " -> ", b.pixel_box_lower_corner_width));
-  if (a.pixel_box_upper_corner_width != b.pixel_box_upper_corner_width)
-    out.push_back(StrCat("pixel_box_upper_corner_width: ", a.pixel_box_upper_corner_width, " -> ", b.pixel_box_upper_corner_width));
-  if (a.channels_per_pixel != b.channels_per_pixel)
-    out.push_back(StrCat("channels_per_pixel: ", a.channels_per_pixel, " -> ", b.channels_per_pixel));
-  if (a.pixels_per_column != b.pixels_per_column)
-    out.push_back(StrCat("pixels_per_column: ", a.pixels_per_column, " -> ", b.pixels_per_column));
-  if (a.swizzle != b.swizzle) out.push_back(StrCat("swizzle: ", ShortName(a.swizzle), " -> ", ShortName(b.swizzle)));
-  if (a.interleave != b.interleave) out.push_back(StrCat("interleave: ", ShortName(a.interleave), " -> ", ShortName(b.interleave)));
-  if (a.oob_fill != b.oob_fill) out.push_back(StrCat("oob_fill: ", ShortName(a.oob_fill), " -> ", ShortName(b.oob_fill)));
-  if (a.wide_mode != b.wide_mode) out.push_back(StrCat("wide_mode: ", ShortName(a.wide_mode), " -> ", ShortName(b.wide_mode)));
-  if (a.direction != b.direction) out.push_back(StrCat("direction: ", Name(a.direction), " -> ", Name(b.direction)));
+  ForEachChange(a, b, [&out](const RuleText& line) { out.push_back(line.str()); });
   return out;
 }
 

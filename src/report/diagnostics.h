@@ -49,6 +49,20 @@ struct TargetFailure {
   std::string message;
 };
 std::vector<TargetFailure> TargetFailures(const TensorMapSpec& spec, const Validation& v);
+// The same, each failure handed to fn(target name, rule, field path, message) with its texts on the stack
+// (no allocation; the report writers' path). TargetFailures is built on it.
+template <typename F>
+void ForEachTargetFailure(const TensorMapSpec& spec, const Validation& v, F&& fn) {
+  if (spec.has_target()) return;
+  const Rule* rules = Rules();
+  for (int t = 0; t < kNumTargets; ++t) {
+    if (!(v.failed_targets & (1u << t))) continue;
+    Finding f;
+    if (!FailedTargetFinding(spec, v.facts, static_cast<Target>(t), &f)) continue;
+    const Rule& r = rules[f.rule];
+    fn(Name(static_cast<Target>(t)), r, FieldText(r, spec, f), r.message(spec, f));
+  }
+}
 
 // What a data-type alias the user wrote stood for (`fp8` -> UINT8): the report says which cuda.h type was
 // used. Empty when the spec's type was named directly.
@@ -59,6 +73,38 @@ struct TypeAlias {
 
 // Changes from `from` to `to`, one "field: old -> new" line each.
 std::vector<std::string> DescribeChanges(const TensorMapSpec& from, const TensorMapSpec& to);
+// The same, each line handed to fn(const RuleText&), built on the stack. DescribeChanges is built on it.
+template <typename F>
+void ForEachChange(const TensorMapSpec& a, const TensorMapSpec& b, F&& fn) {
+  const uint32_t r = b.rank > kMaxRank ? kMaxRank : b.rank;
+  for (uint32_t i = 0; i < r; ++i) {
+    if (a.global_dim[i] != b.global_dim[i]) fn(TextCat("global_dim[", i, "]: ", a.global_dim[i], " -> ", b.global_dim[i]));
+    if (a.box_dim[i] != b.box_dim[i]) fn(TextCat("box_dim[", i, "]: ", a.box_dim[i], " -> ", b.box_dim[i]));
+    if (a.element_strides[i] != b.element_strides[i])
+      fn(TextCat("element_strides[", i, "]: ", a.element_strides[i], " -> ", b.element_strides[i]));
+    if (i + 1 < r && a.global_strides[i] != b.global_strides[i])
+      fn(TextCat("global_strides[", i, "]: ", a.global_strides[i], " -> ", b.global_strides[i]));
+  }
+  for (uint32_t i = 0; i < 3; ++i) {
+    if (a.pixel_box_lower_corner[i] != b.pixel_box_lower_corner[i])
+      fn(TextCat("pixel_box_lower_corner[", i, "]: ", a.pixel_box_lower_corner[i], " -> ", b.pixel_box_lower_corner[i]));
+    if (a.pixel_box_upper_corner[i] != b.pixel_box_upper_corner[i])
+      fn(TextCat("pixel_box_upper_corner[", i, "]: ", a.pixel_box_upper_corner[i], " -> ", b.pixel_box_upper_corner[i]));
+  }
+  if (a.pixel_box_lower_corner_width != b.pixel_box_lower_corner_width)
+    fn(TextCat("pixel_box_lower_corner_width: ", a.pixel_box_lower_corner_width, " -> ", b.pixel_box_lower_corner_width));
+  if (a.pixel_box_upper_corner_width != b.pixel_box_upper_corner_width)
+    fn(TextCat("pixel_box_upper_corner_width: ", a.pixel_box_upper_corner_width, " -> ", b.pixel_box_upper_corner_width));
+  if (a.channels_per_pixel != b.channels_per_pixel)
+    fn(TextCat("channels_per_pixel: ", a.channels_per_pixel, " -> ", b.channels_per_pixel));
+  if (a.pixels_per_column != b.pixels_per_column)
+    fn(TextCat("pixels_per_column: ", a.pixels_per_column, " -> ", b.pixels_per_column));
+  if (a.swizzle != b.swizzle) fn(TextCat("swizzle: ", ShortName(a.swizzle), " -> ", ShortName(b.swizzle)));
+  if (a.interleave != b.interleave) fn(TextCat("interleave: ", ShortName(a.interleave), " -> ", ShortName(b.interleave)));
+  if (a.oob_fill != b.oob_fill) fn(TextCat("oob_fill: ", ShortName(a.oob_fill), " -> ", ShortName(b.oob_fill)));
+  if (a.wide_mode != b.wide_mode) fn(TextCat("wide_mode: ", ShortName(a.wide_mode), " -> ", ShortName(b.wide_mode)));
+  if (a.direction != b.direction) fn(TextCat("direction: ", Name(a.direction), " -> ", Name(b.direction)));
+}
 
 // The message of an input error without a leading "line L, column C: " (the place is printed compiler
 // style, in front). Accepts messages with or without that prefix, whatever parser made them.

@@ -35,23 +35,29 @@ std::string TargetList(uint32_t mask) {
   return s;
 }
 
-// Coordinates as the PTX operand list names them.
-std::string Coords(const TensorMapSpec& s) {
-  const uint32_t r = ClampRank(s);
-  if (IsGatherScatter(s.mode)) return "{col, row0, row1, row2, row3}";
-  if (IsIm2colMode(s.mode)) {
-    static const char* const kNames[3][5] = {{"c", "w", "n", "", ""}, {"c", "w", "h", "n", ""}, {"c", "w", "h", "d", "n"}};
-    if (r < 3) return "{c, ...}";
-    std::string out = "{";
-    for (uint32_t i = 0; i < r; ++i) out += StrCat(i ? ", " : "", kNames[r - 3][i]);
-    return out + "}";
-  }
-  std::string out = "{";
-  for (uint32_t i = 0; i < r; ++i) out += StrCat(i ? ", " : "", "x", i);
-  return out + "}";
+// Appends the pieces to *t (TextCat onto a text that already has some).
+template <typename... A>
+void Cat(RuleText* t, const A&... a) {
+  (rule_text_internal::Put(t, a), ...);
 }
 
-std::string LoadMode(const TensorMapSpec& s, bool store) {
+// Coordinates as the PTX operand list names them.
+void Coords(const TensorMapSpec& s, RuleText* out) {
+  const uint32_t r = ClampRank(s);
+  if (IsGatherScatter(s.mode)) return Cat(out, "{col, row0, row1, row2, row3}");
+  if (IsIm2colMode(s.mode)) {
+    static const char* const kNames[3][5] = {{"c", "w", "n", "", ""}, {"c", "w", "h", "n", ""}, {"c", "w", "h", "d", "n"}};
+    if (r < 3) return Cat(out, "{c, ...}");
+    Cat(out, "{");
+    for (uint32_t i = 0; i < r; ++i) Cat(out, i ? ", " : "", kNames[r - 3][i]);
+    return Cat(out, "}");
+  }
+  Cat(out, "{");
+  for (uint32_t i = 0; i < r; ++i) Cat(out, i ? ", " : "", "x", i);
+  Cat(out, "}");
+}
+
+std::string_view LoadMode(const TensorMapSpec& s, bool store) {
   switch (s.mode) {
     case Mode::kTiled: return ".tile";
     case Mode::kGather4: return ".tile::gather4";
@@ -63,7 +69,7 @@ std::string LoadMode(const TensorMapSpec& s, bool store) {
   return ".tile";
 }
 
-std::string Im2colInfo(const TensorMapSpec& s) {
+std::string_view Im2colInfo(const TensorMapSpec& s) {
   if (s.mode == Mode::kIm2col) {
     const uint32_t r = ClampRank(s);
     if (r == 3) return ", {offW}";
@@ -94,35 +100,48 @@ std::string FailureSummary(const std::vector<TargetFailure>& fs) {
 }
 }  // namespace
 
-std::vector<std::string> PtxForms(const TensorMapSpec& s) {
-  std::vector<std::string> out;
-  const std::string dim = StrCat(".", ClampRank(s), "d");
-  const std::string coords = StrCat("[tmap, ", Coords(s), "]");
+int PtxForms(const TensorMapSpec& s, RuleText out[2]) {
+  RuleText coords;
+  Cat(&coords, "[tmap, ");
+  Coords(s, &coords);
+  Cat(&coords, "]");
+  const uint32_t rank = ClampRank(s);
+  out[0].Clear();
   switch (s.direction) {
     case Direction::kLoadCta:
     case Direction::kLoadCluster: {
       const char* dst = s.direction == Direction::kLoadCta ? ".shared::cta" : ".shared::cluster";
-      out.push_back(StrCat("cp.async.bulk.tensor", dim, dst, ".global", LoadMode(s, false),
-                        ".mbarrier::complete_tx::bytes [dst], ", coords, ", [mbar]", Im2colInfo(s), ";"));
-      if (s.direction == Direction::kLoadCluster)
-        out.push_back(StrCat("cp.async.bulk.tensor", dim, ".shared::cluster.global", LoadMode(s, false),
-                          ".mbarrier::complete_tx::bytes.multicast::cluster [dst], ", coords, ", [mbar]",
-                          Im2colInfo(s), ", ctaMask;"));
-      break;
+      Cat(&out[0], "cp.async.bulk.tensor.", rank, "d", dst, ".global", LoadMode(s, false),
+          ".mbarrier::complete_tx::bytes [dst], ", coords, ", [mbar]", Im2colInfo(s), ";");
+      if (s.direction == Direction::kLoadCluster) {
+        out[1].Clear();
+        Cat(&out[1], "cp.async.bulk.tensor.", rank, "d", ".shared::cluster.global", LoadMode(s, false),
+            ".mbarrier::complete_tx::bytes.multicast::cluster [dst], ", coords, ", [mbar]", Im2colInfo(s), ", ctaMask;");
+        return 2;
+      }
+      return 1;
     }
     case Direction::kStore:
-      out.push_back(StrCat("cp.async.bulk.tensor", dim, ".global.shared::cta", LoadMode(s, true), ".bulk_group ", coords,
-                        ", [src];"));
-      break;
+      Cat(&out[0], "cp.async.bulk.tensor.", rank, "d", ".global.shared::cta", LoadMode(s, true), ".bulk_group ", coords,
+          ", [src];");
+      return 1;
     case Direction::kReduce:
-      out.push_back(StrCat("cp.reduce.async.bulk.tensor", dim, ".global.shared::cta.", Name(s.reduce_op),
-                        LoadMode(s, true), ".bulk_group ", coords, ", [src];"));
-      break;
+      Cat(&out[0], "cp.reduce.async.bulk.tensor.", rank, "d", ".global.shared::cta.", Name(s.reduce_op), LoadMode(s, true),
+          ".bulk_group ", coords, ", [src];");
+      return 1;
     case Direction::kPrefetch:
-      out.push_back(StrCat("cp.async.bulk.prefetch.tensor", dim, ".L2.global", LoadMode(s, false), " ", coords,
-                        Im2colInfo(s), ";"));
-      break;
+      Cat(&out[0], "cp.async.bulk.prefetch.tensor.", rank, "d", ".L2.global", LoadMode(s, false), " ", coords,
+          Im2colInfo(s), ";");
+      return 1;
   }
+  return 0;
+}
+
+std::vector<std::string> PtxForms(const TensorMapSpec& s) {
+  RuleText forms[2];
+  const int n = PtxForms(s, forms);
+  std::vector<std::string> out;
+  for (int i = 0; i < n; ++i) out.push_back(forms[i].str());
   return out;
 }
 
@@ -175,6 +194,65 @@ std::string HostEncodeSnippet(const TensorMapSpec& s) {
 
 // ------------------------------------------------------------------------------------------------ JSON
 
+namespace {
+// The "derived" object in compact form, through a pointer (json::RawText): the same bytes as the Writer
+// calls in WriteReportJson's pretty branch (tests/report/report_json_test.cc: compact vs pretty).
+void WriteDerivedCompact(const TensorMapSpec& s, const DerivedFacts& f, json::Writer* w) {
+  RuleText forms[2];
+  const int n = PtxForms(s, forms);
+  size_t bound = 1024 + 20 * 21;
+  for (int i = 0; i < n; ++i) bound += json::Writer::QuotedBound(forms[i].size());
+  thread_local std::string buf;
+  if (buf.size() < bound) buf.resize(bound);
+  json::RawText o(&buf[0]);
+  o.Lit("{\"encoder\":");
+  o.Str(Name(f.encoder));
+  o.Lit(",\"element_bits\":");
+  o.I(f.element_bits);
+  o.Lit(",\"smem_element_bits\":");
+  o.I(f.smem_element_bits);
+  o.Lit(",\"inner_box_bytes\":");
+  o.U(f.inner_box_bytes);
+  o.Lit(",\"elements_per_copy\":");
+  o.U(f.elements_per_copy);
+  o.Lit(",\"transaction_bytes\":");
+  o.U(f.transaction_bytes);
+  if (f.halo_adds_bytes) {
+    o.Lit(",\"bytes_per_halo_pixel\":");
+    o.U(f.bytes_per_halo_pixel);
+  }
+  o.Lit(",\"smem_footprint_bytes\":");
+  o.U(f.smem_footprint_bytes);
+  o.Lit(",\"smem_row_pitch\":");
+  o.U(f.smem_row_pitch);
+  o.Lit(",\"coord0_multiple\":");
+  o.U(f.coord0_multiple);
+  o.Lit(",\"smem_alignment_required\":");
+  o.U(f.smem_alignment_required);
+  o.Lit(",\"smem_alignment_recommended\":");
+  o.U(f.smem_alignment_recommended);
+  o.Lit(",\"swizzle_span\":");
+  o.U(f.swizzle_span);
+  o.Lit(",\"swizzle_repeat\":");
+  o.U(f.swizzle_repeat);
+  o.Lit(",\"swizzle_atomicity\":");
+  o.U(f.swizzle_atomicity);
+  if (f.swizzle_base_offset >= 0) {
+    o.Lit(",\"swizzle_base_offset\":");
+    o.I(f.swizzle_base_offset);
+  }
+  o.Lit(",\"global_extent_bytes\":");
+  o.U(f.global_extent_bytes);
+  o.Lit(",\"ptx\":[");
+  for (int i = 0; i < n; ++i) {
+    if (i) o.Lit(",");
+    o.Str(forms[i]);
+  }
+  o.Lit("]}");
+  w->RawValue(std::string_view(buf.data(), static_cast<size_t>(o.end() - buf.data())));
+}
+}  // namespace
+
 void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, const Encoding& enc,
                      const ReportOptions& opt, json::Writer* w) {
   const DerivedFacts& f = v.facts;
@@ -192,10 +270,10 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
   w->Key("counts").BeginObject().Key("errors").Int(v.errors).Key("warnings").Int(v.warnings).Key("notes").Int(v.notes).EndObject();
   if (!s.has_target()) {
     w->Key("failed_targets").BeginArray();
-    for (const TargetFailure& f : TargetFailures(s, v)) {
-      w->BeginObject().Key("target").String(f.target).Key("rule").String(f.rule).Key("field").String(f.field);
-      w->Key("message").String(f.message).EndObject();
-    }
+    ForEachTargetFailure(s, v, [w](std::string_view target, const Rule& r, const RuleText& field, const RuleText& message) {
+      w->BeginObject().Key("target").String(target).Key("rule").String(r.id).Key("field").String(field);
+      w->Key("message").String(message).EndObject();
+    });
     w->EndArray();
   }
   if (!opt.alias.written.empty()) {
@@ -215,28 +293,37 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
     w->EndObject();
   }
   w->EndArray();
-  w->Key("derived").BeginObject();
-  w->Key("encoder").String(Name(f.encoder));
-  w->Key("element_bits").Int(f.element_bits);
-  w->Key("smem_element_bits").Int(f.smem_element_bits);
-  w->Key("inner_box_bytes").Uint(f.inner_box_bytes);
-  w->Key("elements_per_copy").Uint(f.elements_per_copy);
-  w->Key("transaction_bytes").Uint(f.transaction_bytes);
-  if (f.halo_adds_bytes) w->Key("bytes_per_halo_pixel").Uint(f.bytes_per_halo_pixel);
-  w->Key("smem_footprint_bytes").Uint(f.smem_footprint_bytes);
-  w->Key("smem_row_pitch").Uint(f.smem_row_pitch);
-  w->Key("coord0_multiple").Uint(f.coord0_multiple);
-  w->Key("smem_alignment_required").Uint(f.smem_alignment_required);
-  w->Key("smem_alignment_recommended").Uint(f.smem_alignment_recommended);
-  w->Key("swizzle_span").Uint(f.swizzle_span);
-  w->Key("swizzle_repeat").Uint(f.swizzle_repeat);
-  w->Key("swizzle_atomicity").Uint(f.swizzle_atomicity);
-  if (f.swizzle_base_offset >= 0) w->Key("swizzle_base_offset").Int(f.swizzle_base_offset);
-  w->Key("global_extent_bytes").Uint(f.global_extent_bytes);
-  w->Key("ptx").BeginArray();
-  for (const std::string& p : PtxForms(s)) w->String(p);
-  w->EndArray();
-  w->EndObject();
+  w->Key("derived");
+  if (!w->pretty()) {
+    WriteDerivedCompact(s, f, w);
+  } else {
+    w->BeginObject();
+    w->Key("encoder").String(Name(f.encoder));
+    w->Key("element_bits").Int(f.element_bits);
+    w->Key("smem_element_bits").Int(f.smem_element_bits);
+    w->Key("inner_box_bytes").Uint(f.inner_box_bytes);
+    w->Key("elements_per_copy").Uint(f.elements_per_copy);
+    w->Key("transaction_bytes").Uint(f.transaction_bytes);
+    if (f.halo_adds_bytes) w->Key("bytes_per_halo_pixel").Uint(f.bytes_per_halo_pixel);
+    w->Key("smem_footprint_bytes").Uint(f.smem_footprint_bytes);
+    w->Key("smem_row_pitch").Uint(f.smem_row_pitch);
+    w->Key("coord0_multiple").Uint(f.coord0_multiple);
+    w->Key("smem_alignment_required").Uint(f.smem_alignment_required);
+    w->Key("smem_alignment_recommended").Uint(f.smem_alignment_recommended);
+    w->Key("swizzle_span").Uint(f.swizzle_span);
+    w->Key("swizzle_repeat").Uint(f.swizzle_repeat);
+    w->Key("swizzle_atomicity").Uint(f.swizzle_atomicity);
+    if (f.swizzle_base_offset >= 0) w->Key("swizzle_base_offset").Int(f.swizzle_base_offset);
+    w->Key("global_extent_bytes").Uint(f.global_extent_bytes);
+    w->Key("ptx").BeginArray();
+    {
+      RuleText forms[2];
+      const int n = PtxForms(s, forms);
+      for (int i = 0; i < n; ++i) w->String(forms[i]);
+    }
+    w->EndArray();
+    w->EndObject();
+  }
   w->Key("spec");
   WriteSpecJson(s, w);
   if (!v.valid && opt.nearest_valid) {
@@ -244,7 +331,7 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
     if (NearestValid(s, &fixed) ) {
       w->Key("nearest_valid").BeginObject();
       w->Key("changes").BeginArray();
-      for (const std::string& c : DescribeChanges(s, fixed)) w->String(c);
+      ForEachChange(s, fixed, [w](const RuleText& c) { w->String(c); });
       w->EndArray();
       w->Key("spec");
       WriteSpecJson(fixed, w);
@@ -288,10 +375,13 @@ void WriteInputErrorJson(int index, const InputError& e, json::Writer* w, std::s
 
 namespace {
 using Colors = TermColors;
-std::string Row(const char* key, const std::string& value) {
-  std::string k = key;
-  if (k.size() < 22) k.resize(22, ' ');
-  return StrCat("  ", k, value, "\n");
+// Appends "  KEY<padded to 22>VALUE\n" to *o (no temporary strings).
+void AddRow(std::string* o, std::string_view key, std::string_view value) {
+  o->append("  ", 2);
+  o->append(key.data(), key.size());
+  if (key.size() < 22) o->append(22 - key.size(), ' ');
+  o->append(value.data(), value.size());
+  o->push_back('\n');
 }
 }  // namespace
 
@@ -301,6 +391,7 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
   const DerivedFacts& f = v.facts;
   const uint32_t r = ClampRank(s);
   std::string o;
+  o.reserve(4096);  // a rejected spec's report is 2-3 KB: one allocation instead of a doubling series
   std::string title = s.name.empty() ? StrCat("spec ", index) : StrCat("spec ", index, " \"", s.name, "\"");
   std::string verdict;
   if (v.valid) {
@@ -311,33 +402,33 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
     verdict += s.has_target() ? StrCat(" for ", Name(s.target))
                               : StrCat(" for every target (findings shown for ", Name(v.reported_target), ")");
   }
-  o += StrCat(c.bold(), title, ": ", Name(s.mode), " map, ", Name(s.direction), c.off(), " -- ", verdict, "\n");
+  StrAppend(&o, c.bold(), title, ": ", Name(s.mode), " map, ", Name(s.direction), c.off(), " -- ", verdict, "\n");
   if (opt.show_spec) {
-    o += Row("encoder", std::string(Name(f.encoder)));
-    o += Row("tensor_data_type", StrCat(FullName(s.data_type), " (", ShortName(s.data_type), ", ", f.element_bits, " bits)"));
-    o += Row("tensor_rank", StrCat(s.rank));
-    if (s.Has(kFieldGlobalAddress)) o += Row("global_address", Hex(s.global_address));
-    o += Row("global_dim", Join(s.global_dim.data(), r));
-    o += Row("global_strides", Join(s.global_strides.data(), r > 0 ? r - 1 : 0) + " B");
-    if (!IsIm2colMode(s.mode)) o += Row("box_dim", Join(s.box_dim.data(), r));
-    o += Row("element_strides", Join(s.element_strides.data(), r));
+    AddRow(&o, "encoder", std::string(Name(f.encoder)));
+    AddRow(&o, "tensor_data_type", StrCat(FullName(s.data_type), " (", ShortName(s.data_type), ", ", f.element_bits, " bits)"));
+    AddRow(&o, "tensor_rank", StrCat(s.rank));
+    if (s.Has(kFieldGlobalAddress)) AddRow(&o, "global_address", Hex(s.global_address));
+    AddRow(&o, "global_dim", Join(s.global_dim.data(), r));
+    AddRow(&o, "global_strides", Join(s.global_strides.data(), r > 0 ? r - 1 : 0) + " B");
+    if (!IsIm2colMode(s.mode)) AddRow(&o, "box_dim", Join(s.box_dim.data(), r));
+    AddRow(&o, "element_strides", Join(s.element_strides.data(), r));
     if (s.mode == Mode::kIm2col) {
       const uint32_t n = r >= 2 ? std::min<uint32_t>(r - 2, 3) : 0;
-      o += Row("pixel_box corners", StrCat("lower ", Join(s.pixel_box_lower_corner.data(), n), ", upper ",
+      AddRow(&o, "pixel_box corners", StrCat("lower ", Join(s.pixel_box_lower_corner.data(), n), ", upper ",
                                         Join(s.pixel_box_upper_corner.data(), n)));
     }
     if (IsWideMode(s.mode))
-      o += Row("pixel_box W corners", StrCat("lower ", s.pixel_box_lower_corner_width, ", upper ", s.pixel_box_upper_corner_width,
+      AddRow(&o, "pixel_box W corners", StrCat("lower ", s.pixel_box_lower_corner_width, ", upper ", s.pixel_box_upper_corner_width,
                                           "  (", FullName(s.wide_mode), ")"));
     if (IsIm2colMode(s.mode))
-      o += Row("channels x pixels", StrCat(s.channels_per_pixel, " channels/pixel x ", s.pixels_per_column, " pixels/column"));
-    o += Row("layout", StrCat("interleave ", ShortName(s.interleave), ", swizzle ", ShortName(s.swizzle), ", L2 promotion ",
+      AddRow(&o, "channels x pixels", StrCat(s.channels_per_pixel, " channels/pixel x ", s.pixels_per_column, " pixels/column"));
+    AddRow(&o, "layout", StrCat("interleave ", ShortName(s.interleave), ", swizzle ", ShortName(s.swizzle), ", L2 promotion ",
                            ShortName(s.l2_promotion), ", OOB fill ", ShortName(s.oob_fill)));
-    if (s.Has(kFieldSmemAddress)) o += Row("smem_address", Hex(s.smem_address));
-    if (s.Has(kFieldSmemAlignment)) o += Row("smem_alignment", StrCat(s.smem_alignment, " B"));
-    if (s.Has(kFieldDriverVersion)) o += Row("driver_version", StrCat(s.driver_version));
+    if (s.Has(kFieldSmemAddress)) AddRow(&o, "smem_address", Hex(s.smem_address));
+    if (s.Has(kFieldSmemAlignment)) AddRow(&o, "smem_alignment", StrCat(s.smem_alignment, " B"));
+    if (s.Has(kFieldDriverVersion)) AddRow(&o, "driver_version", StrCat(s.driver_version));
   }
-  o += StrCat(c.bold(), "derived", c.off(), "\n");
+  StrAppend(&o, c.bold(), "derived", c.off(), "\n");
   std::string tx = StrCat(f.transaction_bytes, " B per copy (mbarrier expect_tx), ", f.elements_per_copy, " elements");
   if (f.halo_adds_bytes)
     tx += StrCat(s.mode == Mode::kIm2colW128 ? "; plus 4 x wHalo x " : "; plus wHalo x ", f.bytes_per_halo_pixel, " B of halo");
@@ -345,73 +436,73 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
     tx += StrCat("; packed size (", f.element_bits, " bits per element): the shared-memory image is 1 byte per element, ",
                  f.smem_footprint_bytes, " B (CUTLASS and DeepGEMM arm the packed size; docs/hardware.md)");
   if (s.direction == Direction::kPrefetch) tx = "0 B (prefetch to L2 writes no shared memory)";
-  o += Row("transaction bytes", tx);
-  o += Row("shared memory", StrCat(f.smem_footprint_bytes, " B per copy; destination aligned to ", f.smem_alignment_required,
+  AddRow(&o, "transaction bytes", tx);
+  AddRow(&o, "shared memory", StrCat(f.smem_footprint_bytes, " B per copy; destination aligned to ", f.smem_alignment_required,
                                 " B (required)", f.smem_alignment_recommended > f.smem_alignment_required
                                                      ? StrCat(", ", f.smem_alignment_recommended, " B recommended (swizzle repeat)")
                                                      : std::string()));
   if (s.swizzle != Swizzle::kNone)
-    o += Row("swizzle", StrCat(f.swizzle_span, " B span, ", f.swizzle_atomicity, " B atoms, repeats every ", f.swizzle_repeat,
+    AddRow(&o, "swizzle", StrCat(f.swizzle_span, " B span, ", f.swizzle_atomicity, " B atoms, repeats every ", f.swizzle_repeat,
                             " B", f.swizzle_base_offset >= 0 ? StrCat(", base offset ", f.swizzle_base_offset) : std::string()));
-  o += Row("inner box", StrCat(f.inner_box_bytes, " B per row",
+  AddRow(&o, "inner box", StrCat(f.inner_box_bytes, " B per row",
                             f.smem_row_pitch != f.inner_box_bytes ? StrCat(", rows ", f.smem_row_pitch, " B apart in shared memory") : std::string()));
   if (s.interleave != Interleave::kNone && !IsIm2colMode(s.mode))
-    o += Row("coordinates", StrCat("x0 counts ", s.interleave == Interleave::k32B ? 32 : 16,
+    AddRow(&o, "coordinates", StrCat("x0 counts ", s.interleave == Interleave::k32B ? 32 : 16,
                                 "-byte slices (interleaved, measured); box_dim[", s.rank >= 2 ? s.rank - 2 : 0,
                                 "] is not used: a copy takes one position along that dimension"));
   else
-    o += Row("coordinates", StrCat(IsIm2colMode(s.mode) ? "c" : IsGatherScatter(s.mode) ? "col" : "x0",
+    AddRow(&o, "coordinates", StrCat(IsIm2colMode(s.mode) ? "c" : IsGatherScatter(s.mode) ? "col" : "x0",
                                 " must be a multiple of ", f.coord0_multiple, " elements (16 B), or the copy faults"));
   Target min_target;
-  if (MinTarget(v.valid_targets, &min_target)) o += Row("minimum target", std::string(Name(min_target)));
-  if (!s.has_target() && v.valid_targets != 0) o += Row("valid for", TargetList(v.valid_targets));
-  if (!s.has_target() && v.failed_targets != 0) o += Row("not valid for", FailureSummary(TargetFailures(s, v)));
-  if (!opt.alias.written.empty()) o += Row("data type", opt.alias.note);
+  if (MinTarget(v.valid_targets, &min_target)) AddRow(&o, "minimum target", std::string(Name(min_target)));
+  if (!s.has_target() && v.valid_targets != 0) AddRow(&o, "valid for", TargetList(v.valid_targets));
+  if (!s.has_target() && v.failed_targets != 0) AddRow(&o, "not valid for", FailureSummary(TargetFailures(s, v)));
+  if (!opt.alias.written.empty()) AddRow(&o, "data type", opt.alias.note);
   if (opt.show_code) {
-    for (const std::string& p : PtxForms(s)) o += Row("ptx", p);
+    for (const std::string& p : PtxForms(s)) AddRow(&o, "ptx", p);
   }
   thread_local std::vector<Diagnostic> diags;  // reused: its strings keep their capacity from spec to spec
   MakeDiagnostics(s, v, &diags);
   if (!diags.empty()) {
-    o += StrCat(c.bold(), "diagnostics", c.off(), " (", v.errors, " error", v.errors == 1 ? "" : "s", ", ", v.warnings,
+    StrAppend(&o, c.bold(), "diagnostics", c.off(), " (", v.errors, " error", v.errors == 1 ? "" : "s", ", ", v.warnings,
              " warning", v.warnings == 1 ? "" : "s", ", ", v.notes, " note", v.notes == 1 ? "" : "s", ")\n");
     for (const Diagnostic& d : diags) {
       const char* col = d.severity == Severity::kError ? c.red() : d.severity == Severity::kWarning ? c.yellow() : c.blue();
-      o += StrCat("  ", col, Name(d.severity), c.off(), " [", d.rule, "] ", d.field.empty() ? std::string() : d.field + ": ", d.message,
+      StrAppend(&o, "  ", col, Name(d.severity), c.off(), " [", d.rule, "] ", d.field.empty() ? std::string() : d.field + ": ", d.message,
                d.target.empty() ? "" : StrCat(" (target ", d.target, ")"), "\n");
-      o += StrCat("      fix: ", d.fix, "\n");
-      o += StrCat(c.dim(), "      source: ", d.source, c.off(), "\n");
+      StrAppend(&o, "      fix: ", d.fix, "\n");
+      StrAppend(&o, c.dim(), "      source: ", d.source, c.off(), "\n");
     }
   }
   if (!v.valid && opt.nearest_valid) {
     TensorMapSpec fixed;
     if (NearestValid(s, &fixed)) {
-      o += StrCat(c.bold(), "nearest valid configuration", c.off(), "\n");
-      for (const std::string& ch : DescribeChanges(s, fixed)) o += StrCat("  ", ch, "\n");
+      StrAppend(&o, c.bold(), "nearest valid configuration", c.off(), "\n");
+      for (const std::string& ch : DescribeChanges(s, fixed)) StrAppend(&o, "  ", ch, "\n");
     } else {
       o += "  no automatic repair is known for the remaining errors; follow the fixes above\n";
     }
   }
   if (v.valid && opt.show_code) {
-    o += StrCat(c.bold(), "host code", c.off(), "\n");
+    StrAppend(&o, c.bold(), "host code", c.off(), "\n");
     std::string snippet = HostEncodeSnippet(s);
     size_t start = 0;
     while (start < snippet.size()) {
       size_t nl = snippet.find('\n', start);
       if (nl == std::string::npos) nl = snippet.size();
-      o += StrCat("  ", snippet.substr(start, nl - start), "\n");
+      StrAppend(&o, "  ", snippet.substr(start, nl - start), "\n");
       start = nl + 1;
     }
   }
   if (enc.attempted) {
-    o += StrCat(c.bold(), "driver encoding", c.off(), " (", enc.device, ")\n");
+    StrAppend(&o, c.bold(), "driver encoding", c.off(), " (", enc.device, ")\n");
     if (enc.cu_result == 0) {
       for (int i = 0; i < 16; i += 4)
-        o += StrCat("  ", Hex(enc.map[i]), " ", Hex(enc.map[i + 1]), " ", Hex(enc.map[i + 2]), " ", Hex(enc.map[i + 3]), "\n");
+        StrAppend(&o, "  ", Hex(enc.map[i]), " ", Hex(enc.map[i + 1]), " ", Hex(enc.map[i + 2]), " ", Hex(enc.map[i + 3]), "\n");
     } else {
-      o += StrCat("  the driver answered ", enc.error_name, " (", enc.cu_result, ")\n");
+      StrAppend(&o, "  the driver answered ", enc.error_name, " (", enc.cu_result, ")\n");
     }
-    if (!enc.note.empty()) o += StrCat("  ", enc.note, "\n");
+    if (!enc.note.empty()) StrAppend(&o, "  ", enc.note, "\n");
   }
   o += RenderOfflineBytesText(ComputeOfflineBytes(s, v, enc), opt.color);  // issue 12
   return o;

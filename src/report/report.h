@@ -25,6 +25,8 @@ namespace tmapgen {
 
 // The PTX instructions the map can be used with, in its declared direction (one line each).
 std::vector<std::string> PtxForms(const TensorMapSpec& spec);
+// The same on the stack (the JSON report's path, no allocation): into out[0..n), returns n (1 or 2).
+int PtxForms(const TensorMapSpec& spec, RuleText out[2]);
 
 // C++ for the host: the cuTensorMapEncode* call with these exact parameters.
 std::string HostEncodeSnippet(const TensorMapSpec& spec);

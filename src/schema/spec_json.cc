@@ -13,6 +13,10 @@
 #include <charconv>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "src/util/strings.h"
 #include "src/util/suggest.h"
 
@@ -68,13 +72,42 @@ struct KeyIndex {
   }
 };
 constexpr KeyIndex kKeyIndex;
+constexpr bool AllKeysAtLeast4() {
+  for (const KeyInfo& k : kKeys)
+    if (k.name.size() < 4) return false;
+  return true;
+}
+static_assert(AllKeysAtLeast4(), "SameBytes compares 4 bytes at least");
+
+// a == b for n bytes, n >= 4, inline: word loads, the last one overlapping (no call to memcmp).
+inline bool SameBytes(const char* a, const char* b, size_t n) {
+  if (n < 8) {
+    uint32_t x, y, x2, y2;
+    std::memcpy(&x, a, 4), std::memcpy(&y, b, 4);
+    std::memcpy(&x2, a + n - 4, 4), std::memcpy(&y2, b + n - 4, 4);
+    return ((x ^ y) | (x2 ^ y2)) == 0;
+  }
+  uint64_t diff = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a + i, 8), std::memcpy(&y, b + i, 8);
+    diff |= x ^ y;
+  }
+  if (i < n) {
+    uint64_t x, y;
+    std::memcpy(&x, a + n - 8, 8), std::memcpy(&y, b + n - 8, 8);
+    diff |= x ^ y;
+  }
+  return diff == 0;
+}
 
 const KeyInfo* FindKey(std::string_view key) {
   if (key.size() > KeyIndex::kMaxLen) return nullptr;
   const size_t n = key.size();
   for (uint8_t i = 0; i < kKeyIndex.count[n]; ++i) {
     const KeyInfo& k = kKeys[kKeyIndex.ids[n][i]];
-    if (std::memcmp(k.name.data(), key.data(), n) == 0) return &k;
+    if (SameBytes(k.name.data(), key.data(), n)) return &k;  // every key has at least 4 bytes
   }
   return nullptr;
 }
@@ -94,6 +127,22 @@ std::string Suggest(std::string_view key) {
   }
   if (best <= 3) return StrCat(" (did you mean \"", name, "\"?)");
   return "";
+}
+
+// The first '"' or '\\' at or after p, 16 bytes at a time. Only for p inside a text that stage 1 accepted
+// (every string closed) and that is followed by simdjson's padding, so the 16-byte loads stay in the buffer.
+inline const char* QuoteOrBackslash(const char* p) {
+#if defined(__SSE2__)
+  for (;; p += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(
+        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')))));
+    if (m != 0) return p + __builtin_ctz(m);
+  }
+#else
+  while (*p != '"' && *p != '\\') ++p;
+  return p;
+#endif
 }
 
 // Where a value is: the field's key and, inside an array, the element's index. Rendered only for errors.
@@ -126,9 +175,13 @@ class ObjectReader {
     for (auto member : obj) {
       od::field f;
       if (std::move(member).get(f)) return NotJson();
-      const char* key_raw = f.key().raw();  // past the opening quote; unescaped_key() consumes it
+      const char* key_raw = f.key().raw();  // past the opening quote
+      // In place when it has no escape (stage 1 has checked the text's strings: UTF-8, no control
+      // characters); else unescaped by simdjson.
       std::string_view key;
-      if (f.unescaped_key().get(key)) return NotJson();
+      const char* q = QuoteOrBackslash(key_raw);  // the closing quote is there: stage 1 found it
+      if (*q == '"') key = std::string_view(key_raw, static_cast<size_t>(q - key_raw));
+      else if (f.unescaped_key().get(key)) return NotJson();
       const KeyInfo* info = FindKey(key);
       if (info == nullptr && (key == "trace" || key == "bytes")) {
         // Members of a `tmapgen trace` record (docs/trace.md): what the driver returned and wrote, and
@@ -290,6 +343,17 @@ class ObjectReader {
     return true;
   }
   bool Str(od::value& v, const Path& path, std::string_view* out, bool* ok) {
+    // A string without escapes is read in place: the bytes between its quotes (stage 1 has checked
+    // them); On-Demand skips the value unread. Anything else goes through get_string.
+    std::string_view t = v.raw_json_token();
+    if (t.size() >= 2 && t[0] == '"') {
+      while (t.back() == ' ' || t.back() == '\t' || t.back() == '\n' || t.back() == '\r') t.remove_suffix(1);
+      const std::string_view in = t.substr(1, t.size() - 2);
+      if (t.size() >= 2 && t.back() == '"' && QuoteOrBackslash(in.data()) == in.data() + in.size()) {
+        *out = in;
+        return *ok = true;
+      }
+    }
     *ok = false;
     const simdjson::error_code e = v.get_string().get(*out);
     if (!e) return *ok = true;

@@ -2,11 +2,18 @@
 // only writes specs (the trace injection library, cmake/trace_inject.cmake) does not pull in simdjson.
 #include "src/schema/spec_json.h"
 
+#include <charconv>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
 #include "src/util/strings.h"
 
 namespace tmapgen {
 
 namespace {
+
+void WriteSpecJsonWithCalls(const TensorMapSpec& s, json::Writer* w);
 
 template <size_t N>
 void WriteU64Array(json::Writer* w, const char (&key)[N], const uint64_t* v, uint32_t n) {
@@ -29,7 +36,122 @@ void WriteI32Array(json::Writer* w, const char (&key)[N], const int32_t* v, uint
 
 }  // namespace
 
+namespace {
+
+// The compact form, written through a pointer into a reused buffer and appended as one value: the same
+// bytes as the Writer calls below (tests/schema: WriteSpecJson compact vs pretty, and
+// scripts/check-same-output.sh), a fifth of the instructions (docs/perf.md, section 13).
+// Room for the compact form: every key and punctuation (under 600 bytes), 14 integers of at most 21
+// bytes each plus 5 arrays of 5, and the strings' QuotedBound (the table names are under 48 bytes).
+size_t CompactBound(const TensorMapSpec& s) {
+  return 1024 + 40 * 21 + 12 * json::Writer::QuotedBound(48) + json::Writer::QuotedBound(s.name.size());
+}
+
+void WriteSpecJsonCompact(const TensorMapSpec& s, json::Writer* w) {
+  const uint32_t rank = s.rank > kMaxRank ? kMaxRank : s.rank;
+  thread_local std::string buf;
+  const size_t bound = CompactBound(s);
+  if (buf.size() < bound) buf.resize(bound);
+  json::RawText o(&buf[0]);
+  o.Lit("{");
+  if (!s.name.empty()) {
+    o.Lit("\"name\":");
+    o.Str(s.name);
+    o.Lit(",");
+  }
+  o.Lit("\"mode\":");
+  o.Str(Name(s.mode));
+  o.Lit(",\"direction\":");
+  o.Str(Name(s.direction));
+  if (s.direction == Direction::kReduce || s.Has(kFieldReduceOp)) {
+    o.Lit(",\"reduce_op\":");
+    o.Str(Name(s.reduce_op));
+  }
+  o.Lit(",\"tensor_data_type\":");
+  o.Str(FullName(s.data_type));
+  o.Lit(",\"tensor_rank\":");
+  o.U(s.rank);
+  if (s.Has(kFieldGlobalAddress)) {
+    o.Lit(",\"global_address\":");
+    o.Str(Hex(s.global_address));
+  }
+  o.Lit(",\"global_dim\":");
+  o.Arr(s.global_dim.data(), rank);
+  o.Lit(",\"global_strides\":");
+  o.Arr(s.global_strides.data(), rank > 0 ? rank - 1 : 0);
+  if (!IsIm2colMode(s.mode) || s.Has(kFieldBoxDim)) {
+    o.Lit(",\"box_dim\":");
+    o.Arr(s.box_dim.data(), rank);
+  }
+  o.Lit(",\"element_strides\":");
+  o.Arr(s.element_strides.data(), rank);
+  o.Lit(",\"interleave\":");
+  o.Str(FullName(s.interleave));
+  o.Lit(",\"swizzle\":");
+  o.Str(FullName(s.swizzle));
+  o.Lit(",\"l2_promotion\":");
+  o.Str(FullName(s.l2_promotion));
+  o.Lit(",\"oob_fill\":");
+  o.Str(FullName(s.oob_fill));
+  const uint32_t ncorner = rank >= 2 ? rank - 2 : 0;
+  if (s.mode == Mode::kIm2col || s.Has(kFieldLowerCorner)) {
+    o.Lit(",\"pixel_box_lower_corner\":");
+    o.Arr(s.pixel_box_lower_corner.data(), ncorner > 3 ? 3 : ncorner);
+  }
+  if (s.mode == Mode::kIm2col || s.Has(kFieldUpperCorner)) {
+    o.Lit(",\"pixel_box_upper_corner\":");
+    o.Arr(s.pixel_box_upper_corner.data(), ncorner > 3 ? 3 : ncorner);
+  }
+  if (IsWideMode(s.mode) || s.Has(kFieldLowerCornerWidth)) {
+    o.Lit(",\"pixel_box_lower_corner_width\":");
+    o.I(s.pixel_box_lower_corner_width);
+  }
+  if (IsWideMode(s.mode) || s.Has(kFieldUpperCornerWidth)) {
+    o.Lit(",\"pixel_box_upper_corner_width\":");
+    o.I(s.pixel_box_upper_corner_width);
+  }
+  if (IsIm2colMode(s.mode) || s.Has(kFieldChannelsPerPixel)) {
+    o.Lit(",\"channels_per_pixel\":");
+    o.U(s.channels_per_pixel);
+  }
+  if (IsIm2colMode(s.mode) || s.Has(kFieldPixelsPerColumn)) {
+    o.Lit(",\"pixels_per_column\":");
+    o.U(s.pixels_per_column);
+  }
+  if (IsWideMode(s.mode) || s.Has(kFieldWideMode)) {
+    o.Lit(",\"wide_mode\":");
+    o.Str(FullName(s.wide_mode));
+  }
+  if (s.has_target()) {
+    o.Lit(",\"target\":");
+    o.Str(Name(s.target));
+  }
+  if (s.Has(kFieldSmemAddress)) {
+    o.Lit(",\"smem_address\":");
+    o.Str(Hex(s.smem_address));
+  }
+  if (s.Has(kFieldSmemAlignment)) {
+    o.Lit(",\"smem_alignment\":");
+    o.U(s.smem_alignment);
+  }
+  if (s.Has(kFieldDriverVersion)) {
+    o.Lit(",\"driver_version\":");
+    o.U(s.driver_version);
+  }
+  o.Lit("}");
+  w->RawValue(std::string_view(buf.data(), static_cast<size_t>(o.end() - buf.data())));
+}
+
+}  // namespace
+
 void WriteSpecJson(const TensorMapSpec& s, json::Writer* w) {
+  if (!w->pretty()) return WriteSpecJsonCompact(s, w);
+  WriteSpecJsonWithCalls(s, w);
+}
+
+namespace {
+
+void WriteSpecJsonWithCalls(const TensorMapSpec& s, json::Writer* w) {
   const uint32_t rank = s.rank > kMaxRank ? kMaxRank : s.rank;
   w->BeginObject();
   if (!s.name.empty()) w->Key("name").String(s.name);
@@ -65,5 +187,7 @@ void WriteSpecJson(const TensorMapSpec& s, json::Writer* w) {
   if (s.Has(kFieldDriverVersion)) w->Key("driver_version").Uint(s.driver_version);
   w->EndObject();
 }
+
+}  // namespace
 
 }  // namespace tmapgen

@@ -1,5 +1,6 @@
 #include "src/tmap/types.h"
 
+#include "src/util/name_index.h"
 #include "src/util/text_util.h"
 
 #include <array>
@@ -11,25 +12,6 @@ struct Alias {
   std::string_view name;
   uint8_t value;
 };
-
-template <size_t N>
-bool Lookup(const std::array<Alias, N>& table, std::string_view s, uint8_t* out) {
-  for (const Alias& a : table) {
-    if (EqualsIgnoreCase(a.name, s)) {
-      *out = a.value;
-      return true;
-    }
-  }
-  return false;
-}
-
-template <typename E, size_t N>
-bool ParseWith(const std::array<Alias, N>& table, std::string_view s, E* out) {
-  uint8_t v = 0;
-  if (!Lookup(table, s, &v)) return false;
-  *out = static_cast<E>(v);
-  return true;
-}
 
 // ---- data types ----
 constexpr std::array<std::string_view, kNumDataTypes> kDataTypeFull = {
@@ -221,37 +203,57 @@ std::string_view Name(Encoder v) {
 }
 
 namespace {
-template <typename E, size_t N, size_t M>
-bool ParseFullOrAlias(const std::array<std::string_view, N>& full, const std::array<Alias, M>& aliases,
-                      std::string_view s, E* out) {
-  for (size_t i = 0; i < N; ++i) {
-    if (EqualsIgnoreCase(full[i], s)) {
-      *out = static_cast<E>(i);
-      return true;
-    }
-  }
-  return ParseWith(aliases, s, out);
+// Name -> value indexes (src/util/name_index.h), built at compile time in the order a scan would try
+// the names: the cuda.h names first, then the aliases; the first of equal names wins.
+template <size_t kSlots, size_t N, size_t M>
+constexpr NameIndex<kSlots> MakeIndex(const std::array<std::string_view, N>& full, const std::array<Alias, M>& aliases) {
+  NameIndex<kSlots> idx;
+  for (size_t i = 0; i < N; ++i)
+    if (!idx.Add(full[i], static_cast<uint8_t>(i))) throw "NameIndex full";
+  for (const Alias& a : aliases)
+    if (!idx.Add(a.name, a.value)) throw "NameIndex full";
+  return idx;
+}
+template <size_t kSlots, size_t M>
+constexpr NameIndex<kSlots> MakeIndex(const std::array<Alias, M>& aliases) {
+  return MakeIndex<kSlots>(std::array<std::string_view, 0>{}, aliases);
+}
+constexpr NameIndex<256> kDataTypeIndex = MakeIndex<256>(kDataTypeFull, kDataTypeAliases);
+constexpr NameIndex<32> kInterleaveIndex = MakeIndex<32>(kInterleaveFull, kInterleaveAliases);
+constexpr NameIndex<32> kSwizzleIndex = MakeIndex<32>(kSwizzleFull, kSwizzleAliases);
+constexpr NameIndex<32> kL2Index = MakeIndex<32>(kL2Full, kL2Aliases);
+constexpr NameIndex<32> kOobIndex = MakeIndex<32>(kOobFull, kOobAliases);
+constexpr NameIndex<16> kWideIndex = MakeIndex<16>(kWideFull, kWideAliases);
+constexpr NameIndex<32> kModeIndex = MakeIndex<32>(kModeAliases);
+constexpr NameIndex<32> kDirectionIndex = MakeIndex<32>(kDirectionAliases);
+constexpr NameIndex<32> kReduceIndex = MakeIndex<32>(kReduceAliases);
+constexpr NameIndex<64> MakeTargetIndex() {
+  NameIndex<64> idx;
+  for (const TargetInfo& t : internal_types::kTargets)
+    if (!idx.Add(t.name, static_cast<uint8_t>(t.target))) throw "NameIndex full";
+  return idx;
+}
+constexpr NameIndex<64> kTargetIndex = MakeTargetIndex();
+
+template <typename E, size_t kSlots>
+bool ParseIndexed(const NameIndex<kSlots>& idx, std::string_view s, E* out) {
+  uint8_t v = 0;
+  if (!idx.Find(s, &v)) return false;
+  *out = static_cast<E>(v);
+  return true;
 }
 }  // namespace
 
-bool Parse(std::string_view s, DataType* out) { return ParseFullOrAlias(kDataTypeFull, kDataTypeAliases, s, out); }
-bool Parse(std::string_view s, Interleave* out) { return ParseFullOrAlias(kInterleaveFull, kInterleaveAliases, s, out); }
-bool Parse(std::string_view s, Swizzle* out) { return ParseFullOrAlias(kSwizzleFull, kSwizzleAliases, s, out); }
-bool Parse(std::string_view s, L2Promotion* out) { return ParseFullOrAlias(kL2Full, kL2Aliases, s, out); }
-bool Parse(std::string_view s, OobFill* out) { return ParseFullOrAlias(kOobFull, kOobAliases, s, out); }
-bool Parse(std::string_view s, Im2colWideMode* out) { return ParseFullOrAlias(kWideFull, kWideAliases, s, out); }
-bool Parse(std::string_view s, Mode* out) { return ParseWith(kModeAliases, s, out); }
-bool Parse(std::string_view s, Direction* out) { return ParseWith(kDirectionAliases, s, out); }
-bool Parse(std::string_view s, ReduceOp* out) { return ParseWith(kReduceAliases, s, out); }
-bool Parse(std::string_view s, Target* out) {
-  for (const TargetInfo& t : internal_types::kTargets) {
-    if (EqualsIgnoreCase(t.name, s)) {
-      *out = t.target;
-      return true;
-    }
-  }
-  return false;
-}
+bool Parse(std::string_view s, DataType* out) { return ParseIndexed(kDataTypeIndex, s, out); }
+bool Parse(std::string_view s, Interleave* out) { return ParseIndexed(kInterleaveIndex, s, out); }
+bool Parse(std::string_view s, Swizzle* out) { return ParseIndexed(kSwizzleIndex, s, out); }
+bool Parse(std::string_view s, L2Promotion* out) { return ParseIndexed(kL2Index, s, out); }
+bool Parse(std::string_view s, OobFill* out) { return ParseIndexed(kOobIndex, s, out); }
+bool Parse(std::string_view s, Im2colWideMode* out) { return ParseIndexed(kWideIndex, s, out); }
+bool Parse(std::string_view s, Mode* out) { return ParseIndexed(kModeIndex, s, out); }
+bool Parse(std::string_view s, Direction* out) { return ParseIndexed(kDirectionIndex, s, out); }
+bool Parse(std::string_view s, ReduceOp* out) { return ParseIndexed(kReduceIndex, s, out); }
+bool Parse(std::string_view s, Target* out) { return ParseIndexed(kTargetIndex, s, out); }
 
 std::string_view AcceptedNames(DataType*) {
   return AcceptedList(

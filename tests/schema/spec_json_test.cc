@@ -295,6 +295,60 @@ TEST(SpecJson, WriteThenReadIsTheSameSpec) {
   }
 }
 
+// The compact WriteSpecJson (written through a pointer, src/schema/spec_json_write.cc) and the pretty one
+// (Writer calls) are two codes for one form: with the pretty layout's whitespace removed they must agree.
+std::string WithoutLayout(const std::string& pretty) {
+  std::string out;
+  bool in_string = false, escaped = false;
+  for (char c : pretty) {
+    if (in_string) {
+      out += c;
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+      out += c;
+    } else if (c != ' ' && c != '\n') {
+      out += c;
+    }
+  }
+  return out;
+}
+
+TEST(SpecJson, CompactWriterMatchesTheWriterCalls) {
+  for (int m = 0; m < kNumModes; ++m) {
+    for (int variant = 0; variant < 4; ++variant) {
+      TensorMapSpec s = DefaultSpec(static_cast<Mode>(m));
+      if (variant >= 1) {
+        s.name = "a \"name\" with\tescapes \xff";
+        s.set_fields |= kFieldName | kFieldTarget | kFieldSmemAddress | kFieldGlobalAddress;
+        s.target = Target::kSm90a;
+        s.smem_address = 0x480;
+        s.global_address = 0x7f0000001000ull;
+        s.pixel_box_lower_corner = {-3, -2, -1};
+        s.pixel_box_lower_corner_width = -5;
+      }
+      if (variant >= 2) {
+        s.set_fields |= kFieldReduceOp | kFieldBoxDim | kFieldLowerCorner | kFieldUpperCorner | kFieldLowerCornerWidth |
+                        kFieldUpperCornerWidth | kFieldChannelsPerPixel | kFieldPixelsPerColumn | kFieldWideMode |
+                        kFieldSmemAlignment | kFieldDriverVersion;
+        s.direction = Direction::kReduce;
+        s.smem_alignment = 1024;
+        s.driver_version = 13000;
+        s.global_dim[0] = UINT64_MAX;
+      }
+      if (variant == 3) s.rank = 1;
+      json::Writer compact;
+      WriteSpecJson(s, &compact);
+      json::Writer pretty(json::WriterOptions{true});
+      WriteSpecJson(s, &pretty);
+      ASSERT_TRUE(compact.complete());
+      EXPECT_EQ(compact.str(), WithoutLayout(pretty.str())) << "mode " << m << " variant " << variant;
+    }
+  }
+}
+
 TEST(Docs, RulesDocumentListsEveryRule) {
   std::ifstream in(std::string(TMAPGEN_SOURCE_DIR) + "/docs/rules.md");
   ASSERT_TRUE(in) << "docs/rules.md missing";
