@@ -6,27 +6,12 @@
 
 #include <string>
 
+#include "tests/json/without_layout.h"
+
 namespace tmapgen {
 namespace {
 
-std::string WithoutLayout(const std::string& pretty) {
-  std::string out;
-  bool in_string = false, escaped = false;
-  for (char c : pretty) {
-    if (in_string) {
-      out += c;
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-      out += c;
-    } else if (c != ' ' && c != '\n') {
-      out += c;
-    }
-  }
-  return out;
-}
+using json_test::WithoutLayout;
 
 TEST(ReportJson, CompactAndPrettyAreTheSameJson) {
   int checked = 0;

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/json/without_layout.h"
+
 #include "src/tmap/rule.h"
 #include "src/util/strings.h"
 
@@ -297,24 +299,7 @@ TEST(SpecJson, WriteThenReadIsTheSameSpec) {
 
 // The compact WriteSpecJson (written through a pointer, src/schema/spec_json_write.cc) and the pretty one
 // (Writer calls) are two codes for one form: with the pretty layout's whitespace removed they must agree.
-std::string WithoutLayout(const std::string& pretty) {
-  std::string out;
-  bool in_string = false, escaped = false;
-  for (char c : pretty) {
-    if (in_string) {
-      out += c;
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-      out += c;
-    } else if (c != ' ' && c != '\n') {
-      out += c;
-    }
-  }
-  return out;
-}
+using json_test::WithoutLayout;
 
 TEST(SpecJson, CompactWriterMatchesTheWriterCalls) {
   for (int m = 0; m < kNumModes; ++m) {
