@@ -65,18 +65,6 @@ void DiagnosticToProto(const desc::DescDiagnostic& d, v1::Diagnostic* p) {
   p->set_source(d.source);
 }
 
-void DiagnosticToProto(const Diagnostic& d, v1::Diagnostic* p) {
-  p->set_rule(std::string(d.rule));
-  p->set_severity(std::string(Name(d.severity)));
-  p->set_field(d.field);
-  p->set_message(d.message);
-  p->set_fix(d.fix);
-  p->set_source(std::string(d.source));
-  p->set_target(std::string(d.target));
-  p->set_value(d.value);
-  p->set_limit(d.limit);
-}
-
 void FieldToProto(const desc::BitField& f, uint64_t v, std::string meaning, v2::BitField* p) {
   p->set_name(std::string(f.name));
   p->set_lo(f.lo);

@@ -125,6 +125,18 @@ void SpecToProto(const TensorMapSpec& s, v1::TensorMapSpec* m) {
   if (s.Has(kFieldSmemAlignment)) m->set_smem_alignment(s.smem_alignment);
   if (s.Has(kFieldDriverVersion)) m->set_driver_version(s.driver_version);
 }
+void DiagnosticToProto(const Diagnostic& d, v1::Diagnostic* p) {
+  p->set_rule(std::string(d.rule));
+  p->set_severity(std::string(Name(d.severity)));
+  p->set_field(d.field);
+  p->set_message(d.message);
+  p->set_fix(d.fix);
+  p->set_source(std::string(d.source));
+  p->set_target(std::string(d.target));
+  p->set_value(d.value);
+  p->set_limit(d.limit);
+}
+
 void FillReport(int index, const TensorMapSpec& s, const Validation& v, const Encoding& enc, v1::Report* r) {
   r->set_index(index);
   r->set_name(s.name);
@@ -134,18 +146,7 @@ void FillReport(int index, const TensorMapSpec& s, const Validation& v, const En
     if (v.valid_targets & (1u << t)) r->add_valid_targets(std::string(Name(static_cast<Target>(t))));
   Target min_target;
   if (MinTarget(v.valid_targets, &min_target)) r->set_min_target(std::string(Name(min_target)));
-  for (const Diagnostic& d : MakeDiagnostics(s, v)) {
-    v1::Diagnostic* p = r->add_diagnostics();
-    p->set_rule(std::string(d.rule));
-    p->set_severity(std::string(Name(d.severity)));
-    p->set_field(d.field);
-    p->set_message(d.message);
-    p->set_fix(d.fix);
-    p->set_source(std::string(d.source));
-    p->set_target(std::string(d.target));
-    p->set_value(d.value);
-    p->set_limit(d.limit);
-  }
+  for (const Diagnostic& d : MakeDiagnostics(s, v)) DiagnosticToProto(d, r->add_diagnostics());
   const DerivedFacts& f = v.facts;
   v1::DerivedFacts* df = r->mutable_derived();
   df->set_encoder(std::string(Name(f.encoder)));
