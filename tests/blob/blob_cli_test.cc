@@ -1,14 +1,12 @@
 // tmapgen decode / diff / layout end to end (the real binary). Expected values are the driver's: the
 // parameters it was given for the bytes it wrote (one line of the shared corpus, copied below).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
-#include <fstream>
 #include <string>
 
 #include "src/blob/blob.h"
 #include "src/blob/layout_doc.h"
+#include "tests/cli/cli_test_util.h"
 
 namespace tmapgen::blob {
 namespace {
@@ -18,34 +16,12 @@ namespace {
 const char* kCorpusLine =
     R"({"mode":"tiled","tensor_data_type":"BFLOAT16","tensor_rank":2,"global_address":139637976826624,"global_dim":[1664,218],"global_strides":[3328],"box_dim":[32,25],"element_strides":[1,1],"interleave":"NONE","swizzle":"NONE","l2_promotion":"L2_64B","oob_fill":"NONE","driver_result":0,"bytes":"00830100007f000010050200d0000000000000000000000000000000000000007f060000d90000000000000000000000000000000000001f180000000000000040060000000000001000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"})";
 
-struct Result {
-  int code = -1;
-  std::string out;
-};
-
+using cli_test::Result;
+// The arguments as given: these tests never appended --no-gpu.
 Result RunTool(const std::string& args, const std::string& stdin_text = "") {
-  std::string cmd = std::string(TMAPGEN_BINARY) + " " + args + " 2>&1";
-  if (!stdin_text.empty()) {
-    const std::string path = ::testing::TempDir() + "/blob_stdin.txt";
-    std::ofstream(path) << stdin_text;
-    cmd += " < " + path;
-  }
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return cli_test::RunToolArgs(args, stdin_text);
 }
-
-std::string Write(const std::string& name, const std::string& data) {
-  const std::string path = ::testing::TempDir() + "/" + name;
-  std::ofstream(path, std::ios::binary) << data;
-  return path;
-}
+std::string Write(const std::string& name, const std::string& data) { return cli_test::WriteFile(name, data); }
 
 std::string HexOfLine() {
   const std::string s = kCorpusLine;

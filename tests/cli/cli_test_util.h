@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -17,11 +18,13 @@ struct Result {
   std::string out;
 };
 
-inline Result RunTool(const std::string& args, const std::string& stdin_text = "") {
-  std::string cmd = std::string(TMAPGEN_BINARY) + " " + args + " --no-gpu 2>&1";
+// The binary with exactly `args` (stderr into the output); `stdin_text`, when given, on standard input.
+inline Result RunToolArgs(const std::string& args, const std::string& stdin_text = "") {
+  std::string cmd = std::string(TMAPGEN_BINARY) + " " + args + " 2>&1";
   std::string input_path;
   if (!stdin_text.empty()) {
-    input_path = testing::TempDir() + "/stdin.txt";
+    // One file per process: ctest runs tests of several binaries at once in the same TempDir.
+    input_path = testing::TempDir() + "/stdin." + std::to_string(getpid()) + ".txt";
     std::ofstream(input_path) << stdin_text;
     cmd += " < " + input_path;
   }
@@ -37,9 +40,13 @@ inline Result RunTool(const std::string& args, const std::string& stdin_text = "
 }
 
 // `validate` treats --no-gpu as a common flag too; RunTool() always passes it.
+inline Result RunTool(const std::string& args, const std::string& stdin_text = "") {
+  return RunToolArgs(args + " --no-gpu", stdin_text);
+}
+
 inline std::string WriteFile(const std::string& name, const std::string& text) {
   const std::string path = testing::TempDir() + "/" + name;
-  std::ofstream(path) << text;
+  std::ofstream(path, std::ios::binary) << text;
   return path;
 }
 
