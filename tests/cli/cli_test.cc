@@ -214,7 +214,9 @@ TEST(Cli, UnparseableSpecsGetInputErrorsAndTheRestIsProcessed) {
     EXPECT_EQ(rep.index, static_cast<int64_t>(i));
     EXPECT_TRUE(Has(rep.rules, "input-error")) << lines[i];
     EXPECT_NE(lines[i].find(cases[i].text), std::string::npos) << cases[i].line << "\n" << lines[i];
-    if (cases[i].field[0] != '\0') EXPECT_TRUE(Has(rep.fields, cases[i].field)) << lines[i];
+    if (cases[i].field[0] != '\0') {
+      EXPECT_TRUE(Has(rep.fields, cases[i].field)) << lines[i];
+    }
   }
   Report last;
   ASSERT_TRUE(ParseReport(lines.back(), &last));
