@@ -188,26 +188,26 @@ void BM_InvalidDiagnostics(benchmark::State& state) {
   for (auto _ : state) {
     const TensorMapSpec& s = set.specs[i++ & (kVariants - 1)];
     Validate(s, &v);
-    std::vector<Diagnostic> d = MakeDiagnostics(s, v);
-    benchmark::DoNotOptimize(d.data());
+    Diagnostics d = MakeDiagnostics(s, v);
+    benchmark::DoNotOptimize(d.begin());
   }
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_InvalidDiagnostics)->Apply(ModeArgs);
 
-// The same into one vector reused from spec to spec (what the report writers do): every text is still
-// formatted and copied each time, into strings that keep their capacity.
+// The same into one Diagnostics reused from spec to spec (what the report writers do): every text is still
+// written each time, into a text buffer that keeps its memory.
 void BM_InvalidDiagnosticsReused(benchmark::State& state) {
   const SpecSet set = MakeSet(ModeArg(state), false);
   if (!Setup(state, set)) return;
   Validation v;
-  std::vector<Diagnostic> d;
+  Diagnostics d;
   unsigned i = 0;
   for (auto _ : state) {
     const TensorMapSpec& s = set.specs[i++ & (kVariants - 1)];
     Validate(s, &v);
     MakeDiagnostics(s, v, &d);
-    benchmark::DoNotOptimize(d.data());
+    benchmark::DoNotOptimize(d.begin());
   }
   state.SetItemsProcessed(state.iterations());
 }

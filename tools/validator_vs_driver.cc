@@ -20,9 +20,9 @@
 //   EncodeSpec    the same through src/driver's wrapper (parameter packing; a rejection builds its message).
 //   Validate      the core's Validate with the target set, one Validation reused.
 //   +explained    Validate then MakeDiagnostics: every finding with its field, message, fix and source (invalid
-//                 cases only), into one std::vector<Diagnostic> reused from call to call, as the report writers
-//                 do (their strings keep their capacity; every text is still formatted and copied each call).
-//   +explained-fresh  the same into a new vector each call (allocations included).
+//                 cases only), into one Diagnostics reused from call to call, as the report writers do (its
+//                 text buffer keeps its memory; every text is still written, in full, each call).
+//   +explained-fresh  the same into a new Diagnostics each call (allocations included).
 // Ratios: driver / Validate for valid specs (goal >= 2), driver / +explained for rejected ones (goal > 1).
 // The findings column of a valid case says how many of its specs Validate's fast path decides (src/tmap/fast_path.h;
 // the others go through the rule table).
@@ -222,7 +222,7 @@ const char* const kColumnNames[kColumns] = {"driver", "EncodeSpec", "Validate", 
 
 // Runs `n` calls of column `col` on the case's specs; returns ns per call.
 double RunBatch(const Case& c, Column col, const Encoders& enc, const driver::CudaDriver* drv, Validation* v,
-                std::vector<Diagnostic>* diags, uint64_t n) {
+                Diagnostics* diags, uint64_t n) {
   alignas(64) uint64_t map[16];
   const double t0 = NowNs();
   uint64_t acc = 0;
@@ -249,7 +249,7 @@ double RunBatch(const Case& c, Column col, const Encoders& enc, const driver::Cu
       }
       case kExplainedFresh: {
         Validate(c.specs[k], v);
-        const std::vector<Diagnostic> d = MakeDiagnostics(c.specs[k], *v);
+        const Diagnostics d = MakeDiagnostics(c.specs[k], *v);
         for (const Diagnostic& x : d) acc += x.message.size() + x.fix.size() + x.source.size() + x.field.size();
         break;
       }
@@ -368,7 +368,7 @@ int Main(int argc, char** argv) {
         Validate(c.specs[k], &v);
         if (kind == Kind::kValid && !v.valid) c.problem = "spec " + std::to_string(k) + " does not validate";
         if (kind != Kind::kValid && v.errors == 0) c.problem = "spec " + std::to_string(k) + " has no error";
-        const std::vector<Diagnostic> d = MakeDiagnostics(c.specs[k], v);
+        const Diagnostics d = MakeDiagnostics(c.specs[k], v);
         c.findings_min = std::min<int>(c.findings_min, static_cast<int>(d.size()));
         c.findings_max = std::max<int>(c.findings_max, static_cast<int>(d.size()));
         if (k == 0)
@@ -400,7 +400,7 @@ int Main(int argc, char** argv) {
   std::printf("| mode | specs | findings | driver ns | EncodeSpec ns | Validate ns | +explained ns | +explained, fresh "
               "vector ns | driver / Validate | driver / +explained |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   Validation v;
-  std::vector<Diagnostic> diags;
+  Diagnostics diags;
   for (const Case& c : cases) {
     const std::string label = std::string(Name(c.mode)) + " | " + KindName(c.kind);
     if (!c.problem.empty()) {

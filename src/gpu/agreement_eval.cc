@@ -123,7 +123,7 @@ std::vector<std::pair<std::string, std::string>> ErrorMessages(const TensorMapSp
   for (const Finding& f : v.findings) {
     const Rule& r = Rules()[f.rule];
     if (r.severity != Severity::kError) continue;
-    out.emplace_back(std::string(r.id), r.message(s, f).str());
+    out.emplace_back(std::string(r.id), MessageText(r, s, f).str());
   }
   return out;
 }
@@ -135,7 +135,7 @@ bool Explained(const TensorMapSpec& s) {
   for (const Finding& f : v.findings) {
     const Rule& r = Rules()[f.rule];
     if (r.severity != Severity::kError) continue;
-    if (IsUseFinding(r, s) || SaysNotEnforced(r.message(s, f).str())) return true;
+    if (IsUseFinding(r, s) || SaysNotEnforced(MessageText(r, s, f).str())) return true;
   }
   return false;
 }
@@ -150,7 +150,7 @@ std::vector<std::string> Contradicted(const TensorMapSpec& s) {
   for (const Finding& f : v.findings) {
     const Rule& r = Rules()[f.rule];
     if (r.severity != Severity::kError || IgnoredInDriverView(r)) continue;
-    const std::string msg = r.message(d, f).str();
+    const std::string msg = MessageText(r, d, f).str();
     const bool claims_reject = msg.find("rejects") != std::string::npos;
     if (claims_reject || (!IsUseFinding(r, d) && !SaysNotEnforced(msg))) out.emplace_back(r.id);
   }

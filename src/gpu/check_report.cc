@@ -27,7 +27,7 @@ void RunSpecChecks(const std::vector<TensorMapSpec>& specs, const std::vector<st
       for (const auto& f : v.findings) {
         const Rule& r = Rules()[f.rule];
         if (r.severity == Severity::kError) {
-          sc.invalid = std::string(r.id) + ": " + r.message(specs[i], f).str();
+          sc.invalid = std::string(r.id) + ": " + MessageText(r, specs[i], f).str();
           break;
         }
       }

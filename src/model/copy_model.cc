@@ -156,7 +156,7 @@ std::string ValidationError(const TensorMapSpec& v, const Validation& val) {
   for (const Finding& f : val.findings) {
     const Rule& r = rules[f.rule];
     if (r.severity != Severity::kError) continue;
-    return StrCat("the spec does not validate for this instruction: ", r.id, ": ", r.message(v, f).view());
+    return StrCat("the spec does not validate for this instruction: ", r.id, ": ", MessageText(r, v, f).view());
   }
   return "the spec does not validate for this instruction";
 }

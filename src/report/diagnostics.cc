@@ -1,19 +1,12 @@
 #include "src/report/diagnostics.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "src/util/strings.h"
 
 namespace tmapgen {
-namespace {
-// Replaces *out's text, reusing its capacity (clear + append is cheaper than assign's general replace).
-void Set(std::string* out, const RuleText& t) {
-  out->clear();
-  out->append(t.data(), t.size());
-}
-}  // namespace
-
-void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, std::vector<Diagnostic>* out) {
+void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, Diagnostics* out) {
   const Rule* rules = Rules();
   // Errors first, then warnings, then notes; within a severity, in table order (the order of the findings).
   // One pass: each finding goes to the next free slot of its severity.
@@ -23,30 +16,66 @@ void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, std::vector
   next[2] = next[0] + next[1];
   next[1] = next[0];
   next[0] = 0;
-  out->resize(static_cast<size_t>(n));
+  out->items_.resize(static_cast<size_t>(n));
+  TextArena& text = out->text_;
+  text.Clear();
+  // Each rule writes its texts straight into the arena; the views are made once every text is written (the
+  // arena may move while it grows). at[k] = where slot k's field starts and its field, message and fix end.
+  uint32_t at[kMaxFindings][4];
+  bool constant_field[kMaxFindings];
   for (const Finding& f : v.findings) {
     const Rule& r = rules[f.rule];
-    Diagnostic& d = (*out)[static_cast<size_t>(next[static_cast<int>(r.severity)]++)];
+    const int k = next[static_cast<int>(r.severity)]++;
+    Diagnostic& d = out->items_[static_cast<size_t>(k)];
     d.rule = r.id;
     d.severity = r.severity;
-    // Each text is made on the stack (RuleText) and copied once into the reused string.
-    std::string_view field;
-    if (ConstantField(r, &field)) d.field.assign(field.data(), field.size());
-    else Set(&d.field, FieldText(r, spec, f));
-    Set(&d.message, r.message(spec, f));
-    Set(&d.fix, r.fix(spec, f));
+    at[k][0] = static_cast<uint32_t>(text.size());
+    constant_field[k] = ConstantField(r, &d.field);
+    if (!constant_field[k]) WriteField(r, spec, f, text);
+    at[k][1] = static_cast<uint32_t>(text.size());
+    r.message(spec, f, text);
+    at[k][2] = static_cast<uint32_t>(text.size());
+    r.fix(spec, f, text);
+    at[k][3] = static_cast<uint32_t>(text.size());
     d.source = r.source;
     d.target = r.per_target ? Name(static_cast<Target>(f.target)) : std::string_view();
     d.value = f.value;
     d.limit = f.limit;
     d.value_unsigned = f.value_unsigned;
   }
+  for (int k = 0; k < n; ++k) {
+    Diagnostic& d = out->items_[static_cast<size_t>(k)];
+    if (!constant_field[k]) d.field = text.Range(at[k][0], at[k][1]);
+    d.message = text.Range(at[k][1], at[k][2]);
+    d.fix = text.Range(at[k][2], at[k][3]);
+  }
 }
 
-std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validation& v) {
-  std::vector<Diagnostic> out;
+Diagnostics MakeDiagnostics(const TensorMapSpec& spec, const Validation& v) {
+  Diagnostics out;
   MakeDiagnostics(spec, v, &out);
   return out;
+}
+
+Diagnostics& Diagnostics::operator=(const Diagnostics& o) {
+  if (this == &o) return *this;
+  items_ = o.items_;
+  text_.Clear();
+  text_.Append(o.text_.data(), o.text_.size());
+  // Views into o's texts move to the same offsets in this copy's; the others (static data) stay.
+  const char* from = o.text_.data();
+  const size_t size = o.text_.size();
+  const std::less<const char*> before;  // a total order over pointers, also into unrelated memory
+  auto rebase = [&](std::string_view* sv) {
+    if (size != 0 && !before(sv->data(), from) && !before(from + size, sv->data()))
+      *sv = std::string_view(text_.data() + (sv->data() - from), sv->size());
+  };
+  for (Diagnostic& d : items_) {
+    rebase(&d.field);
+    rebase(&d.message);
+    rebase(&d.fix);
+  }
+  return *this;
 }
 
 std::vector<TargetFailure> TargetFailures(const TensorMapSpec& spec, const Validation& v) {

@@ -2,7 +2,7 @@
 // a target fails, the changes a repair made, and the message of an input error without its position.
 //
 // Contract
-// - Pure functions of the spec and its Validation; they allocate (strings), the validator does not.
+// - Pure functions of the spec and its Validation; they allocate (texts), the validator does not.
 // - Kept apart from the report writers (report.h) so that code that explains findings without writing reports
 //   (the trace injection library, src/trace) does not link what the reports use (the offline bytes, src/blob).
 #ifndef TMAPGEN_SRC_REPORT_DIAGNOSTICS_H_
@@ -20,13 +20,14 @@
 
 namespace tmapgen {
 
-// One finding, explained. The views point at static data (the rule table, target names).
+// One finding, explained. The views point at static data (the rule table, target names) and, for the
+// field, message and fix, into the Diagnostics that holds it: valid while that lives and is not remade.
 struct Diagnostic {
   std::string_view rule;
   Severity severity = Severity::kError;
-  std::string field;
-  std::string message;
-  std::string fix;
+  std::string_view field;
+  std::string_view message;
+  std::string_view fix;
   std::string_view source;
   std::string_view target;  // for per-target rules: the target the finding is about
   int64_t value = 0;        // the offending value and the limit it broke, as the rule defines them
@@ -34,11 +35,34 @@ struct Diagnostic {
   bool value_unsigned = false;  // `value` holds a uint64_t (written unsigned in JSON)
 };
 
-// The findings of `v`, explained: errors, then warnings, then notes (each in table order).
-std::vector<Diagnostic> MakeDiagnostics(const TensorMapSpec& spec, const Validation& v);
-// The same into *out, whose elements (and their strings' capacity) are reused: a caller explaining many
-// specs keeps one vector and formats each text into memory it already holds.
-void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, std::vector<Diagnostic>* out);
+// The explained findings of one spec, errors, then warnings, then notes (each in table order), with the memory
+// their texts are written in: every text of every finding goes into one buffer (a TextArena), written there by
+// the rule itself, so explaining a spec costs no allocation once the buffer has grown, and no copy of a text.
+// Movable and copyable (a copy has texts of its own).
+class Diagnostics {
+ public:
+  Diagnostics() = default;
+  Diagnostics(Diagnostics&&) noexcept = default;
+  Diagnostics& operator=(Diagnostics&&) noexcept = default;
+  Diagnostics(const Diagnostics& o) { *this = o; }
+  Diagnostics& operator=(const Diagnostics& o);
+
+  const Diagnostic* begin() const { return items_.data(); }
+  const Diagnostic* end() const { return items_.data() + items_.size(); }
+  size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
+  const Diagnostic& operator[](size_t i) const { return items_[i]; }
+
+ private:
+  friend void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, Diagnostics* out);
+  std::vector<Diagnostic> items_;
+  TextArena text_;
+};
+
+Diagnostics MakeDiagnostics(const TensorMapSpec& spec, const Validation& v);
+// The same into *out, whose memory is reused: a caller explaining many specs keeps one Diagnostics and each
+// text is written into memory it already holds.
+void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, Diagnostics* out);
 
 // For a spec without a target: every known target it is not valid for, with the first per-target rule that
 // fails it there, in target order. Empty with a target.
@@ -60,7 +84,7 @@ void ForEachTargetFailure(const TensorMapSpec& spec, const Validation& v, F&& fn
     Finding f;
     if (!FailedTargetFinding(spec, v.facts, static_cast<Target>(t), &f)) continue;
     const Rule& r = rules[f.rule];
-    fn(Name(static_cast<Target>(t)), r, FieldText(r, spec, f), r.message(spec, f));
+    fn(Name(static_cast<Target>(t)), r, FieldText(r, spec, f), MessageText(r, spec, f));
   }
 }
 

@@ -281,7 +281,7 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
     w->Key("cuda_type").String(FullName(s.data_type)).Key("note").String(opt.alias.note).EndObject();
   }
   w->Key("diagnostics").BeginArray();
-  thread_local std::vector<Diagnostic> diags;  // reused: its strings keep their capacity from spec to spec
+  thread_local Diagnostics diags;  // reused: its text buffer keeps its memory from spec to spec
   MakeDiagnostics(s, v, &diags);
   for (const Diagnostic& d : diags) {
     w->BeginObject();
@@ -461,14 +461,14 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
   if (opt.show_code) {
     for (const std::string& p : PtxForms(s)) AddRow(&o, "ptx", p);
   }
-  thread_local std::vector<Diagnostic> diags;  // reused: its strings keep their capacity from spec to spec
+  thread_local Diagnostics diags;  // reused: its text buffer keeps its memory from spec to spec
   MakeDiagnostics(s, v, &diags);
   if (!diags.empty()) {
     StrAppend(&o, c.bold(), "diagnostics", c.off(), " (", v.errors, " error", v.errors == 1 ? "" : "s", ", ", v.warnings,
              " warning", v.warnings == 1 ? "" : "s", ", ", v.notes, " note", v.notes == 1 ? "" : "s", ")\n");
     for (const Diagnostic& d : diags) {
       const char* col = d.severity == Severity::kError ? c.red() : d.severity == Severity::kWarning ? c.yellow() : c.blue();
-      StrAppend(&o, "  ", col, Name(d.severity), c.off(), " [", d.rule, "] ", d.field.empty() ? std::string() : d.field + ": ", d.message,
+      StrAppend(&o, "  ", col, Name(d.severity), c.off(), " [", d.rule, "] ", d.field, d.field.empty() ? "" : ": ", d.message,
                d.target.empty() ? "" : StrCat(" (target ", d.target, ")"), "\n");
       StrAppend(&o, "      fix: ", d.fix, "\n");
       StrAppend(&o, c.dim(), "      source: ", d.source, c.off(), "\n");
@@ -519,7 +519,7 @@ std::string RenderInputErrorText(int index, const std::string& where, const Inpu
 std::string RenderReportShort(std::string_view place, const TensorMapSpec& s, const Validation& v) {
   std::string o;
   for (const Diagnostic& d : MakeDiagnostics(s, v))
-    o += StrCat(place, ": ", Name(d.severity), "[", d.rule, "] ", d.field.empty() ? std::string() : d.field + ": ",
+    o += StrCat(place, ": ", Name(d.severity), "[", d.rule, "] ", d.field, d.field.empty() ? "" : ": ",
                 d.message, d.target.empty() ? "" : StrCat(" (target ", d.target, ")"), "\n");
   if (!s.has_target()) {
     for (const TargetFailure& f : TargetFailures(s, v)) {

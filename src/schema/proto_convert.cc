@@ -128,9 +128,9 @@ void SpecToProto(const TensorMapSpec& s, v1::TensorMapSpec* m) {
 void DiagnosticToProto(const Diagnostic& d, v1::Diagnostic* p) {
   p->set_rule(std::string(d.rule));
   p->set_severity(std::string(Name(d.severity)));
-  p->set_field(d.field);
-  p->set_message(d.message);
-  p->set_fix(d.fix);
+  p->set_field(d.field.data(), d.field.size());
+  p->set_message(d.message.data(), d.message.size());
+  p->set_fix(d.fix.data(), d.fix.size());
   p->set_source(std::string(d.source));
   p->set_target(std::string(d.target));
   p->set_value(d.value);

@@ -6,8 +6,9 @@
 // - Rule ids are stable: tests, documentation and users' scripts refer to them. Never renumber or
 //   rename a rule; retire it instead.
 // - A check appends Findings (rule index, array index, value, limit); it never allocates and never
-//   formats text. Text is made only when a report is rendered (Message / FixText), so validating a
-//   valid spec costs no string work.
+//   formats text. Text is made only when a report is rendered (the rule's message, fix and field path
+//   write into a TextOut: a diagnostics arena, or a RuleText through MessageText / FixText), so
+//   validating a valid spec costs no string work.
 // - Severity: kError = the driver rejects the map, or the hardware faults or computes garbage for the
 //   declared use, or the documentation forbids it even though a tested driver accepts it (the message
 //   then says so); kWarning = legal but slow or risky; kNote = worth knowing, nothing wrong.
@@ -77,7 +78,8 @@ struct CheckContext {
 };
 
 using CheckFn = void (*)(const CheckContext& ctx, uint16_t rule, FindingList* out);
-using TextFn = RuleText (*)(const TensorMapSpec& spec, const Finding& f);
+// Writes a text of the finding (message, fix or field path) into *out (rule_text.h), appending.
+using TextFn = void (*)(const TensorMapSpec& spec, const Finding& f, TextOut& out);
 // Moves `spec` toward validity for this finding; returns false when no automatic change is known.
 using PatchFn = bool (*)(const Finding& f, TensorMapSpec* spec);
 
@@ -113,6 +115,9 @@ int RunRules(const CheckContext& ctx, bool per_target, FindingList* out);
 // Rendering helpers.
 std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f);  // "global_strides[0]"
 RuleText FieldText(const Rule& r, const TensorMapSpec& s, const Finding& f);     // the same, on the stack
+void WriteField(const Rule& r, const TensorMapSpec& s, const Finding& f, TextOut& out);  // the same, appended
+RuleText MessageText(const Rule& r, const TensorMapSpec& s, const Finding& f);   // r.message, on the stack
+RuleText FixText(const Rule& r, const TensorMapSpec& s, const Finding& f);       // r.fix, on the stack
 // True, with *out = r.field, when the field path is the same for every finding of the rule (no "[i]", no
 // field_path function): a report can copy it without formatting.
 bool ConstantField(const Rule& r, std::string_view* out);

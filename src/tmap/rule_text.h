@@ -1,16 +1,20 @@
-// rule_text.h: the text of a rule's message, fix or field path, built on the stack.
+// rule_text.h: the text of a rule's message, fix or field path, written where it is wanted.
 //
 // Contract
-// - RuleText holds its bytes inline (kInline bytes); a longer text moves to a std::string once and goes on
-//   growing there, so appending never truncates. Building one costs no allocation below kInline bytes.
+// - TextOut is where a text is written: a range of memory filled through a pointer, one bounds test per
+//   piece, grown (out of line, rarely) when a piece does not fit. It is the one interface of the rule texts
+//   of src/tmap/rules/: each writes its text into the TextOut it is handed, so that explaining a finding
+//   costs no temporary text and no copy. Two kinds exist:
+//   - RuleText: a text of its own, held inline (kInline bytes) and moved to the heap once when it grows
+//     longer, so appending never truncates. Building one costs no allocation below kInline bytes.
+//   - TextArena (src/report/diagnostics.h uses it): one growing buffer that many texts are written into one
+//     after the other, reused from call to call; a report's diagnostics are views into it.
 // - TextCat(args...) makes a RuleText of its arguments in order: string literals and other char arrays
 //   (up to their first NUL), const char*, std::string, std::string_view, absl::string_view, RuleText, char
-//   (one character), and integers of any width and signedness except char (in decimal; signed char and
-//   unsigned char are numbers, as with absl::StrCat).
-// - The rule texts of src/tmap/rules/ return RuleText, so that explaining a finding (report.cc,
-//   MakeDiagnostics) formats each text once, into the caller's stack, and copies it once into the
-//   diagnostic's string, whose capacity a caller may reuse (docs/perf.md, "The validator next to the driver").
-// - TextAppend(&text, args...) appends the same pieces to an existing RuleText.
+//   (one character), integers of any width and signedness except char (in decimal; signed char and
+//   unsigned char are numbers, as with absl::StrCat), and the small text values below (Bytes).
+// - TextAppend(&out, args...) appends the same pieces to any TextOut and returns void, so that a rule text
+//   can end in `return TextAppend(&o, ...);`.
 // - RuleText converts to std::string_view (a view into it, valid while it lives) and, by str(), to std::string.
 #ifndef TMAPGEN_SRC_TMAP_RULE_TEXT_H_
 #define TMAPGEN_SRC_TMAP_RULE_TEXT_H_
@@ -30,81 +34,63 @@ namespace tmapgen {
 // copy a few moves (an out-of-line TextCat would call strlen and memcpy for every piece).
 #define TMAPGEN_TEXT_INLINE inline __attribute__((always_inline))
 
-class RuleText {
+// Where a text is written. Not copyable: a TextOut points into memory its owner holds.
+class TextOut {
  public:
-  static constexpr size_t kInline = 480;
-
-  RuleText() = default;
-  RuleText(const char* s) { Append(s, std::strlen(s)); }                 // NOLINT: implicit on purpose
-  RuleText(std::string_view s) { Append(s.data(), s.size()); }           // NOLINT
-  RuleText(const std::string& s) { Append(s.data(), s.size()); }         // NOLINT
-  RuleText(const RuleText& o) { Append(o.data(), o.size()); }
-  RuleText& operator=(const RuleText& o) {
-    if (this != &o) {
-      Clear();
-      Append(o.data(), o.size());
-    }
-    return *this;
-  }
+  TextOut(const TextOut&) = delete;
+  TextOut& operator=(const TextOut&) = delete;
 
   TMAPGEN_TEXT_INLINE void Append(const char* s, size_t n) {
-    if (n <= kInline - size_) {  // never true for n > 0 once spilled (size_ is then kInline)
-      if (n != 0) std::memcpy(buf_ + size_, s, n);
-      size_ += n;
-      return;
-    }
-    Spill(s, n);
+    if (n > static_cast<size_t>(end_ - p_)) Grow(n);
+    if (n != 0) std::memcpy(p_, s, n);  // the test folds away for a literal
+    p_ += n;
   }
   void Append(std::string_view s) { Append(s.data(), s.size()); }
-  void AppendChar(char c) { Append(&c, 1); }
-  RuleText& operator+=(std::string_view s) {
+  TMAPGEN_TEXT_INLINE void AppendChar(char c) {
+    if (p_ == end_) Grow(1);
+    *p_++ = c;
+  }
+  // Decimal digits (two at a time), with a leading '-' when negative.
+  TMAPGEN_TEXT_INLINE void AppendDecimal(uint64_t v, bool negative) {
+    if (end_ - p_ < 21) Grow(21);
+    p_ += WriteDecimal(v, negative, p_);
+  }
+  TextOut& operator+=(std::string_view s) {
     Append(s.data(), s.size());
     return *this;
   }
-  RuleText& operator+=(const char* s) {
+  TextOut& operator+=(const char* s) {
     Append(s, std::strlen(s));
     return *this;
   }
-  RuleText& operator+=(char c) {
+  TextOut& operator+=(char c) {
     AppendChar(c);
     return *this;
   }
-  // Decimal digits, written in place (two at a time) when there is room, else through a small buffer.
-  TMAPGEN_TEXT_INLINE void AppendDecimal(uint64_t v, bool negative) {
-    if (kInline - size_ < 21) {  // also once spilled
-      char tmp[21];
-      const size_t n = WriteDecimal(v, negative, tmp);
-      Append(tmp, n);
-      return;
-    }
-    size_ += WriteDecimal(v, negative, buf_ + size_);
-  }
-  void Clear() {
-    size_ = 0;
-    spilled_ = false;
-    heap_.clear();
-  }
 
-  const char* data() const { return spilled_ ? heap_.data() : buf_; }
-  size_t size() const { return spilled_ ? heap_.size() : size_; }
-  bool empty() const { return size() == 0; }
-  std::string_view view() const { return std::string_view(data(), size()); }
-  operator std::string_view() const { return view(); }  // NOLINT: implicit on purpose
-  std::string str() const { return std::string(data(), size()); }
-  bool operator==(std::string_view s) const { return view() == s; }
-  bool operator!=(std::string_view s) const { return view() != s; }
+  // Everything written so far (for a TextArena: every text since the last Clear).
+  const char* data() const { return begin_; }
+  size_t size() const { return static_cast<size_t>(p_ - begin_); }
+  bool empty() const { return p_ == begin_; }
+  std::string_view view() const { return std::string_view(begin_, size()); }
+
+ protected:
+  // Called when `need` more bytes do not fit: must leave room for them (begin_/p_/end_ moved to larger memory
+  // holding what was written).
+  using GrowFn = void (*)(TextOut* t, size_t need);
+  TextOut(char* begin, char* end, GrowFn grow) : begin_(begin), p_(begin), end_(end), grow_(grow) {}
+  ~TextOut() = default;
+  // Points the text at memory [begin, end) that holds its `used` bytes.
+  void Rebase(char* begin, size_t used, char* end) {
+    begin_ = begin;
+    p_ = begin + used;
+    end_ = end;
+  }
+  size_t capacity() const { return static_cast<size_t>(end_ - begin_); }
+  void Rewind() { p_ = begin_; }
 
  private:
-  // Moves the text to heap_ (once) and appends there.
-  void Spill(const char* s, size_t n) {
-    if (!spilled_) {
-      heap_.reserve(size_ + n > 2 * kInline ? size_ + n : 2 * kInline);
-      heap_.assign(buf_, size_);
-      spilled_ = true;
-      size_ = kInline;  // no room left inline: every later piece comes here (one test per piece, not two)
-    }
-    heap_.append(s, n);
-  }
+  __attribute__((noinline)) void Grow(size_t need) { grow_(this, need); }
 
   // Writes v (with a leading '-' when negative) at out, which has room for 21 bytes; returns its length.
   static TMAPGEN_TEXT_INLINE size_t WriteDecimal(uint64_t v, bool negative, char* out) {
@@ -140,27 +126,118 @@ class RuleText {
     return static_cast<size_t>(p + digits - out);
   }
 
-  size_t size_ = 0;
-  bool spilled_ = false;
-  std::string heap_;
+  char* begin_;
+  char* p_;
+  char* end_;
+  GrowFn grow_;
+};
+
+// A text of its own: inline up to kInline bytes, then on the heap.
+class RuleText : public TextOut {
+ public:
+  static constexpr size_t kInline = 480;
+
+  RuleText() : TextOut(buf_, buf_ + kInline, &GrowRuleText) {}
+  RuleText(const char* s) : RuleText() { Append(s, std::strlen(s)); }          // NOLINT: implicit on purpose
+  RuleText(std::string_view s) : RuleText() { Append(s.data(), s.size()); }    // NOLINT
+  RuleText(const std::string& s) : RuleText() { Append(s.data(), s.size()); }  // NOLINT
+  RuleText(const RuleText& o) : RuleText() { Append(o.data(), o.size()); }
+  RuleText& operator=(const RuleText& o) {
+    if (this != &o) {
+      Rewind();
+      Append(o.data(), o.size());
+    }
+    return *this;
+  }
+  ~RuleText() { delete[] heap_; }
+
+  void Clear() { Rewind(); }
+  operator std::string_view() const { return view(); }  // NOLINT: implicit on purpose
+  std::string str() const { return std::string(data(), size()); }
+  bool operator==(std::string_view s) const { return view() == s; }
+  bool operator!=(std::string_view s) const { return view() != s; }
+
+ private:
+  static void GrowRuleText(TextOut* t, size_t need) {
+    RuleText* r = static_cast<RuleText*>(t);
+    const size_t used = r->size();
+    size_t cap = 2 * r->capacity();
+    if (cap < used + need) cap = used + need;
+    char* heap = new char[cap];
+    std::memcpy(heap, r->data(), used);
+    delete[] r->heap_;
+    r->heap_ = heap;
+    r->Rebase(heap, used, heap + cap);
+  }
+
+  char* heap_ = nullptr;  // owned; null while the text is inline
   char buf_[kInline];
+};
+
+// Many texts, one after the other, in one buffer that grows (doubling) and is kept from use to use: Clear()
+// forgets the texts, not the memory. A text is a range [start, end) of offsets (size() before and after it
+// was written); views into data() stay valid until the next append that grows the buffer, or Clear().
+class TextArena : public TextOut {
+ public:
+  TextArena() : TextOut(nullptr, nullptr, &GrowArena) {}
+  TextArena(TextArena&& o) noexcept : TextArena() { Take(&o); }
+  TextArena& operator=(TextArena&& o) noexcept {
+    if (this != &o) {
+      delete[] heap_;
+      heap_ = nullptr;
+      Rebase(nullptr, 0, nullptr);
+      Take(&o);
+    }
+    return *this;
+  }
+  ~TextArena() { delete[] heap_; }
+
+  void Clear() { Rewind(); }
+  std::string_view Range(size_t start, size_t end) const { return std::string_view(data() + start, end - start); }
+
+ private:
+  void Take(TextArena* o) {
+    heap_ = o->heap_;
+    Rebase(o->heap_, o->size(), o->heap_ + o->capacity());
+    o->heap_ = nullptr;
+    o->Rebase(nullptr, 0, nullptr);
+  }
+  static void GrowArena(TextOut* t, size_t need) {
+    TextArena* a = static_cast<TextArena*>(t);
+    const size_t used = a->size();
+    size_t cap = a->capacity() < 2048 ? 4096 : 2 * a->capacity();
+    if (cap < used + need) cap = used + need;
+    char* heap = new char[cap];
+    if (used != 0) std::memcpy(heap, a->data(), used);
+    delete[] a->heap_;
+    a->heap_ = heap;
+    a->Rebase(heap, used, heap + cap);
+  }
+
+  char* heap_ = nullptr;  // owned
+};
+
+// The text of a byte count given in bits: "600 B", or "0.500 B" for a sub-byte count (4 bits), as the
+// messages print element and row sizes of the packed types.
+struct Bytes {
+  int64_t bits;
 };
 
 namespace rule_text_internal {
 
 template <size_t N>
-TMAPGEN_TEXT_INLINE void Put(RuleText* t, const char (&s)[N]) {
+TMAPGEN_TEXT_INLINE void Put(TextOut* t, const char (&s)[N]) {
   t->Append(s, std::char_traits<char>::length(s));  // a literal's length folds to a constant when inlined
 }
-TMAPGEN_TEXT_INLINE void Put(RuleText* t, const char* s) { t->Append(s, std::strlen(s)); }
-TMAPGEN_TEXT_INLINE void Put(RuleText* t, const std::string& s) { t->Append(s.data(), s.size()); }
-TMAPGEN_TEXT_INLINE void Put(RuleText* t, std::string_view s) { t->Append(s.data(), s.size()); }
-TMAPGEN_TEXT_INLINE void Put(RuleText* t, absl::string_view s) { t->Append(s.data(), s.size()); }
-TMAPGEN_TEXT_INLINE void Put(RuleText* t, const RuleText& s) { t->Append(s.data(), s.size()); }
-TMAPGEN_TEXT_INLINE void Put(RuleText* t, char c) { t->AppendChar(c); }
+TMAPGEN_TEXT_INLINE void Put(TextOut* t, const char* s) { t->Append(s, std::strlen(s)); }
+TMAPGEN_TEXT_INLINE void Put(TextOut* t, const std::string& s) { t->Append(s.data(), s.size()); }
+TMAPGEN_TEXT_INLINE void Put(TextOut* t, std::string_view s) { t->Append(s.data(), s.size()); }
+TMAPGEN_TEXT_INLINE void Put(TextOut* t, absl::string_view s) { t->Append(s.data(), s.size()); }
+TMAPGEN_TEXT_INLINE void Put(TextOut* t, const TextOut& s) { t->Append(s.data(), s.size()); }
+TMAPGEN_TEXT_INLINE void Put(TextOut* t, char c) { t->AppendChar(c); }
 template <typename T, typename = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, char> &&
                                                   !std::is_same_v<T, bool>>>
-TMAPGEN_TEXT_INLINE void Put(RuleText* t, T v) {
+TMAPGEN_TEXT_INLINE void Put(TextOut* t, T v) {
   if constexpr (std::is_signed_v<T>) {
     const bool neg = v < 0;
     const uint64_t u = neg ? 0 - static_cast<uint64_t>(static_cast<int64_t>(v)) : static_cast<uint64_t>(v);
@@ -168,6 +245,16 @@ TMAPGEN_TEXT_INLINE void Put(RuleText* t, T v) {
   } else {
     t->AppendDecimal(static_cast<uint64_t>(v), false);
   }
+}
+
+// As the texts always wrote it: bits / 8, then "." and the eighths in thousandths when there are any.
+TMAPGEN_TEXT_INLINE void Put(TextOut* t, Bytes b) {
+  Put(t, b.bits / 8);
+  if (b.bits % 8 != 0) {
+    t->AppendChar('.');
+    Put(t, (b.bits % 8) * 125);
+  }
+  t->Append(" B", 2);
 }
 
 }  // namespace rule_text_internal
@@ -182,7 +269,7 @@ TMAPGEN_TEXT_INLINE RuleText TextCat(const Args&... args) {
 // TextAppend(&t, args...) appends to t what TextCat(args...) would make: one text built in place where its
 // pieces depend on conditions, instead of temporaries (and std::strings) joined afterwards.
 template <typename... Args>
-TMAPGEN_TEXT_INLINE void TextAppend(RuleText* t, const Args&... args) {
+TMAPGEN_TEXT_INLINE void TextAppend(TextOut* t, const Args&... args) {
   (rule_text_internal::Put(t, args), ...);
 }
 

@@ -326,14 +326,32 @@ constexpr std::array<int16_t, kNumRulesValue> kFieldIndexPos = FieldIndexPositio
 
 }  // namespace
 
-RuleText FieldText(const Rule& r, const TensorMapSpec& s, const Finding& f) {
-  if (r.field_path != nullptr) return r.field_path(s, f);
+void WriteField(const Rule& r, const TensorMapSpec& s, const Finding& f, TextOut& out) {
+  if (r.field_path != nullptr) return r.field_path(s, f, out);
   const std::string_view field = r.field;
   const int p = kFieldIndexPos[static_cast<size_t>(&r - kRules)];
-  if (p < 0) return RuleText(field);
+  if (p < 0) return out.Append(field);
   const size_t at = static_cast<size_t>(p);
-  if (f.index < 0) return RuleText(field.substr(0, at));
-  return TextCat(field.substr(0, at), "[", static_cast<int>(f.index), "]", field.substr(at + 3));
+  if (f.index < 0) return out.Append(field.substr(0, at));
+  TextAppend(&out, field.substr(0, at), "[", static_cast<int>(f.index), "]", field.substr(at + 3));
+}
+
+RuleText FieldText(const Rule& r, const TensorMapSpec& s, const Finding& f) {
+  RuleText t;
+  WriteField(r, s, f, t);
+  return t;
+}
+
+RuleText MessageText(const Rule& r, const TensorMapSpec& s, const Finding& f) {
+  RuleText t;
+  r.message(s, f, t);
+  return t;
+}
+
+RuleText FixText(const Rule& r, const TensorMapSpec& s, const Finding& f) {
+  RuleText t;
+  r.fix(s, f, t);
+  return t;
 }
 
 bool ConstantField(const Rule& r, std::string_view* out) {

@@ -172,7 +172,7 @@ TEST(Im2colSpatialDimInt32, WrapAroundIsStillAnErrorAndSaysSo) {
   const Validation v = ValidateSpec(s);
   const Finding* f = FindingOf(v, "im2col-spatial-dim-int32");
   ASSERT_NE(f, nullptr) << Dump(s, v);
-  const std::string msg = Rules()[f->rule].message(s, *f).str();
+  const std::string msg = MessageText(Rules()[f->rule], s, *f).str();
   EXPECT_NE(msg.find("wraps around"), std::string::npos) << msg;
 }
 

@@ -761,8 +761,8 @@ TEST(RulesTable, EveryRuleFiresOnSomeSpecAndEveryFindingRenders) {
     for (const Finding& f : v.findings) {
       const Rule& r = Rules()[f.rule];
       fired.insert(r.id);
-      EXPECT_FALSE(r.message(c.spec, f).empty()) << r.id;
-      EXPECT_FALSE(r.fix(c.spec, f).empty()) << r.id;
+      EXPECT_FALSE(MessageText(r, c.spec, f).empty()) << r.id;
+      EXPECT_FALSE(FixText(r, c.spec, f).empty()) << r.id;
       EXPECT_FALSE(FieldPath(r, c.spec, f).empty()) << r.id;
     }
   }

@@ -396,13 +396,13 @@ inline const Finding* FindingOf(const Validation& v, std::string_view id) {
 // The rendered message of the first finding of rule `id` (empty when there is none).
 inline std::string MessageOf(const TensorMapSpec& s, const Validation& v, std::string_view id) {
   const Finding* f = FindingOf(v, id);
-  return f == nullptr ? std::string() : Rules()[f->rule].message(s, *f).str();
+  return f == nullptr ? std::string() : MessageText(Rules()[f->rule], s, *f).str();
 }
 
 // The rendered fix of the first finding of rule `id` (empty when there is none).
 inline std::string FixOf(const TensorMapSpec& s, const Validation& v, std::string_view id) {
   const Finding* f = FindingOf(v, id);
-  return f == nullptr ? std::string() : Rules()[f->rule].fix(s, *f).str();
+  return f == nullptr ? std::string() : FixText(Rules()[f->rule], s, *f).str();
 }
 
 inline std::string TargetMask(uint32_t mask) {
@@ -429,7 +429,7 @@ inline std::string Dump(const TensorMapSpec& s, const Validation& v) {
          " index=" + std::to_string(f.index) + " value=" + std::to_string(f.value) +
          " limit=" + std::to_string(f.limit) +
          (r.per_target ? " target=" + std::string(Name(static_cast<Target>(f.target))) : std::string()) +
-         ": " + r.message(s, f).str() + "\n";
+         ": " + MessageText(r, s, f).str() + "\n";
   }
   if (v.findings.size() == 0) o += "  (no findings)\n";
   return o;

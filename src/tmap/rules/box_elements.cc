@@ -11,20 +11,20 @@
 namespace tmapgen::rules {
 
 // ---- box ----
-RuleText MsgBoxRange(const TensorMapSpec&, const Finding& f) {
-  if (f.value == 0) return TextCat("box_dim[", f.index, "] = 0: a box has at least one element per dimension");
-  return TextCat("box_dim[", f.index, "] = ", f.value, " exceeds 256 elements, the largest box extent");
+void MsgBoxRange(const TensorMapSpec&, const Finding& f, TextOut& o) {
+  if (f.value == 0) return TextAppend(&o, "box_dim[", f.index, "] = 0: a box has at least one element per dimension");
+  return TextAppend(&o, "box_dim[", f.index, "] = ", f.value, " exceeds 256 elements, the largest box extent");
 }
-RuleText FixBoxRange(const TensorMapSpec&, const Finding& f) {
-  if (f.value == 0) return TextCat("set box_dim[", f.index, "] to at least 1");
-  return TextCat("use box_dim[", f.index, "] = 256 and ", (f.value + 255) / 256, " copies along dimension ", f.index);
+void FixBoxRange(const TensorMapSpec&, const Finding& f, TextOut& o) {
+  if (f.value == 0) return TextAppend(&o, "set box_dim[", f.index, "] to at least 1");
+  return TextAppend(&o, "use box_dim[", f.index, "] = 256 and ", (f.value + 255) / 256, " copies along dimension ", f.index);
 }
 bool PatchBoxRange(const Finding& f, TensorMapSpec* s) {
   s->box_dim[f.index] = f.value == 0 ? 1 : 256;
   return true;
 }
-RuleText MsgBoxInner16(const TensorMapSpec& s, const Finding& f) {
-  return TextCat("box_dim[0] = ", s.box_dim[0], " x ", DT(s), " = ", Bits(f.value),
+void MsgBoxInner16(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "box_dim[0] = ", s.box_dim[0], " x ", DT(s), " = ", Bits(f.value),
              " is not a multiple of 16 bytes, as every box row must be");
 }
 namespace {
@@ -37,37 +37,37 @@ uint32_t NearestInner16(const TensorMapSpec& s) {
   return up;
 }
 }  // namespace
-RuleText FixBoxInner16(const TensorMapSpec& s, const Finding&) {
+void FixBoxInner16(const TensorMapSpec& s, const Finding&, TextOut& o) {
   const uint32_t n = NearestInner16(s);
-  return TextCat("use box_dim[0] = ", n, " (", Bits(static_cast<int64_t>(n) * DataTypeBits(s.data_type)),
+  return TextAppend(&o, "use box_dim[0] = ", n, " (", Bits(static_cast<int64_t>(n) * DataTypeBits(s.data_type)),
              "); elements past the tensor's edge are filled, not read");
 }
 bool PatchBoxInner16(const Finding&, TensorMapSpec* s) {
   s->box_dim[0] = NearestInner16(*s);
   return true;
 }
-RuleText MsgBoxPacked128(const TensorMapSpec& s, const Finding& f) {
-  return TextCat("box_dim[0] = ", f.value, ": ", FullName(s.data_type), " copies rows of exactly 128 elements");
+void MsgBoxPacked128(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "box_dim[0] = ", f.value, ": ", FullName(s.data_type), " copies rows of exactly 128 elements");
 }
-RuleText FixBoxPacked128(const TensorMapSpec&, const Finding&) { return "set box_dim[0] = 128"; }
+void FixBoxPacked128(const TensorMapSpec&, const Finding&, TextOut& o) { return TextAppend(&o, "set box_dim[0] = 128"); }
 bool PatchBoxPacked128(const Finding&, TensorMapSpec* s) {
   s->box_dim[0] = 128;
   return true;
 }
-RuleText MsgBoxExceedsTensor(const TensorMapSpec& s, const Finding& f) {
-  return TextCat("box_dim[", f.index, "] = ", f.value, " is larger than global_dim[", f.index, "] = ", f.limit,
+void MsgBoxExceedsTensor(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "box_dim[", f.index, "] = ", f.value, " is larger than global_dim[", f.index, "] = ", f.limit,
              ": every copy fills ", f.value - f.limit, " elements per row with ",
              s.oob_fill == OobFill::kNone ? "zeros" : "OOB-NaN", " and still counts them in the transaction bytes");
 }
-RuleText FixBoxExceedsTensor(const TensorMapSpec&, const Finding& f) {
-  return TextCat("box_dim[", f.index, "] = ", f.limit, " moves only real data, if the consumer allows it");
+void FixBoxExceedsTensor(const TensorMapSpec&, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "box_dim[", f.index, "] = ", f.limit, " moves only real data, if the consumer allows it");
 }
-RuleText MsgGather4BoxRows(const TensorMapSpec& s, const Finding& f) {
-  return TextCat("box_dim[1] = ", f.value, ": in ", Name(s.mode), " mode each of the four rows is its own box, "
+void MsgGather4BoxRows(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "box_dim[1] = ", f.value, ": in ", Name(s.mode), " mode each of the four rows is its own box, "
              "so the box is one row high");
 }
-RuleText FixGather4BoxRows(const TensorMapSpec&, const Finding&) {
-  return "set box_dim[1] = 1; the instruction's four row indices choose the rows";
+void FixGather4BoxRows(const TensorMapSpec&, const Finding&, TextOut& o) {
+  return TextAppend(&o, "set box_dim[1] = 1; the instruction's four row indices choose the rows");
 }
 bool PatchGather4BoxRows(const Finding&, TensorMapSpec* s) {
   s->box_dim[1] = 1;
@@ -75,25 +75,25 @@ bool PatchGather4BoxRows(const Finding&, TensorMapSpec* s) {
 }
 
 // ---- element strides ----
-RuleText MsgElementStrideRange(const TensorMapSpec&, const Finding& f) {
-  return TextCat("element_strides[", f.index, "] = ", f.value, " is outside 1..8");
+void MsgElementStrideRange(const TensorMapSpec&, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "element_strides[", f.index, "] = ", f.value, " is outside 1..8");
 }
-RuleText FixElementStrideRange(const TensorMapSpec&, const Finding& f) {
-  return TextCat("use element_strides[", f.index, "] = ", f.value == 0 ? 1 : 8,
+void FixElementStrideRange(const TensorMapSpec&, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "use element_strides[", f.index, "] = ", f.value == 0 ? 1 : 8,
              f.value > 8 ? "; for larger steps describe a coarser dimension with a larger global stride" : "");
 }
 bool PatchElementStrideRange(const Finding& f, TensorMapSpec* s) {
   s->element_strides[f.index] = f.value == 0 ? 1 : 8;
   return true;
 }
-RuleText MsgElementStrideDim0(const TensorMapSpec&, const Finding& f) {
-  return TextCat("element_strides[0] = ", f.value,
+void MsgElementStrideDim0(const TensorMapSpec&, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "element_strides[0] = ", f.value,
              " is ignored without interleave: the innermost dimension is always copied contiguously (cuda.h: "
              "\"the first element of this array is ignored\"; PTX ISA 5.5.3.2: it \"must always be 1\")");
 }
-RuleText FixElementStrideDim0(const TensorMapSpec&, const Finding&) {
-  return "set element_strides[0] = 1; to skip elements of dimension 0, use an interleaved layout or copy and "
-         "discard";
+void FixElementStrideDim0(const TensorMapSpec&, const Finding&, TextOut& o) {
+  return TextAppend(&o, "set element_strides[0] = 1; to skip elements of dimension 0, use an interleaved layout or copy and "
+         "discard");
 }
 bool PatchElementStrideDim0(const Finding&, TensorMapSpec* s) {
   s->element_strides[0] = 1;

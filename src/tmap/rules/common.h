@@ -23,10 +23,7 @@ constexpr uint64_t k2Pow40 = uint64_t{1} << 40;
 constexpr std::string_view kMeasured = "measured: H200 sm_90, driver 580.159.04, docs/hardware.md D1-D9";
 inline uint32_t Rank(const TensorMapSpec& s) { return s.rank > kMaxRank ? kMaxRank : s.rank; }
 inline uint64_t RoundUpTo(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }
-inline RuleText Bits(int64_t bits) {
-  if (bits % 8 == 0) return TextCat(bits / 8, " B");
-  return TextCat(bits / 8, ".", (bits % 8) * 125, " B");
-}
+inline Bytes Bits(int64_t bits) { return Bytes{bits}; }  // "600 B", "0.500 B" (rule_text.h)
 inline std::string_view DT(const TensorMapSpec& s) { return ShortName(s.data_type); }
 inline std::string_view SW(Swizzle w) { return FullName(w); }
 // Elements along dim 0 that make a multiple of 16 bytes: 128 / gcd(bits, 128).

@@ -13,10 +13,10 @@ namespace tmapgen::rules {
 // ---- helpers ----
 
 // ---- packed (sub-byte) types ----
-RuleText MsgPackedU6Interleave(const TensorMapSpec& s, const Finding&) {
-  return TextCat("CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B requires CU_TENSOR_MAP_INTERLEAVE_NONE, not ", FullName(s.interleave));
+void MsgPackedU6Interleave(const TensorMapSpec& s, const Finding&, TextOut& o) {
+  return TextAppend(&o, "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B requires CU_TENSOR_MAP_INTERLEAVE_NONE, not ", FullName(s.interleave));
 }
-RuleText MsgPackedSwizzle(const TensorMapSpec& s, const Finding&) {
+void MsgPackedSwizzle(const TensorMapSpec& s, const Finding&, TextOut& o) {
   RuleText allowed;
   for (int w = 0; w < kNumSwizzles; ++w) {
     if (SwizzleAllowedForPacked(s, static_cast<Swizzle>(w))) {
@@ -24,26 +24,26 @@ RuleText MsgPackedSwizzle(const TensorMapSpec& s, const Finding&) {
       allowed += ShortName(static_cast<Swizzle>(w));
     }
   }
-  return TextCat(FullName(s.data_type), " in a ", Name(EncoderFor(s.mode)), " map supports only these swizzles: ",
+  return TextAppend(&o, FullName(s.data_type), " in a ", Name(EncoderFor(s.mode)), " map supports only these swizzles: ",
              allowed, "; not ", SW(s.swizzle));
 }
-RuleText FixPackedSwizzle(const TensorMapSpec&, const Finding&) { return "use CU_TENSOR_MAP_SWIZZLE_128B"; }
+void FixPackedSwizzle(const TensorMapSpec&, const Finding&, TextOut& o) { return TextAppend(&o, "use CU_TENSOR_MAP_SWIZZLE_128B"); }
 bool PatchSwizzle128(const Finding&, TensorMapSpec* s) {
   s->swizzle = Swizzle::k128B;
   return true;
 }
-RuleText MsgPackedDirection(const TensorMapSpec& s, const Finding& f) {
+void MsgPackedDirection(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   switch (f.value) {
-    case 1: return "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B (.b4x16_p64) is load only: stores from shared memory do not support it";
-    case 2: return "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B with CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B is store only";
-    default: return TextCat("cp.reduce.async.bulk.tensor does not support sub-byte types (", FullName(s.data_type), ")");
+    case 1: return TextAppend(&o, "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B (.b4x16_p64) is load only: stores from shared memory do not support it");
+    case 2: return TextAppend(&o, "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B with CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B is store only");
+    default: return TextAppend(&o, "cp.reduce.async.bulk.tensor does not support sub-byte types (", FullName(s.data_type), ")");
   }
 }
-RuleText FixPackedDirection(const TensorMapSpec&, const Finding& f) {
+void FixPackedDirection(const TensorMapSpec&, const Finding& f, TextOut& o) {
   switch (f.value) {
-    case 1: return "store with CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B (unpadded) or a byte type";
-    case 2: return "load with CU_TENSOR_MAP_SWIZZLE_128B or CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B";
-    default: return "reduce in a byte-sized type, or load, combine and store";
+    case 1: return TextAppend(&o, "store with CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B (unpadded) or a byte type");
+    case 2: return TextAppend(&o, "load with CU_TENSOR_MAP_SWIZZLE_128B or CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B");
+    default: return TextAppend(&o, "reduce in a byte-sized type, or load, combine and store");
   }
 }
 bool PatchPackedDirection(const Finding& f, TensorMapSpec* s) {
@@ -51,12 +51,12 @@ bool PatchPackedDirection(const Finding& f, TensorMapSpec* s) {
   s->swizzle = Swizzle::k128B;
   return true;
 }
-RuleText MsgOobNanFloat(const TensorMapSpec& s, const Finding&) {
-  return TextCat("CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA needs a floating-point data type; ",
+void MsgOobNanFloat(const TensorMapSpec& s, const Finding&, TextOut& o) {
+  return TextAppend(&o, "CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA needs a floating-point data type; ",
              FullName(s.data_type), " is not one");
 }
-RuleText FixOobNanFloat(const TensorMapSpec&, const Finding&) {
-  return "use oob_fill = CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE (zero fill)";
+void FixOobNanFloat(const TensorMapSpec&, const Finding&, TextOut& o) {
+  return TextAppend(&o, "use oob_fill = CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE (zero fill)");
 }
 bool PatchOobNone(const Finding&, TensorMapSpec* s) {
   s->oob_fill = OobFill::kNone;

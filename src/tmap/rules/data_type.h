@@ -38,13 +38,13 @@ inline void CheckPackedU6Interleave(const CheckContext& c, uint16_t r, FindingLi
   if (c.spec.data_type == DataType::k16U6Align16B && c.spec.interleave != Interleave::kNone)
     o->Add(r, -1, static_cast<int>(c.spec.interleave), 0);
 }
-RuleText MsgPackedU6Interleave(const TensorMapSpec& s, const Finding&);
+void MsgPackedU6Interleave(const TensorMapSpec& s, const Finding&, TextOut& o);
 inline void CheckPackedSwizzle(const CheckContext& c, uint16_t r, FindingList* o) {
   if (IsAlign16BPacked(c.spec.data_type) && !SwizzleAllowedForPacked(c.spec, c.spec.swizzle))
     o->Add(r, -1, static_cast<int>(c.spec.swizzle), 0);
 }
-RuleText MsgPackedSwizzle(const TensorMapSpec& s, const Finding&);
-RuleText FixPackedSwizzle(const TensorMapSpec&, const Finding&);
+void MsgPackedSwizzle(const TensorMapSpec& s, const Finding&, TextOut& o);
+void FixPackedSwizzle(const TensorMapSpec&, const Finding&, TextOut& o);
 bool PatchSwizzle128(const Finding&, TensorMapSpec* s);
 // value: 1 = 16U4_ALIGN16B store/reduce, 2 = 16U6 + 128B_ATOM_64B load, 3 = sub-byte reduce
 inline void CheckPackedDirection(const CheckContext& c, uint16_t r, FindingList* o) {
@@ -55,15 +55,15 @@ inline void CheckPackedDirection(const CheckContext& c, uint16_t r, FindingList*
   if (s.data_type == DataType::k16U6Align16B && s.swizzle == Swizzle::k128BAtom64B && IsLoad(s.direction))
     o->Add(r, -1, 2, 0);
 }
-RuleText MsgPackedDirection(const TensorMapSpec& s, const Finding& f);
-RuleText FixPackedDirection(const TensorMapSpec&, const Finding& f);
+void MsgPackedDirection(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixPackedDirection(const TensorMapSpec&, const Finding& f, TextOut& o);
 bool PatchPackedDirection(const Finding& f, TensorMapSpec* s);
 inline void CheckOobNanFloat(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.oob_fill == OobFill::kNanRequestZeroFma && !IsFloat(c.spec.data_type))
     o->Add(r, -1, static_cast<int>(c.spec.data_type), 0);
 }
-RuleText MsgOobNanFloat(const TensorMapSpec& s, const Finding&);
-RuleText FixOobNanFloat(const TensorMapSpec&, const Finding&);
+void MsgOobNanFloat(const TensorMapSpec& s, const Finding&, TextOut& o);
+void FixOobNanFloat(const TensorMapSpec&, const Finding&, TextOut& o);
 bool PatchOobNone(const Finding&, TensorMapSpec* s);
 
 }  // namespace tmapgen::rules

@@ -29,15 +29,15 @@ inline bool DirectionAllowed(Mode m, Direction d) {
 inline void CheckModeDirection(const CheckContext& c, uint16_t r, FindingList* o) {
   if (!DirectionAllowed(c.spec.mode, c.spec.direction)) o->Add(r, -1, static_cast<int>(c.spec.direction), 0);
 }
-RuleText MsgModeDirection(const TensorMapSpec& s, const Finding&);
-RuleText FixModeDirection(const TensorMapSpec& s, const Finding&);
+void MsgModeDirection(const TensorMapSpec& s, const Finding&, TextOut& o);
+void FixModeDirection(const TensorMapSpec& s, const Finding&, TextOut& o);
 bool PatchModeDirection(const Finding&, TensorMapSpec* s);
 inline void CheckFlip8bLoadOnly(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.swizzle == Swizzle::k128BAtom32BFlip8B && IsStoreLike(c.spec.direction))
     o->Add(r, -1, static_cast<int>(c.spec.direction), 0);
 }
-RuleText MsgFlip8bLoadOnly(const TensorMapSpec& s, const Finding&);
-RuleText FixFlip8bLoadOnly(const TensorMapSpec&, const Finding&);
+void MsgFlip8bLoadOnly(const TensorMapSpec& s, const Finding&, TextOut& o);
+void FixFlip8bLoadOnly(const TensorMapSpec&, const Finding&, TextOut& o);
 bool PatchSwizzleAtom32(const Finding&, TensorMapSpec* s);
 inline bool ReduceAllowed(ReduceOp op, DataType t) {
   const int bits = DataTypeBits(t);
@@ -63,8 +63,8 @@ inline void CheckReduceOpType(const CheckContext& c, uint16_t r, FindingList* o)
   if (s.direction == Direction::kReduce && !IsSubByte(s.data_type) && !ReduceAllowed(s.reduce_op, s.data_type))
     o->Add(r, -1, static_cast<int>(s.reduce_op), 0);
 }
-RuleText MsgReduceOpType(const TensorMapSpec& s, const Finding&);
-RuleText FixReduceOpType(const TensorMapSpec& s, const Finding&);
+void MsgReduceOpType(const TensorMapSpec& s, const Finding&, TextOut& o);
+void FixReduceOpType(const TensorMapSpec& s, const Finding&, TextOut& o);
 
 }  // namespace tmapgen::rules
 

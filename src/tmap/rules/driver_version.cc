@@ -11,23 +11,23 @@
 namespace tmapgen::rules {
 
 // ---- driver version ----
-RuleText MsgDriverVersion(const TensorMapSpec& s, const Finding& f) {
-  if (f.limit == 12000) return TextCat("driver_version = ", f.value, ": tensor maps need a CUDA 12.0 driver or later");
-  RuleText what = IsWideMode(s.mode) ? std::string("cuTensorMapEncodeIm2colWide")
-                     : IsSubByte(s.data_type) ? std::string(FullName(s.data_type)) : std::string(FullName(s.swizzle));
-  return TextCat("driver_version = ", f.value, ": ", what, " needs a CUDA 12.8 driver (r570) or later");
+void MsgDriverVersion(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  if (f.limit == 12000) return TextAppend(&o, "driver_version = ", f.value, ": tensor maps need a CUDA 12.0 driver or later");
+  const std::string_view what = IsWideMode(s.mode) ? std::string_view("cuTensorMapEncodeIm2colWide")
+                                : IsSubByte(s.data_type) ? FullName(s.data_type) : FullName(s.swizzle);
+  return TextAppend(&o, "driver_version = ", f.value, ": ", what, " needs a CUDA 12.8 driver (r570) or later");
 }
-RuleText FixDriverVersion(const TensorMapSpec&, const Finding& f) {
-  return TextCat("install a driver that reports at least ", f.limit, " (cuDriverGetVersion)");
+void FixDriverVersion(const TensorMapSpec&, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "install a driver that reports at least ", f.limit, " (cuDriverGetVersion)");
 }
-RuleText MsgDriverOobBug(const TensorMapSpec& s, const Finding& f) {
-  return TextCat("driver ", s.driver_version, " has a known tensor-map bug on Blackwell for tensors whose memory spans less "
+void MsgDriverOobBug(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "driver ", s.driver_version, " has a known tensor-map bug on Blackwell for tensors whose memory spans less "
              "than 128 KiB (this one spans ", f.value, " B): copies can fail now and then (CUTLASS CHANGELOG "
              "4.3.4; CCCL nvbug 5736804)");
 }
-RuleText FixDriverOobBug(const TensorMapSpec&, const Finding&) {
-  return "after encoding, clear bit 21 of word 1 of the map (bit 85) when the tensor is not dense, as CUTLASS and "
-         "CCCL do, or use a driver of 13.2 or later";
+void FixDriverOobBug(const TensorMapSpec&, const Finding&, TextOut& o) {
+  return TextAppend(&o, "after encoding, clear bit 21 of word 1 of the map (bit 85) when the tensor is not dense, as CUTLASS and "
+         "CCCL do, or use a driver of 13.2 or later");
 }
 
 }  // namespace tmapgen::rules

@@ -29,15 +29,15 @@ inline void CheckDriverVersion(const CheckContext& c, uint16_t r, FindingList* o
   if (v < 12000) o->Add(r, -1, v, 12000);
   else if (v < 12080 && NeedsDriver12080(c.spec)) o->Add(r, -1, v, 12080);
 }
-RuleText MsgDriverVersion(const TensorMapSpec& s, const Finding& f);
-RuleText FixDriverVersion(const TensorMapSpec&, const Finding& f);
+void MsgDriverVersion(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixDriverVersion(const TensorMapSpec&, const Finding& f, TextOut& o);
 inline void CheckDriverOobBug(const CheckContext& c, uint16_t r, FindingList* o) {
   const uint32_t v = c.spec.driver_version;
   if (v == 0 || v >= 13020 || Info(c.target).cc < 100 || IsWideMode(c.spec.mode)) return;
   if (c.facts.global_extent_bytes < 131072) o->Add(r, -1, static_cast<int64_t>(c.facts.global_extent_bytes), 131072, c.target);
 }
-RuleText MsgDriverOobBug(const TensorMapSpec& s, const Finding& f);
-RuleText FixDriverOobBug(const TensorMapSpec&, const Finding&);
+void MsgDriverOobBug(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixDriverOobBug(const TensorMapSpec&, const Finding&, TextOut& o);
 
 }  // namespace tmapgen::rules
 

@@ -31,9 +31,9 @@ inline void CheckCorner(const CheckContext& c, uint16_t r, FindingList* o, const
 inline void CheckLowerCorner(const CheckContext& c, uint16_t r, FindingList* o) { CheckCorner(c, r, o, c.spec.pixel_box_lower_corner); }
 inline void CheckUpperCorner(const CheckContext& c, uint16_t r, FindingList* o) { CheckCorner(c, r, o, c.spec.pixel_box_upper_corner); }
 RuleText MsgCorner(const TensorMapSpec& s, const Finding& f, std::string_view which);
-RuleText MsgLowerCorner(const TensorMapSpec& s, const Finding& f);
-RuleText MsgUpperCorner(const TensorMapSpec& s, const Finding& f);
-RuleText FixCorner(const TensorMapSpec&, const Finding& f);
+void MsgLowerCorner(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void MsgUpperCorner(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixCorner(const TensorMapSpec&, const Finding& f, TextOut& o);
 bool PatchLowerCorner(const Finding& f, TensorMapSpec* s);
 bool PatchUpperCorner(const Finding& f, TensorMapSpec* s);
 inline void CheckIm2colBoxArea(const CheckContext& c, uint16_t r, FindingList* o) {
@@ -44,7 +44,7 @@ inline void CheckIm2colBoxArea(const CheckContext& c, uint16_t r, FindingList* o
     if (extent <= 0) o->Add(r, static_cast<int>(i), extent, 1);
   }
 }
-RuleText MsgIm2colBoxArea(const TensorMapSpec& s, const Finding& f);
+void MsgIm2colBoxArea(const TensorMapSpec& s, const Finding& f, TextOut& o);
 // Measured (docs/hardware.md B3): for INTERLEAVE_16B/32B im2col maps the driver checks corner i against
 // global_dim[i], not global_dim[i + 1].
 inline void CheckIm2colInterleaveBoxArea(const CheckContext& c, uint16_t r, FindingList* o) {
@@ -56,8 +56,8 @@ inline void CheckIm2colInterleaveBoxArea(const CheckContext& c, uint16_t r, Find
     if (extent <= 0) o->Add(r, static_cast<int>(i), extent, 1);
   }
 }
-RuleText MsgIm2colInterleaveBoxArea(const TensorMapSpec& s, const Finding& f);
-RuleText FixIm2colInterleaveBoxArea(const TensorMapSpec& s, const Finding& f);
+void MsgIm2colInterleaveBoxArea(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixIm2colInterleaveBoxArea(const TensorMapSpec& s, const Finding& f, TextOut& o);
 // Measured (docs/hardware.md B2): the driver computes the pixel box in signed 32-bit arithmetic, so
 // global_dim + upper corner must stay <= 2^31 - 1 along every spatial dimension (W, H, D); in the wide
 // modes H and D carry corner 0. Tiled maps are not affected (2^32 accepted).
@@ -79,9 +79,9 @@ inline void CheckIm2colSpatialInt32(const CheckContext& c, uint16_t r, FindingLi
     AddIfOver(r, o, static_cast<int>(d), s.global_dim[d], upper);
   }
 }
-RuleText MsgIm2colSpatialInt32(const TensorMapSpec& s, const Finding& f);
-RuleText FixIm2colSpatialInt32(const TensorMapSpec& s, const Finding& f);
-RuleText FixIm2colBoxArea(const TensorMapSpec& s, const Finding& f);
+void MsgIm2colSpatialInt32(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixIm2colSpatialInt32(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixIm2colBoxArea(const TensorMapSpec& s, const Finding& f, TextOut& o);
 bool PatchIm2colBoxArea(const Finding& f, TensorMapSpec* s);
 inline void CheckChannelsRange(const CheckContext& c, uint16_t r, FindingList* o) {
   const uint32_t ch = c.spec.channels_per_pixel;
@@ -91,22 +91,22 @@ inline void CheckChannelsRange(const CheckContext& c, uint16_t r, FindingList* o
     o->Add(r, -1, ch, 256);
   }
 }
-RuleText MsgChannelsRange(const TensorMapSpec& s, const Finding& f);
-RuleText FixChannelsRange(const TensorMapSpec& s, const Finding& f);
+void MsgChannelsRange(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixChannelsRange(const TensorMapSpec& s, const Finding& f, TextOut& o);
 bool PatchChannelsRange(const Finding& f, TensorMapSpec* s);
 inline void CheckChannelsBytes16(const CheckContext& c, uint16_t r, FindingList* o) {
   const int64_t bits = static_cast<int64_t>(c.spec.channels_per_pixel) * c.facts.element_bits;
   if (c.spec.channels_per_pixel != 0 && bits % 128 != 0) o->Add(r, -1, bits, 128);
 }
-RuleText MsgChannelsBytes16(const TensorMapSpec& s, const Finding& f);
-RuleText FixChannelsBytes16(const TensorMapSpec& s, const Finding&);
+void MsgChannelsBytes16(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixChannelsBytes16(const TensorMapSpec& s, const Finding&, TextOut& o);
 bool PatchChannelsBytes16(const Finding&, TensorMapSpec* s);
 inline void CheckPixelsRange(const CheckContext& c, uint16_t r, FindingList* o) {
   const uint32_t p = c.spec.pixels_per_column;
   if (p == 0 || p > 1024) o->Add(r, -1, p, 1024);
 }
-RuleText MsgPixelsRange(const TensorMapSpec& s, const Finding& f);
-RuleText FixPixelsRange(const TensorMapSpec& s, const Finding& f);
+void MsgPixelsRange(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixPixelsRange(const TensorMapSpec& s, const Finding& f, TextOut& o);
 bool PatchPixelsRange(const Finding& f, TensorMapSpec* s);
 
 // ---- im2col wide ----
@@ -119,9 +119,9 @@ inline void CheckWideCorner(const CheckContext& c, uint16_t r, FindingList* o, i
 }
 inline void CheckWideLower(const CheckContext& c, uint16_t r, FindingList* o) { CheckWideCorner(c, r, o, c.spec.pixel_box_lower_corner_width); }
 inline void CheckWideUpper(const CheckContext& c, uint16_t r, FindingList* o) { CheckWideCorner(c, r, o, c.spec.pixel_box_upper_corner_width); }
-RuleText MsgWideLower(const TensorMapSpec& s, const Finding& f);
-RuleText MsgWideUpper(const TensorMapSpec& s, const Finding& f);
-RuleText FixWideCorner(const TensorMapSpec&, const Finding& f);
+void MsgWideLower(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void MsgWideUpper(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixWideCorner(const TensorMapSpec&, const Finding& f, TextOut& o);
 bool PatchWideLower(const Finding& f, TensorMapSpec* s);
 bool PatchWideUpper(const Finding& f, TensorMapSpec* s);
 inline void CheckWideBoxArea(const CheckContext& c, uint16_t r, FindingList* o) {
@@ -130,30 +130,30 @@ inline void CheckWideBoxArea(const CheckContext& c, uint16_t r, FindingList* o) 
                          c.spec.pixel_box_upper_corner_width - c.spec.pixel_box_lower_corner_width;
   if (extent <= 0) o->Add(r, -1, extent, 1);
 }
-RuleText MsgWideBoxArea(const TensorMapSpec& s, const Finding& f);
-RuleText FixWideBoxArea(const TensorMapSpec& s, const Finding&);
+void MsgWideBoxArea(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixWideBoxArea(const TensorMapSpec& s, const Finding&, TextOut& o);
 bool PatchWideBoxArea(const Finding&, TensorMapSpec* s);
 inline void CheckWideSwizzle(const CheckContext& c, uint16_t r, FindingList* o) {
   const Swizzle w = c.spec.swizzle;
   if (w != Swizzle::k64B && w != Swizzle::k128B && w != Swizzle::k128BAtom32B) o->Add(r, -1, static_cast<int>(w), 0);
 }
-RuleText MsgWideSwizzle(const TensorMapSpec& s, const Finding&);
-RuleText FixWideSwizzle(const TensorMapSpec& s, const Finding&);
+void MsgWideSwizzle(const TensorMapSpec& s, const Finding&, TextOut& o);
+void FixWideSwizzle(const TensorMapSpec& s, const Finding&, TextOut& o);
 inline void CheckWideModeMismatch(const CheckContext& c, uint16_t r, FindingList* o) {
   const Im2colWideMode want = c.spec.mode == Mode::kIm2colW128 ? Im2colWideMode::kW128 : Im2colWideMode::kW;
   if (c.spec.Has(kFieldWideMode) && c.spec.wide_mode != want)
     o->Add(r, -1, static_cast<int>(c.spec.wide_mode), static_cast<int>(want));
 }
-RuleText MsgWideModeMismatch(const TensorMapSpec& s, const Finding&);
-RuleText FixWideModeMismatch(const TensorMapSpec& s, const Finding&);
+void MsgWideModeMismatch(const TensorMapSpec& s, const Finding&, TextOut& o);
+void FixWideModeMismatch(const TensorMapSpec& s, const Finding&, TextOut& o);
 bool PatchWideModeMismatch(const Finding& f, TensorMapSpec* s);
 inline void CheckW128Pixels(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.Has(kFieldPixelsPerColumn) && c.spec.pixels_per_column != 128 && c.spec.pixels_per_column >= 1 &&
       c.spec.pixels_per_column <= 1024)
     o->Add(r, -1, c.spec.pixels_per_column, 128);
 }
-RuleText MsgW128Pixels(const TensorMapSpec&, const Finding& f);
-RuleText FixW128Pixels(const TensorMapSpec&, const Finding&);
+void MsgW128Pixels(const TensorMapSpec&, const Finding& f, TextOut& o);
+void FixW128Pixels(const TensorMapSpec&, const Finding&, TextOut& o);
 inline void CheckIm2colStoreCorners(const CheckContext& c, uint16_t r, FindingList* o) {
   const TensorMapSpec& s = c.spec;
   if (!IsStoreLike(s.direction)) return;
@@ -167,12 +167,12 @@ inline void CheckIm2colStoreCorners(const CheckContext& c, uint16_t r, FindingLi
     if (s.pixel_box_upper_corner[i] > 0) o->Add(r, static_cast<int>(i) + 4, s.pixel_box_upper_corner[i], 0);
   }
 }
-RuleText MsgIm2colStoreCorners(const TensorMapSpec& s, const Finding& f);
-RuleText FixIm2colStoreCorners(const TensorMapSpec& s, const Finding& f);
+void MsgIm2colStoreCorners(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixIm2colStoreCorners(const TensorMapSpec& s, const Finding& f, TextOut& o);
 bool PatchIm2colStoreCorners(const Finding& f, TensorMapSpec* s);
 
 // ---- field paths that depend on the spec ----
-RuleText FieldOfStoreCorner(const TensorMapSpec& s, const Finding& f);
+void FieldOfStoreCorner(const TensorMapSpec& s, const Finding& f, TextOut& o);
 
 }  // namespace tmapgen::rules
 

@@ -11,21 +11,21 @@
 namespace tmapgen::rules {
 
 // ---- targets ----
-RuleText MsgTargetAtomicity(const TensorMapSpec& s, const Finding& f) {
-  return TextCat(SW(s.swizzle), " needs compute capability 10.0 or later; ", Name(static_cast<Target>(f.target)),
+void MsgTargetAtomicity(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  return TextAppend(&o, SW(s.swizzle), " needs compute capability 10.0 or later; ", Name(static_cast<Target>(f.target)),
              " is ", f.value / 10, ".", f.value % 10, " (the sm_90 driver rejects it: ", kMeasured, ")");
 }
-RuleText FixTargetAtomicity(const TensorMapSpec&, const Finding&) {
-  return "on sm_90 use CU_TENSOR_MAP_SWIZZLE_128B (16-byte atomicity)";
+void FixTargetAtomicity(const TensorMapSpec&, const Finding&, TextOut& o) {
+  return TextAppend(&o, "on sm_90 use CU_TENSOR_MAP_SWIZZLE_128B (16-byte atomicity)");
 }
-RuleText MsgTargetSubByte(const TensorMapSpec& s, const Finding& f) {
-  return TextCat(FullName(s.data_type), " needs compute capability 10.0 or later; ", Name(static_cast<Target>(f.target)),
+void MsgTargetSubByte(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  return TextAppend(&o, FullName(s.data_type), " needs compute capability 10.0 or later; ", Name(static_cast<Target>(f.target)),
              " does not have sub-byte tensor copies (the sm_90 driver rejects the 16U4 types: ", kMeasured, ")");
 }
-RuleText FixTargetSubByte(const TensorMapSpec&, const Finding&) {
-  return "on sm_90 copy packed data as CU_TENSOR_MAP_DATA_TYPE_UINT8 (two 4-bit values per byte) and unpack in registers";
+void FixTargetSubByte(const TensorMapSpec&, const Finding&, TextOut& o) {
+  return TextAppend(&o, "on sm_90 copy packed data as CU_TENSOR_MAP_DATA_TYPE_UINT8 (two 4-bit values per byte) and unpack in registers");
 }
-RuleText MsgTargetMode(const TensorMapSpec& s, const Finding& f) {
+void MsgTargetMode(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const Target t = static_cast<Target>(f.target);
   RuleText driver = (IsWideMode(s.mode) && Info(t).cc < 100)
                            ? TextCat("; the sm_90 driver encodes Im2colWide maps although cuda.h says compute capability "
@@ -35,23 +35,23 @@ RuleText MsgTargetMode(const TensorMapSpec& s, const Finding& f) {
                       s.direction == Direction::kLoadCluster || s.direction == Direction::kPrefetch)
                          ? "sm_100a, sm_101a, sm_103a, sm_110a or their family targets (sm_100f, sm_103f, sm_110f)"
                          : "compute capability 10.0 or later";
-  return TextCat(Name(s.mode), " (", Name(s.direction), ") needs ", need, "; not ", Name(t), driver);
+  return TextAppend(&o, Name(s.mode), " (", Name(s.direction), ") needs ", need, "; not ", Name(t), driver);
 }
-RuleText FixTargetMode(const TensorMapSpec& s, const Finding&) {
+void FixTargetMode(const TensorMapSpec& s, const Finding&, TextOut& o) {
   switch (s.mode) {
-    case Mode::kGather4: return "on this target load the four rows with four tiled copies of box [cols, 1]";
-    case Mode::kScatter4: return "on this target store the four rows with four tiled copies";
-    default: return "on this target use mode im2col (cuTensorMapEncodeIm2col), or compile for sm_100a";
+    case Mode::kGather4: return TextAppend(&o, "on this target load the four rows with four tiled copies of box [cols, 1]");
+    case Mode::kScatter4: return TextAppend(&o, "on this target store the four rows with four tiled copies");
+    default: return TextAppend(&o, "on this target use mode im2col (cuTensorMapEncodeIm2col), or compile for sm_100a");
   }
 }
-RuleText MsgTargetSm120Cluster(const TensorMapSpec& s, const Finding& f) {
-  return TextCat("on ", Name(static_cast<Target>(f.target)), " copies to .shared::cluster support neither sub-byte types nor "
+void MsgTargetSm120Cluster(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "on ", Name(static_cast<Target>(f.target)), " copies to .shared::cluster support neither sub-byte types nor "
              "swizzle atomicity (", IsSubByte(s.data_type) ? FullName(s.data_type) : FullName(s.swizzle), ")");
 }
-RuleText FixTargetSm120Cluster(const TensorMapSpec&, const Finding&) {
-  return "load to .shared::cta (direction load) instead";
+void FixTargetSm120Cluster(const TensorMapSpec&, const Finding&, TextOut& o) {
+  return TextAppend(&o, "load to .shared::cta (direction load) instead");
 }
-RuleText MsgTargetSmemCapacity(const TensorMapSpec& s, const Finding& f) {
+void MsgTargetSmemCapacity(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const Target t = static_cast<Target>(f.target);
   RuleText text = TextCat("one copy needs ", f.uvalue(), " B of shared memory, more than the ", f.limit,
                           " B a block can have on ", Name(t), ": no kernel can receive it");
@@ -64,9 +64,9 @@ RuleText MsgTargetSmemCapacity(const TensorMapSpec& s, const Finding& f) {
     else
       TextAppend(&text, "the driver rejects the map as well (box-driver-size-limit)");
   }
-  return text;
+  return TextAppend(&o, text);
 }
-RuleText MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f) {
+void MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   RuleText text = TextCat("the box the driver checks (");
   if (IsIm2colMode(s.mode)) {
     TextAppend(&text, "channels_per_pixel x pixels_per_column = ", s.channels_per_pixel, " x ", s.pixels_per_column);
@@ -79,20 +79,20 @@ RuleText MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f) {
              Name(static_cast<Target>(f.target)), ": the driver rejects such a map for every use");
   if (s.direction == Direction::kPrefetch) TextAppend(&text, ", prefetch included");
   TextAppend(&text, " (", kMeasured, ": 233,472 B accepted, 234,496 B rejected; docs/hardware.md B1, B5)");
-  return text;
+  return TextAppend(&o, text);
 }
-RuleText FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f) {
+void FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   RuleText text = TextCat("split the box: at most ", f.limit, " B per copy, for example halve ");
   if (IsIm2colMode(s.mode))
     TextAppend(&text, "pixels_per_column");
   else
     TextAppend(&text, "box_dim[", s.rank > 1 ? s.rank - 1 : 0, "]");
-  return text;
+  return TextAppend(&o, text);
 }
 
 // ---- field paths that depend on the spec ----
-RuleText FieldOfBoxSize(const TensorMapSpec& s, const Finding&) {
-  return IsIm2colMode(s.mode) ? "pixels_per_column" : "box_dim";
+void FieldOfBoxSize(const TensorMapSpec& s, const Finding&, TextOut& o) {
+  return TextAppend(&o, IsIm2colMode(s.mode) ? "pixels_per_column" : "box_dim");
 }
 
 }  // namespace tmapgen::rules

@@ -23,13 +23,13 @@ namespace tmapgen::rules {
 inline void CheckTargetAtomicity(const CheckContext& c, uint16_t r, FindingList* o) {
   if (IsAtomicitySwizzle(c.spec.swizzle) && Info(c.target).cc < 100) o->Add(r, -1, Info(c.target).cc, 100, c.target);
 }
-RuleText MsgTargetAtomicity(const TensorMapSpec& s, const Finding& f);
-RuleText FixTargetAtomicity(const TensorMapSpec&, const Finding&);
+void MsgTargetAtomicity(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixTargetAtomicity(const TensorMapSpec&, const Finding&, TextOut& o);
 inline void CheckTargetSubByte(const CheckContext& c, uint16_t r, FindingList* o) {
   if (IsSubByte(c.spec.data_type) && Info(c.target).cc < 100) o->Add(r, -1, Info(c.target).cc, 100, c.target);
 }
-RuleText MsgTargetSubByte(const TensorMapSpec& s, const Finding& f);
-RuleText FixTargetSubByte(const TensorMapSpec&, const Finding&);
+void MsgTargetSubByte(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixTargetSubByte(const TensorMapSpec&, const Finding&, TextOut& o);
 // Which targets can execute the mode in the declared direction (PTX ISA 9.7.9.25.5.2 target table).
 inline bool TargetRunsMode(Target t, Mode m, Direction d) {
   const TargetInfo& i = Info(t);
@@ -47,22 +47,22 @@ inline bool TargetRunsMode(Target t, Mode m, Direction d) {
 inline void CheckTargetMode(const CheckContext& c, uint16_t r, FindingList* o) {
   if (!TargetRunsMode(c.target, c.spec.mode, c.spec.direction)) o->Add(r, -1, Info(c.target).cc, 100, c.target);
 }
-RuleText MsgTargetMode(const TensorMapSpec& s, const Finding& f);
-RuleText FixTargetMode(const TensorMapSpec& s, const Finding&);
+void MsgTargetMode(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixTargetMode(const TensorMapSpec& s, const Finding&, TextOut& o);
 inline void CheckTargetSm120Cluster(const CheckContext& c, uint16_t r, FindingList* o) {
   const TensorMapSpec& s = c.spec;
   if (Info(c.target).cc >= 120 && s.direction == Direction::kLoadCluster &&
       (IsSubByte(s.data_type) || IsAtomicitySwizzle(s.swizzle)))
     o->Add(r, -1, Info(c.target).cc, 0, c.target);
 }
-RuleText MsgTargetSm120Cluster(const TensorMapSpec& s, const Finding& f);
-RuleText FixTargetSm120Cluster(const TensorMapSpec&, const Finding&);
+void MsgTargetSm120Cluster(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixTargetSm120Cluster(const TensorMapSpec&, const Finding&, TextOut& o);
 inline void CheckTargetSmemCapacity(const CheckContext& c, uint16_t r, FindingList* o) {
   const int cap = Info(c.target).max_smem_per_block;
   if (c.spec.direction != Direction::kPrefetch && c.facts.smem_footprint_bytes > static_cast<uint64_t>(cap))
     o->AddU(r, -1, c.facts.smem_footprint_bytes, cap, c.target);
 }
-RuleText MsgTargetSmemCapacity(const TensorMapSpec&, const Finding& f);
+void MsgTargetSmemCapacity(const TensorMapSpec&, const Finding& f, TextOut& o);
 // Measured (docs/hardware.md B1): the driver rejects a map whose box is larger than the device's opt-in
 // shared memory per block (232,448 B on the H200), whatever the map is used for (it never sees the
 // direction). Its box size: tiled prod(floor(box_dim[i] / element_strides[i])) x element size, im2col
@@ -99,11 +99,11 @@ inline void CheckBoxDriverLimit(const CheckContext& c, uint16_t r, FindingList* 
   const int cap = DriverBoxLimit(c.target);
   if (b > static_cast<uint64_t>(cap)) o->AddU(r, -1, b, cap, c.target);
 }
-RuleText MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f);
-RuleText FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f);
+void MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f, TextOut& o);
 
 // ---- field paths that depend on the spec ----
-RuleText FieldOfBoxSize(const TensorMapSpec& s, const Finding&);
+void FieldOfBoxSize(const TensorMapSpec& s, const Finding&, TextOut& o);
 
 }  // namespace tmapgen::rules
 

@@ -22,24 +22,24 @@ namespace tmapgen::rules {
 inline void CheckRankRange(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.rank < 1 || c.spec.rank > 5) o->Add(r, -1, c.spec.rank, 5);
 }
-RuleText MsgRankRange(const TensorMapSpec& s, const Finding&);
-RuleText FixRankRange(const TensorMapSpec& s, const Finding&);
+void MsgRankRange(const TensorMapSpec& s, const Finding&, TextOut& o);
+void FixRankRange(const TensorMapSpec& s, const Finding&, TextOut& o);
 inline void CheckIm2colRank(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.rank < 3 || c.spec.rank > 5) o->Add(r, -1, c.spec.rank, 3);
 }
-RuleText MsgIm2colRank(const TensorMapSpec& s, const Finding&);
-RuleText FixIm2colRank(const TensorMapSpec& s, const Finding&);
+void MsgIm2colRank(const TensorMapSpec& s, const Finding&, TextOut& o);
+void FixIm2colRank(const TensorMapSpec& s, const Finding&, TextOut& o);
 inline void CheckInterleaveRank(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.interleave != Interleave::kNone && c.spec.rank < 3) o->Add(r, -1, c.spec.rank, 3);
 }
-RuleText MsgInterleaveRank(const TensorMapSpec& s, const Finding&);
-RuleText FixInterleaveRank(const TensorMapSpec&, const Finding&);
+void MsgInterleaveRank(const TensorMapSpec& s, const Finding&, TextOut& o);
+void FixInterleaveRank(const TensorMapSpec&, const Finding&, TextOut& o);
 bool PatchInterleaveNone(const Finding&, TensorMapSpec* s);
 inline void CheckGather4Rank(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.rank != 2) o->Add(r, -1, c.spec.rank, 2);
 }
-RuleText MsgGather4Rank(const TensorMapSpec& s, const Finding&);
-RuleText FixGather4Rank(const TensorMapSpec&, const Finding&);
+void MsgGather4Rank(const TensorMapSpec& s, const Finding&, TextOut& o);
+void FixGather4Rank(const TensorMapSpec&, const Finding&, TextOut& o);
 
 // ---- global dims ----
 inline void CheckGlobalDimRange(const CheckContext& c, uint16_t r, FindingList* o) {
@@ -48,16 +48,16 @@ inline void CheckGlobalDimRange(const CheckContext& c, uint16_t r, FindingList* 
     if (d == 0 || d > k2Pow32) o->AddU(r, static_cast<int>(i), d, static_cast<int64_t>(k2Pow32));
   }
 }
-RuleText MsgGlobalDimRange(const TensorMapSpec&, const Finding& f);
-RuleText FixGlobalDimRange(const TensorMapSpec&, const Finding& f);
+void MsgGlobalDimRange(const TensorMapSpec&, const Finding& f, TextOut& o);
+void FixGlobalDimRange(const TensorMapSpec&, const Finding& f, TextOut& o);
 bool PatchGlobalDimRange(const Finding& f, TensorMapSpec* s);
 inline void CheckGlobalDimPacked(const CheckContext& c, uint16_t r, FindingList* o) {
   const uint64_t d = c.spec.global_dim[0];
   if (IsAlign16BPacked(c.spec.data_type) && d % 128 != 0) o->AddU(r, 0, d, 128);
   if (c.spec.data_type == DataType::k16U4Align8B && d % 2 != 0) o->AddU(r, 0, d, 2);
 }
-RuleText MsgGlobalDimPacked(const TensorMapSpec& s, const Finding& f);
-RuleText FixGlobalDimPacked(const TensorMapSpec&, const Finding& f);
+void MsgGlobalDimPacked(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixGlobalDimPacked(const TensorMapSpec&, const Finding& f, TextOut& o);
 bool PatchGlobalDimPacked(const Finding& f, TensorMapSpec* s);
 
 }  // namespace tmapgen::rules

@@ -26,8 +26,8 @@ inline void CheckSmemAlign128(const CheckContext& c, uint16_t r, FindingList* o)
   if (s.Has(kFieldSmemAddress) && s.smem_address % 128 != 0) o->Add(r, 0, static_cast<int64_t>(s.smem_address % 128), 128);
   else if (s.Has(kFieldSmemAlignment) && s.smem_alignment < 128) o->Add(r, 1, s.smem_alignment, 128);
 }
-RuleText MsgSmemAlign128(const TensorMapSpec& s, const Finding& f);
-RuleText FixSmemAlign128(const TensorMapSpec& s, const Finding&);
+void MsgSmemAlign128(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixSmemAlign128(const TensorMapSpec& s, const Finding&, TextOut& o);
 inline void CheckSmemSwizzlePhase(const CheckContext& c, uint16_t r, FindingList* o) {
   const TensorMapSpec& s = c.spec;
   const uint32_t rep = c.facts.swizzle_repeat;
@@ -38,11 +38,11 @@ inline void CheckSmemSwizzlePhase(const CheckContext& c, uint16_t r, FindingList
     o->Add(r, 1, s.smem_alignment, rep);
   }
 }
-RuleText MsgSmemSwizzlePhase(const TensorMapSpec& s, const Finding& f);
-RuleText FixSmemSwizzlePhase(const TensorMapSpec&, const Finding& f);
+void MsgSmemSwizzlePhase(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixSmemSwizzlePhase(const TensorMapSpec&, const Finding& f, TextOut& o);
 
 // ---- field paths that depend on the spec ----
-RuleText FieldOfSmem(const TensorMapSpec&, const Finding& f);
+void FieldOfSmem(const TensorMapSpec&, const Finding& f, TextOut& o);
 
 }  // namespace tmapgen::rules
 

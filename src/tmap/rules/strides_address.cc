@@ -18,12 +18,12 @@ RuleText Why32(const TensorMapSpec& s) {
                                           : TextCat("with ", FullName(s.data_type));
 }
 }  // namespace
-RuleText MsgStrideAlign16(const TensorMapSpec&, const Finding& f) {
-  return TextCat("global_strides[", f.index, "] = ", f.uvalue(), " B is not a multiple of 16 bytes");
+void MsgStrideAlign16(const TensorMapSpec&, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "global_strides[", f.index, "] = ", f.uvalue(), " B is not a multiple of 16 bytes");
 }
-RuleText FixStrideAlign16(const TensorMapSpec& s, const Finding& f) {
+void FixStrideAlign16(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const uint64_t m = NeedsStride32(s) ? 32 : 16;
-  return TextCat("pad global_strides[", f.index, "] from ", f.uvalue(), " to ",
+  return TextAppend(&o, "pad global_strides[", f.index, "] from ", f.uvalue(), " to ",
              RoundUpTo(f.uvalue(), m), " bytes");
 }
 bool PatchStrideAlign(const Finding& f, TensorMapSpec* s) {
@@ -31,28 +31,28 @@ bool PatchStrideAlign(const Finding& f, TensorMapSpec* s) {
   s->global_strides[f.index] = RoundUpTo(f.uvalue(), m);
   return true;
 }
-RuleText MsgStrideAlign32(const TensorMapSpec& s, const Finding& f) {
-  return TextCat("global_strides[", f.index, "] = ", f.uvalue(), " B is not a multiple of 32 bytes, required ", Why32(s));
+void MsgStrideAlign32(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "global_strides[", f.index, "] = ", f.uvalue(), " B is not a multiple of 32 bytes, required ", Why32(s));
 }
-RuleText FixStrideAlign32(const TensorMapSpec&, const Finding& f) {
-  return TextCat("pad global_strides[", f.index, "] from ", f.uvalue(), " to ", RoundUpTo(f.uvalue(), 32),
+void FixStrideAlign32(const TensorMapSpec&, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "pad global_strides[", f.index, "] from ", f.uvalue(), " to ", RoundUpTo(f.uvalue(), 32),
              " bytes");
 }
-RuleText MsgStrideMax(const TensorMapSpec&, const Finding& f) {
-  return TextCat("global_strides[", f.index, "] = ", f.uvalue(), " B is not below 2^40 = 1099511627776 bytes");
+void MsgStrideMax(const TensorMapSpec&, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "global_strides[", f.index, "] = ", f.uvalue(), " B is not below 2^40 = 1099511627776 bytes");
 }
-RuleText FixStrideMax(const TensorMapSpec&, const Finding& f) {
-  return TextCat("strides must stay below 2^40 B: map the tensor in pieces, each with its own global_address, "
+void FixStrideMax(const TensorMapSpec&, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "strides must stay below 2^40 B: map the tensor in pieces, each with its own global_address, "
              "so that dimension ", f.index + 1, " spans less than 1 TiB per step");
 }
-RuleText MsgStrideOverlap(const TensorMapSpec& s, const Finding& f) {
+void MsgStrideOverlap(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const Overlap ov = FindOverlapRemembered(s);
   const int d = ov.dim;
   const std::string_view effect = IsStoreLike(s.direction) ? "stores and reductions write the same bytes more than once"
                                                            : "loads read the same bytes for different positions";
   switch (ov.kind) {
     case OverlapKind::kBroadcast:
-      return TextCat("global_strides[", d - 1, "] = 0 over global_dim[", d, "] = ", s.global_dim[d], ": all ",
+      return TextAppend(&o, "global_strides[", d - 1, "] = 0 over global_dim[", d, "] = ", s.global_dim[d], ": all ",
                     s.global_dim[d], " positions along dimension ", d, " are the same bytes (a broadcast), so ", effect,
                     "; the driver accepts this (", kMeasured, ")");
     case OverlapKind::kCollision: {
@@ -65,32 +65,32 @@ RuleText MsgStrideOverlap(const TensorMapSpec& s, const Finding& f) {
         TextAppend(&t, "on bytes that steps along dimension ", static_cast<int>(ov.other), " (global_strides[",
                    ov.other - 1, "] = ", s.global_strides[ov.other - 1], " B) also reach");
       TextAppend(&t, ", so ", effect, "; the driver accepts this (", kMeasured, ")");
-      return t;
+      return TextAppend(&o, t);
     }
     case OverlapKind::kUnproven:
-      return TextCat("dimension ", d, " (global_strides[", d - 1, "] = ", f.uvalue(), " B) interleaves with the "
+      return TextAppend(&o, "dimension ", d, " (global_strides[", d - 1, "] = ", f.uvalue(), " B) interleaves with the "
                     "dimensions of smaller stride, which span ", ov.span, " B: no collision was found, but tmapgen "
                     "could not prove that none exists, and if one does, ", effect);
     case OverlapKind::kNone:
       break;
   }
-  return TextCat("global_strides[", f.index, "]: no overlap");
+  return TextAppend(&o, "global_strides[", f.index, "]: no overlap");
 }
-RuleText FixStrideOverlap(const TensorMapSpec& s, const Finding& f) {
+void FixStrideOverlap(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const Overlap ov = FindOverlapRemembered(s);
   if (ov.kind == OverlapKind::kBroadcast)
-    return TextCat("unless the broadcast is intended, give dimension ", static_cast<int>(ov.dim),
+    return TextAppend(&o, "unless the broadcast is intended, give dimension ", static_cast<int>(ov.dim),
                   " a stride of its own, or make it size 1 and repeat the copy");
-  return TextCat("unless the overlap is intended, use global_strides[", f.index, "] >= ", RoundUpTo(ov.span, 16),
+  return TextAppend(&o, "unless the overlap is intended, use global_strides[", f.index, "] >= ", RoundUpTo(ov.span, 16),
                 " bytes (the span of the dimensions of smaller stride), or change the order of the strides so that "
                 "each covers the ones below it");
 }
 
 // ---- global address ----
-RuleText MsgAddrAlign16(const TensorMapSpec& s, const Finding&) {
-  return TextCat("global_address = ", Hex(s.global_address), " is not 16-byte aligned");
+void MsgAddrAlign16(const TensorMapSpec& s, const Finding&, TextOut& o) {
+  return TextAppend(&o, "global_address = ", Hex(s.global_address), " is not 16-byte aligned");
 }
-RuleText FixAddrAlign(const TensorMapSpec& s, const Finding& f) {
+void FixAddrAlign(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const uint64_t a = s.global_address;
   const uint64_t align = static_cast<uint64_t>(f.limit);
   const uint64_t down = a / align * align;
@@ -106,22 +106,22 @@ RuleText FixAddrAlign(const TensorMapSpec& s, const Finding& f) {
                          granule_bits > 0 && (off * 8) % granule_bits == 0;
   if (shiftable) {
     const uint64_t elements = off * 8 / bits;
-    return TextCat(alloc, ", or map from ", Hex(down), " with global_dim[0] larger by ", elements, " elements and add ",
+    return TextAppend(&o, alloc, ", or map from ", Hex(down), " with global_dim[0] larger by ", elements, " elements and add ",
                   elements, " to x0 (", off, " B, a multiple of the ", granule_bits / 8, "-byte x0 step)");
   }
   const RuleText step = s.interleave != Interleave::kNone
                                ? std::string("x0 counts whole 16- or 32-byte slices in an interleaved layout")
                                : TextCat("x0 must be a multiple of ", facts.coord0_multiple, " elements (",
-                                        granule_bits % 8 == 0 ? TextCat(granule_bits / 8, " B") : Bits(static_cast<int64_t>(granule_bits)),
+                                        Bits(static_cast<int64_t>(granule_bits)),
                                         ") or the copy faults");
-  return TextCat(alloc, ", or copy the tensor to an aligned buffer: mapping from ", Hex(down), " would start it ", off,
+  return TextAppend(&o, alloc, ", or copy the tensor to an aligned buffer: mapping from ", Hex(down), " would start it ", off,
                 " B into the row, which no legal x0 reaches (", step, ")");
 }
-RuleText MsgAddrAlign32(const TensorMapSpec& s, const Finding&) {
-  return TextCat("global_address = ", Hex(s.global_address), " is not 32-byte aligned, required ", Why32(s));
+void MsgAddrAlign32(const TensorMapSpec& s, const Finding&, TextOut& o) {
+  return TextAppend(&o, "global_address = ", Hex(s.global_address), " is not 32-byte aligned, required ", Why32(s));
 }
-RuleText MsgAddrAlign128Swizzle(const TensorMapSpec& s, const Finding&) {
-  return TextCat("global_address = ", Hex(s.global_address), " is not 128-byte aligned with ", SW(s.swizzle),
+void MsgAddrAlign128Swizzle(const TensorMapSpec& s, const Finding&, TextOut& o) {
+  return TextAppend(&o, "global_address = ", Hex(s.global_address), " is not 128-byte aligned with ", SW(s.swizzle),
              ": the Programming Guide asks for 128-byte aligned global memory when swizzling; the driver "
              "accepts 16 (", kMeasured, "), but rows then straddle 128-byte lines and every copy costs extra "
              "memory transactions");

@@ -29,8 +29,8 @@ inline void CheckStrideAlign16(const CheckContext& c, uint16_t r, FindingList* o
     if (st % 16 != 0) o->AddU(r, static_cast<int>(i), st, 16);
   }
 }
-RuleText MsgStrideAlign16(const TensorMapSpec&, const Finding& f);
-RuleText FixStrideAlign16(const TensorMapSpec& s, const Finding& f);
+void MsgStrideAlign16(const TensorMapSpec&, const Finding& f, TextOut& o);
+void FixStrideAlign16(const TensorMapSpec& s, const Finding& f, TextOut& o);
 bool PatchStrideAlign(const Finding& f, TensorMapSpec* s);
 inline void CheckStrideAlign32(const CheckContext& c, uint16_t r, FindingList* o) {
   if (!NeedsStride32(c.spec)) return;
@@ -39,16 +39,16 @@ inline void CheckStrideAlign32(const CheckContext& c, uint16_t r, FindingList* o
     if (st % 16 == 0 && st % 32 != 0) o->AddU(r, static_cast<int>(i), st, 32);
   }
 }
-RuleText MsgStrideAlign32(const TensorMapSpec& s, const Finding& f);
-RuleText FixStrideAlign32(const TensorMapSpec&, const Finding& f);
+void MsgStrideAlign32(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixStrideAlign32(const TensorMapSpec&, const Finding& f, TextOut& o);
 inline void CheckStrideMax(const CheckContext& c, uint16_t r, FindingList* o) {
   for (uint32_t i = 0; i + 1 < Rank(c.spec); ++i) {
     const uint64_t st = c.spec.global_strides[i];
     if (st >= k2Pow40) o->AddU(r, static_cast<int>(i), st, static_cast<int64_t>(k2Pow40));
   }
 }
-RuleText MsgStrideMax(const TensorMapSpec&, const Finding& f);
-RuleText FixStrideMax(const TensorMapSpec&, const Finding& f);
+void MsgStrideMax(const TensorMapSpec&, const Finding& f, TextOut& o);
+void FixStrideMax(const TensorMapSpec&, const Finding& f, TextOut& o);
 // Whether two positions of the tensor share a byte, decided on the address sets: a position is a row of
 // dimension 0 (RowBytes contiguous bytes) at offset sum(x_i * global_strides[i-1]) over the other dimensions.
 // Dimensions of size 1 contribute nothing (their stride is never used, whatever it is); the others are sorted
@@ -221,29 +221,29 @@ inline void CheckStrideOverlap(const CheckContext& c, uint16_t r, FindingList* o
     o->AddU(r, ov.dim - 1, c.spec.global_strides[ov.dim - 1], ov.other);
   }
 }
-RuleText MsgStrideOverlap(const TensorMapSpec& s, const Finding& f);
-RuleText FixStrideOverlap(const TensorMapSpec& s, const Finding& f);
+void MsgStrideOverlap(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixStrideOverlap(const TensorMapSpec& s, const Finding& f, TextOut& o);
 
 // ---- global address ----
 inline void CheckAddrAlign16(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.Has(kFieldGlobalAddress) && c.spec.global_address % 16 != 0)
     o->Add(r, -1, static_cast<int64_t>(c.spec.global_address % 16), 16);
 }
-RuleText MsgAddrAlign16(const TensorMapSpec& s, const Finding&);
-RuleText FixAddrAlign(const TensorMapSpec& s, const Finding& f);
+void MsgAddrAlign16(const TensorMapSpec& s, const Finding&, TextOut& o);
+void FixAddrAlign(const TensorMapSpec& s, const Finding& f, TextOut& o);
 inline void CheckAddrAlign32(const CheckContext& c, uint16_t r, FindingList* o) {
   const TensorMapSpec& s = c.spec;
   if (s.Has(kFieldGlobalAddress) && NeedsStride32(s) && s.global_address % 16 == 0 && s.global_address % 32 != 0)
     o->Add(r, -1, static_cast<int64_t>(s.global_address % 32), 32);
 }
-RuleText MsgAddrAlign32(const TensorMapSpec& s, const Finding&);
+void MsgAddrAlign32(const TensorMapSpec& s, const Finding&, TextOut& o);
 inline void CheckAddrAlign128Swizzle(const CheckContext& c, uint16_t r, FindingList* o) {
   const TensorMapSpec& s = c.spec;
   if (s.Has(kFieldGlobalAddress) && s.swizzle != Swizzle::kNone && s.global_address % 16 == 0 &&
       s.global_address % 128 != 0)
     o->Add(r, -1, static_cast<int64_t>(s.global_address % 128), 128);
 }
-RuleText MsgAddrAlign128Swizzle(const TensorMapSpec& s, const Finding&);
+void MsgAddrAlign128Swizzle(const TensorMapSpec& s, const Finding&, TextOut& o);
 
 }  // namespace tmapgen::rules
 

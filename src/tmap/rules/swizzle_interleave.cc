@@ -19,58 +19,58 @@ std::string_view InnerName(const TensorMapSpec& s) {
 namespace {
 uint32_t InnerCount(const TensorMapSpec& s) { return IsIm2colMode(s.mode) ? s.channels_per_pixel : s.box_dim[0]; }
 }  // namespace
-RuleText MsgSwizzleSpan(const TensorMapSpec& s, const Finding& f) {
-  return TextCat(InnerName(s), " = ", InnerCount(s), " x ", DT(s), " = ", f.value, " B exceeds the ", f.limit,
+void MsgSwizzleSpan(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  return TextAppend(&o, InnerName(s), " = ", InnerCount(s), " x ", DT(s), " = ", f.value, " B exceeds the ", f.limit,
              " B swizzle span of ", SW(s.swizzle), ": the inner box dimension must fit in one span");
 }
-RuleText FixSwizzleSpan(const TensorMapSpec& s, const Finding& f) {
+void FixSwizzleSpan(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const uint64_t fit = static_cast<uint64_t>(f.limit) * 8 / static_cast<uint64_t>(DataTypeSmemBits(s.data_type));
   const uint64_t copies = (static_cast<uint64_t>(f.value) + static_cast<uint64_t>(f.limit) - 1) / static_cast<uint64_t>(f.limit);
   RuleText text = TextCat("use ", InnerName(s), " = ", fit, " and ", copies, " copies");
   if (f.limit < 128) TextAppend(&text, ", a wider swizzle (CU_TENSOR_MAP_SWIZZLE_128B holds 128 B)");
   TextAppend(&text, ", or CU_TENSOR_MAP_SWIZZLE_NONE");
-  return text;
+  return TextAppend(&o, text);
 }
 bool PatchSwizzleSpan(const Finding& f, TensorMapSpec* s) {
   const uint32_t fit = static_cast<uint32_t>(static_cast<uint64_t>(f.limit) * 8 / static_cast<uint64_t>(DataTypeSmemBits(s->data_type)));
   if (IsIm2colMode(s->mode)) s->channels_per_pixel = fit; else s->box_dim[0] = fit;
   return true;
 }
-RuleText MsgSwizzleBelowSpan(const TensorMapSpec& s, const Finding& f) {
-  return TextCat("the inner box dimension (", f.value, " B) is narrower than the ", f.limit, " B span of ",
+void MsgSwizzleBelowSpan(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "the inner box dimension (", f.value, " B) is narrower than the ", f.limit, " B span of ",
              SW(s.swizzle), ": the swizzle still permutes 16-byte chunks across the whole span, so readers must "
              "use the same swizzle and the buffer must cover whole spans");
 }
-RuleText FixSwizzleBelowSpan(const TensorMapSpec& s, const Finding& f) {
+void FixSwizzleBelowSpan(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   RuleText alt;
   if (f.value == 32) alt = ", or use CU_TENSOR_MAP_SWIZZLE_32B, whose span equals the row";
   if (f.value == 64) alt = ", or use CU_TENSOR_MAP_SWIZZLE_64B, whose span equals the row";
-  return TextCat("allocate shared memory in whole ", f.limit, " B spans (the footprint in this report does)", alt,
+  return TextAppend(&o, "allocate shared memory in whole ", f.limit, " B spans (the footprint in this report does)", alt,
              "; readers of ", InnerName(s), " rows must apply ", SW(s.swizzle));
 }
-RuleText MsgInterleave32Swizzle(const TensorMapSpec& s, const Finding&) {
-  return TextCat("CU_TENSOR_MAP_INTERLEAVE_32B requires CU_TENSOR_MAP_SWIZZLE_32B, not ", SW(s.swizzle),
+void MsgInterleave32Swizzle(const TensorMapSpec& s, const Finding&, TextOut& o) {
+  return TextAppend(&o, "CU_TENSOR_MAP_INTERLEAVE_32B requires CU_TENSOR_MAP_SWIZZLE_32B, not ", SW(s.swizzle),
              " (cuda.h); the tested driver does not enforce this and encodes the map anyway (", kMeasured,
              "), so the layout in shared memory is undocumented");
 }
-RuleText FixInterleave32Swizzle(const TensorMapSpec&, const Finding&) {
-  return "set swizzle = CU_TENSOR_MAP_SWIZZLE_32B, or use CU_TENSOR_MAP_INTERLEAVE_16B";
+void FixInterleave32Swizzle(const TensorMapSpec&, const Finding&, TextOut& o) {
+  return TextAppend(&o, "set swizzle = CU_TENSOR_MAP_SWIZZLE_32B, or use CU_TENSOR_MAP_INTERLEAVE_16B");
 }
 bool PatchSwizzle32(const Finding&, TensorMapSpec* s) {
   s->swizzle = Swizzle::k32B;
   return true;
 }
-RuleText MsgInterleaveMode(const TensorMapSpec& s, const Finding&) {
+void MsgInterleaveMode(const TensorMapSpec& s, const Finding&, TextOut& o) {
   RuleText driver = IsWideMode(s.mode) ? TextCat("; the tested driver encodes it anyway (", kMeasured, ")") : std::string();
-  return TextCat(Name(s.mode), " does not support interleaved layouts (", FullName(s.interleave), ")", driver);
+  return TextAppend(&o, Name(s.mode), " does not support interleaved layouts (", FullName(s.interleave), ")", driver);
 }
-RuleText FixInterleaveMode(const TensorMapSpec&, const Finding&) {
-  return "use CU_TENSOR_MAP_INTERLEAVE_NONE with the channels innermost (NHWC)";
+void FixInterleaveMode(const TensorMapSpec&, const Finding&, TextOut& o) {
+  return TextAppend(&o, "use CU_TENSOR_MAP_INTERLEAVE_NONE with the channels innermost (NHWC)");
 }
 
 // ---- field paths that depend on the spec ----
-RuleText FieldOfInnerBox(const TensorMapSpec& s, const Finding&) {
-  return IsIm2colMode(s.mode) ? "channels_per_pixel" : "box_dim[0]";
+void FieldOfInnerBox(const TensorMapSpec& s, const Finding&, TextOut& o) {
+  return TextAppend(&o, IsIm2colMode(s.mode) ? "channels_per_pixel" : "box_dim[0]");
 }
 
 }  // namespace tmapgen::rules

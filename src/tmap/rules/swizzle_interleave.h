@@ -26,8 +26,8 @@ inline void CheckSwizzleSpan(const CheckContext& c, uint16_t r, FindingList* o) 
   if (c.facts.inner_box_bytes > c.facts.swizzle_span)
     o->Add(r, -1, static_cast<int64_t>(c.facts.inner_box_bytes), c.facts.swizzle_span);
 }
-RuleText MsgSwizzleSpan(const TensorMapSpec& s, const Finding& f);
-RuleText FixSwizzleSpan(const TensorMapSpec& s, const Finding& f);
+void MsgSwizzleSpan(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixSwizzleSpan(const TensorMapSpec& s, const Finding& f, TextOut& o);
 bool PatchSwizzleSpan(const Finding& f, TensorMapSpec* s);
 inline void CheckSwizzleBelowSpan(const CheckContext& c, uint16_t r, FindingList* o) {
   const TensorMapSpec& s = c.spec;
@@ -36,23 +36,23 @@ inline void CheckSwizzleBelowSpan(const CheckContext& c, uint16_t r, FindingList
   if (inner > 0 && inner % 16 == 0 && inner < c.facts.swizzle_span)
     o->Add(r, -1, static_cast<int64_t>(inner), c.facts.swizzle_span);
 }
-RuleText MsgSwizzleBelowSpan(const TensorMapSpec& s, const Finding& f);
-RuleText FixSwizzleBelowSpan(const TensorMapSpec& s, const Finding& f);
+void MsgSwizzleBelowSpan(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixSwizzleBelowSpan(const TensorMapSpec& s, const Finding& f, TextOut& o);
 inline void CheckInterleave32Swizzle(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.interleave == Interleave::k32B && c.spec.swizzle != Swizzle::k32B)
     o->Add(r, -1, static_cast<int>(c.spec.swizzle), static_cast<int>(Swizzle::k32B));
 }
-RuleText MsgInterleave32Swizzle(const TensorMapSpec& s, const Finding&);
-RuleText FixInterleave32Swizzle(const TensorMapSpec&, const Finding&);
+void MsgInterleave32Swizzle(const TensorMapSpec& s, const Finding&, TextOut& o);
+void FixInterleave32Swizzle(const TensorMapSpec&, const Finding&, TextOut& o);
 bool PatchSwizzle32(const Finding&, TensorMapSpec* s);
 inline void CheckInterleaveMode(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.interleave != Interleave::kNone) o->Add(r, -1, static_cast<int>(c.spec.interleave), 0);
 }
-RuleText MsgInterleaveMode(const TensorMapSpec& s, const Finding&);
-RuleText FixInterleaveMode(const TensorMapSpec&, const Finding&);
+void MsgInterleaveMode(const TensorMapSpec& s, const Finding&, TextOut& o);
+void FixInterleaveMode(const TensorMapSpec&, const Finding&, TextOut& o);
 
 // ---- field paths that depend on the spec ----
-RuleText FieldOfInnerBox(const TensorMapSpec& s, const Finding&);
+void FieldOfInnerBox(const TensorMapSpec& s, const Finding&, TextOut& o);
 
 }  // namespace tmapgen::rules
 

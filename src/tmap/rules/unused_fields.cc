@@ -27,18 +27,18 @@ std::string_view FieldName(uint32_t bit) {
   }
 }
 }  // namespace
-RuleText MsgUnusedFields(const TensorMapSpec& s, const Finding& f) {
+void MsgUnusedFields(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const uint32_t bit = static_cast<uint32_t>(f.value);
   RuleText ctx = bit == kFieldReduceOp ? TextCat("direction ", Name(s.direction)) : TextCat("mode ", Name(s.mode));
-  return TextCat(FieldName(bit), " is ignored with ", ctx);
+  return TextAppend(&o, FieldName(bit), " is ignored with ", ctx);
 }
-RuleText FixUnusedFields(const TensorMapSpec& s, const Finding& f) {
-  return TextCat("remove ", FieldName(static_cast<uint32_t>(f.value)), ", or check that mode ", Name(s.mode), " is the one meant");
+void FixUnusedFields(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  return TextAppend(&o, "remove ", FieldName(static_cast<uint32_t>(f.value)), ", or check that mode ", Name(s.mode), " is the one meant");
 }
 
 // ---- field paths that depend on the spec ----
-RuleText FieldOfUnused(const TensorMapSpec&, const Finding& f) {
-  return std::string(FieldName(static_cast<uint32_t>(f.value)));
+void FieldOfUnused(const TensorMapSpec&, const Finding& f, TextOut& o) {
+  return TextAppend(&o, std::string(FieldName(static_cast<uint32_t>(f.value))));
 }
 
 }  // namespace tmapgen::rules

@@ -34,11 +34,11 @@ inline void CheckUnusedFields(const CheckContext& c, uint16_t r, FindingList* o)
   for (uint32_t bit = 1; bit != 0 && bit <= u; bit <<= 1)
     if (u & bit) o->Add(r, -1, bit, 0);
 }
-RuleText MsgUnusedFields(const TensorMapSpec& s, const Finding& f);
-RuleText FixUnusedFields(const TensorMapSpec& s, const Finding& f);
+void MsgUnusedFields(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixUnusedFields(const TensorMapSpec& s, const Finding& f, TextOut& o);
 
 // ---- field paths that depend on the spec ----
-RuleText FieldOfUnused(const TensorMapSpec&, const Finding& f);
+void FieldOfUnused(const TensorMapSpec&, const Finding& f, TextOut& o);
 
 }  // namespace tmapgen::rules
 
