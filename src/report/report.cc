@@ -38,7 +38,7 @@ std::string TargetList(uint32_t mask) {
 // Appends the pieces to *t (TextCat onto a text that already has some).
 template <typename... A>
 void Cat(RuleText* t, const A&... a) {
-  (rule_text_internal::Put(t, a), ...);
+  TextAppend(t, a...);
 }
 
 // Coordinates as the PTX operand list names them.

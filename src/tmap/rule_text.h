@@ -34,6 +34,43 @@ namespace tmapgen {
 // copy a few moves (an out-of-line TextCat would call strlen and memcpy for every piece).
 #define TMAPGEN_TEXT_INLINE inline __attribute__((always_inline))
 
+namespace rule_text_internal {
+// Writes v (with a leading '-' when negative) at out, which has room for 21 bytes; returns its length.
+TMAPGEN_TEXT_INLINE size_t WriteDecimal(uint64_t v, bool negative, char* out) {
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  static constexpr uint64_t kPow10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+                                          10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+                                          100000000000ull, 1000000000000ull, 10000000000000ull,
+                                          100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+                                          100000000000000000ull, 1000000000000000000ull,
+                                          10000000000000000000ull};
+  const int bits = 64 - __builtin_clzll(v | 1);
+  int digits = (bits * 1233) >> 12;  // floor(log10(2^bits)), then +1 unless v < 10^digits
+  digits += v >= kPow10[digits] ? 1 : 0;
+  if (digits == 0) digits = 1;
+  char* p = out;
+  if (negative) *p++ = '-';
+  char* e = p + digits;
+  while (v >= 100) {
+    const uint64_t r = v % 100;
+    v /= 100;
+    e -= 2;
+    std::memcpy(e, kPairs + 2 * r, 2);
+  }
+  if (v >= 10) {
+    e -= 2;
+    std::memcpy(e, kPairs + 2 * v, 2);
+  } else {
+    *--e = static_cast<char>('0' + v);
+  }
+  return static_cast<size_t>(p + digits - out);
+}
+
+}  // namespace rule_text_internal
+
 // Where a text is written. Not copyable: a TextOut points into memory its owner holds.
 class TextOut {
  public:
@@ -53,8 +90,15 @@ class TextOut {
   // Decimal digits (two at a time), with a leading '-' when negative.
   TMAPGEN_TEXT_INLINE void AppendDecimal(uint64_t v, bool negative) {
     if (end_ - p_ < 21) Grow(21);
-    p_ += WriteDecimal(v, negative, p_);
+    p_ += rule_text_internal::WriteDecimal(v, negative, p_);
   }
+  // Room for n more bytes, at the returned pointer: a writer that knows the most it will write (TextAppend)
+  // tests once, fills the room through a pointer held in a register, and ends with Commit(end of its bytes).
+  TMAPGEN_TEXT_INLINE char* Reserve(size_t n) {
+    if (n > static_cast<size_t>(end_ - p_)) Grow(n);
+    return p_;
+  }
+  TMAPGEN_TEXT_INLINE void Commit(char* end) { p_ = end; }
   TextOut& operator+=(std::string_view s) {
     Append(s.data(), s.size());
     return *this;
@@ -92,39 +136,6 @@ class TextOut {
  private:
   __attribute__((noinline)) void Grow(size_t need) { grow_(this, need); }
 
-  // Writes v (with a leading '-' when negative) at out, which has room for 21 bytes; returns its length.
-  static TMAPGEN_TEXT_INLINE size_t WriteDecimal(uint64_t v, bool negative, char* out) {
-    static constexpr char kPairs[] =
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-        "8081828384858687888990919293949596979899";
-    static constexpr uint64_t kPow10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
-                                            10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
-                                            100000000000ull, 1000000000000ull, 10000000000000ull,
-                                            100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-                                            100000000000000000ull, 1000000000000000000ull,
-                                            10000000000000000000ull};
-    const int bits = 64 - __builtin_clzll(v | 1);
-    int digits = (bits * 1233) >> 12;  // floor(log10(2^bits)), then +1 unless v < 10^digits
-    digits += v >= kPow10[digits] ? 1 : 0;
-    if (digits == 0) digits = 1;
-    char* p = out;
-    if (negative) *p++ = '-';
-    char* e = p + digits;
-    while (v >= 100) {
-      const uint64_t r = v % 100;
-      v /= 100;
-      e -= 2;
-      std::memcpy(e, kPairs + 2 * r, 2);
-    }
-    if (v >= 10) {
-      e -= 2;
-      std::memcpy(e, kPairs + 2 * v, 2);
-    } else {
-      *--e = static_cast<char>('0' + v);
-    }
-    return static_cast<size_t>(p + digits - out);
-  }
 
   char* begin_;
   char* p_;
@@ -225,52 +236,82 @@ struct Bytes {
 
 namespace rule_text_internal {
 
+// For each kind of piece: the most bytes it takes, and writing it at p (returning the end of what it wrote).
 template <size_t N>
-TMAPGEN_TEXT_INLINE void Put(TextOut* t, const char (&s)[N]) {
-  t->Append(s, std::char_traits<char>::length(s));  // a literal's length folds to a constant when inlined
+constexpr size_t MostBytes(const char (&s)[N]) {
+  return std::char_traits<char>::length(s);  // a literal's length folds to a constant when inlined
 }
-TMAPGEN_TEXT_INLINE void Put(TextOut* t, const char* s) { t->Append(s, std::strlen(s)); }
-TMAPGEN_TEXT_INLINE void Put(TextOut* t, const std::string& s) { t->Append(s.data(), s.size()); }
-TMAPGEN_TEXT_INLINE void Put(TextOut* t, std::string_view s) { t->Append(s.data(), s.size()); }
-TMAPGEN_TEXT_INLINE void Put(TextOut* t, absl::string_view s) { t->Append(s.data(), s.size()); }
-TMAPGEN_TEXT_INLINE void Put(TextOut* t, const TextOut& s) { t->Append(s.data(), s.size()); }
-TMAPGEN_TEXT_INLINE void Put(TextOut* t, char c) { t->AppendChar(c); }
-template <typename T, typename = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, char> &&
-                                                  !std::is_same_v<T, bool>>>
-TMAPGEN_TEXT_INLINE void Put(TextOut* t, T v) {
+template <size_t N>
+TMAPGEN_TEXT_INLINE char* Write(char* p, const char (&s)[N]) {
+  const size_t n = std::char_traits<char>::length(s);
+  std::memcpy(p, s, n);
+  return p + n;
+}
+TMAPGEN_TEXT_INLINE size_t MostBytes(std::string_view s) { return s.size(); }
+TMAPGEN_TEXT_INLINE char* Write(char* p, std::string_view s) {
+  if (!s.empty()) std::memcpy(p, s.data(), s.size());
+  return p + s.size();
+}
+TMAPGEN_TEXT_INLINE size_t MostBytes(const char* s) { return std::strlen(s); }
+TMAPGEN_TEXT_INLINE char* Write(char* p, const char* s) { return Write(p, std::string_view(s)); }
+TMAPGEN_TEXT_INLINE size_t MostBytes(const std::string& s) { return s.size(); }
+TMAPGEN_TEXT_INLINE char* Write(char* p, const std::string& s) { return Write(p, std::string_view(s)); }
+TMAPGEN_TEXT_INLINE size_t MostBytes(absl::string_view s) { return s.size(); }
+TMAPGEN_TEXT_INLINE char* Write(char* p, absl::string_view s) { return Write(p, std::string_view(s.data(), s.size())); }
+TMAPGEN_TEXT_INLINE size_t MostBytes(const TextOut& s) { return s.size(); }
+TMAPGEN_TEXT_INLINE char* Write(char* p, const TextOut& s) { return Write(p, s.view()); }
+constexpr size_t MostBytes(char) { return 1; }
+TMAPGEN_TEXT_INLINE char* Write(char* p, char c) {
+  *p = c;
+  return p + 1;
+}
+template <typename T>
+using IfNumber = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, char> && !std::is_same_v<T, bool>>;
+template <typename T, typename = IfNumber<T>>
+constexpr size_t MostBytes(T) {
+  return 21;  // 20 digits and a sign
+}
+template <typename T, typename = IfNumber<T>>
+TMAPGEN_TEXT_INLINE char* Write(char* p, T v) {
   if constexpr (std::is_signed_v<T>) {
     const bool neg = v < 0;
     const uint64_t u = neg ? 0 - static_cast<uint64_t>(static_cast<int64_t>(v)) : static_cast<uint64_t>(v);
-    t->AppendDecimal(u, neg);
+    return p + WriteDecimal(u, neg, p);
   } else {
-    t->AppendDecimal(static_cast<uint64_t>(v), false);
+    return p + WriteDecimal(static_cast<uint64_t>(v), false, p);
   }
 }
-
 // As the texts always wrote it: bits / 8, then "." and the eighths in thousandths when there are any.
-TMAPGEN_TEXT_INLINE void Put(TextOut* t, Bytes b) {
-  Put(t, b.bits / 8);
+constexpr size_t MostBytes(Bytes) { return 21 + 1 + 21 + 2; }
+TMAPGEN_TEXT_INLINE char* Write(char* p, Bytes b) {
+  p = Write(p, b.bits / 8);
   if (b.bits % 8 != 0) {
-    t->AppendChar('.');
-    Put(t, (b.bits % 8) * 125);
+    *p++ = '.';
+    p = Write(p, (b.bits % 8) * 125);
   }
-  t->Append(" B", 2);
+  std::memcpy(p, " B", 2);
+  return p + 2;
 }
 
 }  // namespace rule_text_internal
 
+// TextAppend(&t, args...) appends to t what TextCat(args...) would make: one text built in place where its
+// pieces depend on conditions, instead of temporaries (and std::strings) joined afterwards. It reserves the
+// most the pieces can take (a literal's length, 21 bytes per integer, a view's size) once, then writes them
+// through a local pointer: one bounds test per call, not per piece.
+template <typename... Args>
+TMAPGEN_TEXT_INLINE void TextAppend(TextOut* t, const Args&... args) {
+  const size_t most = (rule_text_internal::MostBytes(args) + ... + size_t{0});
+  char* p = t->Reserve(most);
+  ((p = rule_text_internal::Write(p, args)), ...);
+  t->Commit(p);
+}
+
 template <typename... Args>
 TMAPGEN_TEXT_INLINE RuleText TextCat(const Args&... args) {
   RuleText t;
-  (rule_text_internal::Put(&t, args), ...);
+  TextAppend(&t, args...);
   return t;
-}
-
-// TextAppend(&t, args...) appends to t what TextCat(args...) would make: one text built in place where its
-// pieces depend on conditions, instead of temporaries (and std::strings) joined afterwards.
-template <typename... Args>
-TMAPGEN_TEXT_INLINE void TextAppend(TextOut* t, const Args&... args) {
-  (rule_text_internal::Put(t, args), ...);
 }
 
 }  // namespace tmapgen

@@ -313,27 +313,31 @@ int FindRule(std::string_view id) {
 
 namespace {
 
-// Where "[i]" stands in each rule's field path (-1: nowhere), found once at compile time.
-constexpr std::array<int16_t, kNumRulesValue> FieldIndexPositions() {
-  std::array<int16_t, kNumRulesValue> pos{};
+// Each rule's field path split where "[i]" stands (found once, at compile time): the text before it and after
+// it, or the whole path when it has none.
+struct FieldParts {
+  bool indexed;
+  std::string_view before, after;
+};
+constexpr std::array<FieldParts, kNumRulesValue> MakeFieldParts() {
+  std::array<FieldParts, kNumRulesValue> parts{};
   for (int i = 0; i < kNumRulesValue; ++i) {
-    const size_t p = kRules[i].field.find("[i]");
-    pos[i] = p == std::string_view::npos ? int16_t{-1} : static_cast<int16_t>(p);
+    const std::string_view field = kRules[i].field;
+    const size_t p = field.find("[i]");
+    parts[i] = p == std::string_view::npos ? FieldParts{false, field, {}}
+                                           : FieldParts{true, field.substr(0, p), field.substr(p + 3)};
   }
-  return pos;
+  return parts;
 }
-constexpr std::array<int16_t, kNumRulesValue> kFieldIndexPos = FieldIndexPositions();
+constexpr std::array<FieldParts, kNumRulesValue> kFieldParts = MakeFieldParts();
 
 }  // namespace
 
 void WriteField(const Rule& r, const TensorMapSpec& s, const Finding& f, TextOut& out) {
   if (r.field_path != nullptr) return r.field_path(s, f, out);
-  const std::string_view field = r.field;
-  const int p = kFieldIndexPos[static_cast<size_t>(&r - kRules)];
-  if (p < 0) return out.Append(field);
-  const size_t at = static_cast<size_t>(p);
-  if (f.index < 0) return out.Append(field.substr(0, at));
-  TextAppend(&out, field.substr(0, at), "[", static_cast<int>(f.index), "]", field.substr(at + 3));
+  const FieldParts& p = kFieldParts[static_cast<size_t>(&r - kRules)];
+  if (!p.indexed || f.index < 0) return out.Append(p.before);
+  TextAppend(&out, p.before, '[', static_cast<int>(f.index), ']', p.after);
 }
 
 RuleText FieldText(const Rule& r, const TensorMapSpec& s, const Finding& f) {
@@ -355,7 +359,7 @@ RuleText FixText(const Rule& r, const TensorMapSpec& s, const Finding& f) {
 }
 
 bool ConstantField(const Rule& r, std::string_view* out) {
-  if (r.field_path != nullptr || kFieldIndexPos[static_cast<size_t>(&r - kRules)] >= 0) return false;
+  if (r.field_path != nullptr || kFieldParts[static_cast<size_t>(&r - kRules)].indexed) return false;
   *out = r.field;
   return true;
 }

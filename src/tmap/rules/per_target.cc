@@ -53,46 +53,43 @@ void FixTargetSm120Cluster(const TensorMapSpec&, const Finding&, TextOut& o) {
 }
 void MsgTargetSmemCapacity(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const Target t = static_cast<Target>(f.target);
-  RuleText text = TextCat("one copy needs ", f.uvalue(), " B of shared memory, more than the ", f.limit,
+  TextAppend(&o, "one copy needs ", f.uvalue(), " B of shared memory, more than the ", f.limit,
                           " B a block can have on ", Name(t), ": no kernel can receive it");
   if (s.mode == Mode::kIm2colW128) {
     const uint64_t driver_box = DriverBoxBytes(s);
-    TextAppend(&text, " (im2col::w::128 always moves 128 pixels x ", s.channels_per_pixel, " channels, PTX ISA 5.5.5); ");
+    TextAppend(&o, " (im2col::w::128 always moves 128 pixels x ", s.channels_per_pixel, " channels, PTX ISA 5.5.5); ");
     if (driver_box <= static_cast<uint64_t>(DriverBoxLimit(t)))
-      TextAppend(&text, "the driver accepts the map, because it sizes the box from pixels_per_column = ",
+      TextAppend(&o, "the driver accepts the map, because it sizes the box from pixels_per_column = ",
                  s.pixels_per_column, " (", driver_box, " B; docs/hardware.md B5)");
     else
-      TextAppend(&text, "the driver rejects the map as well (box-driver-size-limit)");
+      TextAppend(&o, "the driver rejects the map as well (box-driver-size-limit)");
   }
-  return TextAppend(&o, text);
 }
 void MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f, TextOut& o) {
-  RuleText text = TextCat("the box the driver checks (");
+  TextAppend(&o, "the box the driver checks (");
   if (IsIm2colMode(s.mode)) {
-    TextAppend(&text, "channels_per_pixel x pixels_per_column = ", s.channels_per_pixel, " x ", s.pixels_per_column);
+    TextAppend(&o, "channels_per_pixel x pixels_per_column = ", s.channels_per_pixel, " x ", s.pixels_per_column);
     if (s.mode == Mode::kIm2colW128)
-      TextAppend(&text, " (the driver counts pixels_per_column even in im2col::w::128 mode, docs/hardware.md B5)");
+      TextAppend(&o, " (the driver counts pixels_per_column even in im2col::w::128 mode, docs/hardware.md B5)");
   } else {
-    TextAppend(&text, "the box");
+    TextAppend(&o, "the box");
   }
-  TextAppend(&text, ") is ", f.uvalue(), " B, more than the ", f.limit, " B of shared memory per SM on ",
+  TextAppend(&o, ") is ", f.uvalue(), " B, more than the ", f.limit, " B of shared memory per SM on ",
              Name(static_cast<Target>(f.target)), ": the driver rejects such a map for every use");
-  if (s.direction == Direction::kPrefetch) TextAppend(&text, ", prefetch included");
-  TextAppend(&text, " (", kMeasured, ": 233,472 B accepted, 234,496 B rejected; docs/hardware.md B1, B5)");
-  return TextAppend(&o, text);
+  if (s.direction == Direction::kPrefetch) TextAppend(&o, ", prefetch included");
+  TextAppend(&o, " (", kMeasured, ": 233,472 B accepted, 234,496 B rejected; docs/hardware.md B1, B5)");
 }
 void FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f, TextOut& o) {
-  RuleText text = TextCat("split the box: at most ", f.limit, " B per copy, for example halve ");
+  TextAppend(&o, "split the box: at most ", f.limit, " B per copy, for example halve ");
   if (IsIm2colMode(s.mode))
-    TextAppend(&text, "pixels_per_column");
+    TextAppend(&o, "pixels_per_column");
   else
-    TextAppend(&text, "box_dim[", s.rank > 1 ? s.rank - 1 : 0, "]");
-  return TextAppend(&o, text);
+    TextAppend(&o, "box_dim[", s.rank > 1 ? s.rank - 1 : 0, "]");
 }
 
 // ---- field paths that depend on the spec ----
 void FieldOfBoxSize(const TensorMapSpec& s, const Finding&, TextOut& o) {
-  return TextAppend(&o, IsIm2colMode(s.mode) ? "pixels_per_column" : "box_dim");
+  o.Append(IsIm2colMode(s.mode) ? std::string_view("pixels_per_column") : std::string_view("box_dim"));
 }
 
 }  // namespace tmapgen::rules

@@ -55,18 +55,16 @@ void MsgStrideOverlap(const TensorMapSpec& s, const Finding& f, TextOut& o) {
       return TextAppend(&o, "global_strides[", d - 1, "] = 0 over global_dim[", d, "] = ", s.global_dim[d], ": all ",
                     s.global_dim[d], " positions along dimension ", d, " are the same bytes (a broadcast), so ", effect,
                     "; the driver accepts this (", kMeasured, ")");
-    case OverlapKind::kCollision: {
-      RuleText t = TextCat("dimensions ", d, " and ", static_cast<int>(ov.other), " overlap: ", ov.step, " step",
-                           ov.step == 1 ? "" : "s", " along dimension ", d, " (global_strides[", d - 1, "] = ",
-                           f.uvalue(), " B) land", ov.step == 1 ? "s " : " ");
+    case OverlapKind::kCollision:
+      TextAppend(&o, "dimensions ", d, " and ", static_cast<int>(ov.other), " overlap: ", ov.step, " step",
+                 ov.step == 1 ? std::string_view() : std::string_view("s"), " along dimension ", d, " (global_strides[",
+                 d - 1, "] = ", f.uvalue(), " B) land", ov.step == 1 ? std::string_view("s ") : std::string_view(" "));
       if (ov.other == 0)
-        TextAppend(&t, "inside a row of dimension 0 (", RowBytes(s), " B)");
+        TextAppend(&o, "inside a row of dimension 0 (", RowBytes(s), " B)");
       else
-        TextAppend(&t, "on bytes that steps along dimension ", static_cast<int>(ov.other), " (global_strides[",
+        TextAppend(&o, "on bytes that steps along dimension ", static_cast<int>(ov.other), " (global_strides[",
                    ov.other - 1, "] = ", s.global_strides[ov.other - 1], " B) also reach");
-      TextAppend(&t, ", so ", effect, "; the driver accepts this (", kMeasured, ")");
-      return TextAppend(&o, t);
-    }
+      return TextAppend(&o, ", so ", effect, "; the driver accepts this (", kMeasured, ")");
     case OverlapKind::kUnproven:
       return TextAppend(&o, "dimension ", d, " (global_strides[", d - 1, "] = ", f.uvalue(), " B) interleaves with the "
                     "dimensions of smaller stride, which span ", ov.span, " B: no collision was found, but tmapgen "

@@ -26,10 +26,9 @@ void MsgSwizzleSpan(const TensorMapSpec& s, const Finding& f, TextOut& o) {
 void FixSwizzleSpan(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const uint64_t fit = static_cast<uint64_t>(f.limit) * 8 / static_cast<uint64_t>(DataTypeSmemBits(s.data_type));
   const uint64_t copies = (static_cast<uint64_t>(f.value) + static_cast<uint64_t>(f.limit) - 1) / static_cast<uint64_t>(f.limit);
-  RuleText text = TextCat("use ", InnerName(s), " = ", fit, " and ", copies, " copies");
-  if (f.limit < 128) TextAppend(&text, ", a wider swizzle (CU_TENSOR_MAP_SWIZZLE_128B holds 128 B)");
-  TextAppend(&text, ", or CU_TENSOR_MAP_SWIZZLE_NONE");
-  return TextAppend(&o, text);
+  TextAppend(&o, "use ", InnerName(s), " = ", fit, " and ", copies, " copies");
+  if (f.limit < 128) TextAppend(&o, ", a wider swizzle (CU_TENSOR_MAP_SWIZZLE_128B holds 128 B)");
+  TextAppend(&o, ", or CU_TENSOR_MAP_SWIZZLE_NONE");
 }
 bool PatchSwizzleSpan(const Finding& f, TensorMapSpec* s) {
   const uint32_t fit = static_cast<uint32_t>(static_cast<uint64_t>(f.limit) * 8 / static_cast<uint64_t>(DataTypeSmemBits(s->data_type)));
@@ -70,7 +69,7 @@ void FixInterleaveMode(const TensorMapSpec&, const Finding&, TextOut& o) {
 
 // ---- field paths that depend on the spec ----
 void FieldOfInnerBox(const TensorMapSpec& s, const Finding&, TextOut& o) {
-  return TextAppend(&o, IsIm2colMode(s.mode) ? "channels_per_pixel" : "box_dim[0]");
+  o.Append(IsIm2colMode(s.mode) ? std::string_view("channels_per_pixel") : std::string_view("box_dim[0]"));
 }
 
 }  // namespace tmapgen::rules
