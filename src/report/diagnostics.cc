@@ -6,37 +6,35 @@
 #include "src/util/strings.h"
 
 namespace tmapgen {
-void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, Diagnostics* out) {
+// Fills *out with the findings of v, each severity from its slot next[severity] on (errors, then warnings, then
+// notes; within a severity, in table order, the order of the findings). False, leaving *out to be filled again,
+// when a severity has more findings than its slots (next[] made from counts that do not match the findings).
+bool Diagnostics::Fill(const TensorMapSpec& spec, const Validation& v, int next[3]) {
   const Rule* rules = Rules();
-  // Errors first, then warnings, then notes; within a severity, in table order (the order of the findings).
-  // One pass: each finding goes to the next free slot of its severity.
-  int next[3] = {0, 0, 0};
-  for (const Finding& f : v.findings) ++next[static_cast<int>(rules[f.rule].severity)];
   const int n = v.findings.size();
-  next[2] = next[0] + next[1];
-  next[1] = next[0];
-  next[0] = 0;
-  out->items_.resize(static_cast<size_t>(n));
-  TextArena& text = out->text_;
-  text.Clear();
+  const int end[3] = {next[1], next[2], n};
+  items_.resize(static_cast<size_t>(n));
+  text_.Clear();
   // Each rule writes its texts straight into the arena; the views are made once every text is written (the
   // arena may move while it grows). at[k] = where slot k's field starts and its field, message and fix end.
   uint32_t at[kMaxFindings][4];
-  bool constant_field[kMaxFindings];
+  bool static_field[kMaxFindings];  // the field path is static text (almost always): nothing to write
   for (const Finding& f : v.findings) {
     const Rule& r = rules[f.rule];
-    const int k = next[static_cast<int>(r.severity)]++;
-    Diagnostic& d = out->items_[static_cast<size_t>(k)];
+    const int sev = static_cast<int>(r.severity);
+    if (next[sev] >= end[sev]) return false;
+    const int k = next[sev]++;
+    Diagnostic& d = items_[static_cast<size_t>(k)];
     d.rule = r.id;
     d.severity = r.severity;
-    at[k][0] = static_cast<uint32_t>(text.size());
-    constant_field[k] = ConstantField(r, &d.field);
-    if (!constant_field[k]) WriteField(r, spec, f, text);
-    at[k][1] = static_cast<uint32_t>(text.size());
-    r.message(spec, f, text);
-    at[k][2] = static_cast<uint32_t>(text.size());
-    r.fix(spec, f, text);
-    at[k][3] = static_cast<uint32_t>(text.size());
+    at[k][0] = static_cast<uint32_t>(text_.size());
+    static_field[k] = StaticField(r, spec, f, &d.field);
+    if (!static_field[k]) WriteField(r, spec, f, text_);
+    at[k][1] = static_cast<uint32_t>(text_.size());
+    r.message(spec, f, text_);
+    at[k][2] = static_cast<uint32_t>(text_.size());
+    r.fix(spec, f, text_);
+    at[k][3] = static_cast<uint32_t>(text_.size());
     d.source = r.source;
     d.target = r.per_target ? Name(static_cast<Target>(f.target)) : std::string_view();
     d.value = f.value;
@@ -44,11 +42,27 @@ void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, Diagnostics
     d.value_unsigned = f.value_unsigned;
   }
   for (int k = 0; k < n; ++k) {
-    Diagnostic& d = out->items_[static_cast<size_t>(k)];
-    if (!constant_field[k]) d.field = text.Range(at[k][0], at[k][1]);
-    d.message = text.Range(at[k][1], at[k][2]);
-    d.fix = text.Range(at[k][2], at[k][3]);
+    Diagnostic& d = items_[static_cast<size_t>(k)];
+    if (!static_field[k]) d.field = text_.Range(at[k][0], at[k][1]);
+    d.message = text_.Range(at[k][1], at[k][2]);
+    d.fix = text_.Range(at[k][2], at[k][3]);
   }
+  return true;
+}
+
+void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, Diagnostics* out) {
+  // The Validation's counts say where each severity starts; should they not match its findings (a Validation
+  // made by hand), the findings are counted.
+  const int n = v.findings.size();
+  if (v.errors >= 0 && v.warnings >= 0 && v.notes >= 0 && v.errors + v.warnings + v.notes == n) {
+    int next[3] = {0, v.errors, v.errors + v.warnings};
+    if (out->Fill(spec, v, next)) return;
+  }
+  const Rule* rules = Rules();
+  int counts[3] = {0, 0, 0};
+  for (const Finding& f : v.findings) ++counts[static_cast<int>(rules[f.rule].severity)];
+  int next[3] = {0, counts[0], counts[0] + counts[1]};
+  out->Fill(spec, v, next);
 }
 
 Diagnostics MakeDiagnostics(const TensorMapSpec& spec, const Validation& v) {

@@ -55,6 +55,7 @@ class Diagnostics {
 
  private:
   friend void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, Diagnostics* out);
+  bool Fill(const TensorMapSpec& spec, const Validation& v, int next[3]);
   std::vector<Diagnostic> items_;
   TextArena text_;
 };

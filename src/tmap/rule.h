@@ -80,6 +80,8 @@ struct CheckContext {
 using CheckFn = void (*)(const CheckContext& ctx, uint16_t rule, FindingList* out);
 // Writes a text of the finding (message, fix or field path) into *out (rule_text.h), appending.
 using TextFn = void (*)(const TensorMapSpec& spec, const Finding& f, TextOut& out);
+// The field path of a finding when it depends on the spec or the finding (static text: a path of the table).
+using FieldFn = std::string_view (*)(const TensorMapSpec& spec, const Finding& f);
 // Moves `spec` toward validity for this finding; returns false when no automatic change is known.
 using PatchFn = bool (*)(const Finding& f, TensorMapSpec* spec);
 
@@ -98,7 +100,7 @@ struct Rule {
   TextFn fix;       // the nearest valid value or an alternative configuration
   PatchFn patch;    // may be null
   std::string_view source;   // cuda.h function doc, PTX ISA section, Programming Guide, or measurement
-  TextFn field_path = nullptr;  // the field path when it depends on the spec or the finding; else `field`
+  FieldFn field_path = nullptr;  // the field path when it depends on the spec or the finding; else `field`
 };
 
 // The table. Index = Finding::rule.
@@ -118,9 +120,10 @@ RuleText FieldText(const Rule& r, const TensorMapSpec& s, const Finding& f);    
 void WriteField(const Rule& r, const TensorMapSpec& s, const Finding& f, TextOut& out);  // the same, appended
 RuleText MessageText(const Rule& r, const TensorMapSpec& s, const Finding& f);   // r.message, on the stack
 RuleText FixText(const Rule& r, const TensorMapSpec& s, const Finding& f);       // r.fix, on the stack
-// True, with *out = r.field, when the field path is the same for every finding of the rule (no "[i]", no
-// field_path function): a report can copy it without formatting.
-bool ConstantField(const Rule& r, std::string_view* out);
+// The field path of finding f as static text (the table's, or one made at compile time for each "[i]" path and
+// index 0-7), so a report can point at it without writing it: true, with *out set, for every finding of the
+// table (an index outside 0-7 is written by WriteField instead).
+bool StaticField(const Rule& r, const TensorMapSpec& s, const Finding& f, std::string_view* out);
 
 }  // namespace tmapgen
 

@@ -35,38 +35,55 @@ namespace tmapgen {
 #define TMAPGEN_TEXT_INLINE inline __attribute__((always_inline))
 
 namespace rule_text_internal {
-// Writes v (with a leading '-' when negative) at out, which has room for 21 bytes; returns its length.
-TMAPGEN_TEXT_INLINE size_t WriteDecimal(uint64_t v, bool negative, char* out) {
-  static constexpr char kPairs[] =
-      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-      "8081828384858687888990919293949596979899";
-  static constexpr uint64_t kPow10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
-                                          10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
-                                          100000000000ull, 1000000000000ull, 10000000000000ull,
-                                          100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-                                          100000000000000000ull, 1000000000000000000ull,
-                                          10000000000000000000ull};
-  const int bits = 64 - __builtin_clzll(v | 1);
-  int digits = (bits * 1233) >> 12;  // floor(log10(2^bits)), then +1 unless v < 10^digits
-  digits += v >= kPow10[digits] ? 1 : 0;
-  if (digits == 0) digits = 1;
-  char* p = out;
-  if (negative) *p++ = '-';
-  char* e = p + digits;
-  while (v >= 100) {
-    const uint64_t r = v % 100;
-    v /= 100;
-    e -= 2;
-    std::memcpy(e, kPairs + 2 * r, 2);
+// Decimal digits, front to back, two at a time from a table of pairs, in 32-bit arithmetic below 10^8: a number
+// of up to 8 digits costs a few compares, one or two multiply-shifts per pair and two-byte stores.
+inline constexpr char kDigitPairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+TMAPGEN_TEXT_INLINE char* Pair(char* p, uint32_t v) {  // v < 100, two digits
+  std::memcpy(p, kDigitPairs + 2 * v, 2);
+  return p + 2;
+}
+TMAPGEN_TEXT_INLINE char* Upto2(char* p, uint32_t v) {  // v < 100
+  if (v < 10) {
+    *p = static_cast<char>('0' + v);
+    return p + 1;
   }
-  if (v >= 10) {
-    e -= 2;
-    std::memcpy(e, kPairs + 2 * v, 2);
-  } else {
-    *--e = static_cast<char>('0' + v);
+  return Pair(p, v);
+}
+TMAPGEN_TEXT_INLINE char* Upto4(char* p, uint32_t v) {  // v < 10^4
+  if (v < 100) return Upto2(p, v);
+  const uint32_t hi = v / 100;
+  return Pair(Upto2(p, hi), v - hi * 100);
+}
+TMAPGEN_TEXT_INLINE char* Exactly4(char* p, uint32_t v) {  // v < 10^4, with leading zeros
+  const uint32_t hi = v / 100;
+  return Pair(Pair(p, hi), v - hi * 100);
+}
+TMAPGEN_TEXT_INLINE char* Upto8(char* p, uint32_t v) {  // v < 10^8
+  if (v < 10000) return Upto4(p, v);
+  const uint32_t hi = v / 10000;
+  return Exactly4(Upto4(p, hi), v - hi * 10000);
+}
+TMAPGEN_TEXT_INLINE char* Exactly8(char* p, uint32_t v) {  // v < 10^8, with leading zeros
+  const uint32_t hi = v / 10000;
+  return Exactly4(Exactly4(p, hi), v - hi * 10000);
+}
+// Writes v (with a leading '-' when negative) at out, which has room for 21 bytes; returns the end.
+TMAPGEN_TEXT_INLINE char* WriteDecimal(uint64_t v, bool negative, char* out) {
+  if (negative) *out++ = '-';
+  if (v < 100000000u) return Upto8(out, static_cast<uint32_t>(v));
+  constexpr uint64_t k1e8 = 100000000u, k1e16 = k1e8 * k1e8;
+  if (v < k1e16) {
+    const uint64_t hi = v / k1e8;
+    return Exactly8(Upto8(out, static_cast<uint32_t>(hi)), static_cast<uint32_t>(v - hi * k1e8));
   }
-  return static_cast<size_t>(p + digits - out);
+  const uint64_t top = v / k1e16;  // at most 1844
+  const uint64_t rest = v - top * k1e16;
+  const uint64_t mid = rest / k1e8;
+  return Exactly8(Exactly8(Upto4(out, static_cast<uint32_t>(top)), static_cast<uint32_t>(mid)),
+                  static_cast<uint32_t>(rest - mid * k1e8));
 }
 
 }  // namespace rule_text_internal
@@ -90,7 +107,7 @@ class TextOut {
   // Decimal digits (two at a time), with a leading '-' when negative.
   TMAPGEN_TEXT_INLINE void AppendDecimal(uint64_t v, bool negative) {
     if (end_ - p_ < 21) Grow(21);
-    p_ += rule_text_internal::WriteDecimal(v, negative, p_);
+    p_ = rule_text_internal::WriteDecimal(v, negative, p_);
   }
   // Room for n more bytes, at the returned pointer: a writer that knows the most it will write (TextAppend)
   // tests once, fills the room through a pointer held in a register, and ends with Commit(end of its bytes).
@@ -276,9 +293,9 @@ TMAPGEN_TEXT_INLINE char* Write(char* p, T v) {
   if constexpr (std::is_signed_v<T>) {
     const bool neg = v < 0;
     const uint64_t u = neg ? 0 - static_cast<uint64_t>(static_cast<int64_t>(v)) : static_cast<uint64_t>(v);
-    return p + WriteDecimal(u, neg, p);
+    return WriteDecimal(u, neg, p);
   } else {
-    return p + WriteDecimal(static_cast<uint64_t>(v), false, p);
+    return WriteDecimal(static_cast<uint64_t>(v), false, p);
   }
 }
 // As the texts always wrote it: bits / 8, then "." and the eighths in thousandths when there are any.

@@ -331,12 +331,54 @@ constexpr std::array<FieldParts, kNumRulesValue> MakeFieldParts() {
 }
 constexpr std::array<FieldParts, kNumRulesValue> kFieldParts = MakeFieldParts();
 
+// Every "[i]" path written out for the indices 0-7 ("global_strides[0]" ...), at compile time.
+constexpr int kStaticIndices = 8;
+constexpr size_t kFieldTextMax = 48;
+struct FieldTexts {
+  char text[kNumRulesValue][kStaticIndices][kFieldTextMax];
+  uint8_t size[kNumRulesValue][kStaticIndices];
+};
+constexpr FieldTexts MakeFieldTexts() {
+  FieldTexts t{};
+  for (int r = 0; r < kNumRulesValue; ++r) {
+    if (!kFieldParts[r].indexed) continue;
+    for (int i = 0; i < kStaticIndices; ++i) {
+      const std::string_view before = kFieldParts[r].before, after = kFieldParts[r].after;
+      size_t n = 0;
+      for (char c : before) t.text[r][i][n++] = c;
+      t.text[r][i][n++] = '[';
+      t.text[r][i][n++] = static_cast<char>('0' + i);
+      t.text[r][i][n++] = ']';
+      for (char c : after) t.text[r][i][n++] = c;  // a path longer than kFieldTextMax fails to compile here
+      t.size[r][i] = static_cast<uint8_t>(n);
+    }
+  }
+  return t;
+}
+constexpr FieldTexts kFieldTexts = MakeFieldTexts();
+
 }  // namespace
 
+bool StaticField(const Rule& r, const TensorMapSpec& s, const Finding& f, std::string_view* out) {
+  if (r.field_path != nullptr) {
+    *out = r.field_path(s, f);
+    return true;
+  }
+  const size_t k = static_cast<size_t>(&r - kRules);
+  const FieldParts& p = kFieldParts[k];
+  if (!p.indexed || f.index < 0) {
+    *out = p.before;
+    return true;
+  }
+  if (f.index >= kStaticIndices) return false;
+  *out = std::string_view(kFieldTexts.text[k][f.index], kFieldTexts.size[k][f.index]);
+  return true;
+}
+
 void WriteField(const Rule& r, const TensorMapSpec& s, const Finding& f, TextOut& out) {
-  if (r.field_path != nullptr) return r.field_path(s, f, out);
+  std::string_view field;
+  if (StaticField(r, s, f, &field)) return out.Append(field);
   const FieldParts& p = kFieldParts[static_cast<size_t>(&r - kRules)];
-  if (!p.indexed || f.index < 0) return out.Append(p.before);
   TextAppend(&out, p.before, '[', static_cast<int>(f.index), ']', p.after);
 }
 
@@ -356,12 +398,6 @@ RuleText FixText(const Rule& r, const TensorMapSpec& s, const Finding& f) {
   RuleText t;
   r.fix(s, f, t);
   return t;
-}
-
-bool ConstantField(const Rule& r, std::string_view* out) {
-  if (r.field_path != nullptr || kFieldParts[static_cast<size_t>(&r - kRules)].indexed) return false;
-  *out = r.field;
-  return true;
 }
 
 std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f) { return FieldText(r, s, f).str(); }

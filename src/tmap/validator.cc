@@ -233,15 +233,12 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
 
 
 void Count(Validation* v) {
-  v->errors = v->warnings = v->notes = 0;
+  int counts[3] = {0, 0, 0};  // by Severity, which indexes it (kError 0, kWarning 1, kNote 2)
   const Rule* rules = Rules();
-  for (const Finding& f : v->findings) {
-    switch (rules[f.rule].severity) {
-      case Severity::kError: ++v->errors; break;
-      case Severity::kWarning: ++v->warnings; break;
-      case Severity::kNote: ++v->notes; break;
-    }
-  }
+  for (const Finding& f : v->findings) ++counts[static_cast<int>(rules[f.rule].severity)];
+  v->errors = counts[0];
+  v->warnings = counts[1];
+  v->notes = counts[2];
 }
 
 int RunPerTarget(const TensorMapSpec& spec, const DerivedFacts& facts, Target t, FindingList* out) {

@@ -46,6 +46,22 @@ TEST(RuleText, IntegersMatchToString) {
   EXPECT_EQ(TextCat(static_cast<int8_t>(-128)).view(), "-128");
 }
 
+// Every number of digits and each side of every power of ten, against the standard library's decimal text.
+TEST(RuleText, EveryDigitCountMatchesToString) {
+  uint64_t p = 1;
+  for (int digits = 1; digits <= 20; ++digits) {
+    for (uint64_t v : {p - 1, p, p + 1, 2 * p - 1, 5 * p + 3, 9 * p}) {
+      if (digits == 20 && v > p + 1) continue;  // 2 * 10^19 and beyond overflow
+      EXPECT_EQ(TextCat(v).view(), std::to_string(v)) << v;
+      const int64_t s = static_cast<int64_t>(v);
+      if (s >= 0) EXPECT_EQ(TextCat(-s).view(), std::to_string(-s)) << v;
+    }
+    if (digits < 20) p *= 10;
+  }
+  EXPECT_EQ(TextCat(uint64_t{18446744073709551615u}).view(), "18446744073709551615");
+  for (uint64_t v = 0; v < 100000; v += 7) EXPECT_EQ(TextCat(v).view(), std::to_string(v));
+}
+
 TEST(RuleText, CharArrayStopsAtItsFirstNul) {
   char buf[16] = "abc";
   EXPECT_EQ(TextCat(buf, "|").view(), "abc|");

@@ -211,9 +211,14 @@ void MsgW128Pixels(const TensorMapSpec&, const Finding& f, TextOut& o) {
 }
 void FixW128Pixels(const TensorMapSpec&, const Finding&, TextOut& o) { return TextAppend(&o, "set pixels_per_column = 128 to say what happens"); }
 namespace {
-RuleText CornerFieldName(const TensorMapSpec& s, int index) {
+// Index 0-2: pixel_box_lower_corner[index]; 4-6: pixel_box_upper_corner[index - 4]; in the wide modes 0 and 1: the
+// lower and upper corner width.
+std::string_view CornerFieldName(const TensorMapSpec& s, int index) {
+  static constexpr std::string_view kCorners[8] = {
+      "pixel_box_lower_corner[0]", "pixel_box_lower_corner[1]", "pixel_box_lower_corner[2]", "pixel_box_lower_corner",
+      "pixel_box_upper_corner[0]", "pixel_box_upper_corner[1]", "pixel_box_upper_corner[2]", "pixel_box_upper_corner"};
   if (IsWideMode(s.mode)) return index == 0 ? "pixel_box_lower_corner_width" : "pixel_box_upper_corner_width";
-  return index >= 4 ? TextCat("pixel_box_upper_corner[", index - 4, "]") : TextCat("pixel_box_lower_corner[", index, "]");
+  return index >= 0 && index < 8 ? kCorners[index] : std::string_view("pixel_box_lower_corner");
 }
 }  // namespace
 void MsgIm2colStoreCorners(const TensorMapSpec& s, const Finding& f, TextOut& o) {
@@ -236,6 +241,6 @@ bool PatchIm2colStoreCorners(const Finding& f, TensorMapSpec* s) {
 }
 
 // ---- field paths that depend on the spec ----
-void FieldOfStoreCorner(const TensorMapSpec& s, const Finding& f, TextOut& o) { return TextAppend(&o, CornerFieldName(s, f.index)); }
+std::string_view FieldOfStoreCorner(const TensorMapSpec& s, const Finding& f) { return CornerFieldName(s, f.index); }
 
 }  // namespace tmapgen::rules

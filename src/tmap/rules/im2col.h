@@ -172,7 +172,7 @@ void FixIm2colStoreCorners(const TensorMapSpec& s, const Finding& f, TextOut& o)
 bool PatchIm2colStoreCorners(const Finding& f, TensorMapSpec* s);
 
 // ---- field paths that depend on the spec ----
-void FieldOfStoreCorner(const TensorMapSpec& s, const Finding& f, TextOut& o);
+std::string_view FieldOfStoreCorner(const TensorMapSpec& s, const Finding& f);
 
 }  // namespace tmapgen::rules
 

@@ -88,8 +88,8 @@ void FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f, TextOut& o)
 }
 
 // ---- field paths that depend on the spec ----
-void FieldOfBoxSize(const TensorMapSpec& s, const Finding&, TextOut& o) {
-  o.Append(IsIm2colMode(s.mode) ? std::string_view("pixels_per_column") : std::string_view("box_dim"));
+std::string_view FieldOfBoxSize(const TensorMapSpec& s, const Finding&) {
+  return IsIm2colMode(s.mode) ? "pixels_per_column" : "box_dim";
 }
 
 }  // namespace tmapgen::rules

@@ -103,7 +103,7 @@ void MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f, TextOut& o);
 void FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f, TextOut& o);
 
 // ---- field paths that depend on the spec ----
-void FieldOfBoxSize(const TensorMapSpec& s, const Finding&, TextOut& o);
+std::string_view FieldOfBoxSize(const TensorMapSpec& s, const Finding&);
 
 }  // namespace tmapgen::rules
 

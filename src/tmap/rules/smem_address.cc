@@ -36,8 +36,8 @@ void FixSmemSwizzlePhase(const TensorMapSpec&, const Finding& f, TextOut& o) {
 }
 
 // ---- field paths that depend on the spec ----
-void FieldOfSmem(const TensorMapSpec&, const Finding& f, TextOut& o) {
-  return TextAppend(&o, f.index == 1 ? "smem_alignment" : "smem_address");
+std::string_view FieldOfSmem(const TensorMapSpec&, const Finding& f) {
+  return f.index == 1 ? "smem_alignment" : "smem_address";
 }
 
 }  // namespace tmapgen::rules

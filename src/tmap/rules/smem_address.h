@@ -42,7 +42,7 @@ void MsgSmemSwizzlePhase(const TensorMapSpec& s, const Finding& f, TextOut& o);
 void FixSmemSwizzlePhase(const TensorMapSpec&, const Finding& f, TextOut& o);
 
 // ---- field paths that depend on the spec ----
-void FieldOfSmem(const TensorMapSpec&, const Finding& f, TextOut& o);
+std::string_view FieldOfSmem(const TensorMapSpec&, const Finding& f);
 
 }  // namespace tmapgen::rules
 

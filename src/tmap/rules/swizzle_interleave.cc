@@ -68,8 +68,8 @@ void FixInterleaveMode(const TensorMapSpec&, const Finding&, TextOut& o) {
 }
 
 // ---- field paths that depend on the spec ----
-void FieldOfInnerBox(const TensorMapSpec& s, const Finding&, TextOut& o) {
-  o.Append(IsIm2colMode(s.mode) ? std::string_view("channels_per_pixel") : std::string_view("box_dim[0]"));
+std::string_view FieldOfInnerBox(const TensorMapSpec& s, const Finding&) {
+  return IsIm2colMode(s.mode) ? "channels_per_pixel" : "box_dim[0]";
 }
 
 }  // namespace tmapgen::rules

@@ -52,7 +52,7 @@ void MsgInterleaveMode(const TensorMapSpec& s, const Finding&, TextOut& o);
 void FixInterleaveMode(const TensorMapSpec&, const Finding&, TextOut& o);
 
 // ---- field paths that depend on the spec ----
-void FieldOfInnerBox(const TensorMapSpec& s, const Finding&, TextOut& o);
+std::string_view FieldOfInnerBox(const TensorMapSpec& s, const Finding&);
 
 }  // namespace tmapgen::rules
 

@@ -37,8 +37,6 @@ void FixUnusedFields(const TensorMapSpec& s, const Finding& f, TextOut& o) {
 }
 
 // ---- field paths that depend on the spec ----
-void FieldOfUnused(const TensorMapSpec&, const Finding& f, TextOut& o) {
-  return TextAppend(&o, std::string(FieldName(static_cast<uint32_t>(f.value))));
-}
+std::string_view FieldOfUnused(const TensorMapSpec&, const Finding& f) { return FieldName(static_cast<uint32_t>(f.value)); }
 
 }  // namespace tmapgen::rules

@@ -38,7 +38,7 @@ void MsgUnusedFields(const TensorMapSpec& s, const Finding& f, TextOut& o);
 void FixUnusedFields(const TensorMapSpec& s, const Finding& f, TextOut& o);
 
 // ---- field paths that depend on the spec ----
-void FieldOfUnused(const TensorMapSpec&, const Finding& f, TextOut& o);
+std::string_view FieldOfUnused(const TensorMapSpec&, const Finding& f);
 
 }  // namespace tmapgen::rules
 
