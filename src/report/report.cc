@@ -328,7 +328,7 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
   WriteSpecJson(s, w);
   if (!v.valid && opt.nearest_valid) {
     TensorMapSpec fixed;
-    if (NearestValid(s, &fixed) ) {
+    if (NearestValid(s, v, &fixed)) {
       w->Key("nearest_valid").BeginObject();
       w->Key("changes").BeginArray();
       ForEachChange(s, fixed, [w](const RuleText& c) { w->String(c); });
@@ -476,7 +476,7 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
   }
   if (!v.valid && opt.nearest_valid) {
     TensorMapSpec fixed;
-    if (NearestValid(s, &fixed)) {
+    if (NearestValid(s, v, &fixed)) {
       StrAppend(&o, c.bold(), "nearest valid configuration", c.off(), "\n");
       for (const std::string& ch : DescribeChanges(s, fixed)) StrAppend(&o, "  ", ch, "\n");
     } else {

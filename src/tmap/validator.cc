@@ -324,22 +324,38 @@ bool MinTarget(uint32_t mask, Target* out) {
   return false;
 }
 
-bool NearestValid(const TensorMapSpec& spec, TensorMapSpec* out, int max_rounds) {
-  *out = spec;
-  Validation v;
+namespace {
+// Applies the patches of v's error findings to *out; false when none changed it.
+bool Patch(const Validation& v, TensorMapSpec* out) {
   const Rule* rules = Rules();
-  for (int round = 0; round < max_rounds; ++round) {
+  bool changed = false;
+  for (const Finding& f : v.findings) {
+    const Rule& r = rules[f.rule];
+    if (r.severity == Severity::kError && r.patch != nullptr && r.patch(f, out)) changed = true;
+  }
+  return changed;
+}
+}  // namespace
+
+bool NearestValid(const TensorMapSpec& spec, const Validation& first, TensorMapSpec* out, int max_rounds) {
+  *out = spec;
+  if (max_rounds <= 0) return first.valid;
+  if (first.valid) return true;
+  if (!Patch(first, out)) return false;
+  Validation v;
+  for (int round = 1; round < max_rounds; ++round) {
     Validate(*out, &v);
     if (v.valid) return true;
-    bool changed = false;
-    for (const Finding& f : v.findings) {
-      const Rule& r = rules[f.rule];
-      if (r.severity == Severity::kError && r.patch != nullptr && r.patch(f, out)) changed = true;
-    }
-    if (!changed) return false;
+    if (!Patch(v, out)) return false;
   }
   Validate(*out, &v);
   return v.valid;
+}
+
+bool NearestValid(const TensorMapSpec& spec, TensorMapSpec* out, int max_rounds) {
+  Validation v;
+  Validate(spec, &v);
+  return NearestValid(spec, v, out, max_rounds);
 }
 
 }  // namespace tmapgen

@@ -58,6 +58,9 @@ bool MinTarget(uint32_t mask, Target* out);
 // validates (for spec's target, or for at least one target) and differs from `spec` only where a
 // rule's fix said so.
 bool NearestValid(const TensorMapSpec& spec, TensorMapSpec* out, int max_rounds = 8);
+// The same for a spec already validated: `v` is Validate(spec)'s result, used for the first round instead of
+// validating spec again (the report writers have it).
+bool NearestValid(const TensorMapSpec& spec, const Validation& v, TensorMapSpec* out, int max_rounds = 8);
 
 }  // namespace tmapgen
 
