@@ -16,6 +16,7 @@
 // - TextAppend(&out, args...) appends the same pieces to any TextOut and returns void, so that a rule text
 //   can end in `return TextAppend(&o, ...);`.
 // - RuleText converts to std::string_view (a view into it, valid while it lives) and, by str(), to std::string.
+// - A text is never appended to itself (its memory may move while it grows).
 #ifndef TMAPGEN_SRC_TMAP_RULE_TEXT_H_
 #define TMAPGEN_SRC_TMAP_RULE_TEXT_H_
 

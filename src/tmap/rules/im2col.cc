@@ -86,7 +86,7 @@ bool PatchIm2colBoxArea(const Finding& f, TensorMapSpec* s) {
 void MsgChannelsRange(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   if (IsAlign16BPacked(s.data_type))
     return TextAppend(&o, "channels_per_pixel = ", f.value, ": ", FullName(s.data_type), " needs exactly 128 channels per pixel");
-  if (f.value == 0) return TextAppend(&o, "channels_per_pixel = 0: a copy moves at least one channel (the driver rejects 0, " + std::string(kMeasured) + ")");
+  if (f.value == 0) return TextAppend(&o, "channels_per_pixel = 0: a copy moves at least one channel (the driver rejects 0, ", kMeasured, ")");
   return TextAppend(&o, "channels_per_pixel = ", f.value, " exceeds 256");
 }
 void FixChannelsRange(const TensorMapSpec& s, const Finding& f, TextOut& o) {
