@@ -58,6 +58,14 @@ class SpecJsonParser {
   // object's verdict is returned (its errors placed in the file); otherwise the spec's own error.
   absl::Status ParseSpecOrWrapped(std::string_view text, json::TextPos at, bool padded, TensorMapSpec* spec);
 
+  // On (the default): a text in the common form (known keys once each, plain ASCII strings, integers in
+  // their plain form, no escapes) is read by a one-pass reader without simdjson; any other text, and
+  // every error, by simdjson (the full reader). The two give the same spec and the same status for every
+  // text the fast path reads; off reads every text with the full reader (tests, fuzzers).
+  void set_fast_path(bool on);
+  // How many texts the fast path has read so far (tests: that the common form takes it).
+  size_t fast_reads() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
