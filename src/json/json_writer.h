@@ -170,6 +170,11 @@ class Writer {
   static char* QuoteTo(char* p, std::string_view value) { return Quote(p, value); }
   static size_t QuotedBound(size_t n) { return 6 * n + 2 + 32; }
   Writer& RawValue(std::string_view json) { return Raw(json, "RawValue"); }
+  // The same without a copy: RawBegin(bound) returns where the next value (at most `bound` bytes of one
+  // complete compact JSON value) goes, in the writer's own buffer, or nullptr on misuse (then write
+  // nothing); RawEnd(end) takes the value written up to `end`. Nothing else may be called in between.
+  char* RawBegin(size_t bound) { return BeforeValue(bound, "RawValue"); }
+  void RawEnd(char* end) { len_ = static_cast<size_t>(end - buf_.get()); }
   bool pretty() const { return pretty_; }
 
  private:
@@ -292,6 +297,24 @@ class RawText {
     p_ += N - 1;
   }
   void Str(std::string_view v) { p_ = Writer::QuoteTo(p_, v); }
+  // A string that needs no escaping (tmapgen's own names: Name(), FullName(); tests/json check them all),
+  // quoted and copied as it is (room: v.size() + 2 + 32).
+  void Plain(std::string_view v) {
+    *p_ = '"';
+    CopySmall(p_ + 1, v.data(), v.size());
+    p_[v.size() + 1] = '"';
+    p_ += v.size() + 2;
+  }
+  // v as the string "0x" followed by lowercase hex digits without leading zeros ("0x0" for 0), quoted:
+  // the bytes of StrCat("0x", absl::Hex(v)) (room: 20 bytes).
+  void HexStr(uint64_t v) {
+    const int digits = v == 0 ? 1 : (67 - __builtin_clzll(v)) / 4;
+    p_[0] = '"', p_[1] = '0', p_[2] = 'x';
+    char* d = p_ + 3 + digits;
+    *d = '"';
+    for (int i = 0; i < digits; ++i, v >>= 4) *--d = "0123456789abcdef"[v & 15];
+    p_ += digits + 4;
+  }
   void U(uint64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
   void I(int64_t v) { p_ = std::to_chars(p_, p_ + 21, v).ptr; }
   template <typename T>
@@ -306,6 +329,26 @@ class RawText {
   char* end() const { return p_; }
 
  private:
+  // n bytes from s to d with fixed-size moves that stay inside [s, s + n) (no call to memcpy for n <= 32;
+  // d has room for 32 bytes more than n anyway).
+  static void CopySmall(char* d, const char* s, size_t n) {
+    if (n >= 16 && n <= 32) {
+      std::memcpy(d, s, 16);
+      std::memcpy(d + n - 16, s + n - 16, 16);
+    } else if (n >= 8 && n < 16) {
+      std::memcpy(d, s, 8);
+      std::memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+      std::memcpy(d, s, 4);
+      std::memcpy(d + n - 4, s + n - 4, 4);
+    } else if (n > 0 && n < 4) {
+      d[0] = s[0];
+      d[n / 2] = s[n / 2];
+      d[n - 1] = s[n - 1];
+    } else if (n > 32) {
+      std::memcpy(d, s, n);
+    }
+  }
   char* p_;
 };
 

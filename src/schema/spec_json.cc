@@ -62,6 +62,13 @@ constexpr std::array<KeyInfo, 26> kKeys = {{
     {"driver_version", kFieldDriverVersion},
 }};
 
+// The index in kKeys of a field's key (for switches on the index).
+constexpr size_t KeyOf(uint32_t field) {
+  for (size_t i = 0; i < kKeys.size(); ++i)
+    if (kKeys[i].field == field) return i;
+  return kKeys.size();
+}
+
 constexpr bool KeyLengthsFit() {
   for (const KeyInfo& k : kKeys)
     if (k.name.size() < 4 || k.name.size() > 32) return false;
@@ -243,7 +250,7 @@ class FastReader {
       if (info == nullptr || (s_->set_fields & info->field) != 0) return false;
       s_->set_fields |= info->field;
       Ws();
-      if (!Value(info->field)) return false;
+      if (!Value(static_cast<size_t>(info - kKeys.data()))) return false;
       Ws();
       const char c = *p_++;
       if (c == '}') return p_ == end_;  // the last '}', or something after the object
@@ -253,8 +260,12 @@ class FastReader {
   }
 
  private:
-  static bool IsWs(char c) { return c <= ' ' && (c == ' ' || c == '\n' || c == '\t' || c == '\r'); }
+  static bool IsWs(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
+  // Whitespace is rare between tokens (JSON Lines as written): one compare when there is none.
   void Ws() {
+    if (__builtin_expect(static_cast<unsigned char>(*p_) <= ' ', 0)) SkipWs();
+  }
+  void SkipWs() {
     while (IsWs(*p_)) ++p_;
   }
 
@@ -389,40 +400,41 @@ class FastReader {
     return true;
   }
 
-  bool Value(uint32_t field) {
+  // The value of kKeys[key] (a dense switch: a jump table, where the fields' bits would be a search).
+  bool Value(size_t key) {
     TensorMapSpec& s = *s_;
-    switch (field) {
-      case kFieldName: {
+    switch (key) {
+      case KeyOf(kFieldName): {
         std::string_view sv;
         if (!Str(&sv)) return false;
         s.name.assign(sv.data(), sv.size());
         return true;
       }
-      case kFieldMode: return Enum(&s.mode, 0);
-      case kFieldDirection: return Enum(&s.direction, 0);
-      case kFieldReduceOp: return Enum(&s.reduce_op, 0);
-      case kFieldDataType: return Enum(&s.data_type, kNumDataTypes);
-      case kFieldRank: return U32(&s.rank);
-      case kFieldGlobalAddress: return Address(&s.global_address);
-      case kFieldGlobalDim: return Array(&s.global_dim, kArrGlobalDim);
-      case kFieldGlobalStrides: return Array(&s.global_strides, kArrGlobalStrides);
-      case kFieldBoxDim: return Array(&s.box_dim, kArrBoxDim);
-      case kFieldElementStrides: return Array(&s.element_strides, kArrElementStrides);
-      case kFieldInterleave: return Enum(&s.interleave, kNumInterleaves);
-      case kFieldSwizzle: return Enum(&s.swizzle, kNumSwizzles);
-      case kFieldL2Promotion: return Enum(&s.l2_promotion, kNumL2Promotions);
-      case kFieldOobFill: return Enum(&s.oob_fill, kNumOobFills);
-      case kFieldLowerCorner: return Array(&s.pixel_box_lower_corner, kArrLowerCorner);
-      case kFieldUpperCorner: return Array(&s.pixel_box_upper_corner, kArrUpperCorner);
-      case kFieldLowerCornerWidth: return I32(&s.pixel_box_lower_corner_width);
-      case kFieldUpperCornerWidth: return I32(&s.pixel_box_upper_corner_width);
-      case kFieldChannelsPerPixel: return U32(&s.channels_per_pixel);
-      case kFieldPixelsPerColumn: return U32(&s.pixels_per_column);
-      case kFieldWideMode: return Enum(&s.wide_mode, kNumIm2colWideModes);
-      case kFieldTarget: return Enum(&s.target, 0);
-      case kFieldSmemAddress: return Address(&s.smem_address);
-      case kFieldSmemAlignment: return U32(&s.smem_alignment);
-      case kFieldDriverVersion: return DriverVersion(&s.driver_version);
+      case KeyOf(kFieldMode): return Enum(&s.mode, 0);
+      case KeyOf(kFieldDirection): return Enum(&s.direction, 0);
+      case KeyOf(kFieldReduceOp): return Enum(&s.reduce_op, 0);
+      case KeyOf(kFieldDataType): return Enum(&s.data_type, kNumDataTypes);
+      case KeyOf(kFieldRank): return U32(&s.rank);
+      case KeyOf(kFieldGlobalAddress): return Address(&s.global_address);
+      case KeyOf(kFieldGlobalDim): return Array(&s.global_dim, kArrGlobalDim);
+      case KeyOf(kFieldGlobalStrides): return Array(&s.global_strides, kArrGlobalStrides);
+      case KeyOf(kFieldBoxDim): return Array(&s.box_dim, kArrBoxDim);
+      case KeyOf(kFieldElementStrides): return Array(&s.element_strides, kArrElementStrides);
+      case KeyOf(kFieldInterleave): return Enum(&s.interleave, kNumInterleaves);
+      case KeyOf(kFieldSwizzle): return Enum(&s.swizzle, kNumSwizzles);
+      case KeyOf(kFieldL2Promotion): return Enum(&s.l2_promotion, kNumL2Promotions);
+      case KeyOf(kFieldOobFill): return Enum(&s.oob_fill, kNumOobFills);
+      case KeyOf(kFieldLowerCorner): return Array(&s.pixel_box_lower_corner, kArrLowerCorner);
+      case KeyOf(kFieldUpperCorner): return Array(&s.pixel_box_upper_corner, kArrUpperCorner);
+      case KeyOf(kFieldLowerCornerWidth): return I32(&s.pixel_box_lower_corner_width);
+      case KeyOf(kFieldUpperCornerWidth): return I32(&s.pixel_box_upper_corner_width);
+      case KeyOf(kFieldChannelsPerPixel): return U32(&s.channels_per_pixel);
+      case KeyOf(kFieldPixelsPerColumn): return U32(&s.pixels_per_column);
+      case KeyOf(kFieldWideMode): return Enum(&s.wide_mode, kNumIm2colWideModes);
+      case KeyOf(kFieldTarget): return Enum(&s.target, 0);
+      case KeyOf(kFieldSmemAddress): return Address(&s.smem_address);
+      case KeyOf(kFieldSmemAlignment): return U32(&s.smem_alignment);
+      case KeyOf(kFieldDriverVersion): return DriverVersion(&s.driver_version);
     }
     return false;
   }

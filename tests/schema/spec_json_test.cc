@@ -334,6 +334,37 @@ TEST(SpecJson, CompactWriterMatchesTheWriterCalls) {
   }
 }
 
+// The compact spec writer copies the table names (Name, FullName) without escaping (json::RawText::Plain):
+// none may hold a byte that JSON escapes, or a byte outside ASCII.
+TEST(SpecJson, TableNamesNeedNoEscaping) {
+  std::vector<std::string_view> names;
+  for (int i = 0; i < kNumModes; ++i) names.push_back(Name(static_cast<Mode>(i)));
+  for (int i = 0; i < kNumDirections; ++i) names.push_back(Name(static_cast<Direction>(i)));
+  for (int i = 0; i < kNumReduceOps; ++i) names.push_back(Name(static_cast<ReduceOp>(i)));
+  for (int i = 0; i < kNumTargets; ++i) names.push_back(Name(static_cast<Target>(i)));
+  for (int i = 0; i < kNumDataTypes; ++i) names.push_back(FullName(static_cast<DataType>(i)));
+  for (int i = 0; i < kNumInterleaves; ++i) names.push_back(FullName(static_cast<Interleave>(i)));
+  for (int i = 0; i < kNumSwizzles; ++i) names.push_back(FullName(static_cast<Swizzle>(i)));
+  for (int i = 0; i < kNumL2Promotions; ++i) names.push_back(FullName(static_cast<L2Promotion>(i)));
+  for (int i = 0; i < kNumOobFills; ++i) names.push_back(FullName(static_cast<OobFill>(i)));
+  for (int i = 0; i < kNumIm2colWideModes; ++i) names.push_back(FullName(static_cast<Im2colWideMode>(i)));
+  for (const std::string_view n : names) {
+    EXPECT_FALSE(n.empty());
+    for (const char c : n) EXPECT_TRUE(c >= 0x20 && c < 0x7f && c != '"' && c != '\\') << n;
+  }
+}
+
+// RawText::HexStr writes what StrCat("0x", absl::Hex(v)) does.
+TEST(SpecJson, CompactHexIsStrCatHex) {
+  for (const uint64_t v : {uint64_t{0}, uint64_t{1}, uint64_t{15}, uint64_t{16}, uint64_t{0x7f0028a18800}, ~uint64_t{0},
+                           uint64_t{1} << 63, uint64_t{0x10}, uint64_t{0xabcdef}}) {
+    char buf[64];
+    json::RawText o(buf);
+    o.HexStr(v);
+    EXPECT_EQ(std::string(buf, static_cast<size_t>(o.end() - buf)), "\"" + Hex(v) + "\"");
+  }
+}
+
 TEST(Docs, RulesDocumentListsEveryRule) {
   std::ifstream in(std::string(TMAPGEN_SOURCE_DIR) + "/docs/rules.md");
   ASSERT_TRUE(in) << "docs/rules.md missing";
