@@ -218,61 +218,59 @@ bool DriverVersionOf(std::string_view s, uint32_t* out) {
 // accepts is RFC 8259 JSON that the full reader reads into the same spec: each value is converted by the
 // same code or by a conversion that agrees with it on the accepted forms (tests/schema/spec_json_test.cc
 // `SpecJsonFastPath.*` and fuzz/spec_json_fuzz.cc compare the two readers on every text).
+//
+// Each step takes the position and returns the one after what it read, or nullptr when it declines, so
+// that the position lives in a register (as a member it was stored and loaded around every step).
 class FastReader {
  public:
   // `text` is followed by json::kPadding readable bytes (their values do not matter).
   FastReader(std::string_view text, TensorMapSpec* spec, uint32_t* counts)
-      : p_(text.data()), end_(text.data() + text.size()), s_(spec), counts_(counts) {}
+      : begin_(text.data()), end_(text.data() + text.size()), s_(spec), counts_(counts) {}
 
 #if defined(__GNUC__)
   __attribute__((noinline))  // its own registers: inlined into ObjectReader::Read it spilled (perf)
 #endif
   bool Read() {
     // The text without its trailing whitespace must end with the object's '}'. Then every scan below
-    // (whitespace, digits) stops at that '}' at the latest, so none needs to check for the end: p_ stays
+    // (whitespace, digits) stops at that '}' at the latest, so none needs to check for the end: p stays
     // before end_ until the closing '}' is read, and only a string's scan, which may run through a '}',
     // compares with end_.
-    while (end_ > p_ && IsWs(end_[-1])) --end_;
-    if (end_ == p_ || end_[-1] != '}') return false;
-    Ws();
-    if (*p_++ != '{') return false;
-    Ws();
-    if (*p_ == '}') {
-      ++p_;
-      return p_ == end_;
-    }
+    while (end_ > begin_ && IsWs(end_[-1])) --end_;
+    if (end_ == begin_ || end_[-1] != '}') return false;
+    const char* p = Ws(begin_);
+    if (*p++ != '{') return false;
+    p = Ws(p);
+    if (*p == '}') return p + 1 == end_;
     for (;;) {
       std::string_view key;
-      if (!Str(&key)) return false;
-      Ws();
-      if (*p_++ != ':') return false;
+      if ((p = Str(p, &key)) == nullptr) return false;
+      p = Ws(p);
+      if (*p++ != ':') return false;
       const KeyInfo* info = FindKey(key);
       if (info == nullptr || (s_->set_fields & info->field) != 0) return false;
       s_->set_fields |= info->field;
-      Ws();
-      if (!Value(static_cast<size_t>(info - kKeys.data()))) return false;
-      Ws();
-      const char c = *p_++;
-      if (c == '}') return p_ == end_;  // the last '}', or something after the object
+      if ((p = Value(static_cast<size_t>(info - kKeys.data()), Ws(p))) == nullptr) return false;
+      p = Ws(p);
+      const char c = *p++;
+      if (c == '}') return p == end_;  // the last '}', or something after the object
       if (c != ',') return false;
-      Ws();
+      p = Ws(p);
     }
   }
 
  private:
   static bool IsWs(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
   // Whitespace is rare between tokens (JSON Lines as written): one compare when there is none.
-  void Ws() {
-    if (__builtin_expect(static_cast<unsigned char>(*p_) <= ' ', 0)) SkipWs();
-  }
-  void SkipWs() {
-    while (IsWs(*p_)) ++p_;
+  static const char* Ws(const char* p) {
+    if (__builtin_expect(static_cast<unsigned char>(*p) <= ' ', 0))
+      while (IsWs(*p)) ++p;
+    return p;
   }
 
-  // A string of plain bytes at p_ (which must be its opening quote); *out: the bytes between the quotes.
-  bool Str(std::string_view* out) {
-    if (*p_ != '"') return false;
-    const char* const begin = p_ + 1;
+  // A string of plain bytes at p (which must be its opening quote); *out: the bytes between the quotes.
+  const char* Str(const char* p, std::string_view* out) const {
+    if (*p != '"') return nullptr;
+    const char* const begin = p + 1;
 #if defined(__SSE2__)
     // 16 bytes at a time; a load starts before end_, so it stays inside the padding.
     for (const char* q = begin; q < end_; q += 16) {
@@ -284,76 +282,75 @@ class FastReader {
       const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(special));
       if (m == 0) continue;
       const char* const at = q + __builtin_ctz(m);
-      if (at >= end_ || *at != '"') return false;
+      if (at >= end_ || *at != '"') return nullptr;
       *out = std::string_view(begin, static_cast<size_t>(at - begin));
-      p_ = at + 1;
-      return true;
+      return at + 1;
     }
-    return false;
+    return nullptr;
 #else
     const char* q = begin;
     while (q < end_ && static_cast<unsigned char>(*q) >= 0x20 && static_cast<unsigned char>(*q) < 0x80 &&
            *q != '"' && *q != '\\')
       ++q;
-    if (q >= end_ || *q != '"') return false;
+    if (q >= end_ || *q != '"') return nullptr;
     *out = std::string_view(begin, static_cast<size_t>(q - begin));
-    p_ = q + 1;
-    return true;
+    return q + 1;
 #endif
   }
 
-  // Digits at p_: 1 to 19 of them (so no overflow), the first not '0' unless it is the only one. What
+  // Digits at p: 1 to 19 of them (so no overflow), the first not '0' unless it is the only one. What
   // follows is left to the caller's structure check (a '.', 'e' or digit after a leading 0 fails there).
-  bool Digits(uint64_t* out) {
-    const char* const begin = p_;
-    uint64_t x = static_cast<unsigned char>(*p_) - unsigned{'0'};
-    if (x > 9) return false;
-    ++p_;
+  static const char* Digits(const char* p, uint64_t* out) {
+    const char* const begin = p;
+    uint64_t x = static_cast<unsigned char>(*p) - unsigned{'0'};
+    if (x > 9) return nullptr;
+    ++p;
     if (x != 0) {
       for (;;) {
-        const uint64_t d = static_cast<unsigned char>(*p_) - unsigned{'0'};
+        const uint64_t d = static_cast<unsigned char>(*p) - unsigned{'0'};
         if (d > 9) break;
         x = x * 10 + d;
-        ++p_;
+        ++p;
       }
-      if (p_ - begin > 19) return false;
+      if (p - begin > 19) return nullptr;
     }
     *out = x;
-    return true;
+    return p;
   }
-  bool U64(uint64_t* out) { return Digits(out); }
-  bool U32(uint32_t* out) {
+  static const char* U64(const char* p, uint64_t* out) { return Digits(p, out); }
+  static const char* U32(const char* p, uint32_t* out) {
     uint64_t x;
-    if (!Digits(&x) || x > UINT32_MAX) return false;
+    if ((p = Digits(p, &x)) == nullptr || x > UINT32_MAX) return nullptr;
     *out = static_cast<uint32_t>(x);
-    return true;
+    return p;
   }
-  bool I32(int32_t* out) {
-    const bool negative = *p_ == '-';
-    p_ += negative;
+  static const char* I32(const char* p, int32_t* out) {
+    const bool negative = *p == '-';
     uint64_t x;
-    if (!Digits(&x) || x > (negative ? uint64_t{1} << 31 : uint64_t{INT32_MAX})) return false;
+    if ((p = Digits(p + negative, &x)) == nullptr || x > (negative ? uint64_t{1} << 31 : uint64_t{INT32_MAX}))
+      return nullptr;
     *out = negative ? static_cast<int32_t>(-static_cast<int64_t>(x)) : static_cast<int32_t>(x);
-    return true;
+    return p;
   }
 
   // A name (count == 0), or also the cuda.h integer below count.
   template <typename E>
-  bool Enum(E* out, int count) {
-    if (count > 0 && *p_ != '"') {
+  const char* Enum(const char* p, E* out, int count) const {
+    if (count > 0 && *p != '"') {
       uint64_t x;
-      if (!Digits(&x) || x >= static_cast<uint64_t>(count)) return false;
+      if ((p = Digits(p, &x)) == nullptr || x >= static_cast<uint64_t>(count)) return nullptr;
       *out = static_cast<E>(x);
-      return true;
+      return p;
     }
     std::string_view sv;
-    return Str(&sv) && Parse(sv, out);
+    if ((p = Str(p, &sv)) == nullptr || !Parse(sv, out)) return nullptr;
+    return p;
   }
   // An integer, or a "0x..." / decimal string read as the full reader's Address reads it.
-  bool Address(uint64_t* out) {
-    if (*p_ != '"') return U64(out);
+  const char* Address(const char* p, uint64_t* out) const {
+    if (*p != '"') return U64(p, out);
     std::string_view sv;
-    if (!Str(&sv)) return false;
+    if ((p = Str(p, &sv)) == nullptr) return nullptr;
     int base = 10;
     if (sv.size() > 2 && sv[0] == '0' && (sv[1] == 'x' || sv[1] == 'X')) {
       sv.remove_prefix(2);
@@ -361,85 +358,84 @@ class FastReader {
     }
     uint64_t x = 0;
     const auto res = std::from_chars(sv.data(), sv.data() + sv.size(), x, base);
-    if (sv.empty() || res.ec != std::errc() || res.ptr != sv.data() + sv.size()) return false;
+    if (sv.empty() || res.ec != std::errc() || res.ptr != sv.data() + sv.size()) return nullptr;
     *out = x;
-    return true;
+    return p;
   }
-  bool DriverVersion(uint32_t* out) {
-    if (*p_ != '"') return U32(out);
+  const char* DriverVersion(const char* p, uint32_t* out) const {
+    if (*p != '"') return U32(p, out);
     std::string_view sv;
-    return Str(&sv) && DriverVersionOf(sv, out);
+    if ((p = Str(p, &sv)) == nullptr || !DriverVersionOf(sv, out)) return nullptr;
+    return p;
   }
 
   template <typename T, size_t N>
-  bool Array(std::array<T, N>* out, int which) {
-    if (*p_ != '[') return false;
-    ++p_;
-    Ws();
+  const char* Array(const char* p, std::array<T, N>* out, int which) {
+    if (*p != '[') return nullptr;
+    p = Ws(p + 1);
     uint32_t n = 0;
-    if (*p_ == ']') {
-      ++p_;
+    if (*p == ']') {
+      ++p;
     } else {
       for (;;) {
-        if (n >= N) return false;
+        if (n >= N) return nullptr;
         T x;
-        bool ok;
-        if constexpr (std::is_same_v<T, uint64_t>) ok = U64(&x);
-        else if constexpr (std::is_same_v<T, uint32_t>) ok = U32(&x);
-        else ok = I32(&x);
-        if (!ok) return false;
+        if constexpr (std::is_same_v<T, uint64_t>) p = U64(p, &x);
+        else if constexpr (std::is_same_v<T, uint32_t>) p = U32(p, &x);
+        else p = I32(p, &x);
+        if (p == nullptr) return nullptr;
         (*out)[n++] = x;
-        Ws();
-        const char c = *p_++;
+        p = Ws(p);
+        const char c = *p++;
         if (c == ']') break;
-        if (c != ',') return false;
-        Ws();
+        if (c != ',') return nullptr;
+        p = Ws(p);
       }
     }
     counts_[which] = n;
-    return true;
+    return p;
   }
 
-  // The value of kKeys[key] (a dense switch: a jump table, where the fields' bits would be a search).
-  bool Value(size_t key) {
+  // The value of kKeys[key] at p (a dense switch: a jump table, where the fields' bits would be a search).
+  const char* Value(size_t key, const char* p) {
     TensorMapSpec& s = *s_;
     switch (key) {
       case KeyOf(kFieldName): {
         std::string_view sv;
-        if (!Str(&sv)) return false;
+        if ((p = Str(p, &sv)) == nullptr) return nullptr;
         s.name.assign(sv.data(), sv.size());
-        return true;
+        return p;
       }
-      case KeyOf(kFieldMode): return Enum(&s.mode, 0);
-      case KeyOf(kFieldDirection): return Enum(&s.direction, 0);
-      case KeyOf(kFieldReduceOp): return Enum(&s.reduce_op, 0);
-      case KeyOf(kFieldDataType): return Enum(&s.data_type, kNumDataTypes);
-      case KeyOf(kFieldRank): return U32(&s.rank);
-      case KeyOf(kFieldGlobalAddress): return Address(&s.global_address);
-      case KeyOf(kFieldGlobalDim): return Array(&s.global_dim, kArrGlobalDim);
-      case KeyOf(kFieldGlobalStrides): return Array(&s.global_strides, kArrGlobalStrides);
-      case KeyOf(kFieldBoxDim): return Array(&s.box_dim, kArrBoxDim);
-      case KeyOf(kFieldElementStrides): return Array(&s.element_strides, kArrElementStrides);
-      case KeyOf(kFieldInterleave): return Enum(&s.interleave, kNumInterleaves);
-      case KeyOf(kFieldSwizzle): return Enum(&s.swizzle, kNumSwizzles);
-      case KeyOf(kFieldL2Promotion): return Enum(&s.l2_promotion, kNumL2Promotions);
-      case KeyOf(kFieldOobFill): return Enum(&s.oob_fill, kNumOobFills);
-      case KeyOf(kFieldLowerCorner): return Array(&s.pixel_box_lower_corner, kArrLowerCorner);
-      case KeyOf(kFieldUpperCorner): return Array(&s.pixel_box_upper_corner, kArrUpperCorner);
-      case KeyOf(kFieldLowerCornerWidth): return I32(&s.pixel_box_lower_corner_width);
-      case KeyOf(kFieldUpperCornerWidth): return I32(&s.pixel_box_upper_corner_width);
-      case KeyOf(kFieldChannelsPerPixel): return U32(&s.channels_per_pixel);
-      case KeyOf(kFieldPixelsPerColumn): return U32(&s.pixels_per_column);
-      case KeyOf(kFieldWideMode): return Enum(&s.wide_mode, kNumIm2colWideModes);
-      case KeyOf(kFieldTarget): return Enum(&s.target, 0);
-      case KeyOf(kFieldSmemAddress): return Address(&s.smem_address);
-      case KeyOf(kFieldSmemAlignment): return U32(&s.smem_alignment);
-      case KeyOf(kFieldDriverVersion): return DriverVersion(&s.driver_version);
+      case KeyOf(kFieldMode): return Enum(p, &s.mode, 0);
+      case KeyOf(kFieldDirection): return Enum(p, &s.direction, 0);
+      case KeyOf(kFieldReduceOp): return Enum(p, &s.reduce_op, 0);
+      case KeyOf(kFieldDataType): return Enum(p, &s.data_type, kNumDataTypes);
+      case KeyOf(kFieldRank): return U32(p, &s.rank);
+      case KeyOf(kFieldGlobalAddress): return Address(p, &s.global_address);
+      case KeyOf(kFieldGlobalDim): return Array(p, &s.global_dim, kArrGlobalDim);
+      case KeyOf(kFieldGlobalStrides): return Array(p, &s.global_strides, kArrGlobalStrides);
+      case KeyOf(kFieldBoxDim): return Array(p, &s.box_dim, kArrBoxDim);
+      case KeyOf(kFieldElementStrides): return Array(p, &s.element_strides, kArrElementStrides);
+      case KeyOf(kFieldInterleave): return Enum(p, &s.interleave, kNumInterleaves);
+      case KeyOf(kFieldSwizzle): return Enum(p, &s.swizzle, kNumSwizzles);
+      case KeyOf(kFieldL2Promotion): return Enum(p, &s.l2_promotion, kNumL2Promotions);
+      case KeyOf(kFieldOobFill): return Enum(p, &s.oob_fill, kNumOobFills);
+      case KeyOf(kFieldLowerCorner): return Array(p, &s.pixel_box_lower_corner, kArrLowerCorner);
+      case KeyOf(kFieldUpperCorner): return Array(p, &s.pixel_box_upper_corner, kArrUpperCorner);
+      case KeyOf(kFieldLowerCornerWidth): return I32(p, &s.pixel_box_lower_corner_width);
+      case KeyOf(kFieldUpperCornerWidth): return I32(p, &s.pixel_box_upper_corner_width);
+      case KeyOf(kFieldChannelsPerPixel): return U32(p, &s.channels_per_pixel);
+      case KeyOf(kFieldPixelsPerColumn): return U32(p, &s.pixels_per_column);
+      case KeyOf(kFieldWideMode): return Enum(p, &s.wide_mode, kNumIm2colWideModes);
+      case KeyOf(kFieldTarget): return Enum(p, &s.target, 0);
+      case KeyOf(kFieldSmemAddress): return Address(p, &s.smem_address);
+      case KeyOf(kFieldSmemAlignment): return U32(p, &s.smem_alignment);
+      case KeyOf(kFieldDriverVersion): return DriverVersion(p, &s.driver_version);
     }
-    return false;
+    return nullptr;
   }
 
-  const char* p_;
+  const char* const begin_;
   const char* end_;
   TensorMapSpec* const s_;
   uint32_t* const counts_;
