@@ -71,10 +71,11 @@ constexpr size_t KeyOf(uint32_t field) {
 
 constexpr bool KeyLengthsFit() {
   for (const KeyInfo& k : kKeys)
-    if (k.name.size() < 4 || k.name.size() > 32) return false;
+    if (k.name.size() < 4 || k.name.size() > 29) return false;
   return true;
 }
-static_assert(KeyLengthsFit(), "FindKey takes keys of 4..32 bytes (its hash and SameBytes read 4 bytes at least)");
+static_assert(KeyLengthsFit(), "FindKey takes keys of 4..29 bytes (its hash and SameBytes read 4 bytes at least; "
+                               "a key with its quotes and colon fits the fast path's 32-byte patterns)");
 
 // A key's hash: three 4-byte words (first, middle, last; they overlap in short keys) and the length,
 // times a multiplier; the top 7 bits pick one of 128 slots. The multiplier is the first of a fixed
@@ -207,6 +208,37 @@ bool DriverVersionOf(std::string_view s, uint32_t* out) {
 }
 
 // ------------------------------------------------------------------------------------------ fast path
+
+// What the fast path keeps from text to text: the count of texts it read, and for each key (and the
+// object's start, index kKeys.size()) the key that followed it last time, tried first at the next key
+// (files repeat their key order; a guess only saves time, what is read is the same).
+struct FastState {
+  size_t reads = 0;
+  std::array<uint8_t, kKeys.size() + 1> next{};
+};
+
+#if defined(__SSE2__)
+// Each key as it is usually written, quotes and colon included ("name":), in a 32-byte block, and the
+// mask of its bytes, for comparing 32 bytes of input with one key at once.
+struct KeyPatterns {
+  struct Pattern {
+    char bytes[32] = {};
+    uint32_t mask = 0;
+  };
+  std::array<Pattern, kKeys.size()> p{};
+  constexpr KeyPatterns() {
+    for (size_t k = 0; k < kKeys.size(); ++k) {
+      const std::string_view n = kKeys[k].name;  // at most 29 bytes: KeyLengthsFit
+      p[k].bytes[0] = '"';
+      for (size_t i = 0; i < n.size(); ++i) p[k].bytes[i + 1] = n[i];
+      p[k].bytes[n.size() + 1] = '"';
+      p[k].bytes[n.size() + 2] = ':';
+      p[k].mask = static_cast<uint32_t>((uint64_t{1} << (n.size() + 3)) - 1);
+    }
+  }
+};
+constexpr KeyPatterns kKeyPatterns;
+#endif
 //
 // The common form of a spec read in one pass without simdjson: one object of known keys, each once,
 // whose values are strings of plain ASCII (0x20..0x7F but '"' and '\'), integers in their plain form
@@ -224,8 +256,8 @@ bool DriverVersionOf(std::string_view s, uint32_t* out) {
 class FastReader {
  public:
   // `text` is followed by json::kPadding readable bytes (their values do not matter).
-  FastReader(std::string_view text, TensorMapSpec* spec, uint32_t* counts)
-      : begin_(text.data()), end_(text.data() + text.size()), s_(spec), counts_(counts) {}
+  FastReader(std::string_view text, TensorMapSpec* spec, uint32_t* counts, FastState* state)
+      : begin_(text.data()), end_(text.data() + text.size()), s_(spec), counts_(counts), state_(state) {}
 
 #if defined(__GNUC__)
   __attribute__((noinline))  // its own registers: inlined into ObjectReader::Read it spilled (perf)
@@ -241,15 +273,27 @@ class FastReader {
     if (*p++ != '{') return false;
     p = Ws(p);
     if (*p == '}') return p + 1 == end_;
+    TensorMapSpec& s = *s_;
+    size_t prev = kKeys.size();  // the object's start
     for (;;) {
-      std::string_view key;
-      if ((p = Str(p, &key)) == nullptr) return false;
-      p = Ws(p);
-      if (*p++ != ':') return false;
-      const KeyInfo* info = FindKey(key);
-      if (info == nullptr || (s_->set_fields & info->field) != 0) return false;
-      s_->set_fields |= info->field;
-      if ((p = Value(static_cast<size_t>(info - kKeys.data()), Ws(p))) == nullptr) return false;
+      size_t key = state_->next[prev];
+      if (Written(p, key)) {  // "key": as the text before wrote it here (the '}' at end_ - 1 is no part of it)
+        p += kKeys[key].name.size() + 3;
+      } else {
+        std::string_view name;
+        if ((p = Str(p, &name)) == nullptr) return false;
+        p = Ws(p);
+        if (*p++ != ':') return false;
+        const KeyInfo* info = FindKey(name);
+        if (info == nullptr) return false;
+        key = static_cast<size_t>(info - kKeys.data());
+        state_->next[prev] = static_cast<uint8_t>(key);
+      }
+      const uint32_t field = kKeys[key].field;
+      if ((s.set_fields & field) != 0) return false;
+      s.set_fields |= field;
+      if ((p = Value(key, Ws(p))) == nullptr) return false;
+      prev = key;
       p = Ws(p);
       const char c = *p++;
       if (c == '}') return p == end_;  // the last '}', or something after the object
@@ -260,6 +304,22 @@ class FastReader {
 
  private:
   static bool IsWs(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
+  // Whether the 32 bytes at p (inside the padding) begin with kKeys[key] written as "key": (no space).
+  static bool Written(const char* p, size_t key) {
+#if defined(__SSE2__)
+    const KeyPatterns::Pattern& k = kKeyPatterns.p[key];
+    const __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)),
+                                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(k.bytes)));
+    const __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16)),
+                                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(k.bytes + 16)));
+    const uint32_t same = static_cast<uint32_t>(_mm_movemask_epi8(a)) |
+                          static_cast<uint32_t>(_mm_movemask_epi8(b)) << 16;
+    return (~same & k.mask) == 0;
+#else
+    (void)p, (void)key;
+    return false;
+#endif
+  }
   // Whitespace is rare between tokens (JSON Lines as written): one compare when there is none.
   static const char* Ws(const char* p) {
     if (__builtin_expect(static_cast<unsigned char>(*p) <= ' ', 0))
@@ -439,6 +499,7 @@ class FastReader {
   const char* end_;
   TensorMapSpec* const s_;
   uint32_t* const counts_;
+  FastState* const state_;
 };
 
 // Where a value is: the field's key and, inside an array, the element's index. Rendered only for errors.
@@ -454,15 +515,15 @@ class ObjectReader {
  public:
   ObjectReader(std::string_view text, json::TextPos at, TensorMapSpec* spec) : text_(text), at_(at), s_(spec) {}
 
-  // `fast_reads` (the parser's count of texts the fast path read): try FastReader first, and the full
-  // reader when it declines; nullptr: the full reader only.
-  absl::Status Read(od::parser* parser, const char* data, size_t capacity, size_t* fast_reads) {
+  // `fast` (the parser's FastState): try FastReader first, and the full reader when it declines;
+  // nullptr: the full reader only.
+  absl::Status Read(od::parser* parser, const char* data, size_t capacity, FastState* fast) {
     base_ = data;
     *s_ = TensorMapSpec();
     counts_.fill(kAbsentCount);
-    if (fast_reads != nullptr) {
-      if (FastReader(std::string_view(data, text_.size()), s_, counts_.data()).Read()) {
-        ++*fast_reads;
+    if (fast != nullptr) {
+      if (FastReader(std::string_view(data, text_.size()), s_, counts_.data(), fast).Read()) {
+        ++fast->reads;
         return FinishSpec(s_, counts_.data());
       }
       *s_ = TensorMapSpec();  // what the fast path had read
@@ -824,15 +885,15 @@ class ObjectReader {
 struct SpecJsonParser::Impl {
   od::parser parser;
   bool fast_path = true;
-  size_t fast_reads = 0;
-  size_t* FastReads() { return fast_path ? &fast_reads : nullptr; }
+  FastState fast;
+  FastState* FastReads() { return fast_path ? &fast : nullptr; }
   std::string copy;  // unpadded texts are copied here, followed by json::kPadding bytes
 };
 
 SpecJsonParser::SpecJsonParser() : impl_(std::make_unique<Impl>()) {}
 SpecJsonParser::~SpecJsonParser() = default;
 void SpecJsonParser::set_fast_path(bool on) { impl_->fast_path = on; }
-size_t SpecJsonParser::fast_reads() const { return impl_->fast_reads; }
+size_t SpecJsonParser::fast_reads() const { return impl_->fast.reads; }
 
 absl::Status SpecJsonParser::Parse(std::string_view text, json::TextPos at, bool padded, TensorMapSpec* spec) {
   ObjectReader reader(text, at, spec);
