@@ -50,9 +50,11 @@
 #if defined(__GNUC__)
 #define TMAPGEN_JSON_LIKELY(x) __builtin_expect(!!(x), 1)
 #define TMAPGEN_JSON_COLD __attribute__((noinline, cold))
+#define TMAPGEN_JSON_INLINE inline __attribute__((always_inline))
 #else
 #define TMAPGEN_JSON_LIKELY(x) (x)
 #define TMAPGEN_JSON_COLD
+#define TMAPGEN_JSON_INLINE inline
 #endif
 
 namespace tmapgen::json {
@@ -90,7 +92,7 @@ class Writer {
   // Keys and values written as string literals ("index"): the same, with the length known at compile
   // time, so that a short literal is checked and copied in a few instructions.
   template <size_t N>
-  Writer& Key(const char (&key)[N]) {
+  TMAPGEN_JSON_INLINE Writer& Key(const char (&key)[N]) {  // inlined: each call site sees its literal
     static_assert(N >= 1, "a string literal");
     if constexpr (N - 1 > kShort) {
       return Key(std::string_view(key, N - 1));
@@ -109,7 +111,7 @@ class Writer {
     }
   }
   template <size_t N>
-  Writer& String(const char (&value)[N]) {
+  TMAPGEN_JSON_INLINE Writer& String(const char (&value)[N]) {
     static_assert(N >= 1, "a string literal");
     if constexpr (N - 1 > kShort) {
       return String(std::string_view(value, N - 1));
@@ -187,8 +189,16 @@ class Writer {
   // are copied whole and checked at once; only a string that needs escaping takes Quote.
   static constexpr size_t kShort = 24;
   template <size_t n>
-  static char* QuoteShort(char* p, const char* s) {
+  TMAPGEN_JSON_INLINE static char* QuoteShort(char* p, const char* s) {
     static_assert(n <= kShort, "short");
+    // A literal seen at its call site (Key and String are inlined): its check folds to a constant and
+    // its bytes are stored as immediates. Otherwise (the compiler could not fold it) the check below.
+    if (__builtin_constant_p(PlainBytes<n>(s)) && PlainBytes<n>(s)) {
+      *p = '"';
+      std::memcpy(p + 1, s, n);
+      p[n + 1] = '"';
+      return p + n + 2;
+    }
     // The n bytes (a compile-time constant) go to a 32-byte block with fixed-size copies and are checked
     // there at once; bytes past n are ignored.
     unsigned char block[32] = {};
@@ -199,6 +209,16 @@ class Writer {
     std::memcpy(p + 1, block, n);
     p[n + 1] = '"';
     return p + n + 2;
+  }
+  // Whether n bytes need no escaping, byte by byte (for constant folding only; see QuoteShort).
+  template <size_t n>
+  TMAPGEN_JSON_INLINE static bool PlainBytes(const char* s) {
+    bool plain = true;
+    for (size_t i = 0; i < n; ++i) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      plain = plain && c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+    }
+    return plain;
   }
   // Whether the first n (<= 32) bytes of block need no escaping: 0x20..0x7F except '"' and '\\'.
   static bool IsPlainBlock(const unsigned char* block, size_t n) {
@@ -356,5 +376,6 @@ class RawText {
 
 #undef TMAPGEN_JSON_LIKELY
 #undef TMAPGEN_JSON_COLD
+#undef TMAPGEN_JSON_INLINE
 
 #endif  // TMAPGEN_SRC_JSON_JSON_WRITER_H_
