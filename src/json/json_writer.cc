@@ -300,35 +300,14 @@ Writer& Writer::KeyMisuse() {
   return *this;
 }
 
-Writer& Writer::Open(char bracket) {
-  char* p = BeforeValue(1, bracket == '{' ? "BeginObject" : "BeginArray");
-  if (p == nullptr) return *this;
-  *p++ = bracket;
-  len_ = static_cast<size_t>(p - buf_.get());
-  stack_.push_back(bracket);
-  top_ = bracket;
-  has_items_ = false;
-  return *this;
-}
-
-Writer& Writer::Close(char bracket) {
+Writer& Writer::CloseMisuse(char bracket) {
   const char open = bracket == '}' ? '{' : '[';
   const char* what = bracket == '}' ? "EndObject" : "EndArray";
   if (stack_.empty() || stack_.back() != open) {
     Misuse(std::string(what) + (stack_.empty() ? " with no open container" : " closing the wrong kind of container"));
-    return *this;
-  }
-  if (key_pending_) {
+  } else {
     Misuse(std::string(what) + " after a Key without a value");
-    return *this;
   }
-  stack_.pop_back();
-  top_ = stack_.empty() ? 0 : stack_.back();
-  char* p = Reserve(2 + Indent());
-  if (pretty_ && has_items_) p = Newline(p, stack_.size());
-  *p++ = bracket;
-  len_ = static_cast<size_t>(p - buf_.get());
-  has_items_ = true;
   return *this;
 }
 

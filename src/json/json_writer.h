@@ -283,8 +283,29 @@ class Writer {
     }
     return *this;
   }
-  Writer& Open(char bracket);
-  Writer& Close(char bracket);
+  // Inline: a report opens and closes a few dozen containers. Misuse goes to the cold CloseMisuse.
+  Writer& Open(char bracket) {
+    char* p = BeforeValue(1, bracket == '{' ? "BeginObject" : "BeginArray");
+    if (p == nullptr) return *this;
+    *p++ = bracket;
+    len_ = static_cast<size_t>(p - buf_.get());
+    stack_.push_back(bracket);
+    top_ = bracket;
+    has_items_ = false;
+    return *this;
+  }
+  Writer& Close(char bracket) {
+    if (!TMAPGEN_JSON_LIKELY(top_ == (bracket == '}' ? '{' : '[') && !key_pending_)) return CloseMisuse(bracket);
+    stack_.pop_back();
+    top_ = stack_.empty() ? 0 : stack_.back();
+    char* p = Reserve(2 + Indent());
+    if (pretty_ && has_items_) p = Newline(p, stack_.size());
+    *p++ = bracket;
+    len_ = static_cast<size_t>(p - buf_.get());
+    has_items_ = true;
+    return *this;
+  }
+  TMAPGEN_JSON_COLD Writer& CloseMisuse(char bracket);
 
   TMAPGEN_JSON_COLD char* ValueMisuse(const char* what);
   TMAPGEN_JSON_COLD Writer& KeyMisuse();

@@ -192,6 +192,7 @@ TEST(SpecJsonFastPath, HandWrittenTextsReadAlike) {
       R"([{"tensor_data_type":"bf16","global_dim":[64],"box_dim":[8]}])",
       R"("tensor_data_type")",
       "{\"tensor_data_type\":\"bf16\",\"global_dim\":[64,\n32],\n\"box_dim\":[8,8]}",
+      "{\"name\":\"a\":\"b\"," + base + "}\n,\"target\":\"sm_90a\"}",  // spec_json_fuzz, 2026-12-02
   };
   for (const std::string& t : texts) c.Check(t);
   EXPECT_GE(c.taken(), 30u);

@@ -239,6 +239,26 @@ TEST(SpecJson, TextThatIsNotJsonWinsOverAProblemWithAField) {
   EXPECT_EQ(e.field, "x");
 }
 
+// On-Demand does not check what it skips; a string value read in place is skipped by the next step. A text
+// whose first member's value is followed by ':' must still be "not JSON", whatever bytes follow it in the
+// buffer (spec_json_fuzz, 2026-12-02: it passed as an object, and the answer depended on the padding).
+TEST(SpecJson, WhatOnDemandSkipsIsCheckedToo) {
+  const std::string text = "{\"name\":\"a\":\"b\",\"tensor_data_type\":\"bf16\",\"global_dim\":[8],\"box_dim\":[8]}\n,\"x\":1}";
+  const InputError e = MustFail(text);
+  EXPECT_EQ(e.line, 1u);
+  EXPECT_EQ(e.column, 12u);  // the second :
+  EXPECT_NE(e.message.find("expected ',' or '}' after an object member, got ':'"), std::string::npos) << e.message;
+  SpecJsonParser parser;
+  parser.set_fast_path(false);
+  for (const char pad : {'\0', ' ', '}'}) {
+    std::string buf = text;
+    buf.append(json::kPadding, pad);
+    TensorMapSpec s;
+    const absl::Status st = parser.Parse(std::string_view(buf.data(), text.size()), json::TextPos(), true, &s);
+    EXPECT_EQ(InputErrorOf(st).message, e.message) << static_cast<int>(pad);
+  }
+}
+
 TEST(SpecJson, HostileNestingIsAnErrorNotACrash) {
   const std::string deep = "{\"x\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
   InputError e = MustFail(deep);
