@@ -83,6 +83,13 @@ class Reader {
     split_.Feed(bytes);
     Drain();
   }
+  // Reads up to n bytes of `in` straight into the splitter's buffer; the count read (0: end or error).
+  size_t FeedFrom(FILE* in, size_t n) {
+    const size_t got = std::fread(split_.Room(n), 1, n, in);
+    split_.Commit(got);
+    Drain();
+    return got;
+  }
   void Finish() {
     split_.Finish();
     Drain();
@@ -164,7 +171,7 @@ absl::Status ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* out_s
   Input in(name);
   if (in.get() == nullptr) return ErrnoStatus(in.open_errno(), "cannot open", name);
   if (fmt == InputFormat::kAuto) fmt = FormatForName(name);
-  std::vector<char> buf(kChunk);
+  std::vector<char> buf(size_t{1} << 16);  // the sniffed head; the rest is read into the splitter
   size_t n = 0;
   if (fmt == InputFormat::kAuto) {  // sniff the first 64 KiB
     while (n < (size_t{1} << 16)) {
@@ -176,7 +183,8 @@ absl::Status ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* out_s
   }
   Reader reader(shown, fmt, sink);
   reader.Feed(std::string_view(buf.data(), n));
-  while ((n = std::fread(buf.data(), 1, buf.size(), in.get())) > 0) reader.Feed(std::string_view(buf.data(), n));
+  while (reader.FeedFrom(in.get(), kChunk) > 0) {
+  }
   if (std::ferror(in.get())) return ErrnoStatus(errno == 0 ? EIO : errno, "cannot read", name);
   reader.Finish();
   if (counting.count() == 0) {

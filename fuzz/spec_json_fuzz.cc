@@ -8,6 +8,9 @@
 // - The same text as JSON Lines and as a JSON array (pieces from SpecSplitter, read in place with the
 //   splitter's padding) gives, for each piece, the verdict ParseSpecJson gives for the piece alone.
 // - Validate's fast path gives the rule table's Validation (fuzz/validation_compare.h).
+// - The spec reader's fast path (FastReader in src/schema/spec_json.cc) and the full reader (simdjson)
+//   give the same status (message, field, line, column) and, when the text is accepted, the same spec,
+//   with the text copied and in place before padding bytes that would continue it.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -56,6 +59,33 @@ void CheckSpec(std::string_view text) {
   }
 }
 
+void CheckFastPath(std::string_view text) {
+  static SpecJsonParser* const fast = new SpecJsonParser;
+  static SpecJsonParser* const full = [] {
+    SpecJsonParser* p = new SpecJsonParser;
+    p->set_fast_path(false);
+    return p;
+  }();
+  const json::TextPos at{2, 3};
+  TensorMapSpec want, got;
+  const absl::Status want_st = full->Parse(text, at, false, &want);
+  std::string buf(text);
+  for (const char pad : {'\0', ' ', '}', '"', '1'}) {
+    buf.resize(text.size());
+    buf.append(json::kPadding, pad);
+    const absl::Status st = pad == '\0' ? fast->Parse(text, at, false, &got)
+                                         : fast->Parse(std::string_view(buf.data(), text.size()), at, true, &got);
+    CHECK(st.ok() == want_st.ok());
+    if (st.ok()) {
+      CHECK(SameSpec(got, want));
+    } else {
+      CHECK(StatusMessage(st) == StatusMessage(want_st));
+      const InputError a = InputErrorOf(st), b = InputErrorOf(want_st);
+      CHECK(a.field == b.field && a.line == b.line && a.column == b.column);
+    }
+  }
+}
+
 void CheckStream(std::string_view text, StreamFormat f) {
   SpecSplitter split(f);
   split.Feed(text);
@@ -78,6 +108,7 @@ void CheckStream(std::string_view text, StreamFormat f) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   CheckSpec(text);
+  CheckFastPath(text);
   CheckStream(text, StreamFormat::kJsonLines);
   CheckStream(text, StreamFormat::kJson);
   return 0;

@@ -75,10 +75,91 @@ char* PutNumber(char* p, T v) {
 
 }  // namespace
 
+#if defined(__SSE2__)
+namespace {
+// The bytes of x that need escaping: controls (< 0x20) and, as signed bytes also below 0x20, non-ASCII
+// bytes (>= 0x80, copied after a UTF-8 check); '"' and '\\'.
+inline __m128i Special(__m128i x) {
+  return _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+                      _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+}
+}  // namespace
+#endif
+
 char* Writer::Quote(char* p, std::string_view value) {
   const unsigned char* s = reinterpret_cast<const unsigned char*>(value.data());
   const unsigned char* const end = s + value.size();
   const size_t n = value.size();
+#if defined(__SSE2__)
+  // A string of 4 bytes or more with nothing to escape (names, keys, most messages): loaded in pieces that
+  // stay inside `value` (the first and the last 16 bytes, overlapping; for 4..15 bytes the first and last 8
+  // or 4), checked, and stored whole at once. 32 bytes and more: 32 per step, and the last 32 bytes, which
+  // overlap the ones before, stored again over them.
+  if (n >= 16) {
+    if (n <= 32) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(end - 16));
+      if (__builtin_expect(_mm_movemask_epi8(_mm_or_si128(Special(a), Special(b))) == 0, 1)) {
+        *p = '"';
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 1), a);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 1 + n - 16), b);
+        p[n + 1] = '"';
+        return p + n + 2;
+      }
+    } else {
+      char* q = p + 1;
+      const unsigned char* t = s;
+      for (; end - t >= 32; t += 32, q += 32) {
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + 16));
+        if (_mm_movemask_epi8(_mm_or_si128(Special(a), Special(b))) != 0) break;
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(q), a);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(q + 16), b);
+      }
+      if (t == end || end - t < 32) {  // all plain so far: the last 32 bytes, over the ones before
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(end - 32));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(end - 16));
+        if (__builtin_expect(_mm_movemask_epi8(_mm_or_si128(Special(a), Special(b))) == 0, 1)) {
+          *p = '"';
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 1 + n - 32), a);
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 1 + n - 16), b);
+          p[n + 1] = '"';
+          return p + n + 2;
+        }
+      }
+      // Something to escape: the general loop below from the first byte of the block where it is.
+      *p = '"';
+      p = q;
+      s = t;
+      goto general;
+    }
+  } else if (n >= 4) {
+    uint64_t a, b;
+    unsigned live;
+    if (n >= 8) {
+      std::memcpy(&a, s, 8), std::memcpy(&b, end - 8, 8);
+      live = 0xFF;
+    } else {
+      uint32_t a4, b4;
+      std::memcpy(&a4, s, 4), std::memcpy(&b4, end - 4, 4);
+      a = a4, b = b4;
+      live = 0xF;
+    }
+    const __m128i x = _mm_set_epi64x(static_cast<long long>(b), static_cast<long long>(a));
+    const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(Special(x)));
+    if (__builtin_expect(((m | m >> 8) & live) == 0, 1)) {
+      *p = '"';
+      if (n >= 8) {
+        std::memcpy(p + 1, &a, 8), std::memcpy(p + 1 + n - 8, &b, 8);
+      } else {
+        uint32_t a4 = static_cast<uint32_t>(a), b4 = static_cast<uint32_t>(b);
+        std::memcpy(p + 1, &a4, 4), std::memcpy(p + 1 + n - 4, &b4, 4);
+      }
+      p[n + 1] = '"';
+      return p + n + 2;
+    }
+  }
+#else
   if (n <= 32) {
     // A short string (names, most keys): gathered into a 32-byte block with overlapping fixed-size loads
     // (no call to memcpy, nothing read outside `value`), checked at once and stored whole.
@@ -89,14 +170,18 @@ char* Writer::Quote(char* p, std::string_view value) {
     } else {
       Gather(block, s, n);
     }
-    if (__builtin_expect(IsPlainBlock(block, n), 1)) {
+    if (IsPlainBlock(block, n)) {
       *p = '"';
       std::memcpy(p + 1, block, 32);
       p[n + 1] = '"';
       return p + n + 2;
     }
   }
+#endif
   *p++ = '"';
+#if defined(__SSE2__)
+general:
+#endif
   while (s < end) {
 #if defined(__SSE2__)
     // 16 bytes at a time, stored before they are looked at (QuotedBound leaves room for that): the
@@ -215,35 +300,14 @@ Writer& Writer::KeyMisuse() {
   return *this;
 }
 
-Writer& Writer::Open(char bracket) {
-  char* p = BeforeValue(1, bracket == '{' ? "BeginObject" : "BeginArray");
-  if (p == nullptr) return *this;
-  *p++ = bracket;
-  len_ = static_cast<size_t>(p - buf_.get());
-  stack_.push_back(bracket);
-  top_ = bracket;
-  has_items_ = false;
-  return *this;
-}
-
-Writer& Writer::Close(char bracket) {
+Writer& Writer::CloseMisuse(char bracket) {
   const char open = bracket == '}' ? '{' : '[';
   const char* what = bracket == '}' ? "EndObject" : "EndArray";
   if (stack_.empty() || stack_.back() != open) {
     Misuse(std::string(what) + (stack_.empty() ? " with no open container" : " closing the wrong kind of container"));
-    return *this;
-  }
-  if (key_pending_) {
+  } else {
     Misuse(std::string(what) + " after a Key without a value");
-    return *this;
   }
-  stack_.pop_back();
-  top_ = stack_.empty() ? 0 : stack_.back();
-  char* p = Reserve(2 + Indent());
-  if (pretty_ && has_items_) p = Newline(p, stack_.size());
-  *p++ = bracket;
-  len_ = static_cast<size_t>(p - buf_.get());
-  has_items_ = true;
   return *this;
 }
 

@@ -25,8 +25,8 @@
 //
 // Why tmapgen writes JSON itself (docs/design.md, "Dependencies"): simdjson 3.0.1 (Debian) reads only;
 // the JSON report must stay byte-stable (docs/json-report.md); and the report writer is on the hot path
-// of `tmapgen validate` (docs/perf.md): one buffer written through a pointer, strings escaped 16 bytes at
-// a time, the common calls inline.
+// of `tmapgen validate` (docs/perf.md): one buffer written through a pointer, a string with nothing to
+// escape checked and stored in whole 16- or 32-byte blocks (SSE2), the common calls inline.
 //
 // Complexity: each call is amortized O(size of what it writes). Nesting depth is unbounded (one byte
 // of state per open container).
@@ -50,9 +50,11 @@
 #if defined(__GNUC__)
 #define TMAPGEN_JSON_LIKELY(x) __builtin_expect(!!(x), 1)
 #define TMAPGEN_JSON_COLD __attribute__((noinline, cold))
+#define TMAPGEN_JSON_INLINE inline __attribute__((always_inline))
 #else
 #define TMAPGEN_JSON_LIKELY(x) (x)
 #define TMAPGEN_JSON_COLD
+#define TMAPGEN_JSON_INLINE inline
 #endif
 
 namespace tmapgen::json {
@@ -90,7 +92,7 @@ class Writer {
   // Keys and values written as string literals ("index"): the same, with the length known at compile
   // time, so that a short literal is checked and copied in a few instructions.
   template <size_t N>
-  Writer& Key(const char (&key)[N]) {
+  TMAPGEN_JSON_INLINE Writer& Key(const char (&key)[N]) {  // inlined: each call site sees its literal
     static_assert(N >= 1, "a string literal");
     if constexpr (N - 1 > kShort) {
       return Key(std::string_view(key, N - 1));
@@ -109,7 +111,7 @@ class Writer {
     }
   }
   template <size_t N>
-  Writer& String(const char (&value)[N]) {
+  TMAPGEN_JSON_INLINE Writer& String(const char (&value)[N]) {
     static_assert(N >= 1, "a string literal");
     if constexpr (N - 1 > kShort) {
       return String(std::string_view(value, N - 1));
@@ -170,6 +172,11 @@ class Writer {
   static char* QuoteTo(char* p, std::string_view value) { return Quote(p, value); }
   static size_t QuotedBound(size_t n) { return 6 * n + 2 + 32; }
   Writer& RawValue(std::string_view json) { return Raw(json, "RawValue"); }
+  // The same without a copy: RawBegin(bound) returns where the next value (at most `bound` bytes of one
+  // complete compact JSON value) goes, in the writer's own buffer, or nullptr on misuse (then write
+  // nothing); RawEnd(end) takes the value written up to `end`. Nothing else may be called in between.
+  char* RawBegin(size_t bound) { return BeforeValue(bound, "RawValue"); }
+  void RawEnd(char* end) { len_ = static_cast<size_t>(end - buf_.get()); }
   bool pretty() const { return pretty_; }
 
  private:
@@ -182,8 +189,16 @@ class Writer {
   // are copied whole and checked at once; only a string that needs escaping takes Quote.
   static constexpr size_t kShort = 24;
   template <size_t n>
-  static char* QuoteShort(char* p, const char* s) {
+  TMAPGEN_JSON_INLINE static char* QuoteShort(char* p, const char* s) {
     static_assert(n <= kShort, "short");
+    // A literal seen at its call site (Key and String are inlined): its check folds to a constant and
+    // its bytes are stored as immediates. Otherwise (the compiler could not fold it) the check below.
+    if (__builtin_constant_p(PlainBytes<n>(s)) && PlainBytes<n>(s)) {
+      *p = '"';
+      std::memcpy(p + 1, s, n);
+      p[n + 1] = '"';
+      return p + n + 2;
+    }
     // The n bytes (a compile-time constant) go to a 32-byte block with fixed-size copies and are checked
     // there at once; bytes past n are ignored.
     unsigned char block[32] = {};
@@ -194,6 +209,16 @@ class Writer {
     std::memcpy(p + 1, block, n);
     p[n + 1] = '"';
     return p + n + 2;
+  }
+  // Whether n bytes need no escaping, byte by byte (for constant folding only; see QuoteShort).
+  template <size_t n>
+  TMAPGEN_JSON_INLINE static bool PlainBytes(const char* s) {
+    bool plain = true;
+    for (size_t i = 0; i < n; ++i) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      plain = plain && c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+    }
+    return plain;
   }
   // Whether the first n (<= 32) bytes of block need no escaping: 0x20..0x7F except '"' and '\\'.
   static bool IsPlainBlock(const unsigned char* block, size_t n) {
@@ -258,8 +283,29 @@ class Writer {
     }
     return *this;
   }
-  Writer& Open(char bracket);
-  Writer& Close(char bracket);
+  // Inline: a report opens and closes a few dozen containers. Misuse goes to the cold CloseMisuse.
+  Writer& Open(char bracket) {
+    char* p = BeforeValue(1, bracket == '{' ? "BeginObject" : "BeginArray");
+    if (p == nullptr) return *this;
+    *p++ = bracket;
+    len_ = static_cast<size_t>(p - buf_.get());
+    stack_.push_back(bracket);
+    top_ = bracket;
+    has_items_ = false;
+    return *this;
+  }
+  Writer& Close(char bracket) {
+    if (!TMAPGEN_JSON_LIKELY(top_ == (bracket == '}' ? '{' : '[') && !key_pending_)) return CloseMisuse(bracket);
+    stack_.pop_back();
+    top_ = stack_.empty() ? 0 : stack_.back();
+    char* p = Reserve(2 + Indent());
+    if (pretty_ && has_items_) p = Newline(p, stack_.size());
+    *p++ = bracket;
+    len_ = static_cast<size_t>(p - buf_.get());
+    has_items_ = true;
+    return *this;
+  }
+  TMAPGEN_JSON_COLD Writer& CloseMisuse(char bracket);
 
   TMAPGEN_JSON_COLD char* ValueMisuse(const char* what);
   TMAPGEN_JSON_COLD Writer& KeyMisuse();
@@ -292,6 +338,24 @@ class RawText {
     p_ += N - 1;
   }
   void Str(std::string_view v) { p_ = Writer::QuoteTo(p_, v); }
+  // A string that needs no escaping (tmapgen's own names: Name(), FullName(); tests/json check them all),
+  // quoted and copied as it is (room: v.size() + 2 + 32).
+  void Plain(std::string_view v) {
+    *p_ = '"';
+    CopySmall(p_ + 1, v.data(), v.size());
+    p_[v.size() + 1] = '"';
+    p_ += v.size() + 2;
+  }
+  // v as the string "0x" followed by lowercase hex digits without leading zeros ("0x0" for 0), quoted:
+  // the bytes of StrCat("0x", absl::Hex(v)) (room: 20 bytes).
+  void HexStr(uint64_t v) {
+    const int digits = v == 0 ? 1 : (67 - __builtin_clzll(v)) / 4;
+    p_[0] = '"', p_[1] = '0', p_[2] = 'x';
+    char* d = p_ + 3 + digits;
+    *d = '"';
+    for (int i = 0; i < digits; ++i, v >>= 4) *--d = "0123456789abcdef"[v & 15];
+    p_ += digits + 4;
+  }
   void U(uint64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
   void I(int64_t v) { p_ = std::to_chars(p_, p_ + 21, v).ptr; }
   template <typename T>
@@ -306,6 +370,26 @@ class RawText {
   char* end() const { return p_; }
 
  private:
+  // n bytes from s to d with fixed-size moves that stay inside [s, s + n) (no call to memcpy for n <= 32;
+  // d has room for 32 bytes more than n anyway).
+  static void CopySmall(char* d, const char* s, size_t n) {
+    if (n >= 16 && n <= 32) {
+      std::memcpy(d, s, 16);
+      std::memcpy(d + n - 16, s + n - 16, 16);
+    } else if (n >= 8 && n < 16) {
+      std::memcpy(d, s, 8);
+      std::memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4 && n < 8) {
+      std::memcpy(d, s, 4);
+      std::memcpy(d + n - 4, s + n - 4, 4);
+    } else if (n > 0 && n < 4) {
+      d[0] = s[0];
+      d[n / 2] = s[n / 2];
+      d[n - 1] = s[n - 1];
+    } else if (n > 32) {
+      std::memcpy(d, s, n);
+    }
+  }
   char* p_;
 };
 
@@ -313,5 +397,6 @@ class RawText {
 
 #undef TMAPGEN_JSON_LIKELY
 #undef TMAPGEN_JSON_COLD
+#undef TMAPGEN_JSON_INLINE
 
 #endif  // TMAPGEN_SRC_JSON_JSON_WRITER_H_

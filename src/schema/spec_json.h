@@ -1,4 +1,5 @@
-// spec_json.h: the JSON form of a tensor-map spec (read with simdjson, written with json::Writer).
+// spec_json.h: the JSON form of a tensor-map spec (read by a one-pass fast path for the common form and
+// otherwise with simdjson, written with json::Writer).
 //
 // Contract
 // - Field names are the cuda.h parameter names in snake_case (docs/schema.md lists them all):
@@ -23,8 +24,9 @@
 //   128B, oob_fill zero, corners 0; tensor_rank = the length of global_dim; global_strides dense (rows
 //   padded to 16 bytes). Required: tensor_data_type, global_dim; box_dim for tiled/gather4/scatter4;
 //   channels_per_pixel and pixels_per_column for im2col (pixels_per_column optional for im2col::w::128).
-// - No I/O. A SpecJsonParser parses many texts and keeps its buffers (simdjson's On-Demand parser);
-//   it is not thread-safe. ParseSpecJson uses one parser per thread.
+// - No I/O. A SpecJsonParser parses many texts and keeps its buffers (simdjson's On-Demand parser) and
+//   the fast path's guess of the next key (the order of the text before; it changes speed, never a
+//   result); it is not thread-safe. ParseSpecJson uses one parser per thread.
 #ifndef TMAPGEN_SRC_SCHEMA_SPEC_JSON_H_
 #define TMAPGEN_SRC_SCHEMA_SPEC_JSON_H_
 
@@ -57,6 +59,14 @@ class SpecJsonParser {
   // so that decoded maps can be validated again. When `text` is not a spec and holds a "spec" object, that
   // object's verdict is returned (its errors placed in the file); otherwise the spec's own error.
   absl::Status ParseSpecOrWrapped(std::string_view text, json::TextPos at, bool padded, TensorMapSpec* spec);
+
+  // On (the default): a text in the common form (known keys once each, plain ASCII strings, integers in
+  // their plain form, no escapes) is read by a one-pass reader without simdjson; any other text, and
+  // every error, by simdjson (the full reader). The two give the same spec and the same status for every
+  // text the fast path reads; off reads every text with the full reader (tests, fuzzers).
+  void set_fast_path(bool on);
+  // How many texts the fast path has read so far (tests: that the common form takes it).
+  size_t fast_reads() const;
 
  private:
   struct Impl;

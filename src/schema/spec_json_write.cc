@@ -49,10 +49,9 @@ size_t CompactBound(const TensorMapSpec& s) {
 
 void WriteSpecJsonCompact(const TensorMapSpec& s, json::Writer* w) {
   const uint32_t rank = s.rank > kMaxRank ? kMaxRank : s.rank;
-  thread_local std::string buf;
-  const size_t bound = CompactBound(s);
-  if (buf.size() < bound) buf.resize(bound);
-  json::RawText o(&buf[0]);
+  char* const begin = w->RawBegin(CompactBound(s));  // written in the writer's buffer, no copy
+  if (begin == nullptr) return;
+  json::RawText o(begin);
   o.Lit("{");
   if (!s.name.empty()) {
     o.Lit("\"name\":");
@@ -60,20 +59,20 @@ void WriteSpecJsonCompact(const TensorMapSpec& s, json::Writer* w) {
     o.Lit(",");
   }
   o.Lit("\"mode\":");
-  o.Str(Name(s.mode));
+  o.Plain(Name(s.mode));
   o.Lit(",\"direction\":");
-  o.Str(Name(s.direction));
+  o.Plain(Name(s.direction));
   if (s.direction == Direction::kReduce || s.Has(kFieldReduceOp)) {
     o.Lit(",\"reduce_op\":");
-    o.Str(Name(s.reduce_op));
+    o.Plain(Name(s.reduce_op));
   }
   o.Lit(",\"tensor_data_type\":");
-  o.Str(FullName(s.data_type));
+  o.Plain(FullName(s.data_type));
   o.Lit(",\"tensor_rank\":");
   o.U(s.rank);
   if (s.Has(kFieldGlobalAddress)) {
     o.Lit(",\"global_address\":");
-    o.Str(Hex(s.global_address));
+    o.HexStr(s.global_address);
   }
   o.Lit(",\"global_dim\":");
   o.Arr(s.global_dim.data(), rank);
@@ -86,13 +85,13 @@ void WriteSpecJsonCompact(const TensorMapSpec& s, json::Writer* w) {
   o.Lit(",\"element_strides\":");
   o.Arr(s.element_strides.data(), rank);
   o.Lit(",\"interleave\":");
-  o.Str(FullName(s.interleave));
+  o.Plain(FullName(s.interleave));
   o.Lit(",\"swizzle\":");
-  o.Str(FullName(s.swizzle));
+  o.Plain(FullName(s.swizzle));
   o.Lit(",\"l2_promotion\":");
-  o.Str(FullName(s.l2_promotion));
+  o.Plain(FullName(s.l2_promotion));
   o.Lit(",\"oob_fill\":");
-  o.Str(FullName(s.oob_fill));
+  o.Plain(FullName(s.oob_fill));
   const uint32_t ncorner = rank >= 2 ? rank - 2 : 0;
   if (s.mode == Mode::kIm2col || s.Has(kFieldLowerCorner)) {
     o.Lit(",\"pixel_box_lower_corner\":");
@@ -120,15 +119,15 @@ void WriteSpecJsonCompact(const TensorMapSpec& s, json::Writer* w) {
   }
   if (IsWideMode(s.mode) || s.Has(kFieldWideMode)) {
     o.Lit(",\"wide_mode\":");
-    o.Str(FullName(s.wide_mode));
+    o.Plain(FullName(s.wide_mode));
   }
   if (s.has_target()) {
     o.Lit(",\"target\":");
-    o.Str(Name(s.target));
+    o.Plain(Name(s.target));
   }
   if (s.Has(kFieldSmemAddress)) {
     o.Lit(",\"smem_address\":");
-    o.Str(Hex(s.smem_address));
+    o.HexStr(s.smem_address);
   }
   if (s.Has(kFieldSmemAlignment)) {
     o.Lit(",\"smem_alignment\":");
@@ -139,7 +138,7 @@ void WriteSpecJsonCompact(const TensorMapSpec& s, json::Writer* w) {
     o.U(s.driver_version);
   }
   o.Lit("}");
-  w->RawValue(std::string_view(buf.data(), static_cast<size_t>(o.end() - buf.data())));
+  w->RawEnd(o.end());
 }
 
 }  // namespace

@@ -48,8 +48,7 @@ std::string TooLongMessage(const char* what, size_t max) {
 SpecSplitter::SpecSplitter(StreamFormat format, size_t max_spec_bytes)
     : format_(format), max_(max_spec_bytes == 0 ? kMaxSpecBytes : max_spec_bytes), data_(json::kPadding) {}
 
-void SpecSplitter::Feed(std::string_view chunk) {
-  if (finished_ || done_) return;
+char* SpecSplitter::Room(size_t n) {
   if (keep_ > 0) {  // drop what is no longer needed
     std::memmove(data_.data(), data_.data() + keep_, len_ - keep_);
     len_ -= keep_;
@@ -58,14 +57,25 @@ void SpecSplitter::Feed(std::string_view chunk) {
     if (element_begin_ >= keep_) element_begin_ -= keep_;
     keep_ = 0;
   }
-  const size_t need = len_ + chunk.size() + json::kPadding;
+  const size_t need = len_ + n + json::kPadding;
   if (need > data_.size()) {
     // Grow by doubling, but not past what one spec and a chunk can need.
-    const size_t cap = std::max(need, max_ + chunk.size() + json::kPadding);
+    const size_t cap = std::max(need, max_ + n + json::kPadding);
     data_.resize(std::max(need, std::min(data_.size() * 2, cap)));
   }
-  if (!chunk.empty()) std::memcpy(data_.data() + len_, chunk.data(), chunk.size());
-  len_ += chunk.size();
+  return data_.data() + len_;
+}
+
+void SpecSplitter::Commit(size_t k) {
+  if (finished_ || done_) return;
+  len_ += k;
+}
+
+void SpecSplitter::Feed(std::string_view chunk) {
+  if (finished_ || done_) return;
+  char* const p = Room(chunk.size());
+  if (!chunk.empty()) std::memcpy(p, chunk.data(), chunk.size());
+  Commit(chunk.size());
 }
 
 void SpecSplitter::Finish() { finished_ = true; }

@@ -53,6 +53,11 @@ class SpecSplitter {
   explicit SpecSplitter(StreamFormat format, size_t max_spec_bytes = kMaxSpecBytes);
 
   void Feed(std::string_view chunk);
+  // Feed without a copy: Room(n) returns where up to n more bytes of input may be written (in the
+  // splitter's own buffer; valid until the next call), and Commit(k) feeds the first k <= n of them.
+  // Feed(chunk) is Room(chunk.size()), a copy of chunk there, and Commit(chunk.size()).
+  char* Room(size_t n);
+  void Commit(size_t k);
   // The end of the input: the last line / value / block may lack its terminator.
   void Finish();
   // The next piece; false when more input is needed (or, after Finish(), at the end).

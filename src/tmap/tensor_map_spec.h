@@ -117,6 +117,9 @@ bool FillDenseStrides(TensorMapSpec* spec, uint32_t* overflow_dim = nullptr);
 // Sizes in bits and bytes of the global data of one spec.
 uint64_t RowBytes(const TensorMapSpec& spec);  // global_dim[0] x element bits / 8, rounded up; saturates at 2^64 - 1
 
+// Every field of a and b equal, set_fields included (tests and fuzzers compare two readers with it).
+bool SameSpec(const TensorMapSpec& a, const TensorMapSpec& b);
+
 }  // namespace tmapgen
 
 #endif  // TMAPGEN_SRC_TMAP_TENSOR_MAP_SPEC_H_

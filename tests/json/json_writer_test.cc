@@ -109,6 +109,60 @@ TEST(JsonWriterTest, StringEscapes) {
   EXPECT_EQ(w.str(), R"({"k\"\n":1})");
 }
 
+// A byte-at-a-time escaper with the contract's rules, for comparing Quote's block paths with.
+std::string ReferenceQuoted(std::string_view v) {
+  const std::string fffd = "\xEF\xBF\xBD";
+  std::string out = "\"";
+  const auto* s = reinterpret_cast<const unsigned char*>(v.data());
+  const size_t n = v.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned c = s[i];
+    if (c == '"') out += "\\\"";
+    else if (c == '\\') out += "\\\\";
+    else if (c == '\b') out += "\\b";
+    else if (c == '\f') out += "\\f";
+    else if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20) {
+      const char hex[] = "0123456789abcdef";
+      out += "\\u00";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else {
+      // Only the sequences this test writes: C3 A9 (valid) and a lone FF (invalid).
+      if (c == 0xC3 && i + 1 < n && s[i + 1] == 0xA9) {
+        out += "\xC3\xA9";
+        i += 2;
+        continue;
+      }
+      out += fffd;
+    }
+    ++i;
+  }
+  return out + "\"";
+}
+
+// Every length from 0 to 100, plain and with one special byte at each position: the block paths
+// (4..15, 16..32, over 32 bytes with the last 32 stored again) give the byte-at-a-time result.
+TEST(JsonWriterTest, QuoteAtEveryLengthAndPosition) {
+  const std::vector<std::string> specials = {"\"", "\\", "\n", std::string(1, '\0'), "\x1f", "\xFF", "\xC3\xA9", "\x7f"};
+  for (size_t n = 0; n <= 100; ++n) {
+    std::string plain;
+    for (size_t i = 0; i < n; ++i) plain += static_cast<char>('a' + i % 26);
+    ASSERT_EQ(Quoted(plain), ReferenceQuoted(plain)) << n;
+    for (size_t at = 0; at < n; ++at) {
+      for (const std::string& sp : specials) {
+        std::string t = plain;
+        t.replace(at, 1, sp);
+        ASSERT_EQ(Quoted(t), ReferenceQuoted(t)) << n << " " << at;
+      }
+    }
+  }
+}
+
 TEST(JsonWriterTest, Integers) {
   Writer w;
   w.BeginArray()

@@ -239,6 +239,26 @@ TEST(SpecJson, TextThatIsNotJsonWinsOverAProblemWithAField) {
   EXPECT_EQ(e.field, "x");
 }
 
+// On-Demand does not check what it skips; a string value read in place is skipped by the next step. A text
+// whose first member's value is followed by ':' must still be "not JSON", whatever bytes follow it in the
+// buffer (spec_json_fuzz, 2026-12-02: it passed as an object, and the answer depended on the padding).
+TEST(SpecJson, WhatOnDemandSkipsIsCheckedToo) {
+  const std::string text = "{\"name\":\"a\":\"b\",\"tensor_data_type\":\"bf16\",\"global_dim\":[8],\"box_dim\":[8]}\n,\"x\":1}";
+  const InputError e = MustFail(text);
+  EXPECT_EQ(e.line, 1u);
+  EXPECT_EQ(e.column, 12u);  // the second :
+  EXPECT_NE(e.message.find("expected ',' or '}' after an object member, got ':'"), std::string::npos) << e.message;
+  SpecJsonParser parser;
+  parser.set_fast_path(false);
+  for (const char pad : {'\0', ' ', '}'}) {
+    std::string buf = text;
+    buf.append(json::kPadding, pad);
+    TensorMapSpec s;
+    const absl::Status st = parser.Parse(std::string_view(buf.data(), text.size()), json::TextPos(), true, &s);
+    EXPECT_EQ(InputErrorOf(st).message, e.message) << static_cast<int>(pad);
+  }
+}
+
 TEST(SpecJson, HostileNestingIsAnErrorNotACrash) {
   const std::string deep = "{\"x\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
   InputError e = MustFail(deep);
@@ -331,6 +351,37 @@ TEST(SpecJson, CompactWriterMatchesTheWriterCalls) {
       ASSERT_TRUE(compact.complete());
       EXPECT_EQ(compact.str(), WithoutLayout(pretty.str())) << "mode " << m << " variant " << variant;
     }
+  }
+}
+
+// The compact spec writer copies the table names (Name, FullName) without escaping (json::RawText::Plain):
+// none may hold a byte that JSON escapes, or a byte outside ASCII.
+TEST(SpecJson, TableNamesNeedNoEscaping) {
+  std::vector<std::string_view> names;
+  for (int i = 0; i < kNumModes; ++i) names.push_back(Name(static_cast<Mode>(i)));
+  for (int i = 0; i < kNumDirections; ++i) names.push_back(Name(static_cast<Direction>(i)));
+  for (int i = 0; i < kNumReduceOps; ++i) names.push_back(Name(static_cast<ReduceOp>(i)));
+  for (int i = 0; i < kNumTargets; ++i) names.push_back(Name(static_cast<Target>(i)));
+  for (int i = 0; i < kNumDataTypes; ++i) names.push_back(FullName(static_cast<DataType>(i)));
+  for (int i = 0; i < kNumInterleaves; ++i) names.push_back(FullName(static_cast<Interleave>(i)));
+  for (int i = 0; i < kNumSwizzles; ++i) names.push_back(FullName(static_cast<Swizzle>(i)));
+  for (int i = 0; i < kNumL2Promotions; ++i) names.push_back(FullName(static_cast<L2Promotion>(i)));
+  for (int i = 0; i < kNumOobFills; ++i) names.push_back(FullName(static_cast<OobFill>(i)));
+  for (int i = 0; i < kNumIm2colWideModes; ++i) names.push_back(FullName(static_cast<Im2colWideMode>(i)));
+  for (const std::string_view n : names) {
+    EXPECT_FALSE(n.empty());
+    for (const char c : n) EXPECT_TRUE(c >= 0x20 && c < 0x7f && c != '"' && c != '\\') << n;
+  }
+}
+
+// RawText::HexStr writes what StrCat("0x", absl::Hex(v)) does.
+TEST(SpecJson, CompactHexIsStrCatHex) {
+  for (const uint64_t v : {uint64_t{0}, uint64_t{1}, uint64_t{15}, uint64_t{16}, uint64_t{0x7f0028a18800}, ~uint64_t{0},
+                           uint64_t{1} << 63, uint64_t{0x10}, uint64_t{0xabcdef}}) {
+    char buf[64];
+    json::RawText o(buf);
+    o.HexStr(v);
+    EXPECT_EQ(std::string(buf, static_cast<size_t>(o.end() - buf)), "\"" + Hex(v) + "\"");
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,8 @@ std::ostream& operator<<(std::ostream& os, const Got& g) {
             << " " << g.message << "}";
 }
 
-// Feeds `input` in chunks of `chunk` bytes (0: all at once) and collects every piece.
+// Feeds `input` in chunks of `chunk` bytes (0: all at once) and collects every piece. Every other chunk
+// goes through Room/Commit (asking room for more than it writes, as a short read does) instead of Feed.
 std::vector<Got> Split(StreamFormat f, const std::string& input, size_t chunk = 0, size_t max = kMaxSpecBytes,
                        size_t* max_capacity = nullptr) {
   SpecSplitter s(f, max);
@@ -40,7 +42,14 @@ std::vector<Got> Split(StreamFormat f, const std::string& input, size_t chunk = 
   };
   if (chunk == 0) chunk = input.size() + 1;
   for (size_t i = 0; i < input.size(); i += chunk) {
-    s.Feed(std::string_view(input).substr(i, chunk));
+    const std::string_view part = std::string_view(input).substr(i, chunk);
+    if ((i / chunk) % 2 == 0) {
+      s.Feed(part);
+    } else {
+      char* room = s.Room(part.size() + 5);
+      std::memcpy(room, part.data(), part.size());
+      s.Commit(part.size());
+    }
     drain();
   }
   s.Finish();
