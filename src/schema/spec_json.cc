@@ -26,6 +26,22 @@
 namespace tmapgen {
 namespace {
 
+// An address written as a string: "0x..." (hex) or decimal digits, the whole text, within 64 bits. What went wrong
+// is told by the result: std::errc::result_out_of_range for more than 64 bits, another error otherwise.
+std::errc ParseAddressText(std::string_view sv, uint64_t* out) {
+  int base = 10;
+  if (sv.size() > 2 && sv[0] == '0' && (sv[1] == 'x' || sv[1] == 'X')) {
+    sv.remove_prefix(2);
+    base = 16;
+  }
+  uint64_t x = 0;
+  const auto res = std::from_chars(sv.data(), sv.data() + sv.size(), x, base);
+  if (res.ec != std::errc()) return res.ec;
+  if (sv.empty() || res.ptr != sv.data() + sv.size()) return std::errc::invalid_argument;
+  *out = x;
+  return std::errc();
+}
+
 namespace od = simdjson::ondemand;
 static_assert(json::kPadding >= simdjson::SIMDJSON_PADDING, "json::kPadding must cover simdjson's padding");
 
@@ -411,15 +427,7 @@ class FastReader {
     if (*p != '"') return U64(p, out);
     std::string_view sv;
     if ((p = Str(p, &sv)) == nullptr) return nullptr;
-    int base = 10;
-    if (sv.size() > 2 && sv[0] == '0' && (sv[1] == 'x' || sv[1] == 'X')) {
-      sv.remove_prefix(2);
-      base = 16;
-    }
-    uint64_t x = 0;
-    const auto res = std::from_chars(sv.data(), sv.data() + sv.size(), x, base);
-    if (sv.empty() || res.ec != std::errc() || res.ptr != sv.data() + sv.size()) return nullptr;
-    *out = x;
+    if (ParseAddressText(sv, out) != std::errc()) return nullptr;
     return p;
   }
   const char* DriverVersion(const char* p, uint32_t* out) const {
@@ -735,21 +743,12 @@ class ObjectReader {
     std::string_view sv;
     if (!Str(v, path, &sv, &ok)) return false;
     if (!ok) return true;
-    const std::string_view written = sv;
-    int base = 10;
-    if (sv.size() > 2 && sv[0] == '0' && (sv[1] == 'x' || sv[1] == 'X')) {
-      sv.remove_prefix(2);
-      base = 16;
-    }
-    uint64_t x = 0;
-    const auto res = std::from_chars(sv.data(), sv.data() + sv.size(), x, base);
-    if (sv.empty() || res.ec != std::errc() || res.ptr != sv.data() + sv.size()) {
+    const std::errc ec = ParseAddressText(sv, out);
+    if (ec != std::errc()) {
       Value(ValueOffset(v), path,
-            StrCat("expected an address (integer or \"0x...\" string), got \"", written, "\"",
-                   res.ec == std::errc::result_out_of_range ? ": out of range (more than 64 bits)" : ""));
-      return true;
+            StrCat("expected an address (integer or \"0x...\" string), got \"", sv, "\"",
+                   ec == std::errc::result_out_of_range ? ": out of range (more than 64 bits)" : ""));
     }
-    *out = x;
     return true;
   }
 
