@@ -202,9 +202,9 @@ void WriteDerivedCompact(const TensorMapSpec& s, const DerivedFacts& f, json::Wr
   const int n = PtxForms(s, forms);
   size_t bound = 1024 + 20 * 21;
   for (int i = 0; i < n; ++i) bound += json::Writer::QuotedBound(forms[i].size());
-  thread_local std::string buf;
-  if (buf.size() < bound) buf.resize(bound);
-  json::RawText o(&buf[0]);
+  char* const begin = w->RawBegin(bound);  // written in the writer's buffer, as WriteSpecJson's compact form
+  if (begin == nullptr) return;
+  json::RawText o(begin);
   o.Lit("{\"encoder\":");
   o.Str(Name(f.encoder));
   o.Lit(",\"element_bits\":");
@@ -249,7 +249,7 @@ void WriteDerivedCompact(const TensorMapSpec& s, const DerivedFacts& f, json::Wr
     o.Str(forms[i]);
   }
   o.Lit("]}");
-  w->RawValue(std::string_view(buf.data(), static_cast<size_t>(o.end() - buf.data())));
+  w->RawEnd(o.end());
 }
 }  // namespace
 
