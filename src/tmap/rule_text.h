@@ -150,6 +150,19 @@ class TextOut {
   }
   size_t capacity() const { return static_cast<size_t>(end_ - begin_); }
   void Rewind() { p_ = begin_; }
+  // Moves the text to a new heap block with room for `need` more bytes: twice the present capacity, at least
+  // `min_capacity`. *heap, the owner's block (null before the first), is freed and replaced.
+  void MoveToHeap(char** heap, size_t need, size_t min_capacity) {
+    const size_t used = size();
+    size_t cap = 2 * capacity();
+    if (cap < min_capacity) cap = min_capacity;
+    if (cap < used + need) cap = used + need;
+    char* block = new char[cap];
+    if (used != 0) std::memcpy(block, begin_, used);
+    delete[] *heap;
+    *heap = block;
+    Rebase(block, used, block + cap);
+  }
 
  private:
   __attribute__((noinline)) void Grow(size_t need) { grow_(this, need); }
@@ -189,14 +202,7 @@ class RuleText : public TextOut {
  private:
   static void GrowRuleText(TextOut* t, size_t need) {
     RuleText* r = static_cast<RuleText*>(t);
-    const size_t used = r->size();
-    size_t cap = 2 * r->capacity();
-    if (cap < used + need) cap = used + need;
-    char* heap = new char[cap];
-    std::memcpy(heap, r->data(), used);
-    delete[] r->heap_;
-    r->heap_ = heap;
-    r->Rebase(heap, used, heap + cap);
+    r->MoveToHeap(&r->heap_, need, 0);
   }
 
   char* heap_ = nullptr;  // owned; null while the text is inline
@@ -233,14 +239,7 @@ class TextArena : public TextOut {
   }
   static void GrowArena(TextOut* t, size_t need) {
     TextArena* a = static_cast<TextArena*>(t);
-    const size_t used = a->size();
-    size_t cap = a->capacity() < 2048 ? 4096 : 2 * a->capacity();
-    if (cap < used + need) cap = used + need;
-    char* heap = new char[cap];
-    if (used != 0) std::memcpy(heap, a->data(), used);
-    delete[] a->heap_;
-    a->heap_ = heap;
-    a->Rebase(heap, used, heap + cap);
+    a->MoveToHeap(&a->heap_, need, 4096);
   }
 
   char* heap_ = nullptr;  // owned
