@@ -58,9 +58,8 @@ void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, Diagnostics
     int next[3] = {0, v.errors, v.errors + v.warnings};
     if (out->Fill(spec, v, next)) return;
   }
-  const Rule* rules = Rules();
-  int counts[3] = {0, 0, 0};
-  for (const Finding& f : v.findings) ++counts[static_cast<int>(rules[f.rule].severity)];
+  int counts[3];
+  CountBySeverity(v.findings, counts);
   int next[3] = {0, counts[0], counts[0] + counts[1]};
   out->Fill(spec, v, next);
 }

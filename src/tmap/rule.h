@@ -108,6 +108,8 @@ const Rule* Rules();
 int NumRules();
 // Index of a rule by id, or -1.
 int FindRule(std::string_view id);
+// The findings of each severity: counts[static_cast<int>(Severity)] (errors, warnings, notes).
+void CountBySeverity(const FindingList& findings, int counts[3]);
 
 // Runs every rule of one kind (target-independent, or per-target for ctx.target) that applies to the
 // spec's mode, appending findings to *out. Returns the number of error findings added. The checks are

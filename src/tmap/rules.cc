@@ -305,6 +305,11 @@ std::string_view Name(Severity s) {
 const Rule* Rules() { return kRules; }
 int NumRules() { return kNumRulesValue; }
 
+void CountBySeverity(const FindingList& findings, int counts[3]) {
+  counts[0] = counts[1] = counts[2] = 0;
+  for (const Finding& f : findings) ++counts[static_cast<int>(kRules[f.rule].severity)];
+}
+
 int FindRule(std::string_view id) {
   for (int i = 0; i < kNumRulesValue; ++i)
     if (kRules[i].id == id) return i;

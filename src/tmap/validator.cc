@@ -233,9 +233,8 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
 
 
 void Count(Validation* v) {
-  int counts[3] = {0, 0, 0};  // by Severity, which indexes it (kError 0, kWarning 1, kNote 2)
-  const Rule* rules = Rules();
-  for (const Finding& f : v->findings) ++counts[static_cast<int>(rules[f.rule].severity)];
+  int counts[3];
+  CountBySeverity(v->findings, counts);
   v->errors = counts[0];
   v->warnings = counts[1];
   v->notes = counts[2];
