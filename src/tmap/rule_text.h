@@ -105,11 +105,6 @@ class TextOut {
     if (p_ == end_) Grow(1);
     *p_++ = c;
   }
-  // Decimal digits (two at a time), with a leading '-' when negative.
-  TMAPGEN_TEXT_INLINE void AppendDecimal(uint64_t v, bool negative) {
-    if (end_ - p_ < 21) Grow(21);
-    p_ = rule_text_internal::WriteDecimal(v, negative, p_);
-  }
   // Room for n more bytes, at the returned pointer: a writer that knows the most it will write (TextAppend)
   // tests once, fills the room through a pointer held in a register, and ends with Commit(end of its bytes).
   TMAPGEN_TEXT_INLINE char* Reserve(size_t n) {
