@@ -15,10 +15,13 @@ bool Diagnostics::Fill(const TensorMapSpec& spec, const Validation& v, int next[
   const int end[3] = {next[1], next[2], n};
   items_.resize(static_cast<size_t>(n));
   text_.Clear();
-  // Each rule writes its texts straight into the arena; the views are made once every text is written (the
-  // arena may move while it grows). at[k] = where slot k's field starts and its field, message and fix end.
+  // Each rule writes its texts straight into the arena, and each Diagnostic's views are made as soon as its
+  // texts are written. Should the arena move while it grows (rarely: it keeps its memory from spec to spec),
+  // the views made before the move are made again from the offsets. at[k] = where slot k's field starts and
+  // its field, message and fix end.
   uint32_t at[kMaxFindings][4];
   bool static_field[kMaxFindings];  // the field path is static text (almost always): nothing to write
+  const char* const start = text_.data();
   for (const Finding& f : v.findings) {
     const Rule& r = rules[f.rule];
     const int sev = static_cast<int>(r.severity);
@@ -35,17 +38,22 @@ bool Diagnostics::Fill(const TensorMapSpec& spec, const Validation& v, int next[
     at[k][2] = static_cast<uint32_t>(text_.size());
     r.fix(spec, f, text_);
     at[k][3] = static_cast<uint32_t>(text_.size());
+    if (!static_field[k]) d.field = text_.Range(at[k][0], at[k][1]);
+    d.message = text_.Range(at[k][1], at[k][2]);
+    d.fix = text_.Range(at[k][2], at[k][3]);
     d.source = r.source;
     d.target = r.per_target ? Name(static_cast<Target>(f.target)) : std::string_view();
     d.value = f.value;
     d.limit = f.limit;
     d.value_unsigned = f.value_unsigned;
   }
-  for (int k = 0; k < n; ++k) {
-    Diagnostic& d = items_[static_cast<size_t>(k)];
-    if (!static_field[k]) d.field = text_.Range(at[k][0], at[k][1]);
-    d.message = text_.Range(at[k][1], at[k][2]);
-    d.fix = text_.Range(at[k][2], at[k][3]);
+  if (text_.data() != start) {
+    for (int k = 0; k < n; ++k) {
+      Diagnostic& d = items_[static_cast<size_t>(k)];
+      if (!static_field[k]) d.field = text_.Range(at[k][0], at[k][1]);
+      d.message = text_.Range(at[k][1], at[k][2]);
+      d.fix = text_.Range(at[k][2], at[k][3]);
+    }
   }
   return true;
 }

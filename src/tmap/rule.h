@@ -111,10 +111,16 @@ int FindRule(std::string_view id);
 // The findings of each severity: counts[static_cast<int>(Severity)] (errors, warnings, notes).
 void CountBySeverity(const FindingList& findings, int counts[3]);
 
+// How many findings of each severity a run of the rules added (those a full FindingList dropped not counted,
+// as CountBySeverity does not see them either).
+struct SeverityCounts {
+  int errors = 0, warnings = 0, notes = 0;
+};
 // Runs every rule of one kind (target-independent, or per-target for ctx.target) that applies to the
-// spec's mode, appending findings to *out. Returns the number of error findings added. The checks are
-// called directly, not through the table's pointers, so that they can be inlined.
-int RunRules(const CheckContext& ctx, bool per_target, FindingList* out);
+// spec's mode, appending findings to *out. Returns the counts of the findings added, by severity (the table's
+// severities are compile-time constants, so counting costs one addition per rule that found something). The
+// checks are called directly, not through the table's pointers, so that they can be inlined.
+SeverityCounts RunRules(const CheckContext& ctx, bool per_target, FindingList* out);
 
 // Rendering helpers.
 std::string FieldPath(const Rule& r, const TensorMapSpec& s, const Finding& f);  // "global_strides[0]"

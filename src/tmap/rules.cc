@@ -259,22 +259,24 @@ static_assert(FastPathCoversTable(), "the rule table changed: update src/tmap/fa
 // Runs the rules of one kind for one mode. The table is constexpr, so each check is called directly and
 // can be inlined; rules that do not apply to the mode cost nothing.
 template <int M, bool PerTarget, size_t... I>
-int RunFor(const CheckContext& c, FindingList* o, std::index_sequence<I...>) {
-  int errors = 0;
+SeverityCounts RunFor(const CheckContext& c, FindingList* o, std::index_sequence<I...>) {
+  SeverityCounts n;
   auto one = [&](auto index) {
     constexpr size_t i = decltype(index)::value;
     if constexpr (kRules[i].per_target == PerTarget && (kRules[i].modes & ModeBit(static_cast<Mode>(M))) != 0) {
       const int before = o->size();
       kRules[i].check(c, static_cast<uint16_t>(i), o);
-      if constexpr (kRules[i].severity == Severity::kError) errors += o->size() - before;
+      constexpr Severity kSeverity = kRules[i].severity;
+      int& count = kSeverity == Severity::kError ? n.errors : kSeverity == Severity::kWarning ? n.warnings : n.notes;
+      count += o->size() - before;
     }
   };
   (one(std::integral_constant<size_t, I>{}), ...);
-  return errors;
+  return n;
 }
 
 template <bool PerTarget>
-int RunForMode(const CheckContext& c, FindingList* o) {
+SeverityCounts RunForMode(const CheckContext& c, FindingList* o) {
   using Seq = std::make_index_sequence<static_cast<size_t>(kNumRulesValue)>;
   switch (c.spec.mode) {
     case Mode::kTiled: return RunFor<0, PerTarget>(c, o, Seq{});
@@ -284,12 +286,12 @@ int RunForMode(const CheckContext& c, FindingList* o) {
     case Mode::kGather4: return RunFor<4, PerTarget>(c, o, Seq{});
     case Mode::kScatter4: return RunFor<5, PerTarget>(c, o, Seq{});
   }
-  return 0;
+  return {};
 }
 
 }  // namespace
 
-int RunRules(const CheckContext& ctx, bool per_target, FindingList* out) {
+SeverityCounts RunRules(const CheckContext& ctx, bool per_target, FindingList* out) {
   return per_target ? RunForMode<true>(ctx, out) : RunForMode<false>(ctx, out);
 }
 

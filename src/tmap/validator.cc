@@ -232,15 +232,7 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
 }
 
 
-void Count(Validation* v) {
-  int counts[3];
-  CountBySeverity(v->findings, counts);
-  v->errors = counts[0];
-  v->warnings = counts[1];
-  v->notes = counts[2];
-}
-
-int RunPerTarget(const TensorMapSpec& spec, const DerivedFacts& facts, Target t, FindingList* out) {
+SeverityCounts RunPerTarget(const TensorMapSpec& spec, const DerivedFacts& facts, Target t, FindingList* out) {
   const CheckContext ctx{spec, facts, t};
   return RunRules(ctx, /*per_target=*/true, out);
 }
@@ -270,34 +262,38 @@ void ValidateByTable(const TensorMapSpec& spec, Validation* v) {
   v->findings.Clear();
   v->failed_targets = 0;
   const CheckContext ctx{spec, v->facts, spec.target};
-  const int independent_errors = RunRules(ctx, /*per_target=*/false, &v->findings);
+  const SeverityCounts independent = RunRules(ctx, /*per_target=*/false, &v->findings);
 
+  // The counts come from the runs whose findings land in v->findings: the independent rules, and the
+  // per-target rules of the reported target.
+  SeverityCounts reported;
   uint32_t valid_targets = 0;
   if (spec.has_target()) {
-    const int e = RunPerTarget(spec, v->facts, spec.target, &v->findings);
+    reported = RunPerTarget(spec, v->facts, spec.target, &v->findings);
     v->reported_target = spec.target;
-    if (e == 0 && independent_errors == 0) valid_targets = 1u << static_cast<int>(spec.target);
+    if (reported.errors == 0 && independent.errors == 0) valid_targets = 1u << static_cast<int>(spec.target);
   } else {
     FindingList scratch;
     int best = -1, best_errors = 1 << 30;
     uint32_t failed = 0;
     for (int t = 0; t < kNumTargets; ++t) {
       scratch.Clear();
-      const int e = RunPerTarget(spec, v->facts, static_cast<Target>(t), &scratch);
+      const int e = RunPerTarget(spec, v->facts, static_cast<Target>(t), &scratch).errors;
       if (e == 0) valid_targets |= 1u << t;
       else failed |= 1u << t;
       if (e < best_errors) { best_errors = e; best = t; }
     }
     v->failed_targets = failed;
     v->reported_target = static_cast<Target>(best);
-    scratch.Clear();
-    RunPerTarget(spec, v->facts, v->reported_target, &v->findings);
-    if (independent_errors != 0) valid_targets = 0;
+    reported = RunPerTarget(spec, v->facts, v->reported_target, &v->findings);
+    if (independent.errors != 0) valid_targets = 0;
   }
   v->valid_targets = valid_targets;
   v->facts.valid_targets = valid_targets;
   v->valid = valid_targets != 0;
-  Count(v);
+  v->errors = independent.errors + reported.errors;
+  v->warnings = independent.warnings + reported.warnings;
+  v->notes = independent.notes + reported.notes;
 }
 
 bool FailedTargetFinding(const TensorMapSpec& spec, const DerivedFacts& facts, Target target, Finding* out) {

@@ -111,10 +111,11 @@ inline Overlap FindOverlap(const TensorMapSpec& s) {
   using internal_overlap::Dim;
   Overlap out;
   const uint32_t rank = Rank(s);
+  const uint64_t row = RowBytes(s);
   {
     // Fast path: the dimensions, in their own order and with none of size 0 or 1, each start at or past
     // the end of the ones before them (dense or padded row-major layouts): nothing overlaps.
-    uint64_t end = RowBytes(s);
+    uint64_t end = row;
     uint32_t i = 1;
     for (; i < rank; ++i) {
       const uint64_t size = s.global_dim[i], stride = s.global_strides[i - 1];
@@ -138,7 +139,6 @@ inline Overlap FindOverlap(const TensorMapSpec& s) {
     while (j > 0 && dims[j - 1].stride > stride) { dims[j] = dims[j - 1]; --j; }
     dims[j] = Dim{stride, size, static_cast<uint8_t>(i)};
   }
-  const uint64_t row = RowBytes(s);
   uint64_t span = row;
   bool nested = true;
   for (int k = 0; k < n; ++k) {
