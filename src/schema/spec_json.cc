@@ -26,6 +26,19 @@
 namespace tmapgen {
 namespace {
 
+// Each byte's value as a hex digit, or 0x10 for a byte that is none.
+struct HexValues {
+  uint8_t v[256];
+  constexpr HexValues() : v() {
+    for (int c = 0; c < 256; ++c)
+      v[c] = c >= '0' && c <= '9' ? static_cast<uint8_t>(c - '0')
+             : c >= 'a' && c <= 'f' ? static_cast<uint8_t>(c - 'a' + 10)
+             : c >= 'A' && c <= 'F' ? static_cast<uint8_t>(c - 'A' + 10)
+                                    : uint8_t{0x10};
+  }
+};
+constexpr HexValues kHexValue;
+
 // An address written as a string: "0x..." (hex) or decimal digits, the whole text, within 64 bits. What went wrong
 // is told by the result: std::errc::result_out_of_range for more than 64 bits, another error otherwise.
 std::errc ParseAddressText(std::string_view sv, uint64_t* out) {
@@ -35,6 +48,21 @@ std::errc ParseAddressText(std::string_view sv, uint64_t* out) {
     base = 16;
   }
   uint64_t x = 0;
+  if (base == 16 && !sv.empty() && sv.size() <= 16) {
+    // Up to 16 hex digits cannot overflow: read them directly (from_chars checks for overflow at each digit);
+    // anything else is left to from_chars below, whose answer this is on the texts it accepts.
+    unsigned bad = 0;
+    for (const char c : sv) {
+      const uint8_t v = kHexValue.v[static_cast<unsigned char>(c)];
+      bad |= v;
+      x = x << 4 | (v & 15u);
+    }
+    if ((bad & 0x10u) == 0) {
+      *out = x;
+      return std::errc();
+    }
+    x = 0;
+  }
   const auto res = std::from_chars(sv.data(), sv.data() + sv.size(), x, base);
   if (res.ec != std::errc()) return res.ec;
   if (sv.empty() || res.ptr != sv.data() + sv.size()) return std::errc::invalid_argument;
@@ -228,9 +256,20 @@ bool DriverVersionOf(std::string_view s, uint32_t* out) {
 // What the fast path keeps from text to text: the count of texts it read, and for each key (and the
 // object's start, index kKeys.size()) the key that followed it last time, tried first at the next key
 // (files repeat their key order; a guess only saves time, what is read is the same).
+// And for each key whose value is an enum name, the names it read and what they stood for, in 8 slots chosen
+// by a hash of the name's first bytes: files repeat their names ("f16", "128B", "sm_90a"), often cycling
+// through a few, and comparing 32 bytes with the slot's name costs less than the case-folding hash-table
+// lookup of Parse, whose answer for the same bytes is the same.
 struct FastState {
   size_t reads = 0;
   std::array<uint8_t, kKeys.size() + 1> next{};
+  struct LastName {
+    alignas(16) char bytes[32] = {};  // the name, zero-filled to 32 bytes
+    uint8_t size = 0xff;              // 0xff: empty (a name of 32 bytes or more is not remembered)
+    uint8_t value = 0;
+  };
+  static constexpr int kNameSlots = 8;
+  std::array<std::array<LastName, kNameSlots>, kKeys.size()> names{};
 };
 
 #if defined(__SSE2__)
@@ -292,7 +331,8 @@ class FastReader {
     TensorMapSpec& s = *s_;
     size_t prev = kKeys.size();  // the object's start
     for (;;) {
-      size_t key = state_->next[prev];
+      uint8_t& guess = state_->next[prev];
+      size_t key = guess;
       if (Written(p, key)) {  // "key": as the text before wrote it here (the '}' at end_ - 1 is no part of it)
         p += kKeys[key].name.size() + 3;
       } else {
@@ -303,7 +343,7 @@ class FastReader {
         const KeyInfo* info = FindKey(name);
         if (info == nullptr) return false;
         key = static_cast<size_t>(info - kKeys.data());
-        state_->next[prev] = static_cast<uint8_t>(key);
+        guess = static_cast<uint8_t>(key);
       }
       const uint32_t field = kKeys[key].field;
       if ((s.set_fields & field) != 0) return false;
@@ -409,9 +449,35 @@ class FastReader {
     return p;
   }
 
-  // A name (count == 0), or also the cuda.h integer below count.
+  // The slot of the n bytes at p (8 bytes readable there): a multiplicative hash of the first 8 of them (those
+  // past the name masked off) and the length.
+  static size_t NameSlot(const char* p, size_t n) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    if (n < 8) w &= (uint64_t{1} << (8 * n)) - 1;
+    return static_cast<size_t>(((w ^ n) * 0x9E3779B97F4A7C15ull) >> 61);
+  }
+  // Whether the n bytes at p (n < 32; 32 bytes readable there: inside the text or its padding) are the
+  // name remembered in m.
+  static bool SameName(const char* p, size_t n, const FastState::LastName& m) {
+    if (n != m.size) return false;
+#if defined(__SSE2__)
+    const __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)),
+                                     _mm_load_si128(reinterpret_cast<const __m128i*>(m.bytes)));
+    const __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16)),
+                                     _mm_load_si128(reinterpret_cast<const __m128i*>(m.bytes + 16)));
+    const uint32_t same = static_cast<uint32_t>(_mm_movemask_epi8(a)) |
+                          static_cast<uint32_t>(_mm_movemask_epi8(b)) << 16;
+    return (~same & ((uint32_t{1} << n) - 1)) == 0;
+#else
+    return std::memcmp(p, m.bytes, n) == 0;
+#endif
+  }
+  // A name (count == 0), or also the cuda.h integer below count; `key` is the field's index in kKeys (whose
+  // last name is remembered in the state).
   template <typename E>
-  const char* Enum(const char* p, E* out, int count) const {
+  const char* Enum(const char* p, E* out, int count, size_t key) const {
+    static_assert(sizeof(E) == 1, "enum values are remembered as one byte");
     if (count > 0 && *p != '"') {
       uint64_t x;
       if ((p = Digits(p, &x)) == nullptr || x >= static_cast<uint64_t>(count)) return nullptr;
@@ -419,7 +485,19 @@ class FastReader {
       return p;
     }
     std::string_view sv;
-    if ((p = Str(p, &sv)) == nullptr || !Parse(sv, out)) return nullptr;
+    if ((p = Str(p, &sv)) == nullptr) return nullptr;
+    FastState::LastName& m = state_->names[key][NameSlot(sv.data(), sv.size())];
+    if (SameName(sv.data(), sv.size(), m)) {
+      *out = static_cast<E>(m.value);
+      return p;
+    }
+    if (!Parse(sv, out)) return nullptr;
+    if (sv.size() < sizeof(m.bytes)) {
+      std::memset(m.bytes, 0, sizeof(m.bytes));
+      std::memcpy(m.bytes, sv.data(), sv.size());
+      m.size = static_cast<uint8_t>(sv.size());
+      m.value = static_cast<uint8_t>(*out);
+    }
     return p;
   }
   // An integer, or a "0x..." / decimal string read as the full reader's Address reads it.
@@ -474,28 +552,28 @@ class FastReader {
         s.name.assign(sv.data(), sv.size());
         return p;
       }
-      case KeyOf(kFieldMode): return Enum(p, &s.mode, 0);
-      case KeyOf(kFieldDirection): return Enum(p, &s.direction, 0);
-      case KeyOf(kFieldReduceOp): return Enum(p, &s.reduce_op, 0);
-      case KeyOf(kFieldDataType): return Enum(p, &s.data_type, kNumDataTypes);
+      case KeyOf(kFieldMode): return Enum(p, &s.mode, 0, KeyOf(kFieldMode));
+      case KeyOf(kFieldDirection): return Enum(p, &s.direction, 0, KeyOf(kFieldDirection));
+      case KeyOf(kFieldReduceOp): return Enum(p, &s.reduce_op, 0, KeyOf(kFieldReduceOp));
+      case KeyOf(kFieldDataType): return Enum(p, &s.data_type, kNumDataTypes, KeyOf(kFieldDataType));
       case KeyOf(kFieldRank): return U32(p, &s.rank);
       case KeyOf(kFieldGlobalAddress): return Address(p, &s.global_address);
       case KeyOf(kFieldGlobalDim): return Array(p, &s.global_dim, kArrGlobalDim);
       case KeyOf(kFieldGlobalStrides): return Array(p, &s.global_strides, kArrGlobalStrides);
       case KeyOf(kFieldBoxDim): return Array(p, &s.box_dim, kArrBoxDim);
       case KeyOf(kFieldElementStrides): return Array(p, &s.element_strides, kArrElementStrides);
-      case KeyOf(kFieldInterleave): return Enum(p, &s.interleave, kNumInterleaves);
-      case KeyOf(kFieldSwizzle): return Enum(p, &s.swizzle, kNumSwizzles);
-      case KeyOf(kFieldL2Promotion): return Enum(p, &s.l2_promotion, kNumL2Promotions);
-      case KeyOf(kFieldOobFill): return Enum(p, &s.oob_fill, kNumOobFills);
+      case KeyOf(kFieldInterleave): return Enum(p, &s.interleave, kNumInterleaves, KeyOf(kFieldInterleave));
+      case KeyOf(kFieldSwizzle): return Enum(p, &s.swizzle, kNumSwizzles, KeyOf(kFieldSwizzle));
+      case KeyOf(kFieldL2Promotion): return Enum(p, &s.l2_promotion, kNumL2Promotions, KeyOf(kFieldL2Promotion));
+      case KeyOf(kFieldOobFill): return Enum(p, &s.oob_fill, kNumOobFills, KeyOf(kFieldOobFill));
       case KeyOf(kFieldLowerCorner): return Array(p, &s.pixel_box_lower_corner, kArrLowerCorner);
       case KeyOf(kFieldUpperCorner): return Array(p, &s.pixel_box_upper_corner, kArrUpperCorner);
       case KeyOf(kFieldLowerCornerWidth): return I32(p, &s.pixel_box_lower_corner_width);
       case KeyOf(kFieldUpperCornerWidth): return I32(p, &s.pixel_box_upper_corner_width);
       case KeyOf(kFieldChannelsPerPixel): return U32(p, &s.channels_per_pixel);
       case KeyOf(kFieldPixelsPerColumn): return U32(p, &s.pixels_per_column);
-      case KeyOf(kFieldWideMode): return Enum(p, &s.wide_mode, kNumIm2colWideModes);
-      case KeyOf(kFieldTarget): return Enum(p, &s.target, 0);
+      case KeyOf(kFieldWideMode): return Enum(p, &s.wide_mode, kNumIm2colWideModes, KeyOf(kFieldWideMode));
+      case KeyOf(kFieldTarget): return Enum(p, &s.target, 0, KeyOf(kFieldTarget));
       case KeyOf(kFieldSmemAddress): return Address(p, &s.smem_address);
       case KeyOf(kFieldSmemAlignment): return U32(p, &s.smem_alignment);
       case KeyOf(kFieldDriverVersion): return DriverVersion(p, &s.driver_version);

@@ -1,9 +1,12 @@
 // fast_path.h: the rules the validator's fast path answers for, and how.
 //
 // Contract
-// - Validate() (validator.cc) first tries a fused check for plainly valid specs with a target
-//   (ValidateFastPath): one straight-line test per mode that proves, conservatively, that no rule of the table
-//   fires -- no error, no warning, no note, the per-target rules of the spec's target included. When it proves
+// - Validate() (validator.cc) first tries a fused check for plainly valid specs (ValidateFastPath): one
+//   straight-line test per mode that proves, conservatively, that no rule of the table fires -- no error, no
+//   warning, no note, the per-target rules of the spec's target included. For a spec without a target it
+//   evaluates the per-target rules for each of the 16 targets, as the table does, and proves that at least one
+//   passes (valid_targets, failed_targets and the reported target, the first that passes, as the table
+//   derives them); it asks for no driver version there, so that the one per-target warning cannot fire. When it proves
 //   it, the Validation is filled as the table would fill it (valid, no findings, the same derived facts);
 //   otherwise nothing it computed is kept and the table runs as before. It may refuse a spec that is valid (the
 //   table then decides); it must never accept one on which a rule fires.

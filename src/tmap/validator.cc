@@ -72,7 +72,8 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
   const uint8_t tg = static_cast<uint8_t>(s.target);
   const Direction dir = s.direction;
   // Scope, and what the tables below are indexed with.
-  bool ok = (s.interleave == Interleave::kNone) & (dt < 13) & (sw < kNumSwizzles) & (tg < kNumTargets) &
+  const bool has_target = s.has_target();
+  bool ok = (s.interleave == Interleave::kNone) & (dt < 13) & (sw < kNumSwizzles) & ((tg < kNumTargets) | !has_target) &
             ((dir != Direction::kReduce) & (static_cast<uint8_t>(dir) < kNumDirections));
   if constexpr (kGS) ok &= rank == 2;
   else if constexpr (kIm2col) ok &= rank - 3 < 3;
@@ -178,29 +179,45 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
   const uint64_t driver_box =
       (kIm2col ? static_cast<uint64_t>(s.channels_per_pixel) * s.pixels_per_column : elements) << lb;
 
-  // The per-target rules for the spec's target.
-  const Target t = s.target;
-  const TargetInfo& info = Info(t);
-  const uint64_t cap = static_cast<uint64_t>(info.max_smem_per_block);
-  ok &= (!sf.atomicity_swizzle) | (info.cc >= 100);
-  if constexpr (M != Mode::kTiled && M != Mode::kIm2col) ok &= rules::TargetRunsMode(t, M, dir);
-  ok &= !((info.cc >= 120) & (dir == Direction::kLoadCluster) & sf.atomicity_swizzle);
-  ok &= (footprint <= cap) & (driver_box <= cap + 1024);
-  // What most specs leave out: the global address, the shared-memory destination (on the swizzle repeat, for
-  // both smem rules), the driver version (what it encodes, and its bug on small Blackwell tensors).
-  const uint32_t need = sf.need;
+  // The per-target rules (every one an error, but driver-oob-address-bug, a warning that needs a driver
+  // version), for one target: whether none of them fires.
   const uint32_t ver = s.driver_version;
+  auto target_ok = [&](Target t) {
+    const TargetInfo& info = Info(t);
+    const uint64_t cap = static_cast<uint64_t>(info.max_smem_per_block);
+    bool pass = (!sf.atomicity_swizzle) | (info.cc >= 100);
+    if constexpr (M != Mode::kTiled && M != Mode::kIm2col) pass &= rules::TargetRunsMode(t, M, dir);
+    pass &= !((info.cc >= 120) & (dir == Direction::kLoadCluster) & sf.atomicity_swizzle);
+    pass &= (footprint <= cap) & (driver_box <= cap + 1024);
+    pass &= (ver == 0) | (ver >= 13020) | (info.cc < 100) | kWide | (extent >= 131072);
+    return pass;
+  };
+  // With a target, that target must pass. Without one, the table runs the per-target rules for every target:
+  // valid_targets are those where none fires (an error each: the warning is ruled out by asking for no driver
+  // version), the reported target the first of them (the first with the fewest errors), and its findings are
+  // the report's: none. Every target failing is the table's case (its findings are the report's).
+  uint32_t valid_mask;
+  if (has_target) {
+    ok &= target_ok(s.target);
+    valid_mask = 1u << tg;
+  } else {
+    ok &= ver == 0;
+    valid_mask = 0;
+    for (int t = 0; t < kNumTargets; ++t) valid_mask |= static_cast<uint32_t>(target_ok(static_cast<Target>(t))) << t;
+    ok &= valid_mask != 0;
+  }
+  // What most specs leave out: the global address, the shared-memory destination (on the swizzle repeat, for
+  // both smem rules), the driver version (what it encodes).
+  const uint32_t need = sf.need;
   if (((set & (kFieldGlobalAddress | kFieldSmemAddress | kFieldSmemAlignment)) | ver) != 0) {
     ok &= ((set & kFieldGlobalAddress) == 0) | ((s.global_address & (sw == 0 ? 15 : 127)) == 0);
     ok &= prefetch | ((((set & kFieldSmemAddress) == 0) | ((s.smem_address & (need - 1)) == 0)) &
                       (((set & kFieldSmemAlignment) == 0) | (s.smem_alignment >= need)));
     ok &= (ver == 0) | ((ver >= 12000) & ((ver >= 12080) | ((!sf.atomicity_swizzle) & !kWide)));
-    ok &= (ver == 0) | (ver >= 13020) | (info.cc < 100) | kWide | (extent >= 131072);
   }
   if (!ok) return false;
 
   DerivedFacts& f = v->facts;
-  const uint32_t bit = 1u << tg;
   f.encoder = EncoderFor(M);
   f.element_bits = 8 << lb;
   f.smem_element_bits = 8 << lb;
@@ -221,12 +238,12 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
                           : sf.repeat == 0               ? 0
                                                          : static_cast<int>((s.smem_address >> 7) & ((sf.repeat >> 7) - 1));
   f.global_extent_bytes = extent;
-  f.valid_targets = bit;
+  f.valid_targets = valid_mask;
   v->findings.Clear();
   v->valid = true;
-  v->valid_targets = bit;
-  v->reported_target = t;
-  v->failed_targets = 0;
+  v->valid_targets = valid_mask;
+  v->reported_target = has_target ? s.target : static_cast<Target>(__builtin_ctz(valid_mask));
+  v->failed_targets = has_target ? 0 : ((1u << kNumTargets) - 1) & ~valid_mask;
   v->errors = v->warnings = v->notes = 0;
   return true;
 }
@@ -240,7 +257,6 @@ SeverityCounts RunPerTarget(const TensorMapSpec& spec, const DerivedFacts& facts
 }  // namespace
 
 bool ValidateFastPath(const TensorMapSpec& spec, Validation* v) {
-  if (!spec.has_target()) return false;
   switch (spec.mode) {
     case Mode::kTiled: return FastFor<Mode::kTiled>(spec, v);
     case Mode::kIm2col: return FastFor<Mode::kIm2col>(spec, v);

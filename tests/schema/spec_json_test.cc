@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <fstream>
 #include <sstream>
 
@@ -67,6 +68,34 @@ TEST(SpecJson, AddressesAndDriverVersions) {
   EXPECT_EQ(ParseDriverVersion("13").value_or(0), 13000u);
   EXPECT_EQ(ParseDriverVersion("13.x").status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_FALSE(ParseDriverVersion("").ok());
+}
+
+// Hex address strings: every length up to 16 digits and past it, both cases, a bad digit at each place. The
+// expected value and verdict are std::from_chars's (the C++ library's reading of base-16 text, which the
+// reader used for every address before it read short ones itself), plus constants written out.
+TEST(SpecJson, HexAddressesReadAsFromCharsReadsThem) {
+  EXPECT_EQ(MustParse(R"({"tensor_data_type":"u8","global_dim":[64],"box_dim":[64],"global_address":"0xFFFFFFFFFFFFFFFF"})")
+                .global_address,
+            0xFFFFFFFFFFFFFFFFull);
+  EXPECT_EQ(MustParse(R"({"tensor_data_type":"u8","global_dim":[64],"box_dim":[64],"global_address":"0X0aBcDeF"})")
+                .global_address,
+            0xABCDEFull);
+  const std::string digits = "0123456789abcdefABCDEF";
+  for (size_t n = 1; n <= 18; ++n) {
+    for (int variant = 0; variant < 4; ++variant) {
+      std::string hex;
+      for (size_t i = 0; i < n; ++i) hex += digits[(i * 7 + n * 3 + static_cast<size_t>(variant)) % digits.size()];
+      if (variant == 3) hex[n / 2] = "gG /:@`x"[n % 8];  // one character that is no hex digit
+      uint64_t want = 0;
+      const auto r = std::from_chars(hex.data(), hex.data() + hex.size(), want, 16);
+      const bool ok = r.ec == std::errc() && r.ptr == hex.data() + hex.size();
+      const std::string text = R"({"tensor_data_type":"u8","global_dim":[64],"box_dim":[64],"global_address":"0x)" + hex + R"("})";
+      absl::StatusOr<TensorMapSpec> got = ParseSpecJson(text);
+      EXPECT_EQ(got.ok(), ok) << text;
+      if (ok && got.ok()) EXPECT_EQ(got->global_address, want) << text;
+      if (!ok && !got.ok()) EXPECT_EQ(InputErrorOf(got.status()).field, "global_address") << text;
+    }
+  }
 }
 
 TEST(SpecJson, ErrorsNameTheField) {
