@@ -63,7 +63,9 @@ constexpr uint64_t k2Pow32 = uint64_t{1} << 32;
 constexpr uint64_t k2Pow40 = uint64_t{1} << 40;
 constexpr int64_t kInt32Max = 2147483647;
 
-template <Mode M>
+// kHasTarget: the spec names its target (the common case, compiled without the no-target loop), or names
+// none (every target's per-target rules).
+template <Mode M, bool kHasTarget>
 bool FastFor(const TensorMapSpec& s, Validation* v) {
   constexpr bool kIm2col = IsIm2colMode(M), kWide = IsWideMode(M), kGS = IsGatherScatter(M);
   const uint32_t rank = s.rank;
@@ -72,8 +74,7 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
   const uint8_t tg = static_cast<uint8_t>(s.target);
   const Direction dir = s.direction;
   // Scope, and what the tables below are indexed with.
-  const bool has_target = s.has_target();
-  bool ok = (s.interleave == Interleave::kNone) & (dt < 13) & (sw < kNumSwizzles) & ((tg < kNumTargets) | !has_target) &
+  bool ok = (s.interleave == Interleave::kNone) & (dt < 13) & (sw < kNumSwizzles) & ((tg < kNumTargets) | !kHasTarget) &
             ((dir != Direction::kReduce) & (static_cast<uint8_t>(dir) < kNumDirections));
   if constexpr (kGS) ok &= rank == 2;
   else if constexpr (kIm2col) ok &= rank - 3 < 3;
@@ -179,8 +180,8 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
   const uint64_t driver_box =
       (kIm2col ? static_cast<uint64_t>(s.channels_per_pixel) * s.pixels_per_column : elements) << lb;
 
-  // The per-target rules (every one an error, but driver-oob-address-bug, a warning that needs a driver
-  // version), for one target: whether none of them fires.
+  // The per-target errors for one target: whether none of them fires (the per-target warning,
+  // driver-oob-address-bug, needs a driver version: below, with the other rules that read it).
   const uint32_t ver = s.driver_version;
   auto target_ok = [&](Target t) {
     const TargetInfo& info = Info(t);
@@ -189,7 +190,6 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
     if constexpr (M != Mode::kTiled && M != Mode::kIm2col) pass &= rules::TargetRunsMode(t, M, dir);
     pass &= !((info.cc >= 120) & (dir == Direction::kLoadCluster) & sf.atomicity_swizzle);
     pass &= (footprint <= cap) & (driver_box <= cap + 1024);
-    pass &= (ver == 0) | (ver >= 13020) | (info.cc < 100) | kWide | (extent >= 131072);
     return pass;
   };
   // With a target, that target must pass. Without one, the table runs the per-target rules for every target:
@@ -197,7 +197,7 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
   // version), the reported target the first of them (the first with the fewest errors), and its findings are
   // the report's: none. Every target failing is the table's case (its findings are the report's).
   uint32_t valid_mask;
-  if (has_target) {
+  if constexpr (kHasTarget) {
     ok &= target_ok(s.target);
     valid_mask = 1u << tg;
   } else {
@@ -214,6 +214,8 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
     ok &= prefetch | ((((set & kFieldSmemAddress) == 0) | ((s.smem_address & (need - 1)) == 0)) &
                       (((set & kFieldSmemAlignment) == 0) | (s.smem_alignment >= need)));
     ok &= (ver == 0) | ((ver >= 12000) & ((ver >= 12080) | ((!sf.atomicity_swizzle) & !kWide)));
+    // driver-oob-address-bug (per target; without a target ver is 0 here)
+    if constexpr (kHasTarget) ok &= (ver == 0) | (ver >= 13020) | (Info(s.target).cc < 100) | kWide | (extent >= 131072);
   }
   if (!ok) return false;
 
@@ -242,8 +244,8 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
   v->findings.Clear();
   v->valid = true;
   v->valid_targets = valid_mask;
-  v->reported_target = has_target ? s.target : static_cast<Target>(__builtin_ctz(valid_mask));
-  v->failed_targets = has_target ? 0 : ((1u << kNumTargets) - 1) & ~valid_mask;
+  v->reported_target = kHasTarget ? s.target : static_cast<Target>(__builtin_ctz(valid_mask));
+  v->failed_targets = kHasTarget ? 0 : ((1u << kNumTargets) - 1) & ~valid_mask;
   v->errors = v->warnings = v->notes = 0;
   return true;
 }
@@ -254,18 +256,23 @@ SeverityCounts RunPerTarget(const TensorMapSpec& spec, const DerivedFacts& facts
   return RunRules(ctx, /*per_target=*/true, out);
 }
 
+template <bool kHasTarget>
+bool FastForMode(const TensorMapSpec& spec, Validation* v) {
+  switch (spec.mode) {
+    case Mode::kTiled: return FastFor<Mode::kTiled, kHasTarget>(spec, v);
+    case Mode::kIm2col: return FastFor<Mode::kIm2col, kHasTarget>(spec, v);
+    case Mode::kIm2colW: return FastFor<Mode::kIm2colW, kHasTarget>(spec, v);
+    case Mode::kIm2colW128: return FastFor<Mode::kIm2colW128, kHasTarget>(spec, v);
+    case Mode::kGather4: return FastFor<Mode::kGather4, kHasTarget>(spec, v);
+    case Mode::kScatter4: return FastFor<Mode::kScatter4, kHasTarget>(spec, v);
+  }
+  return false;
+}
+
 }  // namespace
 
 bool ValidateFastPath(const TensorMapSpec& spec, Validation* v) {
-  switch (spec.mode) {
-    case Mode::kTiled: return FastFor<Mode::kTiled>(spec, v);
-    case Mode::kIm2col: return FastFor<Mode::kIm2col>(spec, v);
-    case Mode::kIm2colW: return FastFor<Mode::kIm2colW>(spec, v);
-    case Mode::kIm2colW128: return FastFor<Mode::kIm2colW128>(spec, v);
-    case Mode::kGather4: return FastFor<Mode::kGather4>(spec, v);
-    case Mode::kScatter4: return FastFor<Mode::kScatter4>(spec, v);
-  }
-  return false;
+  return spec.has_target() ? FastForMode<true>(spec, v) : FastForMode<false>(spec, v);
 }
 
 void Validate(const TensorMapSpec& spec, Validation* v) {
