@@ -19,6 +19,34 @@
 
 namespace tmapgen::rules {
 
+// What the per-target checks below may read of their target: whether its compute capability is at least
+// 10.0 and at least 12.0, whether it is an arch-specific or family target (variant 'a' or 'f'), and its
+// shared memory per block. Targets alike in these get the same verdict from every per-target rule (their
+// findings differ only in the target they name and the capability they print), so the validator counts a
+// spec's per-target errors once per class (validator.cc, specs without a target). A check that reads more of
+// the target must add it here; tests/tmap/per_target_class_test.cc runs every rule for every target on the
+// corpora and requires the same error count within each class.
+constexpr uint64_t PerTargetClassKey(Target t) {
+  const TargetInfo& i = Info(t);
+  return (uint64_t{i.cc >= 100} << 0) | (uint64_t{i.cc >= 120} << 1) | (uint64_t{i.variant != ' '} << 2) |
+         (static_cast<uint64_t>(static_cast<uint32_t>(i.max_smem_per_block)) << 8);
+}
+// For each target, the first target of its class (itself when it is the first).
+struct PerTargetClasses {
+  uint8_t first[kNumTargets];
+  constexpr PerTargetClasses() : first() {
+    for (int t = 0; t < kNumTargets; ++t) {
+      first[t] = static_cast<uint8_t>(t);
+      for (int u = 0; u < t; ++u)
+        if (PerTargetClassKey(static_cast<Target>(u)) == PerTargetClassKey(static_cast<Target>(t))) {
+          first[t] = static_cast<uint8_t>(u);
+          break;
+        }
+    }
+  }
+};
+inline constexpr PerTargetClasses kPerTargetClasses;
+
 // ---- targets ----
 inline void CheckTargetAtomicity(const CheckContext& c, uint16_t r, FindingList* o) {
   if (IsAtomicitySwizzle(c.spec.swizzle) && Info(c.target).cc < 100) o->Add(r, -1, Info(c.target).cc, 100, c.target);
