@@ -21,6 +21,7 @@ bool Diagnostics::Fill(const TensorMapSpec& spec, const Validation& v, int next[
   // its field, message and fix end.
   uint32_t at[kMaxFindings][4];
   bool static_field[kMaxFindings];  // the field path is static text (almost always): nothing to write
+  text_.Reserve(1);  // a new arena takes its first block now, not under the first text (no views to remake)
   const char* const start = text_.data();
   for (const Finding& f : v.findings) {
     const Rule& r = rules[f.rule];
