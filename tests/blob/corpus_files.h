@@ -59,6 +59,17 @@ inline std::string SharedCorpusDir() {
   return "";
 }
 
+// The driver's encodings to test against: the shared corpus where present, then the committed samples
+// (tests/blob/data), always.
+inline std::vector<std::string> DriverCorpusFiles() {
+  std::vector<std::string> files;
+  const std::string shared = SharedCorpusDir();
+  if (!shared.empty()) files = FilesIn(shared, ".jsonl.gz");
+  for (const std::string& f : FilesIn(std::string(TMAPGEN_SOURCE_DIR) + "/tests/blob/data", ".jsonl.gz"))
+    files.push_back(f);
+  return files;
+}
+
 }  // namespace tmapgen::testing
 
 #endif  // TMAPGEN_TESTS_BLOB_CORPUS_FILES_H_

@@ -159,11 +159,8 @@ TEST(FastPath, TakesTheDefaultsOfEveryMode) {
 }
 
 TEST(FastPath, SameAsTableOnTheDriversEncodings) {
-  std::vector<std::string> files;
   const std::string shared = testing::SharedCorpusDir();
-  if (!shared.empty()) files = testing::FilesIn(shared, ".jsonl.gz");
-  for (const std::string& f : testing::FilesIn(std::string(TMAPGEN_SOURCE_DIR) + "/tests/blob/data", ".jsonl.gz"))
-    files.push_back(f);
+  const std::vector<std::string> files = testing::DriverCorpusFiles();
   Checker c;
   long lines = 0;
   for (const std::string& f : files) {

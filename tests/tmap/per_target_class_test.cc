@@ -114,11 +114,7 @@ TEST(PerTargetClasses, MergeTargetsOnlyWhereTheKeySaysSo) {
 }
 
 TEST(PerTargetClasses, SameErrorsOnTheDriversEncodings) {
-  std::vector<std::string> files;
-  const std::string shared = testing::SharedCorpusDir();
-  if (!shared.empty()) files = testing::FilesIn(shared, ".jsonl.gz");
-  for (const std::string& f : testing::FilesIn(std::string(TMAPGEN_SOURCE_DIR) + "/tests/blob/data", ".jsonl.gz"))
-    files.push_back(f);
+  const std::vector<std::string> files = testing::DriverCorpusFiles();
   Checker c;
   for (const std::string& f : files) {
     ASSERT_TRUE(testing::ForEachLine(f, [&](const std::string& line, size_t no) {
