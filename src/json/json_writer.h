@@ -26,14 +26,14 @@
 // Why tmapgen writes JSON itself (docs/design.md, "Dependencies"): simdjson 3.0.1 (Debian) reads only;
 // the JSON report must stay byte-stable (docs/json-report.md); and the report writer is on the hot path
 // of `tmapgen validate` (docs/perf.md): one buffer written through a pointer, a string with nothing to
-// escape checked and stored in whole 16- or 32-byte blocks (SSE2), the common calls inline.
+// escape checked and stored in whole 16- or 32-byte blocks (SSE2), integers written two digits at a time
+// (rule_text_internal::WriteDecimal, src/tmap/rule_text.h), the common calls inline.
 //
 // Complexity: each call is amortized O(size of what it writes). Nesting depth is unbounded (one byte
 // of state per open container).
 #ifndef TMAPGEN_SRC_JSON_JSON_WRITER_H_
 #define TMAPGEN_SRC_JSON_JSON_WRITER_H_
 
-#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -42,6 +42,8 @@
 #include <string_view>
 #include <type_traits>
 #include <vector>
+
+#include "src/tmap/rule_text.h"  // rule_text_internal::WriteDecimal, the integers' digits
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -356,8 +358,11 @@ class RawText {
     for (int i = 0; i < digits; ++i, v >>= 4) *--d = "0123456789abcdef"[v & 15];
     p_ += digits + 4;
   }
-  void U(uint64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
-  void I(int64_t v) { p_ = std::to_chars(p_, p_ + 21, v).ptr; }
+  void U(uint64_t v) { p_ = rule_text_internal::WriteDecimal(v, false, p_); }
+  void I(int64_t v) {
+    const bool negative = v < 0;
+    p_ = rule_text_internal::WriteDecimal(negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v), negative, p_);
+  }
   template <typename T>
   void Arr(const T* v, uint32_t n) {
     *p_++ = '[';
