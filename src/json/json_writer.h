@@ -179,6 +179,21 @@ class Writer {
   // nothing); RawEnd(end) takes the value written up to `end`. Nothing else may be called in between.
   char* RawBegin(size_t bound) { return BeforeValue(bound, "RawValue"); }
   void RawEnd(char* end) { len_ = static_cast<size_t>(end - buf_.get()); }
+  // Members of the innermost open object written the same way (the report, src/report/report.cc): in compact
+  // mode, inside an object that has a member already and no Key pending, MembersBegin(bound) returns where
+  // the next members go (room for `bound` bytes); the caller writes each as ,"key":value (compact JSON,
+  // strings escaped as above) and ends with RawEnd(end); the object stays open. Otherwise (pretty, or not
+  // at such a place) it returns nullptr and records nothing: then use Key calls. RawMore(end, bound), between
+  // the two, keeps what was written up to `end` and returns room for `bound` bytes more after it (the buffer
+  // may move: pointers into it from before are invalid).
+  char* MembersBegin(size_t bound) {
+    if (!TMAPGEN_JSON_LIKELY(top_ == '{' && has_items_ && !key_pending_ && !pretty_)) return nullptr;
+    return Reserve(bound);
+  }
+  char* RawMore(char* end, size_t bound) {
+    len_ = static_cast<size_t>(end - buf_.get());
+    return Reserve(bound);
+  }
   bool pretty() const { return pretty_; }
 
  private:
@@ -334,6 +349,9 @@ class Writer {
 class RawText {
  public:
   explicit RawText(char* p) : p_(p) {}
+  // Text in w's buffer (from RawBegin or MembersBegin) whose room can grow: Room(n) asks for n bytes more.
+  RawText(Writer* w, char* p) : p_(p), w_(w) {}
+  void Room(size_t n) { p_ = w_->RawMore(p_, n); }
   template <size_t N>
   void Lit(const char (&text)[N]) {
     std::memcpy(p_, text, N - 1);
@@ -396,6 +414,7 @@ class RawText {
     }
   }
   char* p_;
+  Writer* w_ = nullptr;  // for Room
 };
 
 }  // namespace tmapgen::json
