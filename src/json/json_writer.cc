@@ -68,10 +68,6 @@ struct PlainTable {
 constexpr PlainTable kPlain;
 #endif
 
-template <typename T>
-char* PutNumber(char* p, T v) {
-  return std::to_chars(p, p + 24, v).ptr;  // 20 digits and a sign at most
-}
 
 }  // namespace
 
@@ -312,14 +308,17 @@ Writer& Writer::CloseMisuse(char bracket) {
 }
 
 Writer& Writer::Uint(uint64_t value) {
-  char* p = BeforeValue(24, "Uint");
-  if (p != nullptr) len_ = static_cast<size_t>(PutNumber(p, value) - buf_.get());
+  char* p = BeforeValue(24, "Uint");  // 20 digits at most
+  if (p != nullptr) len_ = static_cast<size_t>(rule_text_internal::WriteDecimal(value, false, p) - buf_.get());
   return *this;
 }
 
 Writer& Writer::Int(int64_t value) {
-  char* p = BeforeValue(24, "Int");
-  if (p != nullptr) len_ = static_cast<size_t>(PutNumber(p, value) - buf_.get());
+  char* p = BeforeValue(24, "Int");  // 19 digits and a sign at most
+  if (p == nullptr) return *this;
+  const bool negative = value < 0;
+  const uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+  len_ = static_cast<size_t>(rule_text_internal::WriteDecimal(magnitude, negative, p) - buf_.get());
   return *this;
 }
 

@@ -26,14 +26,14 @@
 // Why tmapgen writes JSON itself (docs/design.md, "Dependencies"): simdjson 3.0.1 (Debian) reads only;
 // the JSON report must stay byte-stable (docs/json-report.md); and the report writer is on the hot path
 // of `tmapgen validate` (docs/perf.md): one buffer written through a pointer, a string with nothing to
-// escape checked and stored in whole 16- or 32-byte blocks (SSE2), the common calls inline.
+// escape checked and stored in whole 16- or 32-byte blocks (SSE2), integers written two digits at a time
+// (rule_text_internal::WriteDecimal, src/tmap/rule_text.h), the common calls inline.
 //
 // Complexity: each call is amortized O(size of what it writes). Nesting depth is unbounded (one byte
 // of state per open container).
 #ifndef TMAPGEN_SRC_JSON_JSON_WRITER_H_
 #define TMAPGEN_SRC_JSON_JSON_WRITER_H_
 
-#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -42,6 +42,8 @@
 #include <string_view>
 #include <type_traits>
 #include <vector>
+
+#include "src/tmap/rule_text.h"  // rule_text_internal::WriteDecimal, the integers' digits
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -177,6 +179,21 @@ class Writer {
   // nothing); RawEnd(end) takes the value written up to `end`. Nothing else may be called in between.
   char* RawBegin(size_t bound) { return BeforeValue(bound, "RawValue"); }
   void RawEnd(char* end) { len_ = static_cast<size_t>(end - buf_.get()); }
+  // Members of the innermost open object written the same way (the report, src/report/report.cc): in compact
+  // mode, inside an object that has a member already and no Key pending, MembersBegin(bound) returns where
+  // the next members go (room for `bound` bytes); the caller writes each as ,"key":value (compact JSON,
+  // strings escaped as above) and ends with RawEnd(end); the object stays open. Otherwise (pretty, or not
+  // at such a place) it returns nullptr and records nothing: then use Key calls. RawMore(end, bound), between
+  // the two, keeps what was written up to `end` and returns room for `bound` bytes more after it (the buffer
+  // may move: pointers into it from before are invalid).
+  char* MembersBegin(size_t bound) {
+    if (!TMAPGEN_JSON_LIKELY(top_ == '{' && has_items_ && !key_pending_ && !pretty_)) return nullptr;
+    return Reserve(bound);
+  }
+  char* RawMore(char* end, size_t bound) {
+    len_ = static_cast<size_t>(end - buf_.get());
+    return Reserve(bound);
+  }
   bool pretty() const { return pretty_; }
 
  private:
@@ -332,6 +349,9 @@ class Writer {
 class RawText {
  public:
   explicit RawText(char* p) : p_(p) {}
+  // Text in w's buffer (from RawBegin or MembersBegin) whose room can grow: Room(n) asks for n bytes more.
+  RawText(Writer* w, char* p) : p_(p), w_(w) {}
+  void Room(size_t n) { p_ = w_->RawMore(p_, n); }
   template <size_t N>
   void Lit(const char (&text)[N]) {
     std::memcpy(p_, text, N - 1);
@@ -356,8 +376,11 @@ class RawText {
     for (int i = 0; i < digits; ++i, v >>= 4) *--d = "0123456789abcdef"[v & 15];
     p_ += digits + 4;
   }
-  void U(uint64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
-  void I(int64_t v) { p_ = std::to_chars(p_, p_ + 21, v).ptr; }
+  void U(uint64_t v) { p_ = rule_text_internal::WriteDecimal(v, false, p_); }
+  void I(int64_t v) {
+    const bool negative = v < 0;
+    p_ = rule_text_internal::WriteDecimal(negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v), negative, p_);
+  }
   template <typename T>
   void Arr(const T* v, uint32_t n) {
     *p_++ = '[';
@@ -391,6 +414,7 @@ class RawText {
     }
   }
   char* p_;
+  Writer* w_ = nullptr;  // for Room
 };
 
 }  // namespace tmapgen::json

@@ -195,18 +195,206 @@ std::string HostEncodeSnippet(const TensorMapSpec& s) {
 // ------------------------------------------------------------------------------------------------ JSON
 
 namespace {
-// The "derived" object in compact form, through a pointer (json::RawText): the same bytes as the Writer
-// calls in WriteReportJson's pretty branch (tests/report/report_json_test.cc: compact vs pretty).
-void WriteDerivedCompact(const TensorMapSpec& s, const DerivedFacts& f, json::Writer* w) {
+
+// The members after "index", written with Writer calls: the pretty report (and the compact one where the
+// writer was misused before). WriteMembersCompact writes the same bytes in compact mode.
+void WriteMembersWithCalls(const TensorMapSpec& s, const Validation& v, const ReportOptions& opt, json::Writer* w) {
+  const DerivedFacts& f = v.facts;
+  if (!s.name.empty()) w->Key("name").String(s.name);
+  w->Key("valid").Bool(v.valid);
+  if (s.has_target()) w->Key("target").String(Name(s.target)); else w->Key("target").Null();
+  w->Key("valid_targets").BeginArray();
+  for (int t = 0; t < kNumTargets; ++t)
+    if (v.valid_targets & (1u << t)) w->String(Name(static_cast<Target>(t)));
+  w->EndArray();
+  Target min_target;
+  if (MinTarget(v.valid_targets, &min_target)) w->Key("min_target").String(Name(min_target)); else w->Key("min_target").Null();
+  w->Key("counts").BeginObject().Key("errors").Int(v.errors).Key("warnings").Int(v.warnings).Key("notes").Int(v.notes).EndObject();
+  if (!s.has_target()) {
+    w->Key("failed_targets").BeginArray();
+    ForEachTargetFailure(s, v, [w](std::string_view target, const Rule& r, const RuleText& field, const RuleText& message) {
+      w->BeginObject().Key("target").String(target).Key("rule").String(r.id).Key("field").String(field);
+      w->Key("message").String(message).EndObject();
+    });
+    w->EndArray();
+  }
+  if (!opt.alias.written.empty()) {
+    w->Key("data_type_alias").BeginObject().Key("written").String(opt.alias.written);
+    w->Key("cuda_type").String(FullName(s.data_type)).Key("note").String(opt.alias.note).EndObject();
+  }
+  w->Key("diagnostics").BeginArray();
+  thread_local Diagnostics diags;  // reused: its text buffer keeps its memory from spec to spec
+  MakeDiagnostics(s, v, &diags);
+  for (const Diagnostic& d : diags) {
+    w->BeginObject();
+    w->Key("rule").String(d.rule).Key("severity").String(Name(d.severity)).Key("field").String(d.field);
+    w->Key("message").String(d.message).Key("fix").String(d.fix).Key("source").String(d.source);
+    if (!d.target.empty()) w->Key("target").String(d.target);
+    if (d.value_unsigned) w->Key("value").Uint(static_cast<uint64_t>(d.value)); else w->Key("value").Int(d.value);
+    w->Key("limit").Int(d.limit);
+    w->EndObject();
+  }
+  w->EndArray();
+  w->Key("derived").BeginObject();
+  w->Key("encoder").String(Name(f.encoder));
+  w->Key("element_bits").Int(f.element_bits);
+  w->Key("smem_element_bits").Int(f.smem_element_bits);
+  w->Key("inner_box_bytes").Uint(f.inner_box_bytes);
+  w->Key("elements_per_copy").Uint(f.elements_per_copy);
+  w->Key("transaction_bytes").Uint(f.transaction_bytes);
+  if (f.halo_adds_bytes) w->Key("bytes_per_halo_pixel").Uint(f.bytes_per_halo_pixel);
+  w->Key("smem_footprint_bytes").Uint(f.smem_footprint_bytes);
+  w->Key("smem_row_pitch").Uint(f.smem_row_pitch);
+  w->Key("coord0_multiple").Uint(f.coord0_multiple);
+  w->Key("smem_alignment_required").Uint(f.smem_alignment_required);
+  w->Key("smem_alignment_recommended").Uint(f.smem_alignment_recommended);
+  w->Key("swizzle_span").Uint(f.swizzle_span);
+  w->Key("swizzle_repeat").Uint(f.swizzle_repeat);
+  w->Key("swizzle_atomicity").Uint(f.swizzle_atomicity);
+  if (f.swizzle_base_offset >= 0) w->Key("swizzle_base_offset").Int(f.swizzle_base_offset);
+  w->Key("global_extent_bytes").Uint(f.global_extent_bytes);
+  w->Key("ptx").BeginArray();
+  {
+    RuleText forms[2];
+    const int n = PtxForms(s, forms);
+    for (int i = 0; i < n; ++i) w->String(forms[i]);
+  }
+  w->EndArray();
+  w->EndObject();
+  w->Key("spec");
+  WriteSpecJson(s, w);
+  if (!v.valid && opt.nearest_valid) {
+    TensorMapSpec fixed;
+    if (NearestValid(s, v, &fixed)) {
+      w->Key("nearest_valid").BeginObject();
+      w->Key("changes").BeginArray();
+      ForEachChange(s, fixed, [w](const RuleText& c) { w->String(c); });
+      w->EndArray();
+      w->Key("spec");
+      WriteSpecJson(fixed, w);
+      w->EndObject();
+    }
+  }
+}
+
+// The same members in compact form, written through a pointer into the writer's buffer (json::RawText from
+// Writer::MembersBegin, room asked for section by section): keys and punctuation as literals, no writer state
+// per call. Texts that may hold any byte (names, messages, fields, fixes, changes) are quoted and escaped
+// (RawText::Str); only tmapgen's own table names and the PTX forms, made of literals, digits and a table name
+// here, are copied as they are (RawText::Plain; tests/report/report_json_test.cc checks that none needs
+// escaping). The same bytes as WriteMembersWithCalls (the same test: compact vs pretty).
+constexpr size_t kSectionRoom = 1024;  // fixed keys and punctuation of a section, and the numbers in it
+size_t Quoted(size_t n) { return json::Writer::QuotedBound(n); }
+size_t Plain(size_t n) { return n + 2 + 32; }
+
+void WriteMembersCompact(const TensorMapSpec& s, const Validation& v, const ReportOptions& opt, char* begin,
+                         json::Writer* w) {
+  const DerivedFacts& f = v.facts;
+  json::RawText o(w, begin);  // room: kSectionRoom + Quoted(name), from WriteReportJson
+  if (!s.name.empty()) {
+    o.Lit(",\"name\":");
+    o.Str(s.name);
+  }
+  if (v.valid) o.Lit(",\"valid\":true"); else o.Lit(",\"valid\":false");
+  if (s.has_target()) {
+    o.Lit(",\"target\":");
+    o.Plain(Name(s.target));
+  } else {
+    o.Lit(",\"target\":null");
+  }
+  o.Room(kSectionRoom + kNumTargets * Plain(16));
+  o.Lit(",\"valid_targets\":[");
+  bool first = true;
+  for (int t = 0; t < kNumTargets; ++t) {
+    if (!(v.valid_targets & (1u << t))) continue;
+    if (!first) o.Lit(",");
+    first = false;
+    o.Plain(Name(static_cast<Target>(t)));
+  }
+  o.Lit("]");
+  Target min_target;
+  if (MinTarget(v.valid_targets, &min_target)) {
+    o.Lit(",\"min_target\":");
+    o.Plain(Name(min_target));
+  } else {
+    o.Lit(",\"min_target\":null");
+  }
+  o.Lit(",\"counts\":{\"errors\":");
+  o.I(v.errors);
+  o.Lit(",\"warnings\":");
+  o.I(v.warnings);
+  o.Lit(",\"notes\":");
+  o.I(v.notes);
+  o.Lit("}");
+  if (!s.has_target()) {
+    o.Lit(",\"failed_targets\":[");
+    first = true;
+    ForEachTargetFailure(s, v, [&o, &first](std::string_view target, const Rule& r, const RuleText& field,
+                                            const RuleText& message) {
+      o.Room(kSectionRoom + Plain(target.size()) + Plain(r.id.size()) + Quoted(field.size()) + Quoted(message.size()));
+      if (first) o.Lit("{\"target\":"); else o.Lit(",{\"target\":");
+      first = false;
+      o.Plain(target);
+      o.Lit(",\"rule\":");
+      o.Plain(r.id);
+      o.Lit(",\"field\":");
+      o.Str(field);
+      o.Lit(",\"message\":");
+      o.Str(message);
+      o.Lit("}");
+    });
+    o.Room(kSectionRoom);
+    o.Lit("]");
+  }
+  if (!opt.alias.written.empty()) {
+    o.Room(kSectionRoom + Quoted(opt.alias.written.size()) + Plain(FullName(s.data_type).size()) +
+           Quoted(opt.alias.note.size()));
+    o.Lit(",\"data_type_alias\":{\"written\":");
+    o.Str(opt.alias.written);
+    o.Lit(",\"cuda_type\":");
+    o.Plain(FullName(s.data_type));
+    o.Lit(",\"note\":");
+    o.Str(opt.alias.note);
+    o.Lit("}");
+  }
+  o.Room(kSectionRoom);
+  o.Lit(",\"diagnostics\":[");
+  thread_local Diagnostics diags;  // reused: its text buffer keeps its memory from spec to spec
+  MakeDiagnostics(s, v, &diags);
+  first = true;
+  for (const Diagnostic& d : diags) {
+    o.Room(kSectionRoom + Quoted(d.rule.size()) + Quoted(d.field.size()) + Quoted(d.message.size()) +
+           Quoted(d.fix.size()) + Quoted(d.source.size()) + Quoted(d.target.size()));
+    if (first) o.Lit("{\"rule\":"); else o.Lit(",{\"rule\":");
+    first = false;
+    o.Str(d.rule);
+    o.Lit(",\"severity\":");
+    o.Plain(Name(d.severity));
+    o.Lit(",\"field\":");
+    o.Str(d.field);
+    o.Lit(",\"message\":");
+    o.Str(d.message);
+    o.Lit(",\"fix\":");
+    o.Str(d.fix);
+    o.Lit(",\"source\":");
+    o.Str(d.source);
+    if (!d.target.empty()) {
+      o.Lit(",\"target\":");
+      o.Str(d.target);
+    }
+    o.Lit(",\"value\":");
+    if (d.value_unsigned) o.U(static_cast<uint64_t>(d.value)); else o.I(d.value);
+    o.Lit(",\"limit\":");
+    o.I(d.limit);
+    o.Lit("}");
+  }
   RuleText forms[2];
   const int n = PtxForms(s, forms);
-  size_t bound = 1024 + 20 * 21;
-  for (int i = 0; i < n; ++i) bound += json::Writer::QuotedBound(forms[i].size());
-  char* const begin = w->RawBegin(bound);  // written in the writer's buffer, as WriteSpecJson's compact form
-  if (begin == nullptr) return;
-  json::RawText o(begin);
-  o.Lit("{\"encoder\":");
-  o.Str(Name(f.encoder));
+  size_t room = kSectionRoom + Plain(Name(f.encoder).size());
+  for (int i = 0; i < n; ++i) room += Plain(forms[i].size());
+  o.Room(room);
+  o.Lit("],\"derived\":{\"encoder\":");
+  o.Plain(Name(f.encoder));
   o.Lit(",\"element_bits\":");
   o.I(f.element_bits);
   o.Lit(",\"smem_element_bits\":");
@@ -246,97 +434,43 @@ void WriteDerivedCompact(const TensorMapSpec& s, const DerivedFacts& f, json::Wr
   o.Lit(",\"ptx\":[");
   for (int i = 0; i < n; ++i) {
     if (i) o.Lit(",");
-    o.Str(forms[i]);
+    o.Plain(forms[i]);
   }
   o.Lit("]}");
+  o.Room(kSectionRoom + CompactSpecJsonBound(s));
+  o.Lit(",\"spec\":");
+  WriteCompactSpecJson(s, &o);
+  if (!v.valid && opt.nearest_valid) {
+    TensorMapSpec fixed;
+    if (NearestValid(s, v, &fixed)) {
+      o.Room(kSectionRoom);
+      o.Lit(",\"nearest_valid\":{\"changes\":[");
+      first = true;
+      ForEachChange(s, fixed, [&o, &first](const RuleText& c) {
+        o.Room(kSectionRoom + Quoted(c.size()));
+        if (!first) o.Lit(",");
+        first = false;
+        o.Str(c);
+      });
+      o.Room(kSectionRoom + CompactSpecJsonBound(fixed));
+      o.Lit("],\"spec\":");
+      WriteCompactSpecJson(fixed, &o);
+      o.Lit("}");
+    }
+  }
   w->RawEnd(o.end());
 }
+
 }  // namespace
 
 void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, const Encoding& enc,
                      const ReportOptions& opt, json::Writer* w) {
-  const DerivedFacts& f = v.facts;
   w->BeginObject();
   w->Key("index").Int(index);
-  if (!s.name.empty()) w->Key("name").String(s.name);
-  w->Key("valid").Bool(v.valid);
-  if (s.has_target()) w->Key("target").String(Name(s.target)); else w->Key("target").Null();
-  w->Key("valid_targets").BeginArray();
-  for (int t = 0; t < kNumTargets; ++t)
-    if (v.valid_targets & (1u << t)) w->String(Name(static_cast<Target>(t)));
-  w->EndArray();
-  Target min_target;
-  if (MinTarget(v.valid_targets, &min_target)) w->Key("min_target").String(Name(min_target)); else w->Key("min_target").Null();
-  w->Key("counts").BeginObject().Key("errors").Int(v.errors).Key("warnings").Int(v.warnings).Key("notes").Int(v.notes).EndObject();
-  if (!s.has_target()) {
-    w->Key("failed_targets").BeginArray();
-    ForEachTargetFailure(s, v, [w](std::string_view target, const Rule& r, const RuleText& field, const RuleText& message) {
-      w->BeginObject().Key("target").String(target).Key("rule").String(r.id).Key("field").String(field);
-      w->Key("message").String(message).EndObject();
-    });
-    w->EndArray();
-  }
-  if (!opt.alias.written.empty()) {
-    w->Key("data_type_alias").BeginObject().Key("written").String(opt.alias.written);
-    w->Key("cuda_type").String(FullName(s.data_type)).Key("note").String(opt.alias.note).EndObject();
-  }
-  w->Key("diagnostics").BeginArray();
-  thread_local Diagnostics diags;  // reused: its text buffer keeps its memory from spec to spec
-  MakeDiagnostics(s, v, &diags);
-  for (const Diagnostic& d : diags) {
-    w->BeginObject();
-    w->Key("rule").String(d.rule).Key("severity").String(Name(d.severity)).Key("field").String(d.field);
-    w->Key("message").String(d.message).Key("fix").String(d.fix).Key("source").String(d.source);
-    if (!d.target.empty()) w->Key("target").String(d.target);
-    if (d.value_unsigned) w->Key("value").Uint(static_cast<uint64_t>(d.value)); else w->Key("value").Int(d.value);
-    w->Key("limit").Int(d.limit);
-    w->EndObject();
-  }
-  w->EndArray();
-  w->Key("derived");
-  if (!w->pretty()) {
-    WriteDerivedCompact(s, f, w);
+  if (char* p = w->MembersBegin(kSectionRoom + Quoted(s.name.size())); p != nullptr) {
+    WriteMembersCompact(s, v, opt, p, w);
   } else {
-    w->BeginObject();
-    w->Key("encoder").String(Name(f.encoder));
-    w->Key("element_bits").Int(f.element_bits);
-    w->Key("smem_element_bits").Int(f.smem_element_bits);
-    w->Key("inner_box_bytes").Uint(f.inner_box_bytes);
-    w->Key("elements_per_copy").Uint(f.elements_per_copy);
-    w->Key("transaction_bytes").Uint(f.transaction_bytes);
-    if (f.halo_adds_bytes) w->Key("bytes_per_halo_pixel").Uint(f.bytes_per_halo_pixel);
-    w->Key("smem_footprint_bytes").Uint(f.smem_footprint_bytes);
-    w->Key("smem_row_pitch").Uint(f.smem_row_pitch);
-    w->Key("coord0_multiple").Uint(f.coord0_multiple);
-    w->Key("smem_alignment_required").Uint(f.smem_alignment_required);
-    w->Key("smem_alignment_recommended").Uint(f.smem_alignment_recommended);
-    w->Key("swizzle_span").Uint(f.swizzle_span);
-    w->Key("swizzle_repeat").Uint(f.swizzle_repeat);
-    w->Key("swizzle_atomicity").Uint(f.swizzle_atomicity);
-    if (f.swizzle_base_offset >= 0) w->Key("swizzle_base_offset").Int(f.swizzle_base_offset);
-    w->Key("global_extent_bytes").Uint(f.global_extent_bytes);
-    w->Key("ptx").BeginArray();
-    {
-      RuleText forms[2];
-      const int n = PtxForms(s, forms);
-      for (int i = 0; i < n; ++i) w->String(forms[i]);
-    }
-    w->EndArray();
-    w->EndObject();
-  }
-  w->Key("spec");
-  WriteSpecJson(s, w);
-  if (!v.valid && opt.nearest_valid) {
-    TensorMapSpec fixed;
-    if (NearestValid(s, v, &fixed)) {
-      w->Key("nearest_valid").BeginObject();
-      w->Key("changes").BeginArray();
-      ForEachChange(s, fixed, [w](const RuleText& c) { w->String(c); });
-      w->EndArray();
-      w->Key("spec");
-      WriteSpecJson(fixed, w);
-      w->EndObject();
-    }
+    WriteMembersWithCalls(s, v, opt, w);
   }
   const OfflineBytes offline = ComputeOfflineBytes(s, v, enc);  // issue 12: the bytes without a driver
   WriteOfflineBytesJson(offline, w);

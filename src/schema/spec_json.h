@@ -79,6 +79,10 @@ absl::StatusOr<TensorMapSpec> ParseSpecJson(std::string_view text, size_t first_
 // Writes *spec as a JSON object in the canonical form (short enum names, only the fields its mode
 // uses, plus every field the user set).
 void WriteSpecJson(const TensorMapSpec& spec, json::Writer* w);
+// Its compact form written through o (for writers of a fixed shape, the report): the bytes WriteSpecJson
+// writes in compact mode, in room for CompactSpecJsonBound(spec) bytes.
+size_t CompactSpecJsonBound(const TensorMapSpec& spec);
+void WriteCompactSpecJson(const TensorMapSpec& spec, json::RawText* o);
 
 // Parses "13.0", "12.8", "13000", "13" into 13000, 12080, 13000, 13000.
 absl::StatusOr<uint32_t> ParseDriverVersion(std::string_view s);

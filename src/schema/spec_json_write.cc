@@ -36,22 +36,18 @@ void WriteI32Array(json::Writer* w, const char (&key)[N], const int32_t* v, uint
 
 }  // namespace
 
-namespace {
-
-// The compact form, written through a pointer into a reused buffer and appended as one value: the same
+// The compact form, written through a pointer into the writer's buffer and appended as one value: the same
 // bytes as the Writer calls below (tests/schema: WriteSpecJson compact vs pretty, and
 // scripts/check-same-output.sh), a fifth of the instructions (docs/perf.md, section 13).
 // Room for the compact form: every key and punctuation (under 600 bytes), 14 integers of at most 21
 // bytes each plus 5 arrays of 5, and the strings' QuotedBound (the table names are under 48 bytes).
-size_t CompactBound(const TensorMapSpec& s) {
+size_t CompactSpecJsonBound(const TensorMapSpec& s) {
   return 1024 + 40 * 21 + 12 * json::Writer::QuotedBound(48) + json::Writer::QuotedBound(s.name.size());
 }
 
-void WriteSpecJsonCompact(const TensorMapSpec& s, json::Writer* w) {
+void WriteCompactSpecJson(const TensorMapSpec& s, json::RawText* out) {
+  json::RawText& o = *out;
   const uint32_t rank = s.rank > kMaxRank ? kMaxRank : s.rank;
-  char* const begin = w->RawBegin(CompactBound(s));  // written in the writer's buffer, no copy
-  if (begin == nullptr) return;
-  json::RawText o(begin);
   o.Lit("{");
   if (!s.name.empty()) {
     o.Lit("\"name\":");
@@ -138,14 +134,15 @@ void WriteSpecJsonCompact(const TensorMapSpec& s, json::Writer* w) {
     o.U(s.driver_version);
   }
   o.Lit("}");
-  w->RawEnd(o.end());
 }
 
-}  // namespace
-
 void WriteSpecJson(const TensorMapSpec& s, json::Writer* w) {
-  if (!w->pretty()) return WriteSpecJsonCompact(s, w);
-  WriteSpecJsonWithCalls(s, w);
+  if (w->pretty()) return WriteSpecJsonWithCalls(s, w);
+  char* const begin = w->RawBegin(CompactSpecJsonBound(s));  // written in the writer's buffer, no copy
+  if (begin == nullptr) return;
+  json::RawText o(begin);
+  WriteCompactSpecJson(s, &o);
+  w->RawEnd(o.end());
 }
 
 namespace {

@@ -46,11 +46,14 @@ std::string TooLongMessage(const char* what, size_t max) {
 }  // namespace
 
 SpecSplitter::SpecSplitter(StreamFormat format, size_t max_spec_bytes)
-    : format_(format), max_(max_spec_bytes == 0 ? kMaxSpecBytes : max_spec_bytes), data_(json::kPadding) {}
+    : format_(format),
+      max_(max_spec_bytes == 0 ? kMaxSpecBytes : max_spec_bytes),
+      data_(new char[json::kPadding]()),
+      cap_(json::kPadding) {}
 
 char* SpecSplitter::Room(size_t n) {
   if (keep_ > 0) {  // drop what is no longer needed
-    std::memmove(data_.data(), data_.data() + keep_, len_ - keep_);
+    std::memmove(data_.get(), data_.get() + keep_, len_ - keep_);
     len_ -= keep_;
     scan_ -= keep_;
     if (block_begin_ >= keep_) block_begin_ -= keep_;
@@ -58,17 +61,23 @@ char* SpecSplitter::Room(size_t n) {
     keep_ = 0;
   }
   const size_t need = len_ + n + json::kPadding;
-  if (need > data_.size()) {
-    // Grow by doubling, but not past what one spec and a chunk can need.
-    const size_t cap = std::max(need, max_ + n + json::kPadding);
-    data_.resize(std::max(need, std::min(data_.size() * 2, cap)));
+  if (need > cap_) {
+    // Grow by doubling, but not past what one spec and a chunk can need. Only the unread bytes move; the
+    // new room is not cleared (the caller writes it, and Commit clears the padding after what it wrote).
+    const size_t most = std::max(need, max_ + n + json::kPadding);
+    const size_t cap = std::max(need, std::min(cap_ * 2, most));
+    std::unique_ptr<char[]> bigger(new char[cap]);
+    if (len_ > 0) std::memcpy(bigger.get(), data_.get(), len_);
+    data_ = std::move(bigger);
+    cap_ = cap;
   }
-  return data_.data() + len_;
+  return data_.get() + len_;
 }
 
 void SpecSplitter::Commit(size_t k) {
   if (finished_ || done_) return;
   len_ += k;
+  std::memset(data_.get() + len_, 0, json::kPadding);  // the padding's bytes are set (their values do not matter)
 }
 
 void SpecSplitter::Feed(std::string_view chunk) {
@@ -113,7 +122,7 @@ size_t SpecSplitter::SkipWs(size_t p) {
 
 bool SpecSplitter::NextLine(SpecPiece* piece) {
   while (!done_) {
-    const char* base = data_.data();
+    const char* base = data_.get();
     const void* hit = std::memchr(base + scan_, '\n', len_ - scan_);
     if (skipping_) {  // the rest of an over-long line
       if (hit == nullptr) {
@@ -163,7 +172,7 @@ bool SpecSplitter::NextLine(SpecPiece* piece) {
 
 bool SpecSplitter::NextBlock(SpecPiece* piece) {
   while (!done_) {
-    const char* base = data_.data();
+    const char* base = data_.get();
     const void* hit = std::memchr(base + scan_, '\n', len_ - scan_);
     if (hit == nullptr) {  // [scan_, len_) is the start of a line
       // The block's bytes so far: without that line when it may still be the separator that ends it.

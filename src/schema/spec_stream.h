@@ -26,6 +26,7 @@
 #define TMAPGEN_SRC_SCHEMA_SPEC_STREAM_H_
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,8 +68,8 @@ class SpecSplitter {
   bool is_array() const { return array_; }
 
   // The internal buffer's size and first byte (for tests of the memory bound and the padding).
-  size_t capacity() const { return data_.size(); }
-  const char* buffer_begin() const { return data_.data(); }
+  size_t capacity() const { return cap_; }
+  const char* buffer_begin() const { return data_.get(); }
 
  private:
   bool NextLine(SpecPiece* piece);
@@ -77,12 +78,15 @@ class SpecSplitter {
   // Moves the position over data_[from, to).
   void Advance(size_t from, size_t to);
   bool Emit(SpecPiece* piece, SpecPiece::Kind kind, size_t begin, size_t end, json::TextPos at, std::string message);
-  std::string_view Bytes(size_t begin, size_t end) const { return std::string_view(data_.data() + begin, end - begin); }
+  std::string_view Bytes(size_t begin, size_t end) const { return std::string_view(data_.get() + begin, end - begin); }
   size_t SkipWs(size_t p);
 
   StreamFormat format_;
   size_t max_;
-  std::vector<char> data_;  // bytes [keep_, len_) are unread; json::kPadding bytes follow len_
+  // cap_ bytes, not cleared when grown (a std::vector<char> would zero-fill every resize): bytes [keep_, len_)
+  // are unread; json::kPadding bytes follow len_, set to zero by the constructor and by Commit.
+  std::unique_ptr<char[]> data_;
+  size_t cap_ = 0;
   size_t len_ = 0;
   size_t keep_ = 0;         // nothing before this offset is needed any more
   size_t scan_ = 0;         // where scanning goes on

@@ -175,6 +175,64 @@ TEST(JsonWriterTest, Integers) {
   EXPECT_EQ(w.str(), "[0,18446744073709551615,-9223372036854775808,9223372036854775807,0]");
 }
 
+// Integers around every power of ten (both sides) and at every digit count, written by Writer::Uint/Int and
+// by RawText::U/I (the digit-pair writer of rule_text.h): the text std::to_string gives.
+std::vector<uint64_t> EdgeUints() {
+  std::vector<uint64_t> v = {0, 1, 9, 10, 11, 99, 100, 101, std::numeric_limits<uint64_t>::max(),
+                             std::numeric_limits<uint64_t>::max() - 1, uint64_t{1} << 63, (uint64_t{1} << 32) - 1,
+                             uint64_t{1} << 32, 12345678901234567890ull, 1844674407370955161ull};
+  uint64_t p = 1;
+  for (int digits = 1; digits <= 20; ++digits) {  // p = 10^(digits - 1)
+    v.push_back(p);
+    v.push_back(p - 1);
+    v.push_back(p + 1);
+    if (p <= std::numeric_limits<uint64_t>::max() / 10) {
+      v.push_back(10 * p - 1);    // the largest of `digits` digits: 9...9
+      v.push_back(p + p / 3);     // 13...3-ish, mixed digits
+      v.push_back(p * 7 + 4321 % p);
+      p *= 10;
+    }
+  }
+  return v;
+}
+
+TEST(JsonWriterTest, UintsAtEveryDigitCount) {
+  for (const uint64_t u : EdgeUints()) {
+    Writer w;
+    w.Uint(u);
+    EXPECT_EQ(w.str(), std::to_string(u));
+    char buf[64];
+    RawText o(buf);
+    o.U(u);
+    EXPECT_EQ(std::string(buf, o.end()), std::to_string(u));
+  }
+}
+
+TEST(JsonWriterTest, IntsAtEveryDigitCount) {
+  std::vector<int64_t> ints = {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::min() + 1,
+                               std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::max() - 1,
+                               std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
+  for (const uint64_t u : EdgeUints()) {
+    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) continue;
+    ints.push_back(static_cast<int64_t>(u));
+    ints.push_back(-static_cast<int64_t>(u));
+  }
+  for (const int64_t i : ints) {
+    Writer w;
+    w.BeginArray().Int(i).EndArray();
+    EXPECT_EQ(w.str(), "[" + std::to_string(i) + "]");
+    char buf[64];
+    RawText o(buf);
+    o.I(i);
+    EXPECT_EQ(std::string(buf, o.end()), std::to_string(i));
+  }
+  char buf[64];
+  RawText o(buf);
+  const int32_t small[] = {-1, 0, 10, -100};
+  o.Arr(small, 4);
+  EXPECT_EQ(std::string(buf, o.end()), "[-1,0,10,-100]");
+}
+
 TEST(JsonWriterTest, DoublesShortestRoundTrip) {
   EXPECT_EQ(DoubleText(0.1), "0.1");
   EXPECT_EQ(DoubleText(0.5), "0.5");

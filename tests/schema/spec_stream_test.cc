@@ -214,5 +214,37 @@ TEST(SpecSplitter, PiecesAreFollowedByPadding) {
   EXPECT_GE(s.capacity(), static_cast<size_t>(p.text.data() - s.buffer_begin()) + p.text.size() + json::kPadding);
 }
 
+// The buffer is not cleared when it grows: bytes a reader put in the room but did not commit, and room that
+// was never written, are never part of a piece. Lines fed through Room with 0xFF written past what is
+// committed, in chunks that make the buffer grow several times (from its first 64 bytes).
+TEST(SpecSplitter, UncommittedRoomIsNeverRead) {
+  std::string input;
+  std::vector<Got> want;
+  for (int i = 0; i < 400; ++i) {
+    const std::string line = "{\"spec\":" + std::to_string(i) + std::string(static_cast<size_t>(i % 37), ' ') + "}";
+    want.push_back(Got{kSpec, line, static_cast<size_t>(i + 1), 1, static_cast<size_t>(i), ""});
+    input += line + "\n";
+  }
+  for (const size_t chunk : {size_t{1}, size_t{7}, size_t{100}, size_t{4096}, input.size()}) {
+    SpecSplitter s(StreamFormat::kJsonLines);
+    std::vector<Got> got;
+    SpecPiece p;
+    for (size_t i = 0; i < input.size(); i += chunk) {
+      const std::string_view part = std::string_view(input).substr(i, chunk);
+      char* room = s.Room(3 * part.size() + 50);
+      std::memset(room, 0xFF, 3 * part.size() + 50);  // the reader's junk after what it commits
+      std::memcpy(room, part.data(), part.size());
+      s.Commit(part.size());
+      while (s.Next(&p)) {
+        got.push_back(Got{p.kind, std::string(p.text), p.at.line, p.at.column, p.index, p.message});
+        EXPECT_GE(s.capacity(), static_cast<size_t>(p.text.data() - s.buffer_begin()) + p.text.size() + json::kPadding);
+      }
+    }
+    s.Finish();
+    while (s.Next(&p)) got.push_back(Got{p.kind, std::string(p.text), p.at.line, p.at.column, p.index, p.message});
+    EXPECT_EQ(got, want) << "chunk " << chunk;
+  }
+}
+
 }  // namespace
 }  // namespace tmapgen
