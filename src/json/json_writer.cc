@@ -309,7 +309,7 @@ Writer& Writer::CloseMisuse(char bracket) {
 
 Writer& Writer::Uint(uint64_t value) {
   char* p = BeforeValue(24, "Uint");  // 20 digits at most
-  if (p != nullptr) len_ = static_cast<size_t>(rule_text_internal::WriteDecimal(value, false, p) - buf_.get());
+  if (p != nullptr) len_ = static_cast<size_t>(decimal::WriteDecimal(value, false, p) - buf_.get());
   return *this;
 }
 
@@ -318,7 +318,7 @@ Writer& Writer::Int(int64_t value) {
   if (p == nullptr) return *this;
   const bool negative = value < 0;
   const uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
-  len_ = static_cast<size_t>(rule_text_internal::WriteDecimal(magnitude, negative, p) - buf_.get());
+  len_ = static_cast<size_t>(decimal::WriteDecimal(magnitude, negative, p) - buf_.get());
   return *this;
 }
 

@@ -27,7 +27,7 @@
 // the JSON report must stay byte-stable (docs/json-report.md); and the report writer is on the hot path
 // of `tmapgen validate` (docs/perf.md): one buffer written through a pointer, a string with nothing to
 // escape checked and stored in whole 16- or 32-byte blocks (SSE2), integers written two digits at a time
-// (rule_text_internal::WriteDecimal, src/tmap/rule_text.h), the common calls inline.
+// (decimal::WriteDecimal, src/util/decimal.h), the common calls inline.
 //
 // Complexity: each call is amortized O(size of what it writes). Nesting depth is unbounded (one byte
 // of state per open container).
@@ -43,7 +43,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "src/tmap/rule_text.h"  // rule_text_internal::WriteDecimal, the integers' digits
+#include "src/util/decimal.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -376,10 +376,10 @@ class RawText {
     for (int i = 0; i < digits; ++i, v >>= 4) *--d = "0123456789abcdef"[v & 15];
     p_ += digits + 4;
   }
-  void U(uint64_t v) { p_ = rule_text_internal::WriteDecimal(v, false, p_); }
+  void U(uint64_t v) { p_ = decimal::WriteDecimal(v, false, p_); }
   void I(int64_t v) {
     const bool negative = v < 0;
-    p_ = rule_text_internal::WriteDecimal(negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v), negative, p_);
+    p_ = decimal::WriteDecimal(negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v), negative, p_);
   }
   template <typename T>
   void Arr(const T* v, uint32_t n) {
