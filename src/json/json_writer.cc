@@ -315,10 +315,7 @@ Writer& Writer::Uint(uint64_t value) {
 
 Writer& Writer::Int(int64_t value) {
   char* p = BeforeValue(24, "Int");  // 19 digits and a sign at most
-  if (p == nullptr) return *this;
-  const bool negative = value < 0;
-  const uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
-  len_ = static_cast<size_t>(decimal::WriteDecimal(magnitude, negative, p) - buf_.get());
+  if (p != nullptr) len_ = static_cast<size_t>(decimal::WriteSigned(value, p) - buf_.get());
   return *this;
 }
 

@@ -377,10 +377,7 @@ class RawText {
     p_ += digits + 4;
   }
   void U(uint64_t v) { p_ = decimal::WriteDecimal(v, false, p_); }
-  void I(int64_t v) {
-    const bool negative = v < 0;
-    p_ = decimal::WriteDecimal(negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v), negative, p_);
-  }
+  void I(int64_t v) { p_ = decimal::WriteSigned(v, p_); }
   template <typename T>
   void Arr(const T* v, uint32_t n) {
     *p_++ = '[';

@@ -237,9 +237,7 @@ constexpr size_t MostBytes(T) {
 template <typename T, typename = IfNumber<T>>
 TMAPGEN_TEXT_INLINE char* Write(char* p, T v) {
   if constexpr (std::is_signed_v<T>) {
-    const bool neg = v < 0;
-    const uint64_t u = neg ? 0 - static_cast<uint64_t>(static_cast<int64_t>(v)) : static_cast<uint64_t>(v);
-    return WriteDecimal(u, neg, p);
+    return decimal::WriteSigned(static_cast<int64_t>(v), p);
   } else {
     return WriteDecimal(static_cast<uint64_t>(v), false, p);
   }

@@ -4,6 +4,7 @@
 // Contract
 // - WriteDecimal(v, negative, out) writes v (after a '-' when negative) at out, which has room for
 //   kMaxDecimalChars bytes, and returns the end of what it wrote; no allocation, no locale, no NUL.
+//   WriteSigned(v, out) does the same for a signed value (its magnitude, INT64_MIN's included, and its sign).
 // - The same digits as std::to_chars and std::to_string (tests/util/decimal_test.cc checks every digit count
 //   and both sides of every power of ten against std::to_string).
 // - Inlined at every call, so that a constant argument folds and a small one costs a few compares.
@@ -74,6 +75,12 @@ TMAPGEN_DECIMAL_INLINE char* WriteDecimal(uint64_t v, bool negative, char* out) 
                   static_cast<uint32_t>(rest - mid * k1e8));
 }
 
+
+// A signed value: its sign and magnitude (0 - v in unsigned arithmetic, so INT64_MIN's magnitude is exact).
+TMAPGEN_DECIMAL_INLINE char* WriteSigned(int64_t v, char* out) {
+  const bool negative = v < 0;
+  return WriteDecimal(negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v), negative, out);
+}
 
 }  // namespace tmapgen::decimal
 

@@ -34,6 +34,14 @@ TEST(Decimal, EveryDigitCountAndBothSidesOfEveryPowerOfTen) {
   EXPECT_EQ(Written(0, false), "0");
 }
 
+TEST(Decimal, SignedValuesAsToString) {
+  for (int64_t v : {int64_t{0}, int64_t{-1}, int64_t{9}, int64_t{-10}, int64_t{-99999999}, int64_t{-100000000},
+                    std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()}) {
+    char buf[decimal::kMaxDecimalChars];
+    EXPECT_EQ(std::string(buf, decimal::WriteSigned(v, buf)), std::to_string(v)) << v;
+  }
+}
+
 TEST(Decimal, ValuesAcrossTheRange) {
   uint64_t x = 0x9E3779B97F4A7C15ull;
   for (int i = 0; i < 100000; ++i) {
