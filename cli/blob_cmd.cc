@@ -16,6 +16,7 @@
 #include "src/blob/blob_text.h"
 #include "src/blob/decode_report.h"
 #include "src/blob/layout_doc.h"
+#include "src/io/file.h"
 #include "src/json/json_writer.h"
 #include "src/report/report.h"
 #include "src/schema/corpus_json.h"
@@ -66,7 +67,7 @@ struct Source {
 };
 
 bool ReadFileOrStdin(const std::string& name, std::string* out, std::string* err) {
-  absl::StatusOr<std::string> text = ReadWholeFile(name, std::numeric_limits<size_t>::max());
+  absl::StatusOr<std::string> text = io::ReadWholeFile(name);
   if (!text.ok()) {
     *err = std::string(FromAbsl(text.status().message()));
     return false;

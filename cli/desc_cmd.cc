@@ -21,6 +21,7 @@
 #include "src/desc/instr_descriptor.h"
 #include "src/desc/map_consistency.h"
 #include "src/desc/smem_descriptor.h"
+#include "src/io/file.h"
 #include "src/json/json_writer.h"
 #include "src/schema/spec_json.h"
 #include "src/util/status.h"
@@ -254,21 +255,6 @@ bool ParseOutput(const Flags& f, Output* o, std::string* err) {
   return true;
 }
 
-bool ReadFile(const std::string& name, std::string* text, std::string* err) {
-  FILE* f = std::fopen(name.c_str(), "rb");
-  if (f == nullptr) {
-    *err = StrCat("cannot open ", name, ": ", std::strerror(errno));
-    return false;
-  }
-  char buf[1 << 14];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, n);
-  const bool ok = std::ferror(f) == 0;
-  std::fclose(f);
-  if (!ok) *err = StrCat("cannot read ", name);
-  return ok;
-}
-
 bool LoadMap(const std::string& spec, TensorMapSpec* map, std::string* source, std::string* err) {
   std::string text;
   size_t i = 0;
@@ -277,10 +263,12 @@ bool LoadMap(const std::string& spec, TensorMapSpec* map, std::string* source, s
     text = spec;
     *source = "inline";
   } else {
-    if (!ReadFile(spec, &text, err)) {
-      *err = StrCat("--for-map: ", *err);
+    absl::StatusOr<std::string> read = io::ReadWholeFile(spec);
+    if (!read.ok()) {
+      *err = StrCat("--for-map: ", StatusMessage(read.status()));
       return false;
     }
+    text = *std::move(read);
     *source = spec;
   }
   absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(text);

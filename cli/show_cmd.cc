@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "src/io/file.h"
 #include "src/json/json_writer.h"
 #include "src/model/copy_model.h"
 #include "src/model/show_render.h"
@@ -76,20 +77,6 @@ bool ParseList(const std::string& flag, const std::string& v, size_t max, int64_
   return true;
 }
 
-bool ReadFile(const std::string& path, std::string* text, std::string* err) {
-  FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    *err = StrCat("cannot open ", path, ": ", std::strerror(errno));
-    return false;
-  }
-  char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text->append(buf, n);
-  const bool ok = !std::ferror(f);
-  if (f != stdin) std::fclose(f);
-  if (!ok) *err = StrCat("cannot read ", path);
-  return ok;
-}
 
 }  // namespace
 
@@ -152,9 +139,10 @@ int RunShowCommand(const std::vector<std::string>& args) {
   }
   if (spec_path.empty()) return Usage("missing SPEC (a JSON spec file, or - for standard input)");
 
-  std::string text, err;
-  if (!ReadFile(spec_path, &text, &err)) return Usage(err);
-  absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(text);
+  absl::StatusOr<std::string> text = io::ReadWholeFile(spec_path);
+  if (!text.ok()) return Usage(std::string(StatusMessage(text.status())));
+  std::string err;
+  absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(*text);
   if (!parsed.ok()) return Usage(StrCat(spec_path, ": ", StatusMessage(parsed.status())));
   TensorMapSpec spec = *std::move(parsed);
 

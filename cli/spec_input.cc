@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/textproto.h"
+#include "src/io/file.h"
 #include "src/schema/json_diagnostics.h"
 #include "src/schema/spec_json.h"
 #include "src/schema/spec_stream.h"
@@ -20,25 +21,6 @@ bool EndsWith(std::string_view s, std::string_view suf) {
 }
 
 constexpr size_t kChunk = size_t{1} << 20;
-
-// A file opened for reading ("-" is standard input), closed on destruction.
-class Input {
- public:
-  explicit Input(const std::string& name) : f_(name == "-" ? stdin : std::fopen(name.c_str(), "rb")) {
-    if (f_ == nullptr) err_ = errno;
-  }
-  ~Input() {
-    if (f_ != nullptr && f_ != stdin) std::fclose(f_);
-  }
-  Input(const Input&) = delete;
-  Input& operator=(const Input&) = delete;
-  FILE* get() const { return f_; }
-  int open_errno() const { return err_; }
-
- private:
-  FILE* f_;
-  int err_ = 0;
-};
 
 SpecPlace Place(const std::string& name, size_t line, size_t column = 0) {
   SpecPlace p;
@@ -168,7 +150,7 @@ absl::Status ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* out_s
   CountingSink counting(out_sink);
   SpecSink* sink = &counting;
   const std::string shown = name == "-" ? std::string("<stdin>") : name;
-  Input in(name);
+  io::InputFile in(name);
   if (in.get() == nullptr) return ErrnoStatus(in.open_errno(), "cannot open", name);
   if (fmt == InputFormat::kAuto) fmt = FormatForName(name);
   std::vector<char> buf(size_t{1} << 16);  // the sniffed head; the rest is read into the splitter
@@ -195,23 +177,8 @@ absl::Status ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* out_s
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> ReadWholeFile(const std::string& name, size_t max_bytes) {
-  Input in(name);
-  if (in.get() == nullptr) return ErrnoStatus(in.open_errno(), "cannot open", name);
-  std::string out;
-  char buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, in.get())) > 0) {
-    if (out.size() + n > max_bytes)
-      return absl::ResourceExhaustedError(StrCat(name, " is longer than ", max_bytes, " bytes, the limit for one spec"));
-    out.append(buf, n);
-  }
-  if (std::ferror(in.get())) return ErrnoStatus(errno == 0 ? EIO : errno, "cannot read", name);
-  return out;
-}
-
 absl::StatusOr<TensorMapSpec> ReadOneSpec(const std::string& name) {
-  absl::StatusOr<std::string> text = ReadWholeFile(name, kMaxSpecBytes);
+  absl::StatusOr<std::string> text = io::ReadWholeFile(name, kMaxSpecBytes, "one spec");
   if (!text.ok()) return text.status();
   InputFormat fmt = FormatForName(name);
   if (fmt == InputFormat::kAuto || fmt == InputFormat::kJsonl)

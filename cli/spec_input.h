@@ -57,9 +57,6 @@ class SpecSink {
 
 absl::Status ReadSpecs(const std::string& name, InputFormat fmt, SpecSink* sink);
 
-// The whole of a file ("-": standard input) of at most max_bytes (else kResourceExhausted).
-absl::StatusOr<std::string> ReadWholeFile(const std::string& name, size_t max_bytes);
-
 // The one spec in a file (--spec FILE): JSON or the text format, by name or by its first bytes. Errors
 // are prefixed with the file's name.
 absl::StatusOr<TensorMapSpec> ReadOneSpec(const std::string& name);

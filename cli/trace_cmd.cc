@@ -15,17 +15,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "src/io/file.h"
 #include "src/json/json_writer.h"
 #include "src/tmap/types.h"
 #include "src/trace/offline.h"
 #include "src/trace/record_json.h"
 #include "src/trace/stream.h"
 #include "src/trace/summary.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 
 namespace tmapgen::cli {
@@ -89,15 +89,6 @@ std::string FindInjectLibrary(std::string* tried) {
     }
   }
   return "";
-}
-
-bool ReadFile(const std::string& path, std::string* out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  *out = ss.str();
-  return true;
 }
 
 void RemoveDir(const std::string& dir) {
@@ -283,14 +274,16 @@ int RunTraceCommand(const std::vector<std::string>& args) {
   for (const std::string& stem : stems) {
     Stream s;
     s.stem = stem;
-    std::string bytes, err;
-    if (!ReadFile(StrCat(dir, "/", stem, ".state"), &bytes) || !trace::ParseState(bytes, &s.info, &err)) {
+    std::string err;
+    absl::StatusOr<std::string> state = io::ReadWholeFile(StrCat(dir, "/", stem, ".state"));
+    if (!state.ok()) err = std::string(StatusMessage(state.status()));
+    if (!state.ok() || !trace::ParseState(*state, &s.info, &err)) {
       std::fprintf(stderr, "tmapgen trace: %s.state: %s (skipped)\n", stem.c_str(), err.empty() ? "unreadable" : err.c_str());
       continue;
     }
-    std::string calls;
-    ReadFile(StrCat(dir, "/", stem, ".calls"), &calls);
-    s.torn_bytes = trace::ParseCalls(calls, &s.calls);
+    // A stream whose process died before its first call has no .calls file: no calls.
+    absl::StatusOr<std::string> calls = io::ReadWholeFile(StrCat(dir, "/", stem, ".calls"));
+    s.torn_bytes = trace::ParseCalls(calls.ok() ? std::string_view(*calls) : std::string_view(), &s.calls);
     if (!s.info.all) {
       uint64_t counted = 0;
       for (uint64_t c : s.info.counts) counted += c;

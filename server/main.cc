@@ -10,18 +10,22 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 
 #include "absl/synchronization/mutex.h"
 #include "server/service.h"
+#include "src/io/file.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 
 using tmapgen::StrCat;
 
 namespace {
+
+// The most a credential file (--tls-cert, --tls-key, --token-file) may hold: PEM chains are kilobytes; a
+// larger file is the wrong file (or /dev/zero), refused at start instead of read without end.
+constexpr size_t kMaxCredentialBytes = size_t{1} << 20;
 
 const char* kUsage =
     "usage: tmapd [--listen ADDR] [--tls-cert FILE --tls-key FILE] [--token-file FILE]\n"
@@ -35,15 +39,6 @@ const char* kUsage =
     "  --listen ADDR       127.0.0.1:50051 by default; port 0 picks one. An address that does not resolve to\n"
     "                      loopback only needs TLS.\n"
     "  --token-file FILE   require \"authorization: Bearer <token>\" on every call (also $TMAPD_TOKEN)\n";
-
-bool ReadFile(const std::string& path, std::string* out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  *out = ss.str();
-  return true;
-}
 
 bool ParseU64(const std::string& s, uint64_t* out) {
   if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 18) return false;
@@ -154,20 +149,30 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (!cert_file.empty() && !ReadFile(cert_file, &c.tls_cert_pem)) {
-    std::fprintf(stderr, "tmapd: cannot read --tls-cert %s\n", cert_file.c_str());
-    return 2;
+  if (!cert_file.empty()) {
+    absl::StatusOr<std::string> pem = tmapgen::io::ReadWholeFile(cert_file, kMaxCredentialBytes, "--tls-cert");
+    if (!pem.ok()) {
+      std::fprintf(stderr, "tmapd: --tls-cert: %s\n", std::string(tmapgen::StatusMessage(pem.status())).c_str());
+      return 2;
+    }
+    c.tls_cert_pem = *std::move(pem);
   }
-  if (!key_file.empty() && !ReadFile(key_file, &c.tls_key_pem)) {
-    std::fprintf(stderr, "tmapd: cannot read --tls-key %s\n", key_file.c_str());
-    return 2;
+  if (!key_file.empty()) {
+    absl::StatusOr<std::string> pem = tmapgen::io::ReadWholeFile(key_file, kMaxCredentialBytes, "--tls-key");
+    if (!pem.ok()) {
+      std::fprintf(stderr, "tmapd: --tls-key: %s\n", std::string(tmapgen::StatusMessage(pem.status())).c_str());
+      return 2;
+    }
+    c.tls_key_pem = *std::move(pem);
   }
   std::string err;
   if (!token_file.empty()) {
-    if (!ReadFile(token_file, &c.token)) {
-      std::fprintf(stderr, "tmapd: cannot read --token-file %s\n", token_file.c_str());
+    absl::StatusOr<std::string> token = tmapgen::io::ReadWholeFile(token_file, kMaxCredentialBytes, "--token-file");
+    if (!token.ok()) {
+      std::fprintf(stderr, "tmapd: --token-file: %s\n", std::string(tmapgen::StatusMessage(token.status())).c_str());
       return 2;
     }
+    c.token = *std::move(token);
     if (!CleanToken(&c.token, StrCat("--token-file ", token_file).c_str(), &err)) {
       std::fprintf(stderr, "tmapd: %s\n", err.c_str());
       return 2;

@@ -743,6 +743,20 @@ class HardeningTest(unittest.TestCase):
                            env=dict(os.environ, TMAPD_TOKEN=" "))
         self.assertEqual(p.returncode, 2, p.stderr)
 
+    def test_unreadable_or_endless_credential_files_refuse_to_start(self):
+        # Each names the flag and the reason; /dev/zero stops at the 1 MiB limit instead of being read forever.
+        cases = [
+            (["--token-file", "/nonexistent/token"], "--token-file: cannot open /nonexistent/token: No such file"),
+            (["--token-file", "/dev/zero"], "the limit for --token-file"),
+            (["--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"],
+             "--tls-cert: cannot open /nonexistent/cert.pem"),
+        ]
+        for args, words in cases:
+            p = subprocess.run([TMAPD, "--listen", "127.0.0.1:0", "--no-gpu"] + args,
+                               capture_output=True, text=True, timeout=30)
+            self.assertEqual(p.returncode, 2, (args, p.stderr))
+            self.assertIn(words, p.stderr, args)
+
     def test_the_client_keeps_tokens_off_the_network(self):
         # A plaintext token to an address that is not loopback: refused before any connection.
         for target in ("10.255.255.1:50051", "ipv4:127.0.0.1:1,10.0.0.1:1", "dns:///192.0.2.1:50051"):
