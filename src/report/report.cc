@@ -196,270 +196,265 @@ std::string HostEncodeSnippet(const TensorMapSpec& s) {
 
 namespace {
 
-// The members after "index", written with Writer calls: the pretty report (and the compact one where the
-// writer was misused before). WriteMembersCompact writes the same bytes in compact mode.
-void WriteMembersWithCalls(const TensorMapSpec& s, const Validation& v, const ReportOptions& opt, json::Writer* w) {
-  const DerivedFacts& f = v.facts;
-  if (!s.name.empty()) w->Key("name").String(s.name);
-  w->Key("valid").Bool(v.valid);
-  if (s.has_target()) w->Key("target").String(Name(s.target)); else w->Key("target").Null();
-  w->Key("valid_targets").BeginArray();
-  for (int t = 0; t < kNumTargets; ++t)
-    if (v.valid_targets & (1u << t)) w->String(Name(static_cast<Target>(t)));
-  w->EndArray();
-  Target min_target;
-  if (MinTarget(v.valid_targets, &min_target)) w->Key("min_target").String(Name(min_target)); else w->Key("min_target").Null();
-  w->Key("counts").BeginObject().Key("errors").Int(v.errors).Key("warnings").Int(v.warnings).Key("notes").Int(v.notes).EndObject();
-  if (!s.has_target()) {
-    w->Key("failed_targets").BeginArray();
-    ForEachTargetFailure(s, v, [w](std::string_view target, const Rule& r, const RuleText& field, const RuleText& message) {
-      w->BeginObject().Key("target").String(target).Key("rule").String(r.id).Key("field").String(field);
-      w->Key("message").String(message).EndObject();
-    });
-    w->EndArray();
-  }
-  if (!opt.alias.written.empty()) {
-    w->Key("data_type_alias").BeginObject().Key("written").String(opt.alias.written);
-    w->Key("cuda_type").String(FullName(s.data_type)).Key("note").String(opt.alias.note).EndObject();
-  }
-  w->Key("diagnostics").BeginArray();
-  thread_local Diagnostics diags;  // reused: its text buffer keeps its memory from spec to spec
-  MakeDiagnostics(s, v, &diags);
-  for (const Diagnostic& d : diags) {
-    w->BeginObject();
-    w->Key("rule").String(d.rule).Key("severity").String(Name(d.severity)).Key("field").String(d.field);
-    w->Key("message").String(d.message).Key("fix").String(d.fix).Key("source").String(d.source);
-    if (!d.target.empty()) w->Key("target").String(d.target);
-    if (d.value_unsigned) w->Key("value").Uint(static_cast<uint64_t>(d.value)); else w->Key("value").Int(d.value);
-    w->Key("limit").Int(d.limit);
-    w->EndObject();
-  }
-  w->EndArray();
-  w->Key("derived").BeginObject();
-  w->Key("encoder").String(Name(f.encoder));
-  w->Key("element_bits").Int(f.element_bits);
-  w->Key("smem_element_bits").Int(f.smem_element_bits);
-  w->Key("inner_box_bytes").Uint(f.inner_box_bytes);
-  w->Key("elements_per_copy").Uint(f.elements_per_copy);
-  w->Key("transaction_bytes").Uint(f.transaction_bytes);
-  if (f.halo_adds_bytes) w->Key("bytes_per_halo_pixel").Uint(f.bytes_per_halo_pixel);
-  w->Key("smem_footprint_bytes").Uint(f.smem_footprint_bytes);
-  w->Key("smem_row_pitch").Uint(f.smem_row_pitch);
-  w->Key("coord0_multiple").Uint(f.coord0_multiple);
-  w->Key("smem_alignment_required").Uint(f.smem_alignment_required);
-  w->Key("smem_alignment_recommended").Uint(f.smem_alignment_recommended);
-  w->Key("swizzle_span").Uint(f.swizzle_span);
-  w->Key("swizzle_repeat").Uint(f.swizzle_repeat);
-  w->Key("swizzle_atomicity").Uint(f.swizzle_atomicity);
-  if (f.swizzle_base_offset >= 0) w->Key("swizzle_base_offset").Int(f.swizzle_base_offset);
-  w->Key("global_extent_bytes").Uint(f.global_extent_bytes);
-  w->Key("ptx").BeginArray();
-  {
-    RuleText forms[2];
-    const int n = PtxForms(s, forms);
-    for (int i = 0; i < n; ++i) w->String(forms[i]);
-  }
-  w->EndArray();
-  w->EndObject();
-  w->Key("spec");
-  WriteSpecJson(s, w);
-  if (!v.valid && opt.nearest_valid) {
-    TensorMapSpec fixed;
-    if (NearestValid(s, v, &fixed)) {
-      w->Key("nearest_valid").BeginObject();
-      w->Key("changes").BeginArray();
-      ForEachChange(s, fixed, [w](const RuleText& c) { w->String(c); });
-      w->EndArray();
-      w->Key("spec");
-      WriteSpecJson(fixed, w);
-      w->EndObject();
-    }
-  }
-}
-
-// The same members in compact form, written through a pointer into the writer's buffer (json::RawText from
-// Writer::MembersBegin, room asked for section by section): keys and punctuation as literals, no writer state
-// per call. Texts that may hold any byte (names, messages, fields, fixes, changes) are quoted and escaped
-// (RawText::Str); only tmapgen's own table names and the PTX forms, made of literals, digits and a table name
-// here, are copied as they are (RawText::Plain; tests/report/report_json_test.cc checks that none needs
-// escaping). The same bytes as WriteMembersWithCalls (the same test: compact vs pretty).
+// The members after "index", one body for both forms, written through a sink (Out):
+// - CompactOut writes compact bytes straight into the writer's buffer (json::RawText from
+//   Writer::MembersBegin, room asked for section by section): keys and punctuation as literals, no writer
+//   state per call. The fast path of `tmapgen validate --format json`.
+// - WriterOut makes the same calls on the json::Writer: the pretty report, and the compact one where the
+//   writer was misused before (its state decides the commas and the indentation).
+// Each key is written as the bytes it has in compact form, made by the macros below from the key's literal
+// at compile time (",\"valid\":", "{\"rule\":", ...); WriterOut takes the key (and the bracket that follows
+// or precedes it) back out of those bytes. Texts that may hold any byte (names, messages, fields, fixes,
+// changes) are quoted and escaped (Str); only tmapgen's own table names and the PTX forms, made of literals,
+// digits and a table name here, are copied as they are (Plain; tests/report/report_json_test.cc checks that
+// none needs escaping and that the two sinks write the same report).
+#define TMAPGEN_K(key) ",\"" key "\":"     // a member after the first of its object
+#define TMAPGEN_KO(key) ",\"" key "\":{"   // ... whose value is an object
+#define TMAPGEN_KA(key) ",\"" key "\":["   // ... whose value is an array
+#define TMAPGEN_FK(key) "\"" key "\":"     // the first member of an object just begun
+#define TMAPGEN_FKA(key) "\"" key "\":["   // the first member of an object just begun, an array
+#define TMAPGEN_OK(key) "{\"" key "\":"    // an object (an array's element) and its first member
 constexpr size_t kSectionRoom = 1024;  // fixed keys and punctuation of a section, and the numbers in it
 size_t Quoted(size_t n) { return json::Writer::QuotedBound(n); }
 size_t Plain(size_t n) { return n + 2 + 32; }
 
-void WriteMembersCompact(const TensorMapSpec& s, const Validation& v, const ReportOptions& opt, char* begin,
-                         json::Writer* w) {
+class CompactOut {
+ public:
+  CompactOut(json::Writer* w, char* begin) : o_(w, begin) {}
+  void Room(size_t n) { o_.Room(n); }
+  template <size_t N>
+  void M(const char (&member)[N]) { o_.Lit(member); }
+  void Sep(bool* first) {  // before an element of an array
+    if (!*first) o_.Lit(",");
+    *first = false;
+  }
+  void EndObject() { o_.Lit("}"); }
+  void EndArray() { o_.Lit("]"); }
+  void Str(std::string_view v) { o_.Str(v); }
+  void Plain(std::string_view v) { o_.Plain(v); }
+  void Bool(bool b) {
+    if (b) o_.Lit("true"); else o_.Lit("false");
+  }
+  void Null() { o_.Lit("null"); }
+  void U(uint64_t x) { o_.U(x); }
+  void I(int64_t x) { o_.I(x); }
+  void Spec(const TensorMapSpec& s) {
+    o_.Room(kSectionRoom + CompactSpecJsonBound(s));
+    WriteCompactSpecJson(s, &o_);
+  }
+  char* end() const { return o_.end(); }
+
+ private:
+  json::RawText o_;
+};
+
+class WriterOut {
+ public:
+  explicit WriterOut(json::Writer* w) : w_(w) {}
+  void Room(size_t) {}
+  template <size_t N>
+  void M(const char (&member)[N]) {  // the framing of the TMAPGEN_* macros above
+    const char* k = member;
+    size_t n = N - 1;
+    if (*k == ',') ++k, --n;
+    if (*k == '{') w_->BeginObject(), ++k, --n;
+    const char open = k[n - 1];  // ':' or the bracket after it
+    if (open != ':') --n;
+    w_->Key(std::string_view(k + 1, n - 3));  // without the quotes and the colon
+    if (open == '{') w_->BeginObject();
+    if (open == '[') w_->BeginArray();
+  }
+  void Sep(bool* first) { *first = false; }
+  void EndObject() { w_->EndObject(); }
+  void EndArray() { w_->EndArray(); }
+  void Str(std::string_view v) { w_->String(v); }
+  void Plain(std::string_view v) { w_->String(v); }
+  void Bool(bool b) { w_->Bool(b); }
+  void Null() { w_->Null(); }
+  void U(uint64_t x) { w_->Uint(x); }
+  void I(int64_t x) { w_->Int(x); }
+  void Spec(const TensorMapSpec& s) { WriteSpecJson(s, w_); }
+
+ private:
+  json::Writer* w_;
+};
+
+template <class Out>
+void WriteMembers(const TensorMapSpec& s, const Validation& v, const ReportOptions& opt, Out& o) {
   const DerivedFacts& f = v.facts;
-  json::RawText o(w, begin);  // room: kSectionRoom + Quoted(name), from WriteReportJson
+  // room: kSectionRoom + Quoted(name), from WriteReportJson
   if (!s.name.empty()) {
-    o.Lit(",\"name\":");
+    o.M(TMAPGEN_K("name"));
     o.Str(s.name);
   }
-  if (v.valid) o.Lit(",\"valid\":true"); else o.Lit(",\"valid\":false");
-  if (s.has_target()) {
-    o.Lit(",\"target\":");
-    o.Plain(Name(s.target));
-  } else {
-    o.Lit(",\"target\":null");
-  }
+  o.M(TMAPGEN_K("valid"));
+  o.Bool(v.valid);
+  o.M(TMAPGEN_K("target"));
+  if (s.has_target()) o.Plain(Name(s.target)); else o.Null();
   o.Room(kSectionRoom + kNumTargets * Plain(16));
-  o.Lit(",\"valid_targets\":[");
+  o.M(TMAPGEN_KA("valid_targets"));
   bool first = true;
   for (int t = 0; t < kNumTargets; ++t) {
     if (!(v.valid_targets & (1u << t))) continue;
-    if (!first) o.Lit(",");
-    first = false;
+    o.Sep(&first);
     o.Plain(Name(static_cast<Target>(t)));
   }
-  o.Lit("]");
+  o.EndArray();
   Target min_target;
-  if (MinTarget(v.valid_targets, &min_target)) {
-    o.Lit(",\"min_target\":");
-    o.Plain(Name(min_target));
-  } else {
-    o.Lit(",\"min_target\":null");
-  }
-  o.Lit(",\"counts\":{\"errors\":");
+  o.M(TMAPGEN_K("min_target"));
+  if (MinTarget(v.valid_targets, &min_target)) o.Plain(Name(min_target)); else o.Null();
+  o.M(TMAPGEN_KO("counts"));
+  o.M(TMAPGEN_FK("errors"));
   o.I(v.errors);
-  o.Lit(",\"warnings\":");
+  o.M(TMAPGEN_K("warnings"));
   o.I(v.warnings);
-  o.Lit(",\"notes\":");
+  o.M(TMAPGEN_K("notes"));
   o.I(v.notes);
-  o.Lit("}");
+  o.EndObject();
   if (!s.has_target()) {
-    o.Lit(",\"failed_targets\":[");
+    o.M(TMAPGEN_KA("failed_targets"));
     first = true;
     ForEachTargetFailure(s, v, [&o, &first](std::string_view target, const Rule& r, const RuleText& field,
                                             const RuleText& message) {
       o.Room(kSectionRoom + Plain(target.size()) + Plain(r.id.size()) + Quoted(field.size()) + Quoted(message.size()));
-      if (first) o.Lit("{\"target\":"); else o.Lit(",{\"target\":");
-      first = false;
+      o.Sep(&first);
+      o.M(TMAPGEN_OK("target"));
       o.Plain(target);
-      o.Lit(",\"rule\":");
+      o.M(TMAPGEN_K("rule"));
       o.Plain(r.id);
-      o.Lit(",\"field\":");
+      o.M(TMAPGEN_K("field"));
       o.Str(field);
-      o.Lit(",\"message\":");
+      o.M(TMAPGEN_K("message"));
       o.Str(message);
-      o.Lit("}");
+      o.EndObject();
     });
     o.Room(kSectionRoom);
-    o.Lit("]");
+    o.EndArray();
   }
   if (!opt.alias.written.empty()) {
     o.Room(kSectionRoom + Quoted(opt.alias.written.size()) + Plain(FullName(s.data_type).size()) +
            Quoted(opt.alias.note.size()));
-    o.Lit(",\"data_type_alias\":{\"written\":");
+    o.M(TMAPGEN_KO("data_type_alias"));
+    o.M(TMAPGEN_FK("written"));
     o.Str(opt.alias.written);
-    o.Lit(",\"cuda_type\":");
+    o.M(TMAPGEN_K("cuda_type"));
     o.Plain(FullName(s.data_type));
-    o.Lit(",\"note\":");
+    o.M(TMAPGEN_K("note"));
     o.Str(opt.alias.note);
-    o.Lit("}");
+    o.EndObject();
   }
   o.Room(kSectionRoom);
-  o.Lit(",\"diagnostics\":[");
+  o.M(TMAPGEN_KA("diagnostics"));
   thread_local Diagnostics diags;  // reused: its text buffer keeps its memory from spec to spec
   MakeDiagnostics(s, v, &diags);
   first = true;
   for (const Diagnostic& d : diags) {
     o.Room(kSectionRoom + Quoted(d.rule.size()) + Quoted(d.field.size()) + Quoted(d.message.size()) +
            Quoted(d.fix.size()) + Quoted(d.source.size()) + Quoted(d.target.size()));
-    if (first) o.Lit("{\"rule\":"); else o.Lit(",{\"rule\":");
-    first = false;
+    o.Sep(&first);
+    o.M(TMAPGEN_OK("rule"));
     o.Str(d.rule);
-    o.Lit(",\"severity\":");
+    o.M(TMAPGEN_K("severity"));
     o.Plain(Name(d.severity));
-    o.Lit(",\"field\":");
+    o.M(TMAPGEN_K("field"));
     o.Str(d.field);
-    o.Lit(",\"message\":");
+    o.M(TMAPGEN_K("message"));
     o.Str(d.message);
-    o.Lit(",\"fix\":");
+    o.M(TMAPGEN_K("fix"));
     o.Str(d.fix);
-    o.Lit(",\"source\":");
+    o.M(TMAPGEN_K("source"));
     o.Str(d.source);
     if (!d.target.empty()) {
-      o.Lit(",\"target\":");
+      o.M(TMAPGEN_K("target"));
       o.Str(d.target);
     }
-    o.Lit(",\"value\":");
+    o.M(TMAPGEN_K("value"));
     if (d.value_unsigned) o.U(static_cast<uint64_t>(d.value)); else o.I(d.value);
-    o.Lit(",\"limit\":");
+    o.M(TMAPGEN_K("limit"));
     o.I(d.limit);
-    o.Lit("}");
+    o.EndObject();
   }
   RuleText forms[2];
   const int n = PtxForms(s, forms);
   size_t room = kSectionRoom + Plain(Name(f.encoder).size());
   for (int i = 0; i < n; ++i) room += Plain(forms[i].size());
   o.Room(room);
-  o.Lit("],\"derived\":{\"encoder\":");
+  o.EndArray();
+  o.M(TMAPGEN_KO("derived"));
+  o.M(TMAPGEN_FK("encoder"));
   o.Plain(Name(f.encoder));
-  o.Lit(",\"element_bits\":");
+  o.M(TMAPGEN_K("element_bits"));
   o.I(f.element_bits);
-  o.Lit(",\"smem_element_bits\":");
+  o.M(TMAPGEN_K("smem_element_bits"));
   o.I(f.smem_element_bits);
-  o.Lit(",\"inner_box_bytes\":");
+  o.M(TMAPGEN_K("inner_box_bytes"));
   o.U(f.inner_box_bytes);
-  o.Lit(",\"elements_per_copy\":");
+  o.M(TMAPGEN_K("elements_per_copy"));
   o.U(f.elements_per_copy);
-  o.Lit(",\"transaction_bytes\":");
+  o.M(TMAPGEN_K("transaction_bytes"));
   o.U(f.transaction_bytes);
   if (f.halo_adds_bytes) {
-    o.Lit(",\"bytes_per_halo_pixel\":");
+    o.M(TMAPGEN_K("bytes_per_halo_pixel"));
     o.U(f.bytes_per_halo_pixel);
   }
-  o.Lit(",\"smem_footprint_bytes\":");
+  o.M(TMAPGEN_K("smem_footprint_bytes"));
   o.U(f.smem_footprint_bytes);
-  o.Lit(",\"smem_row_pitch\":");
+  o.M(TMAPGEN_K("smem_row_pitch"));
   o.U(f.smem_row_pitch);
-  o.Lit(",\"coord0_multiple\":");
+  o.M(TMAPGEN_K("coord0_multiple"));
   o.U(f.coord0_multiple);
-  o.Lit(",\"smem_alignment_required\":");
+  o.M(TMAPGEN_K("smem_alignment_required"));
   o.U(f.smem_alignment_required);
-  o.Lit(",\"smem_alignment_recommended\":");
+  o.M(TMAPGEN_K("smem_alignment_recommended"));
   o.U(f.smem_alignment_recommended);
-  o.Lit(",\"swizzle_span\":");
+  o.M(TMAPGEN_K("swizzle_span"));
   o.U(f.swizzle_span);
-  o.Lit(",\"swizzle_repeat\":");
+  o.M(TMAPGEN_K("swizzle_repeat"));
   o.U(f.swizzle_repeat);
-  o.Lit(",\"swizzle_atomicity\":");
+  o.M(TMAPGEN_K("swizzle_atomicity"));
   o.U(f.swizzle_atomicity);
   if (f.swizzle_base_offset >= 0) {
-    o.Lit(",\"swizzle_base_offset\":");
+    o.M(TMAPGEN_K("swizzle_base_offset"));
     o.I(f.swizzle_base_offset);
   }
-  o.Lit(",\"global_extent_bytes\":");
+  o.M(TMAPGEN_K("global_extent_bytes"));
   o.U(f.global_extent_bytes);
-  o.Lit(",\"ptx\":[");
+  o.M(TMAPGEN_KA("ptx"));
+  first = true;
   for (int i = 0; i < n; ++i) {
-    if (i) o.Lit(",");
+    o.Sep(&first);
     o.Plain(forms[i]);
   }
-  o.Lit("]}");
-  o.Room(kSectionRoom + CompactSpecJsonBound(s));
-  o.Lit(",\"spec\":");
-  WriteCompactSpecJson(s, &o);
+  o.EndArray();
+  o.EndObject();
+  o.M(TMAPGEN_K("spec"));
+  o.Spec(s);
   if (!v.valid && opt.nearest_valid) {
     TensorMapSpec fixed;
     if (NearestValid(s, v, &fixed)) {
       o.Room(kSectionRoom);
-      o.Lit(",\"nearest_valid\":{\"changes\":[");
+      o.M(TMAPGEN_KO("nearest_valid"));
+      o.M(TMAPGEN_FKA("changes"));
       first = true;
       ForEachChange(s, fixed, [&o, &first](const RuleText& c) {
         o.Room(kSectionRoom + Quoted(c.size()));
-        if (!first) o.Lit(",");
-        first = false;
+        o.Sep(&first);
         o.Str(c);
       });
-      o.Room(kSectionRoom + CompactSpecJsonBound(fixed));
-      o.Lit("],\"spec\":");
-      WriteCompactSpecJson(fixed, &o);
-      o.Lit("}");
+      o.Room(kSectionRoom);
+      o.EndArray();
+      o.M(TMAPGEN_K("spec"));
+      o.Spec(fixed);
+      o.EndObject();
     }
   }
-  w->RawEnd(o.end());
 }
+#undef TMAPGEN_K
+#undef TMAPGEN_KO
+#undef TMAPGEN_KA
+#undef TMAPGEN_FK
+#undef TMAPGEN_FKA
+#undef TMAPGEN_OK
 
 }  // namespace
 
@@ -468,9 +463,12 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
   w->BeginObject();
   w->Key("index").Int(index);
   if (char* p = w->MembersBegin(kSectionRoom + Quoted(s.name.size())); p != nullptr) {
-    WriteMembersCompact(s, v, opt, p, w);
+    CompactOut o(w, p);
+    WriteMembers(s, v, opt, o);
+    w->RawEnd(o.end());
   } else {
-    WriteMembersWithCalls(s, v, opt, w);
+    WriterOut o(w);
+    WriteMembers(s, v, opt, o);
   }
   const OfflineBytes offline = ComputeOfflineBytes(s, v, enc);  // issue 12: the bytes without a driver
   WriteOfflineBytesJson(offline, w);
