@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "src/json/json_sink.h"
 #include "src/util/strings.h"
 #include "src/util/text_util.h"
 
@@ -196,103 +197,38 @@ std::string HostEncodeSnippet(const TensorMapSpec& s) {
 
 namespace {
 
-// The members after "index", one body for both forms, written through a sink (Out):
-// - CompactOut writes compact bytes straight into the writer's buffer (json::RawText from
-//   Writer::MembersBegin, room asked for section by section): keys and punctuation as literals, no writer
-//   state per call. The fast path of `tmapgen validate --format json`.
-// - WriterOut makes the same calls on the json::Writer: the pretty report, and the compact one where the
-//   writer was misused before (its state decides the commas and the indentation).
-// Each key is written as the bytes it has in compact form, made by the macros below from the key's literal
-// at compile time (",\"valid\":", "{\"rule\":", ...); WriterOut takes the key (and the bracket that follows
-// or precedes it) back out of those bytes. Texts that may hold any byte (names, messages, fields, fixes,
-// changes) are quoted and escaped (Str); only tmapgen's own table names and the PTX forms, made of literals,
-// digits and a table name here, are copied as they are (Plain; tests/report/report_json_test.cc checks that
-// none needs escaping and that the two sinks write the same report).
-#define TMAPGEN_K(key) ",\"" key "\":"     // a member after the first of its object
-#define TMAPGEN_KO(key) ",\"" key "\":{"   // ... whose value is an object
-#define TMAPGEN_KA(key) ",\"" key "\":["   // ... whose value is an array
-#define TMAPGEN_FK(key) "\"" key "\":"     // the first member of an object just begun
-#define TMAPGEN_FKA(key) "\"" key "\":["   // the first member of an object just begun, an array
-#define TMAPGEN_OK(key) "{\"" key "\":"    // an object (an array's element) and its first member
+// The members after "index", one body for both forms, written through a sink (src/json/json_sink.h):
+// json::CompactSink straight into the writer's buffer (json::RawText from Writer::MembersBegin, room asked for
+// section by section; the fast path of `tmapgen validate --format json`), or json::WriterSink, Writer calls
+// (the pretty report, and the compact one where the writer was misused before). Texts that may hold any byte
+// (names, messages, fields, fixes, changes) are quoted and escaped (Str); only tmapgen's own table names and
+// the PTX forms, made of literals, digits and a table name here, are copied as they are (Plain;
+// tests/report/report_json_test.cc checks that none needs escaping and that both sinks write the same report).
 constexpr size_t kSectionRoom = 1024;  // fixed keys and punctuation of a section, and the numbers in it
 size_t Quoted(size_t n) { return json::Writer::QuotedBound(n); }
 size_t Plain(size_t n) { return n + 2 + 32; }
 
-class CompactOut {
- public:
-  CompactOut(json::Writer* w, char* begin) : o_(w, begin) {}
-  void Room(size_t n) { o_.Room(n); }
-  template <size_t N>
-  void M(const char (&member)[N]) { o_.Lit(member); }
-  void Sep(bool* first) {  // before an element of an array
-    if (!*first) o_.Lit(",");
-    *first = false;
-  }
-  void EndObject() { o_.Lit("}"); }
-  void EndArray() { o_.Lit("]"); }
-  void Str(std::string_view v) { o_.Str(v); }
-  void Plain(std::string_view v) { o_.Plain(v); }
-  void Bool(bool b) {
-    if (b) o_.Lit("true"); else o_.Lit("false");
-  }
-  void Null() { o_.Lit("null"); }
-  void U(uint64_t x) { o_.U(x); }
-  void I(int64_t x) { o_.I(x); }
-  void Spec(const TensorMapSpec& s) {
-    o_.Room(kSectionRoom + CompactSpecJsonBound(s));
-    WriteCompactSpecJson(s, &o_);
-  }
-  char* end() const { return o_.end(); }
-
- private:
-  json::RawText o_;
-};
-
-class WriterOut {
- public:
-  explicit WriterOut(json::Writer* w) : w_(w) {}
-  void Room(size_t) {}
-  template <size_t N>
-  void M(const char (&member)[N]) {  // the framing of the TMAPGEN_* macros above
-    const char* k = member;
-    size_t n = N - 1;
-    if (*k == ',') ++k, --n;
-    if (*k == '{') w_->BeginObject(), ++k, --n;
-    const char open = k[n - 1];  // ':' or the bracket after it
-    if (open != ':') --n;
-    w_->Key(std::string_view(k + 1, n - 3));  // without the quotes and the colon
-    if (open == '{') w_->BeginObject();
-    if (open == '[') w_->BeginArray();
-  }
-  void Sep(bool* first) { *first = false; }
-  void EndObject() { w_->EndObject(); }
-  void EndArray() { w_->EndArray(); }
-  void Str(std::string_view v) { w_->String(v); }
-  void Plain(std::string_view v) { w_->String(v); }
-  void Bool(bool b) { w_->Bool(b); }
-  void Null() { w_->Null(); }
-  void U(uint64_t x) { w_->Uint(x); }
-  void I(int64_t x) { w_->Int(x); }
-  void Spec(const TensorMapSpec& s) { WriteSpecJson(s, w_); }
-
- private:
-  json::Writer* w_;
-};
+// A spec as a member's value, in each sink's form.
+void Spec(json::CompactSink& o, const TensorMapSpec& s) {
+  o.Room(kSectionRoom + CompactSpecJsonBound(s));
+  WriteCompactSpecJson(s, o.raw());
+}
+void Spec(json::WriterSink& o, const TensorMapSpec& s) { WriteSpecJson(s, o.writer()); }
 
 template <class Out>
 void WriteMembers(const TensorMapSpec& s, const Validation& v, const ReportOptions& opt, Out& o) {
   const DerivedFacts& f = v.facts;
   // room: kSectionRoom + Quoted(name), from WriteReportJson
   if (!s.name.empty()) {
-    o.M(TMAPGEN_K("name"));
+    o.M(TMAPGEN_JSON_K("name"));
     o.Str(s.name);
   }
-  o.M(TMAPGEN_K("valid"));
+  o.M(TMAPGEN_JSON_K("valid"));
   o.Bool(v.valid);
-  o.M(TMAPGEN_K("target"));
+  o.M(TMAPGEN_JSON_K("target"));
   if (s.has_target()) o.Plain(Name(s.target)); else o.Null();
   o.Room(kSectionRoom + kNumTargets * Plain(16));
-  o.M(TMAPGEN_KA("valid_targets"));
+  o.M(TMAPGEN_JSON_KA("valid_targets"));
   bool first = true;
   for (int t = 0; t < kNumTargets; ++t) {
     if (!(v.valid_targets & (1u << t))) continue;
@@ -301,30 +237,30 @@ void WriteMembers(const TensorMapSpec& s, const Validation& v, const ReportOptio
   }
   o.EndArray();
   Target min_target;
-  o.M(TMAPGEN_K("min_target"));
+  o.M(TMAPGEN_JSON_K("min_target"));
   if (MinTarget(v.valid_targets, &min_target)) o.Plain(Name(min_target)); else o.Null();
-  o.M(TMAPGEN_KO("counts"));
-  o.M(TMAPGEN_FK("errors"));
+  o.M(TMAPGEN_JSON_KO("counts"));
+  o.M(TMAPGEN_JSON_FK("errors"));
   o.I(v.errors);
-  o.M(TMAPGEN_K("warnings"));
+  o.M(TMAPGEN_JSON_K("warnings"));
   o.I(v.warnings);
-  o.M(TMAPGEN_K("notes"));
+  o.M(TMAPGEN_JSON_K("notes"));
   o.I(v.notes);
   o.EndObject();
   if (!s.has_target()) {
-    o.M(TMAPGEN_KA("failed_targets"));
+    o.M(TMAPGEN_JSON_KA("failed_targets"));
     first = true;
     ForEachTargetFailure(s, v, [&o, &first](std::string_view target, const Rule& r, const RuleText& field,
                                             const RuleText& message) {
       o.Room(kSectionRoom + Plain(target.size()) + Plain(r.id.size()) + Quoted(field.size()) + Quoted(message.size()));
       o.Sep(&first);
-      o.M(TMAPGEN_OK("target"));
+      o.M(TMAPGEN_JSON_OK("target"));
       o.Plain(target);
-      o.M(TMAPGEN_K("rule"));
+      o.M(TMAPGEN_JSON_K("rule"));
       o.Plain(r.id);
-      o.M(TMAPGEN_K("field"));
+      o.M(TMAPGEN_JSON_K("field"));
       o.Str(field);
-      o.M(TMAPGEN_K("message"));
+      o.M(TMAPGEN_JSON_K("message"));
       o.Str(message);
       o.EndObject();
     });
@@ -334,17 +270,17 @@ void WriteMembers(const TensorMapSpec& s, const Validation& v, const ReportOptio
   if (!opt.alias.written.empty()) {
     o.Room(kSectionRoom + Quoted(opt.alias.written.size()) + Plain(FullName(s.data_type).size()) +
            Quoted(opt.alias.note.size()));
-    o.M(TMAPGEN_KO("data_type_alias"));
-    o.M(TMAPGEN_FK("written"));
+    o.M(TMAPGEN_JSON_KO("data_type_alias"));
+    o.M(TMAPGEN_JSON_FK("written"));
     o.Str(opt.alias.written);
-    o.M(TMAPGEN_K("cuda_type"));
+    o.M(TMAPGEN_JSON_K("cuda_type"));
     o.Plain(FullName(s.data_type));
-    o.M(TMAPGEN_K("note"));
+    o.M(TMAPGEN_JSON_K("note"));
     o.Str(opt.alias.note);
     o.EndObject();
   }
   o.Room(kSectionRoom);
-  o.M(TMAPGEN_KA("diagnostics"));
+  o.M(TMAPGEN_JSON_KA("diagnostics"));
   thread_local Diagnostics diags;  // reused: its text buffer keeps its memory from spec to spec
   MakeDiagnostics(s, v, &diags);
   first = true;
@@ -352,25 +288,25 @@ void WriteMembers(const TensorMapSpec& s, const Validation& v, const ReportOptio
     o.Room(kSectionRoom + Quoted(d.rule.size()) + Quoted(d.field.size()) + Quoted(d.message.size()) +
            Quoted(d.fix.size()) + Quoted(d.source.size()) + Quoted(d.target.size()));
     o.Sep(&first);
-    o.M(TMAPGEN_OK("rule"));
+    o.M(TMAPGEN_JSON_OK("rule"));
     o.Str(d.rule);
-    o.M(TMAPGEN_K("severity"));
+    o.M(TMAPGEN_JSON_K("severity"));
     o.Plain(Name(d.severity));
-    o.M(TMAPGEN_K("field"));
+    o.M(TMAPGEN_JSON_K("field"));
     o.Str(d.field);
-    o.M(TMAPGEN_K("message"));
+    o.M(TMAPGEN_JSON_K("message"));
     o.Str(d.message);
-    o.M(TMAPGEN_K("fix"));
+    o.M(TMAPGEN_JSON_K("fix"));
     o.Str(d.fix);
-    o.M(TMAPGEN_K("source"));
+    o.M(TMAPGEN_JSON_K("source"));
     o.Str(d.source);
     if (!d.target.empty()) {
-      o.M(TMAPGEN_K("target"));
+      o.M(TMAPGEN_JSON_K("target"));
       o.Str(d.target);
     }
-    o.M(TMAPGEN_K("value"));
+    o.M(TMAPGEN_JSON_K("value"));
     if (d.value_unsigned) o.U(static_cast<uint64_t>(d.value)); else o.I(d.value);
-    o.M(TMAPGEN_K("limit"));
+    o.M(TMAPGEN_JSON_K("limit"));
     o.I(d.limit);
     o.EndObject();
   }
@@ -380,46 +316,46 @@ void WriteMembers(const TensorMapSpec& s, const Validation& v, const ReportOptio
   for (int i = 0; i < n; ++i) room += Plain(forms[i].size());
   o.Room(room);
   o.EndArray();
-  o.M(TMAPGEN_KO("derived"));
-  o.M(TMAPGEN_FK("encoder"));
+  o.M(TMAPGEN_JSON_KO("derived"));
+  o.M(TMAPGEN_JSON_FK("encoder"));
   o.Plain(Name(f.encoder));
-  o.M(TMAPGEN_K("element_bits"));
+  o.M(TMAPGEN_JSON_K("element_bits"));
   o.I(f.element_bits);
-  o.M(TMAPGEN_K("smem_element_bits"));
+  o.M(TMAPGEN_JSON_K("smem_element_bits"));
   o.I(f.smem_element_bits);
-  o.M(TMAPGEN_K("inner_box_bytes"));
+  o.M(TMAPGEN_JSON_K("inner_box_bytes"));
   o.U(f.inner_box_bytes);
-  o.M(TMAPGEN_K("elements_per_copy"));
+  o.M(TMAPGEN_JSON_K("elements_per_copy"));
   o.U(f.elements_per_copy);
-  o.M(TMAPGEN_K("transaction_bytes"));
+  o.M(TMAPGEN_JSON_K("transaction_bytes"));
   o.U(f.transaction_bytes);
   if (f.halo_adds_bytes) {
-    o.M(TMAPGEN_K("bytes_per_halo_pixel"));
+    o.M(TMAPGEN_JSON_K("bytes_per_halo_pixel"));
     o.U(f.bytes_per_halo_pixel);
   }
-  o.M(TMAPGEN_K("smem_footprint_bytes"));
+  o.M(TMAPGEN_JSON_K("smem_footprint_bytes"));
   o.U(f.smem_footprint_bytes);
-  o.M(TMAPGEN_K("smem_row_pitch"));
+  o.M(TMAPGEN_JSON_K("smem_row_pitch"));
   o.U(f.smem_row_pitch);
-  o.M(TMAPGEN_K("coord0_multiple"));
+  o.M(TMAPGEN_JSON_K("coord0_multiple"));
   o.U(f.coord0_multiple);
-  o.M(TMAPGEN_K("smem_alignment_required"));
+  o.M(TMAPGEN_JSON_K("smem_alignment_required"));
   o.U(f.smem_alignment_required);
-  o.M(TMAPGEN_K("smem_alignment_recommended"));
+  o.M(TMAPGEN_JSON_K("smem_alignment_recommended"));
   o.U(f.smem_alignment_recommended);
-  o.M(TMAPGEN_K("swizzle_span"));
+  o.M(TMAPGEN_JSON_K("swizzle_span"));
   o.U(f.swizzle_span);
-  o.M(TMAPGEN_K("swizzle_repeat"));
+  o.M(TMAPGEN_JSON_K("swizzle_repeat"));
   o.U(f.swizzle_repeat);
-  o.M(TMAPGEN_K("swizzle_atomicity"));
+  o.M(TMAPGEN_JSON_K("swizzle_atomicity"));
   o.U(f.swizzle_atomicity);
   if (f.swizzle_base_offset >= 0) {
-    o.M(TMAPGEN_K("swizzle_base_offset"));
+    o.M(TMAPGEN_JSON_K("swizzle_base_offset"));
     o.I(f.swizzle_base_offset);
   }
-  o.M(TMAPGEN_K("global_extent_bytes"));
+  o.M(TMAPGEN_JSON_K("global_extent_bytes"));
   o.U(f.global_extent_bytes);
-  o.M(TMAPGEN_KA("ptx"));
+  o.M(TMAPGEN_JSON_KA("ptx"));
   first = true;
   for (int i = 0; i < n; ++i) {
     o.Sep(&first);
@@ -427,14 +363,14 @@ void WriteMembers(const TensorMapSpec& s, const Validation& v, const ReportOptio
   }
   o.EndArray();
   o.EndObject();
-  o.M(TMAPGEN_K("spec"));
-  o.Spec(s);
+  o.M(TMAPGEN_JSON_K("spec"));
+  Spec(o, s);
   if (!v.valid && opt.nearest_valid) {
     TensorMapSpec fixed;
     if (NearestValid(s, v, &fixed)) {
       o.Room(kSectionRoom);
-      o.M(TMAPGEN_KO("nearest_valid"));
-      o.M(TMAPGEN_FKA("changes"));
+      o.M(TMAPGEN_JSON_KO("nearest_valid"));
+      o.M(TMAPGEN_JSON_FKA("changes"));
       first = true;
       ForEachChange(s, fixed, [&o, &first](const RuleText& c) {
         o.Room(kSectionRoom + Quoted(c.size()));
@@ -443,18 +379,12 @@ void WriteMembers(const TensorMapSpec& s, const Validation& v, const ReportOptio
       });
       o.Room(kSectionRoom);
       o.EndArray();
-      o.M(TMAPGEN_K("spec"));
-      o.Spec(fixed);
+      o.M(TMAPGEN_JSON_K("spec"));
+      Spec(o, fixed);
       o.EndObject();
     }
   }
 }
-#undef TMAPGEN_K
-#undef TMAPGEN_KO
-#undef TMAPGEN_KA
-#undef TMAPGEN_FK
-#undef TMAPGEN_FKA
-#undef TMAPGEN_OK
 
 }  // namespace
 
@@ -463,11 +393,11 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
   w->BeginObject();
   w->Key("index").Int(index);
   if (char* p = w->MembersBegin(kSectionRoom + Quoted(s.name.size())); p != nullptr) {
-    CompactOut o(w, p);
+    json::CompactSink o(json::RawText(w, p));
     WriteMembers(s, v, opt, o);
-    w->RawEnd(o.end());
+    w->RawEnd(o.raw()->end());
   } else {
-    WriterOut o(w);
+    json::WriterSink o(w);
     WriteMembers(s, v, opt, o);
   }
   const OfflineBytes offline = ComputeOfflineBytes(s, v, enc);  // issue 12: the bytes without a driver
