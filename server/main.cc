@@ -149,30 +149,21 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (!cert_file.empty()) {
-    absl::StatusOr<std::string> pem = tmapgen::io::ReadWholeFile(cert_file, kMaxCredentialBytes, "--tls-cert");
-    if (!pem.ok()) {
-      std::fprintf(stderr, "tmapd: --tls-cert: %s\n", std::string(tmapgen::StatusMessage(pem.status())).c_str());
-      return 2;
+  // A credential file's bytes into *out; false (after saying why) when it cannot be read or is too large.
+  auto read_credential = [](const char* flag, const std::string& path, std::string* out) {
+    absl::StatusOr<std::string> bytes = tmapgen::io::ReadWholeFile(path, kMaxCredentialBytes, flag);
+    if (!bytes.ok()) {
+      std::fprintf(stderr, "tmapd: %s: %s\n", flag, std::string(tmapgen::StatusMessage(bytes.status())).c_str());
+      return false;
     }
-    c.tls_cert_pem = *std::move(pem);
-  }
-  if (!key_file.empty()) {
-    absl::StatusOr<std::string> pem = tmapgen::io::ReadWholeFile(key_file, kMaxCredentialBytes, "--tls-key");
-    if (!pem.ok()) {
-      std::fprintf(stderr, "tmapd: --tls-key: %s\n", std::string(tmapgen::StatusMessage(pem.status())).c_str());
-      return 2;
-    }
-    c.tls_key_pem = *std::move(pem);
-  }
+    *out = *std::move(bytes);
+    return true;
+  };
+  if (!cert_file.empty() && !read_credential("--tls-cert", cert_file, &c.tls_cert_pem)) return 2;
+  if (!key_file.empty() && !read_credential("--tls-key", key_file, &c.tls_key_pem)) return 2;
   std::string err;
   if (!token_file.empty()) {
-    absl::StatusOr<std::string> token = tmapgen::io::ReadWholeFile(token_file, kMaxCredentialBytes, "--token-file");
-    if (!token.ok()) {
-      std::fprintf(stderr, "tmapd: --token-file: %s\n", std::string(tmapgen::StatusMessage(token.status())).c_str());
-      return 2;
-    }
-    c.token = *std::move(token);
+    if (!read_credential("--token-file", token_file, &c.token)) return 2;
     if (!CleanToken(&c.token, StrCat("--token-file ", token_file).c_str(), &err)) {
       std::fprintf(stderr, "tmapd: %s\n", err.c_str());
       return 2;
