@@ -77,7 +77,6 @@ bool ParseList(const std::string& flag, const std::string& v, size_t max, int64_
   return true;
 }
 
-
 }  // namespace
 
 int RunShowCommand(const std::vector<std::string>& args) {

@@ -281,7 +281,8 @@ int RunTraceCommand(const std::vector<std::string>& args) {
       std::fprintf(stderr, "tmapgen trace: %s.state: %s (skipped)\n", stem.c_str(), err.empty() ? "unreadable" : err.c_str());
       continue;
     }
-    // A stream whose process died before its first call has no .calls file: no calls.
+    // A .calls file that is missing or cannot be read counts as no calls, as before (the .state file above is
+    // what says the stream exists).
     absl::StatusOr<std::string> calls = io::ReadWholeFile(StrCat(dir, "/", stem, ".calls"));
     s.torn_bytes = trace::ParseCalls(calls.ok() ? std::string_view(*calls) : std::string_view(), &s.calls);
     if (!s.info.all) {
