@@ -60,6 +60,8 @@ struct TmaCheckParams {
 enum TmaBenchFlags {
   kTmaBenchStoreWarp = 1,        // warp 0 loads, warp 1 stores (64 threads); else one thread does both (32)
   kTmaBenchLoadEvictLast = 2,    // loads with an L2 evict_last cache policy
+  kTmaBenchLinear = 4,           // no map: each group is one contiguous piece of src_addr/dst_addr, moved by
+                                 // cp.async.bulk (the TMA unit's plain bulk copy) in the same pipeline
 };
 enum { kTmaBenchMaxStages = 8 };
 struct TmaBenchParams {
@@ -72,6 +74,21 @@ struct TmaBenchParams {
   uint32_t stages;      // 2 .. kTmaBenchMaxStages
   uint32_t lag;         // a stage is handed back `lag` stores after its own (1 <= lag < stages)
   uint32_t flags;       // TmaBenchFlags
+  uint32_t pad;
+  uint64_t src_addr;    // kTmaBenchLinear: device addresses of the source and destination (16-byte aligned)
+  uint64_t dst_addr;
+};
+
+// Plain SM copy kernel parameters (kernels/tma_bench.cuh, tmapgen_sm_copy): the same bytes copied by every
+// thread of the grid with 16-byte loads and stores, the bench's second partner (what a kernel without TMA gets).
+enum SmCopyFlags {
+  kSmCopyStreaming = 1,  // ld.global.cs / st.global.cs (evict-first) instead of plain loads and stores
+};
+struct SmCopyParams {
+  uint64_t src_addr;  // 16-byte aligned
+  uint64_t dst_addr;
+  uint64_t count;     // 16-byte words
+  uint32_t flags;     // SmCopyFlags
   uint32_t pad;
 };
 

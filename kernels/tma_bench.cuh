@@ -13,6 +13,9 @@
 // - Cache hint: kTmaBenchLoadEvictLast adds .L2::cache_hint with createpolicy.fractional.L2::evict_last
 //   (fraction 1.0) to the loads. (Policies on the stores, and evict_first / evict_normal / evict_unchanged
 //   or half-fraction policies on the loads, were measured and helped none of the maps: docs/perf.md.)
+// - kTmaBenchLinear: the same pipeline without a map: group i is one contiguous piece of the buffers (stage
+//   bytes long), loaded by one cp.async.bulk and stored by one (the TMA unit's bulk copy of linear memory), so
+//   the bench can tell the cost of the map's boxes from the cost of the path through the TMA unit.
 // - Shared memory: `stages` x `boxes` x box_bytes after the dynamic window is rounded up to 1024 bytes
 //   (the 128B swizzle repeat); at most kTmaBenchMaxStages stages.
 //
@@ -70,12 +73,29 @@ struct Copier {
   __device__ uint32_t StageAddr(uint32_t s, uint32_t k) const {
     return Smem(base + (s * p.boxes + k) * p.box_bytes);
   }
+  // kTmaBenchLinear: group i of this block is the contiguous piece at this byte offset of the buffers.
+  __device__ uint64_t LinearOffset(uint32_t i) const {
+    return static_cast<uint64_t>(blockIdx.x + i * gridDim.x) * (p.boxes * p.box_bytes);
+  }
   __device__ void Load(uint32_t i, uint32_t s) const {
-    int32_t x, y;
-    Origin(i, &x, &y);
     const uint32_t mb = Smem(&full[s]);
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(mb), "r"(p.boxes * p.box_bytes)
                  : "memory");
+    if (p.flags & kTmaBenchLinear) {  // one bulk copy of the whole group, no tensor map
+      const uint64_t from = p.src_addr + LinearOffset(i);
+      if (p.flags & kTmaBenchLoadEvictLast)
+        asm volatile(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;"
+            ::"r"(StageAddr(s, 0)), "l"(from), "r"(p.boxes * p.box_bytes), "r"(mb), "l"(load_policy)
+            : "memory");
+      else
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                     ::"r"(StageAddr(s, 0)), "l"(from), "r"(p.boxes * p.box_bytes), "r"(mb)
+                     : "memory");
+      return;
+    }
+    int32_t x, y;
+    Origin(i, &x, &y);
     for (uint32_t k = 0; k < p.boxes; ++k) {
       const int32_t xk = x + static_cast<int32_t>(k * p.box_x);
       if (p.flags & kTmaBenchLoadEvictLast)
@@ -93,6 +113,13 @@ struct Copier {
     }
   }
   __device__ void Store(uint32_t i, uint32_t s) const {
+    if (p.flags & kTmaBenchLinear) {
+      asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(p.dst_addr + LinearOffset(i)),
+                   "r"(StageAddr(s, 0)), "r"(p.boxes * p.box_bytes)
+                   : "memory");
+      asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+      return;
+    }
     int32_t x, y;
     Origin(i, &x, &y);
     for (uint32_t k = 0; k < p.boxes; ++k) {
@@ -164,4 +191,28 @@ extern "C" __global__ void __launch_bounds__(64) tmapgen_tma_bench(const __grid_
     }
     asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
   }
+}
+
+// The second partner of `tmapgen bench`: the same bytes copied by the grid's threads with 16-byte loads and
+// stores, four independent words per thread in flight (grid-stride), what a copy kernel without TMA gets.
+extern "C" __global__ void __launch_bounds__(1024) tmapgen_sm_copy(SmCopyParams p) {
+  const uint4* __restrict__ src = reinterpret_cast<const uint4*>(p.src_addr);
+  uint4* __restrict__ dst = reinterpret_cast<uint4*>(p.dst_addr);
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  constexpr int kUnroll = 4;
+  const bool streaming = p.flags & kSmCopyStreaming;
+  for (; i + (kUnroll - 1) * stride < p.count; i += kUnroll * stride) {
+    uint4 v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) v[u] = streaming ? __ldcs(src + i + u * stride) : src[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      if (streaming)
+        __stcs(dst + i + u * stride, v[u]);
+      else
+        dst[i + u * stride] = v[u];
+    }
+  }
+  for (; i < p.count; i += stride) dst[i] = src[i];
 }

@@ -82,7 +82,7 @@ done
   printf '%s\n' "${summary[@]}"
   echo
   echo "bandwidth (TMA load+store vs cuMemcpyDtoD):"
-  grep -E '^(== |\| TMA|\| cuMemcpy|TMA copy)' "$out/bench.txt" 2>/dev/null || true
+  grep -E '^(== |\| TMA|\| SM copy|\| cuMemcpy|TMA copy|\| map)' "$out/bench.txt" 2>/dev/null || true
   echo
   grep -E '^not proven|^not covered' "$out/check.txt" "$out/sweep_matrix.txt" 2>/dev/null | sed 's/^[^:]*://' | sort -u
 } | tee "$out/summary.md"

@@ -25,8 +25,23 @@ struct Shape {
   int stages = 2, lag = 1, bps = 1, boxes = 1;
   bool store_warp = false;
   bool evict_last = false;
+  bool linear = false;  // the bulk copy of contiguous pieces without the map (kTmaBenchLinear)
   int promo = 0;  // index into the encoded maps
 };
+
+// The plain SM copy kernel's launch (tmapgen_sm_copy).
+struct SmShape {
+  int threads = 1024, bps = 2;
+  bool streaming = false;
+};
+// Threads per block x blocks per SM: 1024 or 2048 threads per SM (a full SM holds 2048), in blocks of 256 to 1024.
+constexpr SmShape kSmShapes[] = {{256, 4}, {256, 8}, {512, 2}, {512, 4}, {1024, 1}, {1024, 2}};
+
+std::string SmShapeText(const SmShape& c) {
+  return std::to_string(c.bps) + (c.bps == 1 ? " block" : " blocks") + "/SM of " + std::to_string(c.threads) +
+         " threads, 4 x 16 bytes in flight per thread, " +
+         (c.streaming ? "streaming loads and stores (.cs)" : "plain loads and stores");
+}
 
 std::string ShapeText(const Shape& c, uint32_t box_bytes) {
   std::string s = std::to_string(c.bps) + (c.bps == 1 ? " block" : " blocks") + "/SM, " + std::to_string(c.stages) +
@@ -109,12 +124,16 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
     return 2;
   }
-  // L2 promotion is a field of the map: the spec's when it gives one, else the bench tries the default
-  // (128B) and 256B, the value CUTLASS's and DeepGEMM's GEMM maps use, and reports the one it kept.
+  // L2 promotion is a field of the map: the spec's when it gives one, else the bench tries every value (the
+  // default 128B first; 256B, the value CUTLASS's and DeepGEMM's GEMM maps use, last: the pipeline shapes are
+  // tuned with it) and reports the one it kept. A value the driver rejects is left out.
   std::vector<L2Promotion> promos = {s.l2_promotion};
   const bool promo_tuned = !in_spec.Has(kFieldL2Promotion);
-  if (promo_tuned && s.l2_promotion != L2Promotion::k256B) promos.push_back(L2Promotion::k256B);
+  if (promo_tuned)
+    for (L2Promotion p : {L2Promotion::kNone, L2Promotion::k64B, L2Promotion::k128B, L2Promotion::k256B})
+      if (p != s.l2_promotion) promos.push_back(p);
   std::vector<std::array<uint64_t, 16>> src_maps, dst_maps;
+  std::vector<L2Promotion> encoded;
   for (L2Promotion p : promos) {
     s.l2_promotion = p;
     const auto es = EncodeSpec(driver::CudaDriver::Get(), s, src);
@@ -125,15 +144,16 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
                      (es.ok() ? ed : es).message.c_str());
         return 2;
       }
-      promos.resize(src_maps.size());
-      break;
+      continue;
     }
     std::array<uint64_t, 16> a, b;
     std::memcpy(a.data(), es.map, 128);
     std::memcpy(b.data(), ed.map, 128);
     src_maps.push_back(a);
     dst_maps.push_back(b);
+    encoded.push_back(p);
   }
+  promos = encoded;
   if (!gpu.SetMaxDynamicSmem(Gpu::kBench, smem_cap, &err)) {
     std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
     return 2;
@@ -157,7 +177,10 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     p.boxes = static_cast<uint32_t>(c.boxes);
     p.stages = static_cast<uint32_t>(c.stages);
     p.lag = static_cast<uint32_t>(c.lag);
-    p.flags = (c.store_warp ? kTmaBenchStoreWarp : 0) | (c.evict_last ? kTmaBenchLoadEvictLast : 0);
+    p.flags = (c.store_warp ? kTmaBenchStoreWarp : 0) | (c.evict_last ? kTmaBenchLoadEvictLast : 0) |
+              (c.linear ? kTmaBenchLinear : 0);
+    p.src_addr = src;
+    p.dst_addr = dst;
     alignas(128) uint64_t ms[16], md[16];
     std::memcpy(ms, src_maps[c.promo].data(), 128);
     std::memcpy(md, dst_maps[c.promo].data(), 128);
@@ -168,6 +191,22 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     sh.smem = static_cast<uint32_t>(smem_of(c));
     bool ok = gpu.Launch(Gpu::kBench, sh, args, &err) && gpu.Sync(&err) && gpu.Record(0, &err);
     for (int i = 0; ok && i < iters; ++i) ok = gpu.Launch(Gpu::kBench, sh, args, &err);
+    return ok && gpu.Record(1, &err) && gpu.Sync(&err) && gpu.ElapsedMs(0, 1, ms_out, &err);
+  };
+  // The same for the SM copy kernel.
+  auto time_sm = [&](const SmShape& c, int iters, float* ms_out) {
+    SmCopyParams p{};
+    p.src_addr = src;
+    p.dst_addr = dst;
+    p.count = bytes / 16;
+    p.flags = c.streaming ? kSmCopyStreaming : 0;
+    void* args[] = {&p};
+    LaunchShape sh;
+    sh.grid = static_cast<uint32_t>(sms * c.bps);
+    sh.block = static_cast<uint32_t>(c.threads);
+    sh.smem = 0;
+    bool ok = gpu.Launch(Gpu::kSmCopy, sh, args, &err) && gpu.Sync(&err) && gpu.Record(0, &err);
+    for (int i = 0; ok && i < iters; ++i) ok = gpu.Launch(Gpu::kSmCopy, sh, args, &err);
     return ok && gpu.Record(1, &err) && gpu.Sync(&err) && gpu.ElapsedMs(0, 1, ms_out, &err);
   };
 
@@ -206,68 +245,107 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     return 2;
   }
   const bool progress = opt.progress;
-  Shape best = shapes[0];
-  float best_ms = 1e30f;
-  size_t timed = 0;
-  auto consider = [&](const Shape& c) {
+  // The best of each kind of copy: the map's (TMA tensor loads and stores), then the same pipeline moving
+  // contiguous pieces without a map (TMA bulk copies), then the SM copy kernel.
+  Shape best = shapes[0], best_linear = shapes[0];
+  float best_ms = 1e30f, best_linear_ms = 1e30f;
+  size_t timed = 0, timed_linear = 0;
+  auto consider = [&](Shape c, bool linear) {
+    c.linear = linear;
     float t = 0;
     if (!time_shape(c, 2, &t)) return false;
-    ++timed;
-    if (t < best_ms) {
-      best_ms = t;
-      best = c;
+    ++(linear ? timed_linear : timed);
+    float& bt = linear ? best_linear_ms : best_ms;
+    if (t < bt) {
+      bt = t;
+      (linear ? best_linear : best) = c;
     }
     return true;
   };
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    if (progress) std::fprintf(stderr, "\rtmapgen bench: tuning %zu/%zu", i + 1, shapes.size());
-    if (!consider(shapes[i])) {
-      std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
-      return 2;
-    }
-  }
-  if (progress) std::fprintf(stderr, "\r%40s\r", "");
-  // Phase 2: the best shape with the other promotion and without the hint.
-  const Shape base = best;
-  for (int pr = 0; pr < static_cast<int>(promos.size()); ++pr) {
-    for (bool el : {true, false}) {
-      Shape c = base;
-      c.promo = pr;
-      c.evict_last = el;
-      if (c.promo == base.promo && c.evict_last == base.evict_last) continue;
-      if (!consider(c)) {
+  const size_t steps = 2 * shapes.size() + std::size(kSmShapes) * 2;
+  size_t step = 0;
+  auto tick = [&]() {
+    ++step;
+    if (progress) std::fprintf(stderr, "\rtmapgen bench: tuning %zu/%zu", step, steps);
+  };
+  for (bool linear : {false, true}) {
+    for (const Shape& c : shapes) {
+      tick();
+      if (!consider(c, linear)) {
         std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
         return 2;
       }
     }
+    // Phase 2: the best shape without the hint and, for the map, with the other promotion.
+    const Shape base = linear ? best_linear : best;
+    for (int pr = 0; pr < static_cast<int>(linear ? 1 : promos.size()); ++pr) {
+      for (bool el : {true, false}) {
+        Shape c = base;
+        c.promo = linear ? base.promo : pr;
+        c.evict_last = el;
+        if (c.promo == base.promo && c.evict_last == base.evict_last) continue;
+        if (!consider(c, linear)) {
+          std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
+          return 2;
+        }
+      }
+    }
   }
+  SmShape best_sm;
+  float best_sm_ms = 1e30f;
+  for (const SmShape& base : kSmShapes) {
+    for (bool streaming : {false, true}) {
+      tick();
+      SmShape c = base;
+      c.streaming = streaming;
+      float t = 0;
+      if (!time_sm(c, 2, &t)) {
+        std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
+        return 2;
+      }
+      if (t < best_sm_ms) {
+        best_sm_ms = t;
+        best_sm = c;
+      }
+    }
+  }
+  if (progress) std::fprintf(stderr, "\r%40s\r", "");
 
-  // The copy of the chosen shape, checked: destination cleared, one copy, first and last 16 MiB compared.
+  // Each chosen copy, checked: destination cleared, one copy, first and last 16 MiB compared with the source.
   float ignored = 0;
-  bool ok = gpu.Memset(dst, 0, bytes, &err) && time_shape(best, 0, &ignored);
-  bool same = ok && gpu.DtoH(back.data(), dst, probe, &err) && std::memcmp(back.data(), head_host.data(), probe) == 0;
-  same = same && gpu.DtoH(back.data(), dst + tail, probe, &err) &&
-         std::memcmp(back.data(), tail_host.data(), probe) == 0;
-  // Then alternating rounds of `iters` plain copies and `iters` TMA copies; the medians are reported.
+  bool ok = true;
+  auto checked = [&](auto&& copy_once) {
+    ok = ok && gpu.Memset(dst, 0, bytes, &err) && copy_once();
+    bool eq = ok && gpu.DtoH(back.data(), dst, probe, &err) && std::memcmp(back.data(), head_host.data(), probe) == 0;
+    return eq && gpu.DtoH(back.data(), dst + tail, probe, &err) &&
+           std::memcmp(back.data(), tail_host.data(), probe) == 0;
+  };
+  const bool same = checked([&] { return time_shape(best, 0, &ignored); });
+  const bool same_linear = checked([&] { return time_shape(best_linear, 0, &ignored); });
+  const bool same_sm = checked([&] { return time_sm(best_sm, 0, &ignored); });
+  // Then alternating rounds of `iters` copies of each kind; the medians are reported.
   const int iters = std::max(1, opt.iters);
   const int rounds = std::max(1, opt.rounds);
-  std::vector<float> tma_t, copy_t;
+  std::vector<float> tma_t, copy_t, linear_t, sm_t;
   for (int r = 0; ok && r < rounds; ++r) {
-    float c = 0, t = 0;
-    ok = gpu.DtoD(dst, src, bytes, &err) && gpu.Sync(&err) && gpu.Record(2, &err);
+    float c = 0, t = 0, l = 0, m = 0;
+    ok = ok && gpu.DtoD(dst, src, bytes, &err) && gpu.Sync(&err) && gpu.Record(2, &err);
     for (int i = 0; ok && i < iters; ++i) ok = gpu.DtoD(dst, src, bytes, &err);
     ok = ok && gpu.Record(3, &err) && gpu.Sync(&err) && gpu.ElapsedMs(2, 3, &c, &err);
-    ok = ok && time_shape(best, iters, &t);
+    ok = ok && time_shape(best, iters, &t) && time_shape(best_linear, iters, &l) && time_sm(best_sm, iters, &m);
     copy_t.push_back(c);
     tma_t.push_back(t);
+    linear_t.push_back(l);
+    sm_t.push_back(m);
   }
   if (!ok) {
     std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
     return 2;
   }
-  const float tma_ms = Median(tma_t), copy_ms = Median(copy_t);
   const double moved = 2.0 * static_cast<double>(bytes) * iters;
-  const double tma_bw = moved / (tma_ms * 1e-3) / 1e9, copy_bw = moved / (copy_ms * 1e-3) / 1e9;
+  auto gbs = [&](const std::vector<float>& t) { return moved / (Median(t) * 1e-3) / 1e9; };
+  const double tma_bw = gbs(tma_t), copy_bw = gbs(copy_t), linear_bw = gbs(linear_t), sm_bw = gbs(sm_t);
+  const double best_other = std::max(linear_bw, sm_bw);
   const std::string promo_name = std::string(ShortName(promos[best.promo]));
   std::fprintf(out, "bench on %s\n", gpu.Description().c_str());
   std::fprintf(out, "map: %s box %u x %u, swizzle %s, L2 promotion %s%s; tensor %llu x %llu (%.2f GiB)\n",
@@ -276,19 +354,34 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
                static_cast<unsigned long long>(dim0), static_cast<unsigned long long>(dim1), bytes / 1073741824.0);
   std::fprintf(out, "rows: %llu bytes (global_strides[0])\n", static_cast<unsigned long long>(dim0 * eb));
   std::fprintf(out, "shape: %d SMs x %s (best of %zu timed)\n", sms, ShapeText(best, tile).c_str(), timed);
-  std::fprintf(out, "| copy | time per copy | bandwidth (read + write) |\n|---|---|---|\n");
-  std::fprintf(out, "| TMA load + store | %.3f ms | %.0f GB/s |\n", tma_ms / iters, tma_bw);
-  std::fprintf(out, "| cuMemcpyDtoD | %.3f ms | %.0f GB/s |\n", copy_ms / iters, copy_bw);
+  std::fprintf(out, "bulk copy shape: %d SMs x %s, contiguous pieces (best of %zu timed)\n", sms,
+               ShapeText(best_linear, tile).c_str(), timed_linear);
+  std::fprintf(out, "SM copy shape: %d SMs x %s (best of %zu timed)\n", sms, SmShapeText(best_sm).c_str(),
+               2 * std::size(kSmShapes));
+  std::fprintf(out, "| copy | time per copy | bandwidth (read + write) | of cuMemcpyDtoD |\n|---|---|---|---|\n");
+  auto row = [&](const char* name, const std::vector<float>& t, double bw) {
+    std::fprintf(out, "| %s | %.3f ms | %.0f GB/s | %.1f%% |\n", name, Median(t) / iters, bw, 100.0 * bw / copy_bw);
+  };
+  row("TMA load + store (this map)", tma_t, tma_bw);
+  row("TMA bulk copy without a map (cp.async.bulk)", linear_t, linear_bw);
+  row("SM copy kernel (16-byte loads and stores)", sm_t, sm_bw);
+  row("cuMemcpyDtoD (the copy engines)", copy_t, copy_bw);
+  const bool all_same = same && same_linear && same_sm;
   std::fprintf(out, "TMA copy / plain copy: %.1f%% (medians of %d alternating rounds of %d copies); first and last %zu bytes of the copy %s the source\n",
                100.0 * tma_bw / copy_bw, rounds, iters, probe, same ? "equal" : "DIFFER FROM");
+  std::fprintf(out, "TMA copy / best SM-issued copy: %.1f%% (%s); the bulk copy's and the SM kernel's bytes %s the source\n",
+               100.0 * tma_bw / best_other, linear_bw >= sm_bw ? "the TMA bulk copy" : "the SM copy kernel",
+               same_linear && same_sm ? "equal" : "DIFFER FROM");
   if (result != nullptr) {
     result->tma_gbs = tma_bw;
     result->copy_gbs = copy_bw;
+    result->linear_gbs = linear_bw;
+    result->sm_copy_gbs = sm_bw;
     result->promotion = promo_name;
     result->shape = ShapeText(best, tile);
-    result->equal = same;
+    result->equal = all_same;
   }
-  return same ? 0 : 1;
+  return all_same ? 0 : 1;
 }
 
 }  // namespace tmapgen::gpu

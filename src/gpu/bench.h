@@ -8,9 +8,15 @@
 // boxes, at most 512 bytes of each row), stages, blocks per SM, refill lag and issue scheme (one thread, or a
 // load warp and a store warp), with 32 to 192 KiB in flight per SM, each timed briefly; then the best shape
 // with and without the L2 evict_last hint on its loads and, when the spec leaves l2_promotion open, with
-// L2 promotion 128B and 256B. The chosen shape is checked (destination cleared, one copy, the first and last
+// every L2 promotion (none, 64B, 128B, 256B; the shapes are tuned with 256B). The chosen shape is checked (destination cleared, one copy, the first and last
 // 16 MiB compared with the source) and timed in alternating rounds with cuMemcpyDtoD; the medians are
 // reported with the shape and the promotion used.
+//
+// Two more partners, tuned and checked the same way and timed in the same rounds, say what any SM-issued copy
+// reaches on this GPU, so that the map's fraction of cuMemcpyDtoD (which runs on the copy engines, not the
+// SMs) can be read: the same pipeline moving each group as one contiguous piece with cp.async.bulk (the TMA
+// unit without a tensor map: what the map's boxes cost), and a plain SM copy kernel with 16-byte loads and
+// stores (what a kernel without TMA gets; 6 launch shapes, plain or streaming cache hints).
 //
 // Contract: runs in the calling process (no fork); prints one table; returns 0 on success, 1 when the copy
 // differs from the source, 2 when there is no GPU or the spec cannot run here (sm_100-only forms on an sm_90
@@ -41,9 +47,11 @@ struct BenchOptions {
 // What a run measured (filled on success).
 struct BenchResult {
   double tma_gbs = 0, copy_gbs = 0;  // bytes read + written per second, 1e9
+  double linear_gbs = 0;             // the TMA bulk copy of the same bytes without a map
+  double sm_copy_gbs = 0;            // the SM copy kernel
   std::string promotion;             // the L2 promotion of the maps timed
   std::string shape;                 // the kernel shape, in words
-  bool equal = false;                // the checked bytes of the copy equal the source
+  bool equal = false;                // the checked bytes of every copy equal the source
 };
 
 int RunBench(const TensorMapSpec& spec, const BenchOptions& opt, FILE* out, BenchResult* result = nullptr);

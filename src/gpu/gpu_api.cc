@@ -67,7 +67,7 @@ constexpr FnEntry kFns[kNumFns] = {
 };
 const char* const kKernelNames[Gpu::kNumKernels] = {"tmapgen_tma_check", "tmapgen_tma_check_batch",
                                                      "tmapgen_tma_bench", "tmapgen_wgmma_check",
-                                                     "tmapgen_codegen_example"};
+                                                     "tmapgen_codegen_example", "tmapgen_sm_copy"};
 
 template <typename F>
 F As(void* p) {

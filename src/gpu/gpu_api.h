@@ -36,7 +36,7 @@ struct LaunchShape {
 
 class Gpu {
  public:
-  enum KernelId { kCheck = 0, kCheckBatch = 1, kBench = 2, kWgmma = 3, kCodegenExample = 4, kNumKernels = 5 };
+  enum KernelId { kCheck = 0, kCheckBatch = 1, kBench = 2, kWgmma = 3, kCodegenExample = 4, kSmCopy = 5, kNumKernels = 6 };
 
   bool Open(std::string* why_not);
   const driver::DeviceInfo& device() const { return dev_; }
