@@ -62,6 +62,8 @@ enum TmaBenchFlags {
   kTmaBenchLoadEvictLast = 2,    // loads with an L2 evict_last cache policy
   kTmaBenchLinear = 4,           // no map: each group is one contiguous piece of src_addr/dst_addr, moved by
                                  // cp.async.bulk (the TMA unit's plain bulk copy) in the same pipeline
+  kTmaBenchLoadOnly = 8,         // one thread loads every group and stores none (timing only)
+  kTmaBenchStoreOnly = 16,       // one thread stores every group from shared memory as it is (timing only)
 };
 enum { kTmaBenchMaxStages = 8 };
 struct TmaBenchParams {

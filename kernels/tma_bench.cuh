@@ -13,6 +13,10 @@
 // - Cache hint: kTmaBenchLoadEvictLast adds .L2::cache_hint with createpolicy.fractional.L2::evict_last
 //   (fraction 1.0) to the loads. (Policies on the stores, and evict_first / evict_normal / evict_unchanged
 //   or half-fraction policies on the loads, were measured and helped none of the maps: docs/perf.md.)
+// - One way (timing only, `tmapgen bench --one-way`): kTmaBenchLoadOnly loads every group and stores none (a
+//   stage is loaded again once its last load landed); kTmaBenchStoreOnly stores every group from shared memory as
+//   it is (no loads), at most stages - 1 store groups (and at most 3) reading shared memory at once. Nothing they
+//   move is checked: they tell the load side's cost from the store side's.
 // - kTmaBenchLinear: the same pipeline without a map: group i is one contiguous piece of the buffers (stage
 //   bytes long), loaded by one cp.async.bulk and stored by one (the TMA unit's bulk copy of linear memory), so
 //   the bench can tell the cost of the map's boxes from the cost of the path through the TMA unit.
@@ -159,6 +163,25 @@ extern "C" __global__ void __launch_bounds__(64) tmapgen_tma_bench(const __grid_
     asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(c.load_policy));
   const uint32_t n = c.Groups();
   const uint32_t lag = p.lag < stages ? p.lag : stages - 1;  // the host keeps 1 <= lag < stages
+  if (p.flags & kTmaBenchLoadOnly) {  // one thread: every group loaded, none stored; a stage is reused once full
+    if (threadIdx.x != 0) return;
+    for (uint32_t i = 0; i < n && i < stages; ++i) c.Load(i, i);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t s = i % stages;
+      WaitParity(Smem(&full[s]), (i / stages) & 1);
+      if (i + stages < n) c.Load(i + stages, s);
+    }
+    return;
+  }
+  if (p.flags & kTmaBenchStoreOnly) {  // one thread: every group stored from shared memory as it is, none loaded
+    if (threadIdx.x != 0) return;
+    for (uint32_t i = 0; i < n; ++i) {
+      c.Store(i, i % stages);
+      WaitRead(stages - 1);  // at most stages - 1 groups (WaitRead: up to 3) still reading shared memory
+    }
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    return;
+  }
   if (!(p.flags & kTmaBenchStoreWarp)) {
     if (threadIdx.x != 0) return;
     for (uint32_t i = 0; i < n && i < stages; ++i) c.Load(i, i);

@@ -26,6 +26,7 @@ struct Shape {
   bool store_warp = false;
   bool evict_last = false;
   bool linear = false;  // the bulk copy of contiguous pieces without the map (kTmaBenchLinear)
+  int one_way = 0;      // 0: load then store; 1: loads only; 2: stores only (--one-way, timing only)
   int promo = 0;  // index into the encoded maps
 };
 
@@ -178,7 +179,8 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     p.stages = static_cast<uint32_t>(c.stages);
     p.lag = static_cast<uint32_t>(c.lag);
     p.flags = (c.store_warp ? kTmaBenchStoreWarp : 0) | (c.evict_last ? kTmaBenchLoadEvictLast : 0) |
-              (c.linear ? kTmaBenchLinear : 0);
+              (c.linear ? kTmaBenchLinear : 0) | (c.one_way == 1 ? kTmaBenchLoadOnly : 0) |
+              (c.one_way == 2 ? kTmaBenchStoreOnly : 0);
     p.src_addr = src;
     p.dst_addr = dst;
     alignas(128) uint64_t ms[16], md[16];
@@ -187,7 +189,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     void* args[] = {ms, md, &p};
     LaunchShape sh;
     sh.grid = static_cast<uint32_t>(sms * c.bps);
-    sh.block = c.store_warp ? 64 : 32;
+    sh.block = c.store_warp && c.one_way == 0 ? 64 : 32;
     sh.smem = static_cast<uint32_t>(smem_of(c));
     bool ok = gpu.Launch(Gpu::kBench, sh, args, &err) && gpu.Sync(&err) && gpu.Record(0, &err);
     for (int i = 0; ok && i < iters; ++i) ok = gpu.Launch(Gpu::kBench, sh, args, &err);
@@ -372,6 +374,53 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
   std::fprintf(out, "TMA copy / best SM-issued copy: %.1f%% (%s); the bulk copy's and the SM kernel's bytes %s the source\n",
                100.0 * tma_bw / best_other, linear_bw >= sm_bw ? "the TMA bulk copy" : "the SM copy kernel",
                same_linear && same_sm ? "equal" : "DIFFER FROM");
+  // --one-way: the map's copy and the bulk copy split into their loads and their stores, with the chosen shapes
+  // issued by one thread, timed in alternating rounds; bandwidth counts the bytes moved one way. Nothing is
+  // checked (the loads write no output, the stores write whatever the stages hold): this says which side of
+  // the copy costs what the map's boxes cost.
+  if (opt.one_way) {
+    struct Way {
+      const char* name;
+      Shape shape;
+      std::vector<float> t;
+    };
+    std::vector<Way> ways;
+    for (int w : {1, 2}) {
+      for (bool linear : {false, true}) {
+        Shape c = linear ? best_linear : best;
+        c.one_way = w;
+        c.store_warp = false;
+        ways.push_back({w == 1 ? (linear ? "bulk loads (no map)" : "TMA loads (this map)")
+                               : (linear ? "bulk stores (no map)" : "TMA stores (this map)"),
+                        c, {}});
+      }
+    }
+    for (Way& w : ways) {  // one unmeasured run of each before the rounds
+      if (!time_shape(w.shape, 1, &ignored)) ok = false;
+    }
+    for (int r = 0; ok && r < rounds; ++r)
+      for (Way& w : ways) {
+        float t = 0;
+        ok = ok && time_shape(w.shape, iters, &t);
+        w.t.push_back(t);
+      }
+    if (!ok) {
+      std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
+      return 2;
+    }
+    const double one = static_cast<double>(bytes) * iters;
+    std::fprintf(out, "one way (timing only, one issuing thread, the shapes above):\n");
+    std::fprintf(out, "| side | time per pass | bandwidth (one way) | map / bulk |\n|---|---|---|---|\n");
+    for (size_t k = 0; k < ways.size(); ++k) {
+      const double bw = one / (Median(ways[k].t) * 1e-3) / 1e9;
+      const double pair = one / (Median(ways[k ^ 1].t) * 1e-3) / 1e9;
+      if (k % 2 == 0)
+        std::fprintf(out, "| %s | %.3f ms | %.0f GB/s | %.1f%% |\n", ways[k].name, Median(ways[k].t) / iters, bw,
+                     100.0 * bw / pair);
+      else
+        std::fprintf(out, "| %s | %.3f ms | %.0f GB/s | |\n", ways[k].name, Median(ways[k].t) / iters, bw);
+    }
+  }
   if (result != nullptr) {
     result->tma_gbs = tma_bw;
     result->copy_gbs = copy_bw;

@@ -18,6 +18,10 @@
 // unit without a tensor map: what the map's boxes cost), and a plain SM copy kernel with 16-byte loads and
 // stores (what a kernel without TMA gets; 6 launch shapes, plain or streaming cache hints).
 //
+// opt.one_way adds a timing of the map's copy and of the bulk copy split into their loads alone and their
+// stores alone (the chosen shapes, one issuing thread; nothing checked), so that the cost of the map's boxes
+// can be placed on the load side or the store side.
+//
 // Contract: runs in the calling process (no fork); prints one table; returns 0 on success, 1 when the copy
 // differs from the source, 2 when there is no GPU or the spec cannot run here (sm_100-only forms on an sm_90
 // GPU, a box that does not fit shared memory). Progress goes to stderr when opt.progress is set.
@@ -42,6 +46,7 @@ struct BenchOptions {
   int blocks_per_sm = 0;   // 0: tuned
   uint64_t row_bytes = 16384;  // bytes of one row of the tensor (global_strides[0]); rounded down to whole boxes
   int sms = 0;             // blocks are placed on this many SMs' worth of the grid (0: every SM)
+  bool one_way = false;    // also time the map's and the bulk copy's loads alone and stores alone
 };
 
 // What a run measured (filled on success).
