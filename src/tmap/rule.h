@@ -128,10 +128,36 @@ RuleText FieldText(const Rule& r, const TensorMapSpec& s, const Finding& f);    
 void WriteField(const Rule& r, const TensorMapSpec& s, const Finding& f, TextOut& out);  // the same, appended
 RuleText MessageText(const Rule& r, const TensorMapSpec& s, const Finding& f);   // r.message, on the stack
 RuleText FixText(const Rule& r, const TensorMapSpec& s, const Finding& f);       // r.fix, on the stack
+
+namespace rule_internal {
+// Each rule's field path for the finding indices -1 to 7, at[index + 1]: for a path with "[i]", the path with
+// the index written in (its text before "[i]" for index -1); for one without, the path itself at every index.
+struct StaticFieldPaths {
+  bool indexed;  // the path has "[i]": other indices >= 0 are written (WriteField)
+  std::string_view at[9];
+};
+extern const StaticFieldPaths* const kStaticFieldPaths;  // index = Finding::rule (rules.cc)
+}  // namespace rule_internal
+
 // The field path of finding f as static text (the table's, or one made at compile time for each "[i]" path and
 // index 0-7), so a report can point at it without writing it: true, with *out set, for every finding of the
-// table (an index outside 0-7 is written by WriteField instead).
-bool StaticField(const Rule& r, const TensorMapSpec& s, const Finding& f, std::string_view* out);
+// table (an index outside 0-7 is written by WriteField instead). r is Rules()[f.rule]. Inline, a lookup in the
+// table above, because a report calls it for every finding it explains.
+inline bool StaticField(const Rule& r, const TensorMapSpec& s, const Finding& f, std::string_view* out) {
+  if (r.field_path != nullptr) {
+    *out = r.field_path(s, f);
+    return true;
+  }
+  const rule_internal::StaticFieldPaths& p = rule_internal::kStaticFieldPaths[f.rule];
+  const unsigned at = static_cast<unsigned>(f.index + 1);
+  if (at < 9) {
+    *out = p.at[at];
+    return true;
+  }
+  if (p.indexed && f.index >= 0) return false;
+  *out = p.at[0];
+  return true;
+}
 
 }  // namespace tmapgen
 

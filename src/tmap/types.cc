@@ -192,7 +192,6 @@ std::string_view ShortName(Im2colWideMode v) { return kWideShort[static_cast<int
 std::string_view Name(Mode v) { return kModeNames[static_cast<int>(v)]; }
 std::string_view Name(Direction v) { return kDirectionNames[static_cast<int>(v)]; }
 std::string_view Name(ReduceOp v) { return kReduceNames[static_cast<int>(v)]; }
-std::string_view Name(Target v) { return Info(v).name; }
 std::string_view Name(Encoder v) {
   switch (v) {
     case Encoder::kTiled: return "cuTensorMapEncodeTiled";

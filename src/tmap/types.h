@@ -217,7 +217,7 @@ std::string_view ShortName(Im2colWideMode v);
 std::string_view Name(Mode v);       // "tiled", "im2col", "im2col::w", "im2col::w::128", "gather4", "scatter4"
 std::string_view Name(Direction v);  // "load", "load_cluster", "store", "reduce", "prefetch"
 std::string_view Name(ReduceOp v);   // "add", ...
-std::string_view Name(Target v);     // "sm_90a"
+inline std::string_view Name(Target v) { return Info(v).name; }  // "sm_90a" (inline: named in every per-target finding)
 std::string_view Name(Encoder v);    // "cuTensorMapEncodeTiled", ...
 
 bool Parse(std::string_view s, DataType* out);
