@@ -27,15 +27,17 @@ void FixTargetSubByte(const TensorMapSpec&, const Finding&, TextOut& o) {
 }
 void MsgTargetMode(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const Target t = static_cast<Target>(f.target);
-  RuleText driver = (IsWideMode(s.mode) && Info(t).cc < 100)
-                           ? TextCat("; the sm_90 driver encodes Im2colWide maps although cuda.h says compute capability "
-                                 "10.0 or higher (", kMeasured, "), but no sm_90 instruction can use them")
-                           : std::string();
-  const char* need = (s.mode == Mode::kScatter4 || s.mode == Mode::kIm2colW128 ||
-                      s.direction == Direction::kLoadCluster || s.direction == Direction::kPrefetch)
-                         ? "sm_100a, sm_101a, sm_103a, sm_110a or their family targets (sm_100f, sm_103f, sm_110f)"
-                         : "compute capability 10.0 or later";
-  return TextAppend(&o, Name(s.mode), " (", Name(s.direction), ") needs ", need, "; not ", Name(t), driver);
+  // Views of the literals (a const char* chosen first would be measured by strlen), and the tail appended in
+  // place (no RuleText, and std::string, for it).
+  const std::string_view need =
+      (s.mode == Mode::kScatter4 || s.mode == Mode::kIm2colW128 || s.direction == Direction::kLoadCluster ||
+       s.direction == Direction::kPrefetch)
+          ? std::string_view("sm_100a, sm_101a, sm_103a, sm_110a or their family targets (sm_100f, sm_103f, sm_110f)")
+          : std::string_view("compute capability 10.0 or later");
+  TextAppend(&o, Name(s.mode), " (", Name(s.direction), ") needs ", need, "; not ", Name(t));
+  if (IsWideMode(s.mode) && Info(t).cc < 100)
+    TextAppend(&o, "; the sm_90 driver encodes Im2colWide maps although cuda.h says compute capability "
+               "10.0 or higher (", kMeasured, "), but no sm_90 instruction can use them");
 }
 void FixTargetMode(const TensorMapSpec& s, const Finding&, TextOut& o) {
   switch (s.mode) {

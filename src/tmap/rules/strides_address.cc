@@ -48,8 +48,10 @@ void FixStrideMax(const TensorMapSpec&, const Finding& f, TextOut& o) {
 void MsgStrideOverlap(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const Overlap ov = FindOverlapRemembered(s);
   const int d = ov.dim;
-  const std::string_view effect = IsStoreLike(s.direction) ? "stores and reductions write the same bytes more than once"
-                                                           : "loads read the same bytes for different positions";
+  // Views of the literals, not a const char* chosen first: that one would be measured by a call to strlen.
+  const std::string_view effect = IsStoreLike(s.direction)
+                                      ? std::string_view("stores and reductions write the same bytes more than once")
+                                      : std::string_view("loads read the same bytes for different positions");
   switch (ov.kind) {
     case OverlapKind::kBroadcast:
       return TextAppend(&o, "global_strides[", d - 1, "] = 0 over global_dim[", d, "] = ", s.global_dim[d], ": all ",
