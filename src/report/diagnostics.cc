@@ -20,12 +20,13 @@ bool Diagnostics::Fill(const TensorMapSpec& spec, const Validation& v, int next[
   // from spec to spec), the views made before the move point into memory it left: the texts are written
   // again, into the memory it now has, which the same texts fit (the second round does not grow it, or
   // seldom: a text reserves room for its longest form before writing; the rounds end when none moves it).
-  // Nothing is kept to remake the views from: a round costs no bookkeeping beyond the views themselves.
+  // Nothing is kept to remake the views from: a round costs no bookkeeping beyond the views themselves, each
+  // made from where the arena's end was before and after its text.
   text_.Reserve(1);  // a new arena takes its first block now, not under the first text
   for (;;) {
     text_.Clear();
     const char* const start = text_.data();
-    size_t pos = 0;  // the end of the texts written so far
+    const char* pos = start;  // the end of the texts written so far
     for (const Finding& f : v.findings) {
       const Rule& r = rules[f.rule];
       const int sev = static_cast<int>(r.severity);
@@ -40,15 +41,15 @@ bool Diagnostics::Fill(const TensorMapSpec& spec, const Validation& v, int next[
       d.value_unsigned = f.value_unsigned;
       if (!StaticField(r, spec, f, &d.field)) {
         WriteField(r, spec, f, text_);
-        d.field = text_.Range(pos, text_.size());
-        pos = text_.size();
+        d.field = std::string_view(pos, static_cast<size_t>(text_.end() - pos));
+        pos = text_.end();
       }
       r.message(spec, f, text_);
-      const size_t message_end = text_.size();
+      const char* const message_end = text_.end();
       r.fix(spec, f, text_);
-      const size_t fix_end = text_.size();
-      d.message = text_.Range(pos, message_end);
-      d.fix = text_.Range(message_end, fix_end);
+      const char* const fix_end = text_.end();
+      d.message = std::string_view(pos, static_cast<size_t>(message_end - pos));
+      d.fix = std::string_view(message_end, static_cast<size_t>(fix_end - message_end));
       pos = fix_end;
     }
     if (text_.data() == start) return true;

@@ -112,6 +112,7 @@ class TextOut {
   // Everything written so far (for a TextArena: every text since the last Clear).
   const char* data() const { return begin_; }
   size_t size() const { return static_cast<size_t>(p_ - begin_); }
+  const char* end() const { return p_; }  // data() + size(): where the next byte goes
   bool empty() const { return p_ == begin_; }
   std::string_view view() const { return std::string_view(begin_, size()); }
 
