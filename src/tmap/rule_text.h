@@ -15,6 +15,8 @@
 //   unsigned char are numbers, as with absl::StrCat), and the small text values below (Bytes).
 // - TextAppend(&out, args...) appends the same pieces to any TextOut and returns void, so that a rule text
 //   can end in `return TextAppend(&o, ...);`.
+// - When(condition, pieces...) is one piece: the pieces when the condition holds, else nothing, so that a text
+//   whose parts depend on conditions is one TextAppend (one bounds test) rather than one per part.
 // - RuleText converts to std::string_view (a view into it, valid while it lives) and, by str(), to std::string.
 // - A text is never appended to itself (its memory may move while it grows).
 #ifndef TMAPGEN_SRC_TMAP_RULE_TEXT_H_
@@ -25,7 +27,9 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "absl/strings/string_view.h"
 #include "src/util/decimal.h"
@@ -288,7 +292,38 @@ TMAPGEN_TEXT_INLINE char* Write(char* p, Bytes b) {
   return p + 2;
 }
 
+// When(): the pieces, referred to (they live until the end of the TextAppend they are handed to). Expanded
+// by index here rather than by std::apply, which the compiler may leave out of line, and with it the lengths
+// of the literals (strlen calls).
+template <typename... Pieces>
+struct Optional {
+  bool on;
+  std::tuple<const Pieces&...> pieces;
+};
+template <typename Tuple, size_t... I>
+TMAPGEN_TEXT_INLINE size_t MostBytesOfAll(const Tuple& t, std::index_sequence<I...>) {
+  return (MostBytes(std::get<I>(t)) + ... + size_t{0});
+}
+template <typename Tuple, size_t... I>
+TMAPGEN_TEXT_INLINE char* WriteAll(char* p, const Tuple& t, std::index_sequence<I...>) {
+  ((p = Write(p, std::get<I>(t))), ...);
+  return p;
+}
+template <typename... Pieces>
+TMAPGEN_TEXT_INLINE size_t MostBytes(const Optional<Pieces...>& w) {
+  return MostBytesOfAll(w.pieces, std::index_sequence_for<Pieces...>{});
+}
+template <typename... Pieces>
+TMAPGEN_TEXT_INLINE char* Write(char* p, const Optional<Pieces...>& w) {
+  return w.on ? WriteAll(p, w.pieces, std::index_sequence_for<Pieces...>{}) : p;
+}
+
 }  // namespace rule_text_internal
+
+template <typename... Pieces>
+TMAPGEN_TEXT_INLINE rule_text_internal::Optional<Pieces...> When(bool on, const Pieces&... pieces) {
+  return {on, std::tuple<const Pieces&...>(pieces...)};
+}
 
 // TextAppend(&t, args...) appends to t what TextCat(args...) would make: one text built in place where its
 // pieces depend on conditions, instead of temporaries (and std::strings) joined afterwards. It reserves the

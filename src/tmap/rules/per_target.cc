@@ -67,26 +67,25 @@ void MsgTargetSmemCapacity(const TensorMapSpec& s, const Finding& f, TextOut& o)
       TextAppend(&o, "the driver rejects the map as well (box-driver-size-limit)");
   }
 }
+// One TextAppend each (the parts that depend on the mode and the direction as When pieces): a report explains
+// these for every target that a box too large fails.
 void MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f, TextOut& o) {
-  TextAppend(&o, "the box the driver checks (");
-  if (IsIm2colMode(s.mode)) {
-    TextAppend(&o, "channels_per_pixel x pixels_per_column = ", s.channels_per_pixel, " x ", s.pixels_per_column);
-    if (s.mode == Mode::kIm2colW128)
-      TextAppend(&o, " (the driver counts pixels_per_column even in im2col::w::128 mode, docs/hardware.md B5)");
-  } else {
-    TextAppend(&o, "the box");
-  }
-  TextAppend(&o, ") is ", f.uvalue(), " B, more than the ", f.limit, " B of shared memory per SM on ",
-             Name(static_cast<Target>(f.target)), ": the driver rejects such a map for every use");
-  if (s.direction == Direction::kPrefetch) TextAppend(&o, ", prefetch included");
-  TextAppend(&o, " (", kMeasured, ": 233,472 B accepted, 234,496 B rejected; docs/hardware.md B1, B5)");
+  const bool im2col = IsIm2colMode(s.mode);
+  return TextAppend(
+      &o, "the box the driver checks (",
+      When(im2col, "channels_per_pixel x pixels_per_column = ", s.channels_per_pixel, " x ", s.pixels_per_column),
+      When(s.mode == Mode::kIm2colW128,
+           " (the driver counts pixels_per_column even in im2col::w::128 mode, docs/hardware.md B5)"),
+      When(!im2col, "the box"), ") is ", f.uvalue(), " B, more than the ", f.limit, " B of shared memory per SM on ",
+      Name(static_cast<Target>(f.target)), ": the driver rejects such a map for every use",
+      When(s.direction == Direction::kPrefetch, ", prefetch included"), " (", kMeasured,
+      ": 233,472 B accepted, 234,496 B rejected; docs/hardware.md B1, B5)");
 }
 void FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f, TextOut& o) {
-  TextAppend(&o, "split the box: at most ", f.limit, " B per copy, for example halve ");
-  if (IsIm2colMode(s.mode))
-    TextAppend(&o, "pixels_per_column");
-  else
-    TextAppend(&o, "box_dim[", s.rank > 1 ? s.rank - 1 : 0, "]");
+  const bool im2col = IsIm2colMode(s.mode);
+  const uint32_t outer = s.rank > 1 ? s.rank - 1 : 0;
+  return TextAppend(&o, "split the box: at most ", f.limit, " B per copy, for example halve ",
+                    When(im2col, "pixels_per_column"), When(!im2col, "box_dim[", outer, "]"));
 }
 
 // ---- field paths that depend on the spec ----
