@@ -130,11 +130,11 @@ RuleText MessageText(const Rule& r, const TensorMapSpec& s, const Finding& f);  
 RuleText FixText(const Rule& r, const TensorMapSpec& s, const Finding& f);       // r.fix, on the stack
 
 namespace rule_internal {
-// Each rule's field path for the finding indices -1 to 7, at[index + 1]: for a path with "[i]", the path with
-// the index written in (its text before "[i]" for index -1); for one without, the path itself at every index.
+// Each rule's field path by the finding's index: at[index + 1] for the indices -1 to 7, for a path with "[i]"
+// the path with the index written in (its text before "[i]" for index -1); at[9] for index 8 and over: none
+// (a view without data: WriteField writes it). A path without "[i]" is at every position.
 struct StaticFieldPaths {
-  bool indexed;  // the path has "[i]": other indices >= 0 are written (WriteField)
-  std::string_view at[9];
+  std::string_view at[10];
 };
 extern const StaticFieldPaths* const kStaticFieldPaths;  // index = Finding::rule (rules.cc)
 }  // namespace rule_internal
@@ -148,15 +148,10 @@ inline bool StaticField(const Rule& r, const TensorMapSpec& s, const Finding& f,
     *out = r.field_path(s, f);
     return true;
   }
-  const rule_internal::StaticFieldPaths& p = rule_internal::kStaticFieldPaths[f.rule];
-  const unsigned at = static_cast<unsigned>(f.index + 1);
-  if (at < 9) {
-    *out = p.at[at];
-    return true;
-  }
-  if (p.indexed && f.index >= 0) return false;
-  *out = p.at[0];
-  return true;
+  unsigned at = static_cast<unsigned>(f.index + 1);
+  if (at > 9) at = f.index < 0 ? 0 : 9;  // below -1 as -1 (the path before "[i]"), above 8 as 8
+  *out = rule_internal::kStaticFieldPaths[f.rule].at[at];
+  return out->data() != nullptr;
 }
 
 }  // namespace tmapgen

@@ -371,15 +371,23 @@ namespace rule_internal {
 constexpr std::array<StaticFieldPaths, kNumRulesValue> MakeStaticFieldPaths() {
   std::array<StaticFieldPaths, kNumRulesValue> t{};
   for (int r = 0; r < kNumRulesValue; ++r) {
-    t[r].indexed = kFieldParts[r].indexed;
-    t[r].at[0] = kFieldParts[r].before;
+    const FieldParts& p = kFieldParts[r];
+    t[r].at[0] = p.before;
     for (int i = 0; i < kStaticIndices; ++i)
-      t[r].at[i + 1] = kFieldParts[r].indexed ? std::string_view(kFieldTexts.text[r][i], kFieldTexts.size[r][i])
-                                              : kFieldParts[r].before;
+      t[r].at[i + 1] = p.indexed ? std::string_view(kFieldTexts.text[r][i], kFieldTexts.size[r][i]) : p.before;
+    t[r].at[kStaticIndices + 1] = p.indexed ? std::string_view() : p.before;
   }
   return t;
 }
 constexpr std::array<StaticFieldPaths, kNumRulesValue> kStaticFieldPathsArray = MakeStaticFieldPaths();
+// StaticField tells a static path from none by its data: every path of the table must have some (even "").
+constexpr bool EveryStaticPathHasData() {
+  for (const StaticFieldPaths& p : kStaticFieldPathsArray)
+    for (int i = 0; i <= kStaticIndices; ++i)
+      if (p.at[i].data() == nullptr) return false;
+  return true;
+}
+static_assert(EveryStaticPathHasData(), "a field path of the table without data would read as no static path");
 // A pointer rather than the array itself, whose size rule.h does not know: in this position-independent build
 // the inline lookup loads it in the one instruction that would have taken the array's address.
 const StaticFieldPaths* const kStaticFieldPaths = kStaticFieldPathsArray.data();
