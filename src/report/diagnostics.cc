@@ -13,50 +13,48 @@ bool Diagnostics::Fill(const TensorMapSpec& spec, const Validation& v, int next[
   const Rule* rules = Rules();
   const int n = v.findings.size();
   const int end[3] = {next[1], next[2], n};
+  const int first[3] = {next[0], next[1], next[2]};
   items_.resize(static_cast<size_t>(n));
-  text_.Clear();
-  // Each rule writes its texts straight into the arena, and each Diagnostic's views are made as soon as its
-  // texts are written. Should the arena move while it grows (rarely: it keeps its memory from spec to spec),
-  // the views made before the move are made again from the offsets. at[k] = where slot k's field starts and
-  // its field, message and fix end.
-  uint32_t at[kMaxFindings][4];
-  bool static_field[kMaxFindings];  // the field path is static text (almost always): nothing to write
-  text_.Reserve(1);  // a new arena takes its first block now, not under the first text (no views to remake)
-  const char* const start = text_.data();
-  for (const Finding& f : v.findings) {
-    const Rule& r = rules[f.rule];
-    const int sev = static_cast<int>(r.severity);
-    if (next[sev] >= end[sev]) return false;
-    const int k = next[sev]++;
-    Diagnostic& d = items_[static_cast<size_t>(k)];
-    d.rule = r.id;
-    d.severity = r.severity;
-    at[k][0] = static_cast<uint32_t>(text_.size());
-    static_field[k] = StaticField(r, spec, f, &d.field);
-    if (!static_field[k]) WriteField(r, spec, f, text_);
-    at[k][1] = static_cast<uint32_t>(text_.size());
-    r.message(spec, f, text_);
-    at[k][2] = static_cast<uint32_t>(text_.size());
-    r.fix(spec, f, text_);
-    at[k][3] = static_cast<uint32_t>(text_.size());
-    if (!static_field[k]) d.field = text_.Range(at[k][0], at[k][1]);
-    d.message = text_.Range(at[k][1], at[k][2]);
-    d.fix = text_.Range(at[k][2], at[k][3]);
-    d.source = r.source;
-    d.target = r.per_target ? Name(static_cast<Target>(f.target)) : std::string_view();
-    d.value = f.value;
-    d.limit = f.limit;
-    d.value_unsigned = f.value_unsigned;
-  }
-  if (text_.data() != start) {
-    for (int k = 0; k < n; ++k) {
-      Diagnostic& d = items_[static_cast<size_t>(k)];
-      if (!static_field[k]) d.field = text_.Range(at[k][0], at[k][1]);
-      d.message = text_.Range(at[k][1], at[k][2]);
-      d.fix = text_.Range(at[k][2], at[k][3]);
+  // Each rule writes its texts straight into the arena, one after the other, and each Diagnostic's views are
+  // made as soon as its texts are written. Should the arena move while it grows (rarely: it keeps its memory
+  // from spec to spec), the views made before the move point into memory it left: the texts are written
+  // again, into the memory it now has, which the same texts fit (the second round does not grow it, or
+  // seldom: a text reserves room for its longest form before writing; the rounds end when none moves it).
+  // Nothing is kept to remake the views from: a round costs no bookkeeping beyond the views themselves, each
+  // made from where the arena's end was before and after its text.
+  text_.Reserve(1);  // a new arena takes its first block now, not under the first text
+  for (;;) {
+    text_.Clear();
+    const char* const start = text_.data();
+    const char* pos = start;  // the end of the texts written so far
+    for (const Finding& f : v.findings) {
+      const Rule& r = rules[f.rule];
+      const int sev = static_cast<int>(r.severity);
+      if (next[sev] >= end[sev]) return false;
+      Diagnostic& d = items_[static_cast<size_t>(next[sev]++)];
+      d.rule = r.id;
+      d.severity = r.severity;
+      d.source = r.source;
+      d.target = r.per_target ? Name(static_cast<Target>(f.target)) : std::string_view();
+      d.value = f.value;
+      d.limit = f.limit;
+      d.value_unsigned = f.value_unsigned;
+      if (!StaticField(r, spec, f, &d.field)) {
+        WriteField(r, spec, f, text_);
+        d.field = std::string_view(pos, static_cast<size_t>(text_.end() - pos));
+        pos = text_.end();
+      }
+      r.message(spec, f, text_);
+      const char* const message_end = text_.end();
+      r.fix(spec, f, text_);
+      const char* const fix_end = text_.end();
+      d.message = std::string_view(pos, static_cast<size_t>(message_end - pos));
+      d.fix = std::string_view(message_end, static_cast<size_t>(fix_end - message_end));
+      pos = fix_end;
     }
+    if (text_.data() == start) return true;
+    for (int s = 0; s < 3; ++s) next[s] = first[s];
   }
-  return true;
 }
 
 void MakeDiagnostics(const TensorMapSpec& spec, const Validation& v, Diagnostics* out) {

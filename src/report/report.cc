@@ -36,9 +36,11 @@ std::string TargetList(uint32_t mask) {
   return s;
 }
 
-// Appends the pieces to *t (TextCat onto a text that already has some).
+// Appends the pieces to *t (TextCat onto a text that already has some). Inlined at every call, as TextAppend
+// is, so that the lengths of its literals stay constants there (left to the compiler, it kept some calls out
+// of line, each with a call to strlen).
 template <typename... A>
-void Cat(RuleText* t, const A&... a) {
+inline __attribute__((always_inline)) void Cat(RuleText* t, const A&... a) {
   TextAppend(t, a...);
 }
 

@@ -128,10 +128,31 @@ RuleText FieldText(const Rule& r, const TensorMapSpec& s, const Finding& f);    
 void WriteField(const Rule& r, const TensorMapSpec& s, const Finding& f, TextOut& out);  // the same, appended
 RuleText MessageText(const Rule& r, const TensorMapSpec& s, const Finding& f);   // r.message, on the stack
 RuleText FixText(const Rule& r, const TensorMapSpec& s, const Finding& f);       // r.fix, on the stack
+
+namespace rule_internal {
+// Each rule's field path by the finding's index: at[index + 1] for the indices -1 to 7, for a path with "[i]"
+// the path with the index written in (its text before "[i]" for index -1); at[9] for index 8 and over: none
+// (a view without data: WriteField writes it). A path without "[i]" is at every position.
+struct StaticFieldPaths {
+  std::string_view at[10];
+};
+extern const StaticFieldPaths* const kStaticFieldPaths;  // index = Finding::rule (rules.cc)
+}  // namespace rule_internal
+
 // The field path of finding f as static text (the table's, or one made at compile time for each "[i]" path and
 // index 0-7), so a report can point at it without writing it: true, with *out set, for every finding of the
-// table (an index outside 0-7 is written by WriteField instead).
-bool StaticField(const Rule& r, const TensorMapSpec& s, const Finding& f, std::string_view* out);
+// table (an index outside 0-7 is written by WriteField instead). r is Rules()[f.rule]. Inline, a lookup in the
+// table above, because a report calls it for every finding it explains.
+inline bool StaticField(const Rule& r, const TensorMapSpec& s, const Finding& f, std::string_view* out) {
+  if (r.field_path != nullptr) {
+    *out = r.field_path(s, f);
+    return true;
+  }
+  unsigned at = static_cast<unsigned>(f.index + 1);
+  if (at > 9) at = f.index < 0 ? 0 : 9;  // below -1 as -1 (the path before "[i]"), above 8 as 8
+  *out = rule_internal::kStaticFieldPaths[f.rule].at[at];
+  return out->data() != nullptr;
+}
 
 }  // namespace tmapgen
 

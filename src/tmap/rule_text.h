@@ -15,6 +15,8 @@
 //   unsigned char are numbers, as with absl::StrCat), and the small text values below (Bytes).
 // - TextAppend(&out, args...) appends the same pieces to any TextOut and returns void, so that a rule text
 //   can end in `return TextAppend(&o, ...);`.
+// - When(condition, pieces...) is one piece: the pieces when the condition holds, else nothing, so that a text
+//   whose parts depend on conditions is one TextAppend (one bounds test) rather than one per part.
 // - RuleText converts to std::string_view (a view into it, valid while it lives) and, by str(), to std::string.
 // - A text is never appended to itself (its memory may move while it grows).
 #ifndef TMAPGEN_SRC_TMAP_RULE_TEXT_H_
@@ -25,7 +27,9 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "absl/strings/string_view.h"
 #include "src/util/decimal.h"
@@ -38,6 +42,39 @@ namespace tmapgen {
 
 namespace rule_text_internal {
 using decimal::WriteDecimal;  // src/util/decimal.h: the digits of every number a text prints
+
+// Copies n bytes to p. A length known at compile time (a literal's) is left to memcpy, which the compiler
+// turns into moves; any other (an enumerator's name, a text made before) would be a call to the library's
+// memcpy, about a dozen instructions and the call's own for a name of a few bytes, so up to 32 bytes are
+// copied inline, in two moves that overlap in the middle. For TextAppend's pieces only: TextOut::Append keeps
+// memcpy, because with this code inlined wherever it is used, GCC stopped inlining a check into RunRules in
+// rules.cc (which appends field paths), and Validate of a rejected spec took 15 instructions more.
+template <typename Word>  // n is between sizeof(Word) and twice that
+TMAPGEN_TEXT_INLINE void CopyTwo(char* p, const char* s, size_t n) {
+  constexpr size_t w = sizeof(Word);
+  Word head, tail;
+  std::memcpy(&head, s, w);
+  std::memcpy(&tail, s + n - w, w);
+  std::memcpy(p, &head, w);
+  std::memcpy(p + n - w, &tail, w);
+}
+struct Word16 {
+  char b[16];
+};
+TMAPGEN_TEXT_INLINE void Copy(char* p, const char* s, size_t n) {
+  if (__builtin_constant_p(n) || n > 32) {
+    if (n != 0) std::memcpy(p, s, n);
+    return;
+  }
+  if (n >= 16) return CopyTwo<Word16>(p, s, n);
+  if (n >= 8) return CopyTwo<uint64_t>(p, s, n);
+  if (n >= 4) return CopyTwo<uint32_t>(p, s, n);
+  if (n != 0) {  // 1 to 3 bytes
+    p[0] = s[0];
+    p[n / 2] = s[n / 2];
+    p[n - 1] = s[n - 1];
+  }
+}
 }  // namespace rule_text_internal
 
 // Where a text is written. Not copyable: a TextOut points into memory its owner holds.
@@ -79,6 +116,7 @@ class TextOut {
   // Everything written so far (for a TextArena: every text since the last Clear).
   const char* data() const { return begin_; }
   size_t size() const { return static_cast<size_t>(p_ - begin_); }
+  const char* end() const { return p_; }  // data() + size(): where the next byte goes
   bool empty() const { return p_ == begin_; }
   std::string_view view() const { return std::string_view(begin_, size()); }
 
@@ -212,7 +250,7 @@ TMAPGEN_TEXT_INLINE char* Write(char* p, const char (&s)[N]) {
 }
 TMAPGEN_TEXT_INLINE size_t MostBytes(std::string_view s) { return s.size(); }
 TMAPGEN_TEXT_INLINE char* Write(char* p, std::string_view s) {
-  if (!s.empty()) std::memcpy(p, s.data(), s.size());
+  Copy(p, s.data(), s.size());
   return p + s.size();
 }
 TMAPGEN_TEXT_INLINE size_t MostBytes(const char* s) { return std::strlen(s); }
@@ -254,7 +292,38 @@ TMAPGEN_TEXT_INLINE char* Write(char* p, Bytes b) {
   return p + 2;
 }
 
+// When(): the pieces, referred to (they live until the end of the TextAppend they are handed to). Expanded
+// by index here rather than by std::apply, which the compiler may leave out of line, and with it the lengths
+// of the literals (strlen calls).
+template <typename... Pieces>
+struct Optional {
+  bool on;
+  std::tuple<const Pieces&...> pieces;
+};
+template <typename Tuple, size_t... I>
+TMAPGEN_TEXT_INLINE size_t MostBytesOfAll(const Tuple& t, std::index_sequence<I...>) {
+  return (MostBytes(std::get<I>(t)) + ... + size_t{0});
+}
+template <typename Tuple, size_t... I>
+TMAPGEN_TEXT_INLINE char* WriteAll(char* p, const Tuple& t, std::index_sequence<I...>) {
+  ((p = Write(p, std::get<I>(t))), ...);
+  return p;
+}
+template <typename... Pieces>
+TMAPGEN_TEXT_INLINE size_t MostBytes(const Optional<Pieces...>& w) {
+  return MostBytesOfAll(w.pieces, std::index_sequence_for<Pieces...>{});
+}
+template <typename... Pieces>
+TMAPGEN_TEXT_INLINE char* Write(char* p, const Optional<Pieces...>& w) {
+  return w.on ? WriteAll(p, w.pieces, std::index_sequence_for<Pieces...>{}) : p;
+}
+
 }  // namespace rule_text_internal
+
+template <typename... Pieces>
+TMAPGEN_TEXT_INLINE rule_text_internal::Optional<Pieces...> When(bool on, const Pieces&... pieces) {
+  return {on, std::tuple<const Pieces&...>(pieces...)};
+}
 
 // TextAppend(&t, args...) appends to t what TextCat(args...) would make: one text built in place where its
 // pieces depend on conditions, instead of temporaries (and std::strings) joined afterwards. It reserves the

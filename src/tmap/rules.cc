@@ -366,21 +366,32 @@ constexpr FieldTexts kFieldTexts = MakeFieldTexts();
 
 }  // namespace
 
-bool StaticField(const Rule& r, const TensorMapSpec& s, const Finding& f, std::string_view* out) {
-  if (r.field_path != nullptr) {
-    *out = r.field_path(s, f);
-    return true;
+namespace rule_internal {
+// StaticField's table: the paths of kFieldTexts and of the table, by index, as views.
+constexpr std::array<StaticFieldPaths, kNumRulesValue> MakeStaticFieldPaths() {
+  std::array<StaticFieldPaths, kNumRulesValue> t{};
+  for (int r = 0; r < kNumRulesValue; ++r) {
+    const FieldParts& p = kFieldParts[r];
+    t[r].at[0] = p.before;
+    for (int i = 0; i < kStaticIndices; ++i)
+      t[r].at[i + 1] = p.indexed ? std::string_view(kFieldTexts.text[r][i], kFieldTexts.size[r][i]) : p.before;
+    t[r].at[kStaticIndices + 1] = p.indexed ? std::string_view() : p.before;
   }
-  const size_t k = static_cast<size_t>(&r - kRules);
-  const FieldParts& p = kFieldParts[k];
-  if (!p.indexed || f.index < 0) {
-    *out = p.before;
-    return true;
-  }
-  if (f.index >= kStaticIndices) return false;
-  *out = std::string_view(kFieldTexts.text[k][f.index], kFieldTexts.size[k][f.index]);
+  return t;
+}
+constexpr std::array<StaticFieldPaths, kNumRulesValue> kStaticFieldPathsArray = MakeStaticFieldPaths();
+// StaticField tells a static path from none by its data: every path of the table must have some (even "").
+constexpr bool EveryStaticPathHasData() {
+  for (const StaticFieldPaths& p : kStaticFieldPathsArray)
+    for (int i = 0; i <= kStaticIndices; ++i)
+      if (p.at[i].data() == nullptr) return false;
   return true;
 }
+static_assert(EveryStaticPathHasData(), "a field path of the table without data would read as no static path");
+// A pointer rather than the array itself, whose size rule.h does not know: in this position-independent build
+// the inline lookup loads it in the one instruction that would have taken the array's address.
+const StaticFieldPaths* const kStaticFieldPaths = kStaticFieldPathsArray.data();
+}  // namespace rule_internal
 
 void WriteField(const Rule& r, const TensorMapSpec& s, const Finding& f, TextOut& out) {
   std::string_view field;

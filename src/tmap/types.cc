@@ -24,10 +24,6 @@ constexpr std::array<std::string_view, kNumDataTypes> kDataTypeFull = {
     "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ",  "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B",
     "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B", "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B",
 };
-constexpr std::array<std::string_view, kNumDataTypes> kDataTypeShort = {
-    "u8", "u16", "u32", "s32", "u64", "s64", "f16", "f32", "f64", "bf16", "f32_ftz", "tf32", "tf32_ftz",
-    "16u4_align8b", "16u4_align16b", "16u6_align16b",
-};
 constexpr std::array<Alias, 62> kDataTypeAliases = {{
     {"u8", 0}, {"uint8", 0}, {"u16", 1}, {"uint16", 1}, {"u32", 2}, {"uint32", 2}, {"s32", 3},
     {"int32", 3}, {"i32", 3}, {"u64", 4}, {"uint64", 4}, {"s64", 5}, {"int64", 5}, {"i64", 5},
@@ -49,15 +45,6 @@ constexpr std::array<std::string_view, kNumInterleaves> kInterleaveFull = {
 constexpr std::array<std::string_view, kNumInterleaves> kInterleaveShort = {"none", "16B", "32B"};
 constexpr std::array<Alias, 3> kInterleaveAliases = {{{"none", 0}, {"16B", 1}, {"32B", 2}}};
 
-constexpr std::array<std::string_view, kNumSwizzles> kSwizzleFull = {
-    "CU_TENSOR_MAP_SWIZZLE_NONE",
-    "CU_TENSOR_MAP_SWIZZLE_32B",
-    "CU_TENSOR_MAP_SWIZZLE_64B",
-    "CU_TENSOR_MAP_SWIZZLE_128B",
-    "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B",
-    "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B",
-    "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B",
-};
 constexpr std::array<std::string_view, kNumSwizzles> kSwizzleShort = {
     "none", "32B", "64B", "128B", "128B_atom_32B", "128B_atom_32B_flip_8B", "128B_atom_64B"};
 constexpr std::array<Alias, 7> kSwizzleAliases = {{{"none", 0},
@@ -178,10 +165,8 @@ int PtxSwizzleAtomicityValue(Swizzle s) {
 
 
 std::string_view FullName(DataType v) { return kDataTypeFull[static_cast<int>(v)]; }
-std::string_view ShortName(DataType v) { return kDataTypeShort[static_cast<int>(v)]; }
 std::string_view FullName(Interleave v) { return kInterleaveFull[static_cast<int>(v)]; }
 std::string_view ShortName(Interleave v) { return kInterleaveShort[static_cast<int>(v)]; }
-std::string_view FullName(Swizzle v) { return kSwizzleFull[static_cast<int>(v)]; }
 std::string_view ShortName(Swizzle v) { return kSwizzleShort[static_cast<int>(v)]; }
 std::string_view FullName(L2Promotion v) { return kL2Full[static_cast<int>(v)]; }
 std::string_view ShortName(L2Promotion v) { return kL2Short[static_cast<int>(v)]; }
@@ -192,7 +177,6 @@ std::string_view ShortName(Im2colWideMode v) { return kWideShort[static_cast<int
 std::string_view Name(Mode v) { return kModeNames[static_cast<int>(v)]; }
 std::string_view Name(Direction v) { return kDirectionNames[static_cast<int>(v)]; }
 std::string_view Name(ReduceOp v) { return kReduceNames[static_cast<int>(v)]; }
-std::string_view Name(Target v) { return Info(v).name; }
 std::string_view Name(Encoder v) {
   switch (v) {
     case Encoder::kTiled: return "cuTensorMapEncodeTiled";
@@ -220,7 +204,7 @@ constexpr NameIndex<kSlots> MakeIndex(const std::array<Alias, M>& aliases) {
 }
 constexpr NameIndex<256> kDataTypeIndex = MakeIndex<256>(kDataTypeFull, kDataTypeAliases);
 constexpr NameIndex<32> kInterleaveIndex = MakeIndex<32>(kInterleaveFull, kInterleaveAliases);
-constexpr NameIndex<32> kSwizzleIndex = MakeIndex<32>(kSwizzleFull, kSwizzleAliases);
+constexpr NameIndex<32> kSwizzleIndex = MakeIndex<32>(internal_types::kSwizzleFull, kSwizzleAliases);
 constexpr NameIndex<32> kL2Index = MakeIndex<32>(kL2Full, kL2Aliases);
 constexpr NameIndex<32> kOobIndex = MakeIndex<32>(kOobFull, kOobAliases);
 constexpr NameIndex<16> kWideIndex = MakeIndex<16>(kWideFull, kWideAliases);

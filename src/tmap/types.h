@@ -202,11 +202,28 @@ constexpr inline bool HasBlackwellDatacenterFeatures(Target t) {
 }
 
 // ---- names -------------------------------------------------------------------------------------------
+// The two a rule text names for most findings (the element type, the swizzle) are inline table lookups; the
+// others are out of line.
+namespace internal_types {
+inline constexpr std::array<std::string_view, kNumDataTypes> kDataTypeShort = {
+    "u8", "u16", "u32", "s32", "u64", "s64", "f16", "f32", "f64", "bf16", "f32_ftz", "tf32", "tf32_ftz",
+    "16u4_align8b", "16u4_align16b", "16u6_align16b",
+};
+inline constexpr std::array<std::string_view, kNumSwizzles> kSwizzleFull = {
+    "CU_TENSOR_MAP_SWIZZLE_NONE",
+    "CU_TENSOR_MAP_SWIZZLE_32B",
+    "CU_TENSOR_MAP_SWIZZLE_64B",
+    "CU_TENSOR_MAP_SWIZZLE_128B",
+    "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B",
+    "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B",
+    "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B",
+};
+}  // namespace internal_types
 std::string_view FullName(DataType v);
-std::string_view ShortName(DataType v);
+inline std::string_view ShortName(DataType v) { return internal_types::kDataTypeShort[static_cast<int>(v)]; }
 std::string_view FullName(Interleave v);
 std::string_view ShortName(Interleave v);
-std::string_view FullName(Swizzle v);
+inline std::string_view FullName(Swizzle v) { return internal_types::kSwizzleFull[static_cast<int>(v)]; }
 std::string_view ShortName(Swizzle v);
 std::string_view FullName(L2Promotion v);
 std::string_view ShortName(L2Promotion v);
@@ -217,7 +234,7 @@ std::string_view ShortName(Im2colWideMode v);
 std::string_view Name(Mode v);       // "tiled", "im2col", "im2col::w", "im2col::w::128", "gather4", "scatter4"
 std::string_view Name(Direction v);  // "load", "load_cluster", "store", "reduce", "prefetch"
 std::string_view Name(ReduceOp v);   // "add", ...
-std::string_view Name(Target v);     // "sm_90a"
+inline std::string_view Name(Target v) { return Info(v).name; }  // "sm_90a" (inline: named in every per-target finding)
 std::string_view Name(Encoder v);    // "cuTensorMapEncodeTiled", ...
 
 bool Parse(std::string_view s, DataType* out);

@@ -22,8 +22,8 @@ namespace tmapgen::decimal {
 inline constexpr size_t kMaxDecimalChars = 21;  // 20 digits and a sign
 
 namespace internal {
-// Decimal digits, front to back, two at a time from a table of pairs, in 32-bit arithmetic below 10^8: a number
-// of up to 8 digits costs a few compares, one or two multiply-shifts per pair and two-byte stores.
+// Decimal digits, front to back, from tables of pairs and of groups of four, in 32-bit arithmetic below 10^8: a
+// number of up to 8 digits costs a few compares, a multiply-shift per group of four and a store per group.
 inline constexpr char kDigitPairs[] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -39,14 +39,36 @@ TMAPGEN_DECIMAL_INLINE char* Upto2(char* p, uint32_t v) {  // v < 100
   }
   return Pair(p, v);
 }
+// The four digits of every v < 10^4, leading zeros included (40,000 bytes, made at compile time): a group of
+// four digits is one load and one store, with no division by 100 and no second pair.
+struct DigitQuads {
+  char c[4 * 10000];
+};
+constexpr DigitQuads MakeDigitQuads() {
+  DigitQuads q{};
+  for (int v = 0; v < 10000; ++v) {
+    q.c[4 * v] = static_cast<char>('0' + v / 1000);
+    q.c[4 * v + 1] = static_cast<char>('0' + v / 100 % 10);
+    q.c[4 * v + 2] = static_cast<char>('0' + v / 10 % 10);
+    q.c[4 * v + 3] = static_cast<char>('0' + v % 10);
+  }
+  return q;
+}
+inline constexpr DigitQuads kDigitQuads = MakeDigitQuads();
 TMAPGEN_DECIMAL_INLINE char* Upto4(char* p, uint32_t v) {  // v < 10^4
   if (v < 100) return Upto2(p, v);
-  const uint32_t hi = v / 100;
-  return Pair(Upto2(p, hi), v - hi * 100);
+  const char* q = kDigitQuads.c + 4 * v;
+  if (v < 1000) {  // three digits: the quad's last three (nothing is written past the end)
+    std::memcpy(p, q + 1, 2);
+    p[2] = q[3];
+    return p + 3;
+  }
+  std::memcpy(p, q, 4);
+  return p + 4;
 }
 TMAPGEN_DECIMAL_INLINE char* Exactly4(char* p, uint32_t v) {  // v < 10^4, with leading zeros
-  const uint32_t hi = v / 100;
-  return Pair(Pair(p, hi), v - hi * 100);
+  std::memcpy(p, kDigitQuads.c + 4 * v, 4);
+  return p + 4;
 }
 TMAPGEN_DECIMAL_INLINE char* Upto8(char* p, uint32_t v) {  // v < 10^8
   if (v < 10000) return Upto4(p, v);

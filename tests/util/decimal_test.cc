@@ -34,6 +34,12 @@ TEST(Decimal, EveryDigitCountAndBothSidesOfEveryPowerOfTen) {
   EXPECT_EQ(Written(0, false), "0");
 }
 
+TEST(Decimal, EveryValueBelowOneHundredThousand) {
+  // Every entry of the table of four-digit groups, as a number of its own (three and four digits) and as the
+  // group after a leading digit (leading zeros): each written, and nothing past its end.
+  for (uint64_t v = 0; v < 100000; ++v) ASSERT_EQ(Written(v, false), std::to_string(v)) << v;
+}
+
 TEST(Decimal, SignedValuesAsToString) {
   for (int64_t v : {int64_t{0}, int64_t{-1}, int64_t{9}, int64_t{-10}, int64_t{-99999999}, int64_t{-100000000},
                     std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()}) {

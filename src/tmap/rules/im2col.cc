@@ -31,13 +31,12 @@ bool PatchUpperCorner(const Finding& f, TensorMapSpec* s) {
 }
 void MsgIm2colBoxArea(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const int i = f.index;
-  RuleText interleaved = s.interleave != Interleave::kNone
-      ? TextCat("; with an interleaved layout the tested driver checks this corner against global_dim[", i,
-            "] instead and does not enforce the documented meaning (", kMeasured, "; docs/hardware.md B3)")
-      : std::string();
-  return TextAppend(&o, "the bounding box along global_dim[", i + 1, "] spans global_dim[", i + 1, "] + upper - lower = ",
+  TextAppend(&o, "the bounding box along global_dim[", i + 1, "] spans global_dim[", i + 1, "] + upper - lower = ",
              s.global_dim[i + 1], " + (", s.pixel_box_upper_corner[i], ") - (", s.pixel_box_lower_corner[i], ") = ",
-             f.value, " positions: it must have non-zero area", interleaved);
+             f.value, " positions: it must have non-zero area");
+  if (s.interleave != Interleave::kNone)  // appended in place: no RuleText (and std::string) for the tail
+    TextAppend(&o, "; with an interleaved layout the tested driver checks this corner against global_dim[", i,
+               "] instead and does not enforce the documented meaning (", kMeasured, "; docs/hardware.md B3)");
 }
 void MsgIm2colInterleaveBoxArea(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const int i = f.index;
@@ -120,11 +119,12 @@ bool PatchChannelsBytes16(const Finding&, TensorMapSpec* s) {
   return true;
 }
 void MsgPixelsRange(const TensorMapSpec& s, const Finding& f, TextOut& o) {
-  RuleText w128 = s.mode == Mode::kIm2colW128
-                         ? TextCat("; im2col::w::128 ignores the value but the driver still range-checks it (", kMeasured, ")")
-                         : std::string();
-  if (f.value == 0) return TextAppend(&o, "pixels_per_column = 0: a copy moves at least one pixel", w128);
-  return TextAppend(&o, "pixels_per_column = ", f.value, " exceeds 1024", w128);
+  if (f.value == 0)
+    TextAppend(&o, "pixels_per_column = 0: a copy moves at least one pixel");
+  else
+    TextAppend(&o, "pixels_per_column = ", f.value, " exceeds 1024");
+  if (s.mode == Mode::kIm2colW128)  // appended in place: no RuleText (and std::string) for the tail
+    TextAppend(&o, "; im2col::w::128 ignores the value but the driver still range-checks it (", kMeasured, ")");
 }
 void FixPixelsRange(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   if (s.mode == Mode::kIm2colW128) return TextAppend(&o, "set pixels_per_column = 128");
@@ -164,13 +164,12 @@ bool PatchWideUpper(const Finding& f, TensorMapSpec* s) {
   return true;
 }
 void MsgWideBoxArea(const TensorMapSpec& s, const Finding& f, TextOut& o) {
-  RuleText interleaved = s.interleave != Interleave::kNone
-      ? TextCat("; with an interleaved layout the tested driver checks against global_dim[0] instead and does not "
-            "enforce this (", kMeasured, "; docs/hardware.md B3)")
-      : std::string();
-  return TextAppend(&o, "the bounding box along W spans global_dim[1] + upper - lower = ", s.global_dim[1], " + (",
+  TextAppend(&o, "the bounding box along W spans global_dim[1] + upper - lower = ", s.global_dim[1], " + (",
              s.pixel_box_upper_corner_width, ") - (", s.pixel_box_lower_corner_width, ") = ", f.value,
-             " positions: it must have non-zero area", interleaved);
+             " positions: it must have non-zero area");
+  if (s.interleave != Interleave::kNone)  // appended in place: no RuleText (and std::string) for the tail
+    TextAppend(&o, "; with an interleaved layout the tested driver checks against global_dim[0] instead and does not "
+               "enforce this (", kMeasured, "; docs/hardware.md B3)");
 }
 void FixWideBoxArea(const TensorMapSpec& s, const Finding&, TextOut& o) {
   return TextAppend(&o, "for example pixel_box_lower_corner_width = ", std::min(0, s.pixel_box_lower_corner_width),

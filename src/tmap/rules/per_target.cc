@@ -27,15 +27,17 @@ void FixTargetSubByte(const TensorMapSpec&, const Finding&, TextOut& o) {
 }
 void MsgTargetMode(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const Target t = static_cast<Target>(f.target);
-  RuleText driver = (IsWideMode(s.mode) && Info(t).cc < 100)
-                           ? TextCat("; the sm_90 driver encodes Im2colWide maps although cuda.h says compute capability "
-                                 "10.0 or higher (", kMeasured, "), but no sm_90 instruction can use them")
-                           : std::string();
-  const char* need = (s.mode == Mode::kScatter4 || s.mode == Mode::kIm2colW128 ||
-                      s.direction == Direction::kLoadCluster || s.direction == Direction::kPrefetch)
-                         ? "sm_100a, sm_101a, sm_103a, sm_110a or their family targets (sm_100f, sm_103f, sm_110f)"
-                         : "compute capability 10.0 or later";
-  return TextAppend(&o, Name(s.mode), " (", Name(s.direction), ") needs ", need, "; not ", Name(t), driver);
+  // Views of the literals (a const char* chosen first would be measured by strlen), and the tail appended in
+  // place (no RuleText, and std::string, for it).
+  const std::string_view need =
+      (s.mode == Mode::kScatter4 || s.mode == Mode::kIm2colW128 || s.direction == Direction::kLoadCluster ||
+       s.direction == Direction::kPrefetch)
+          ? std::string_view("sm_100a, sm_101a, sm_103a, sm_110a or their family targets (sm_100f, sm_103f, sm_110f)")
+          : std::string_view("compute capability 10.0 or later");
+  TextAppend(&o, Name(s.mode), " (", Name(s.direction), ") needs ", need, "; not ", Name(t));
+  if (IsWideMode(s.mode) && Info(t).cc < 100)
+    TextAppend(&o, "; the sm_90 driver encodes Im2colWide maps although cuda.h says compute capability "
+               "10.0 or higher (", kMeasured, "), but no sm_90 instruction can use them");
 }
 void FixTargetMode(const TensorMapSpec& s, const Finding&, TextOut& o) {
   switch (s.mode) {
@@ -65,26 +67,25 @@ void MsgTargetSmemCapacity(const TensorMapSpec& s, const Finding& f, TextOut& o)
       TextAppend(&o, "the driver rejects the map as well (box-driver-size-limit)");
   }
 }
+// One TextAppend each (the parts that depend on the mode and the direction as When pieces): a report explains
+// these for every target that a box too large fails.
 void MsgBoxDriverLimit(const TensorMapSpec& s, const Finding& f, TextOut& o) {
-  TextAppend(&o, "the box the driver checks (");
-  if (IsIm2colMode(s.mode)) {
-    TextAppend(&o, "channels_per_pixel x pixels_per_column = ", s.channels_per_pixel, " x ", s.pixels_per_column);
-    if (s.mode == Mode::kIm2colW128)
-      TextAppend(&o, " (the driver counts pixels_per_column even in im2col::w::128 mode, docs/hardware.md B5)");
-  } else {
-    TextAppend(&o, "the box");
-  }
-  TextAppend(&o, ") is ", f.uvalue(), " B, more than the ", f.limit, " B of shared memory per SM on ",
-             Name(static_cast<Target>(f.target)), ": the driver rejects such a map for every use");
-  if (s.direction == Direction::kPrefetch) TextAppend(&o, ", prefetch included");
-  TextAppend(&o, " (", kMeasured, ": 233,472 B accepted, 234,496 B rejected; docs/hardware.md B1, B5)");
+  const bool im2col = IsIm2colMode(s.mode);
+  return TextAppend(
+      &o, "the box the driver checks (",
+      When(im2col, "channels_per_pixel x pixels_per_column = ", s.channels_per_pixel, " x ", s.pixels_per_column),
+      When(s.mode == Mode::kIm2colW128,
+           " (the driver counts pixels_per_column even in im2col::w::128 mode, docs/hardware.md B5)"),
+      When(!im2col, "the box"), ") is ", f.uvalue(), " B, more than the ", f.limit, " B of shared memory per SM on ",
+      Name(static_cast<Target>(f.target)), ": the driver rejects such a map for every use",
+      When(s.direction == Direction::kPrefetch, ", prefetch included"), " (", kMeasured,
+      ": 233,472 B accepted, 234,496 B rejected; docs/hardware.md B1, B5)");
 }
 void FixTargetSmemCapacity(const TensorMapSpec& s, const Finding& f, TextOut& o) {
-  TextAppend(&o, "split the box: at most ", f.limit, " B per copy, for example halve ");
-  if (IsIm2colMode(s.mode))
-    TextAppend(&o, "pixels_per_column");
-  else
-    TextAppend(&o, "box_dim[", s.rank > 1 ? s.rank - 1 : 0, "]");
+  const bool im2col = IsIm2colMode(s.mode);
+  const uint32_t outer = s.rank > 1 ? s.rank - 1 : 0;
+  return TextAppend(&o, "split the box: at most ", f.limit, " B per copy, for example halve ",
+                    When(im2col, "pixels_per_column"), When(!im2col, "box_dim[", outer, "]"));
 }
 
 // ---- field paths that depend on the spec ----

@@ -48,27 +48,33 @@ void FixStrideMax(const TensorMapSpec&, const Finding& f, TextOut& o) {
 void MsgStrideOverlap(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const Overlap ov = FindOverlapRemembered(s);
   const int d = ov.dim;
-  const std::string_view effect = IsStoreLike(s.direction) ? "stores and reductions write the same bytes more than once"
-                                                           : "loads read the same bytes for different positions";
+  // What the overlap does, as two When pieces of the literals: a const char* chosen first would be measured by
+  // strlen, and a view chosen at run time copied by a call to memcpy (both are longer than Copy's 32 bytes).
+  const bool stores = IsStoreLike(s.direction);
+  const auto store_effect = When(stores, "stores and reductions write the same bytes more than once");
+  const auto load_effect = When(!stores, "loads read the same bytes for different positions");
   switch (ov.kind) {
     case OverlapKind::kBroadcast:
       return TextAppend(&o, "global_strides[", d - 1, "] = 0 over global_dim[", d, "] = ", s.global_dim[d], ": all ",
-                    s.global_dim[d], " positions along dimension ", d, " are the same bytes (a broadcast), so ", effect,
-                    "; the driver accepts this (", kMeasured, ")");
-    case OverlapKind::kCollision:
-      TextAppend(&o, "dimensions ", d, " and ", static_cast<int>(ov.other), " overlap: ", ov.step, " step",
-                 ov.step == 1 ? std::string_view() : std::string_view("s"), " along dimension ", d, " (global_strides[",
-                 d - 1, "] = ", f.uvalue(), " B) land", ov.step == 1 ? std::string_view("s ") : std::string_view(" "));
-      if (ov.other == 0)
-        TextAppend(&o, "inside a row of dimension 0 (", RowBytes(s), " B)");
-      else
-        TextAppend(&o, "on bytes that steps along dimension ", static_cast<int>(ov.other), " (global_strides[",
-                   ov.other - 1, "] = ", s.global_strides[ov.other - 1], " B) also reach");
-      return TextAppend(&o, ", so ", effect, "; the driver accepts this (", kMeasured, ")");
+                    s.global_dim[d], " positions along dimension ", d, " are the same bytes (a broadcast), so ",
+                    store_effect, load_effect, "; the driver accepts this (", kMeasured, ")");
+    case OverlapKind::kCollision: {
+      // One TextAppend (the pieces of either end of the sentence as When pieces), whose pieces are all
+      // evaluated: the row and the other stride are read only where they are printed.
+      const int other = ov.other;
+      const uint64_t row = other == 0 ? RowBytes(s) : 0;
+      const uint64_t other_stride = other > 0 ? s.global_strides[other - 1] : 0;
+      return TextAppend(&o, "dimensions ", d, " and ", other, " overlap: ", ov.step, " step", When(ov.step != 1, 's'),
+                        " along dimension ", d, " (global_strides[", d - 1, "] = ", f.uvalue(), " B) land",
+                        When(ov.step == 1, 's'), ' ', When(other == 0, "inside a row of dimension 0 (", row, " B)"),
+                        When(other != 0, "on bytes that steps along dimension ", other, " (global_strides[", other - 1,
+                             "] = ", other_stride, " B) also reach"),
+                        ", so ", store_effect, load_effect, "; the driver accepts this (", kMeasured, ")");
+    }
     case OverlapKind::kUnproven:
       return TextAppend(&o, "dimension ", d, " (global_strides[", d - 1, "] = ", f.uvalue(), " B) interleaves with the "
                     "dimensions of smaller stride, which span ", ov.span, " B: no collision was found, but tmapgen "
-                    "could not prove that none exists, and if one does, ", effect);
+                    "could not prove that none exists, and if one does, ", store_effect, load_effect);
     case OverlapKind::kNone:
       break;
   }

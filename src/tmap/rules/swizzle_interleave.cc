@@ -26,9 +26,9 @@ void MsgSwizzleSpan(const TensorMapSpec& s, const Finding& f, TextOut& o) {
 void FixSwizzleSpan(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const uint64_t fit = static_cast<uint64_t>(f.limit) * 8 / static_cast<uint64_t>(DataTypeSmemBits(s.data_type));
   const uint64_t copies = (static_cast<uint64_t>(f.value) + static_cast<uint64_t>(f.limit) - 1) / static_cast<uint64_t>(f.limit);
-  TextAppend(&o, "use ", InnerName(s), " = ", fit, " and ", copies, " copies");
-  if (f.limit < 128) TextAppend(&o, ", a wider swizzle (CU_TENSOR_MAP_SWIZZLE_128B holds 128 B)");
-  TextAppend(&o, ", or CU_TENSOR_MAP_SWIZZLE_NONE");
+  return TextAppend(&o, "use ", InnerName(s), " = ", fit, " and ", copies, " copies",
+                    When(f.limit < 128, ", a wider swizzle (CU_TENSOR_MAP_SWIZZLE_128B holds 128 B)"),
+                    ", or CU_TENSOR_MAP_SWIZZLE_NONE");
 }
 bool PatchSwizzleSpan(const Finding& f, TensorMapSpec* s) {
   const uint32_t fit = static_cast<uint32_t>(static_cast<uint64_t>(f.limit) * 8 / static_cast<uint64_t>(DataTypeSmemBits(s->data_type)));
