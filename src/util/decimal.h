@@ -1,4 +1,4 @@
-// decimal.h: integers written in decimal, front to back, two digits at a time: the digits of every number in
+// decimal.h: integers written in decimal, front to back, in groups of four digits and pairs from compile-time tables: the digits of every number in
 // the rule texts (src/tmap/rule_text.h) and the JSON reports (src/json/json_writer.h).
 //
 // Contract
