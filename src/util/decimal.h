@@ -1,5 +1,6 @@
-// decimal.h: integers written in decimal, front to back, in groups of four digits and pairs from compile-time tables: the digits of every number in
-// the rule texts (src/tmap/rule_text.h) and the JSON reports (src/json/json_writer.h).
+// decimal.h: integers written in decimal, front to back, four digits (or a pair) at a time from compile-time
+// tables: the digits of every number in the rule texts (src/tmap/rule_text.h) and the JSON reports
+// (src/json/json_writer.h).
 //
 // Contract
 // - WriteDecimal(v, negative, out) writes v (after a '-' when negative) at out, which has room for
