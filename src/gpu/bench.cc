@@ -167,6 +167,12 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     return sm <= smem_cap && c.bps * (sm + kSmemReservedPerBlock + kSmemStatic) <= kSmemPerSm && c.lag >= 1 &&
            c.lag < c.stages && c.stages <= kTmaBenchMaxStages && tx % static_cast<uint64_t>(c.boxes) == 0;
   };
+  // Launches kernel k once unmeasured, then `iters` times; *ms_out is the time of the `iters`.
+  auto time_launches = [&](Gpu::KernelId k, const LaunchShape& sh, void** args, int iters, float* ms_out) {
+    bool ok = gpu.Launch(k, sh, args, &err) && gpu.Sync(&err) && gpu.Record(0, &err);
+    for (int i = 0; ok && i < iters; ++i) ok = gpu.Launch(k, sh, args, &err);
+    return ok && gpu.Record(1, &err) && gpu.Sync(&err) && gpu.ElapsedMs(0, 1, ms_out, &err);
+  };
   // Runs `iters` copies with shape c after one unmeasured copy; *ms_out is the time of the `iters`.
   auto time_shape = [&](const Shape& c, int iters, float* ms_out) {
     TmaBenchParams p{};
@@ -191,9 +197,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     sh.grid = static_cast<uint32_t>(sms * c.bps);
     sh.block = c.store_warp && c.one_way == 0 ? 64 : 32;
     sh.smem = static_cast<uint32_t>(smem_of(c));
-    bool ok = gpu.Launch(Gpu::kBench, sh, args, &err) && gpu.Sync(&err) && gpu.Record(0, &err);
-    for (int i = 0; ok && i < iters; ++i) ok = gpu.Launch(Gpu::kBench, sh, args, &err);
-    return ok && gpu.Record(1, &err) && gpu.Sync(&err) && gpu.ElapsedMs(0, 1, ms_out, &err);
+    return time_launches(Gpu::kBench, sh, args, iters, ms_out);
   };
   // The same for the SM copy kernel.
   auto time_sm = [&](const SmShape& c, int iters, float* ms_out) {
@@ -207,9 +211,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     sh.grid = static_cast<uint32_t>(sms * c.bps);
     sh.block = static_cast<uint32_t>(c.threads);
     sh.smem = 0;
-    bool ok = gpu.Launch(Gpu::kSmCopy, sh, args, &err) && gpu.Sync(&err) && gpu.Record(0, &err);
-    for (int i = 0; ok && i < iters; ++i) ok = gpu.Launch(Gpu::kSmCopy, sh, args, &err);
-    return ok && gpu.Record(1, &err) && gpu.Sync(&err) && gpu.ElapsedMs(0, 1, ms_out, &err);
+    return time_launches(Gpu::kSmCopy, sh, args, iters, ms_out);
   };
 
   // Phase 1: pipeline shapes (boxes per stage, stages, blocks per SM, lag, issue scheme) with the last
@@ -394,9 +396,6 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
                                : (linear ? "bulk stores (no map)" : "TMA stores (this map)"),
                         c, {}});
       }
-    }
-    for (Way& w : ways) {  // one unmeasured run of each before the rounds
-      if (!time_shape(w.shape, 1, &ignored)) ok = false;
     }
     for (int r = 0; ok && r < rounds; ++r)
       for (Way& w : ways) {
