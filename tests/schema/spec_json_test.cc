@@ -92,8 +92,12 @@ TEST(SpecJson, HexAddressesReadAsFromCharsReadsThem) {
       const std::string text = R"({"tensor_data_type":"u8","global_dim":[64],"box_dim":[64],"global_address":"0x)" + hex + R"("})";
       absl::StatusOr<TensorMapSpec> got = ParseSpecJson(text);
       EXPECT_EQ(got.ok(), ok) << text;
-      if (ok && got.ok()) EXPECT_EQ(got->global_address, want) << text;
-      if (!ok && !got.ok()) EXPECT_EQ(InputErrorOf(got.status()).field, "global_address") << text;
+      if (ok && got.ok()) {
+        EXPECT_EQ(got->global_address, want) << text;
+      }
+      if (!ok && !got.ok()) {
+        EXPECT_EQ(InputErrorOf(got.status()).field, "global_address") << text;
+      }
     }
   }
 }

@@ -54,7 +54,9 @@ TEST(RuleText, EveryDigitCountMatchesToString) {
       if (digits == 20 && v > p + 1) continue;  // 2 * 10^19 and beyond overflow
       EXPECT_EQ(TextCat(v).view(), std::to_string(v)) << v;
       const int64_t s = static_cast<int64_t>(v);
-      if (s >= 0) EXPECT_EQ(TextCat(-s).view(), std::to_string(-s)) << v;
+      if (s >= 0) {
+        EXPECT_EQ(TextCat(-s).view(), std::to_string(-s)) << v;
+      }
     }
     if (digits < 20) p *= 10;
   }

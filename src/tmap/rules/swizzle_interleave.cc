@@ -12,11 +12,10 @@ namespace tmapgen::rules {
 
 // ---- swizzle ----
 namespace {
+// The field that holds the inner box dimension: channels_per_pixel in the im2col modes, box_dim[0] otherwise.
 std::string_view InnerName(const TensorMapSpec& s) {
   return IsIm2colMode(s.mode) ? "channels_per_pixel" : "box_dim[0]";
 }
-}  // namespace
-namespace {
 uint32_t InnerCount(const TensorMapSpec& s) { return IsIm2colMode(s.mode) ? s.channels_per_pixel : s.box_dim[0]; }
 }  // namespace
 void MsgSwizzleSpan(const TensorMapSpec& s, const Finding& f, TextOut& o) {
@@ -68,8 +67,6 @@ void FixInterleaveMode(const TensorMapSpec&, const Finding&, TextOut& o) {
 }
 
 // ---- field paths that depend on the spec ----
-std::string_view FieldOfInnerBox(const TensorMapSpec& s, const Finding&) {
-  return IsIm2colMode(s.mode) ? "channels_per_pixel" : "box_dim[0]";
-}
+std::string_view FieldOfInnerBox(const TensorMapSpec& s, const Finding&) { return InnerName(s); }
 
 }  // namespace tmapgen::rules
