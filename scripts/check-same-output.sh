@@ -47,6 +47,8 @@ cmake --build "$BUILD" --target tmapgen >/dev/null
 new_bin=$root/$BUILD/tmapgen
 
 # The inputs: a generated file, the big one, and every spec file of tests/ (JSON Lines, JSON, text format).
+# tests/tmap/testdata/text_branches.jsonl holds specs for the branches of rule texts that the generated files
+# never reach (the im2col 32-bit wrap, interleaved address fixes, ignored fields, bitwise reductions, ...).
 files=()
 small=$WORK/specs-$N-1-0.3.jsonl
 [ -f "$small" ] || python3 scripts/gen-specs.py "$N" "$small" --seed 1 --invalid-frac 0.3

@@ -41,12 +41,11 @@ bool PatchSwizzleAtom32(const Finding&, TensorMapSpec* s) {
 void MsgReduceOpType(const TensorMapSpec& s, const Finding&, TextOut& o) {
   const bool bitwise = s.reduce_op == ReduceOp::kAnd || s.reduce_op == ReduceOp::kOr || s.reduce_op == ReduceOp::kXor;
   const int bits = DataTypeBits(s.data_type);
-  RuleText measured = (bitwise && (bits == 32 || bits == 64))
-      ? std::string("; PTX lists .b32/.b64, but on an H200 the bitwise reductions of float and s64 tensors raise an "
-                    "illegal instruction (docs/hardware.md, GPU checks)")
-      : std::string();
   return TextAppend(&o, "cp.reduce.async.bulk.tensor .", Name(s.reduce_op), " does not support ", PtxElemType(s.data_type),
-             " (", FullName(s.data_type), ")", measured);
+             " (", FullName(s.data_type), ")",
+             When(bitwise && (bits == 32 || bits == 64),
+                  "; PTX lists .b32/.b64, but on an H200 the bitwise reductions of float and s64 tensors raise an "
+                  "illegal instruction (docs/hardware.md, GPU checks)"));
 }
 void FixReduceOpType(const TensorMapSpec& s, const Finding&, TextOut& o) {
   RuleText ops;

@@ -60,13 +60,12 @@ void MsgIm2colSpatialInt32(const TensorMapSpec& s, const Finding& f, TextOut& o)
   } else if (f.index <= 1) {
     lower = s.pixel_box_lower_corner_width;
   }
-  const RuleText verdict = wrapped > lower
-      ? TextCat("the driver's 32-bit check wraps around to ", wrapped, " and accepts the map, but the pixel box it encodes "
-            "does not describe this tensor")
-      : std::string("the driver rejects it");
+  const bool accepted = wrapped > lower;
   return TextAppend(&o, "global_dim[", f.index, "] = ", s.global_dim[f.index], " plus its upper corner is ", f.value,
              ", above 2^31 - 1: the driver computes the ", Name(s.mode), " pixel box in signed 32-bit arithmetic and ",
-             verdict, " (", kMeasured, "; docs/hardware.md B2; undocumented)");
+             When(accepted, "the driver's 32-bit check wraps around to ", wrapped,
+                  " and accepts the map, but the pixel box it encodes does not describe this tensor"),
+             When(!accepted, "the driver rejects it"), " (", kMeasured, "; docs/hardware.md B2; undocumented)");
 }
 void FixIm2colSpatialInt32(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   return TextAppend(&o, "keep global_dim[", f.index, "] + upper corner <= 2147483647: split the ", Name(s.mode),
@@ -181,14 +180,12 @@ bool PatchWideBoxArea(const Finding&, TensorMapSpec* s) {
   return true;
 }
 void MsgWideSwizzle(const TensorMapSpec& s, const Finding&, TextOut& o) {
-  RuleText why = s.swizzle == Swizzle::kNone ? "PTX ISA 5.5.5 requires a swizzle in these modes"
+  const std::string_view why = s.swizzle == Swizzle::kNone ? "PTX ISA 5.5.5 requires a swizzle in these modes"
                     : s.swizzle == Swizzle::k128BAtom32BFlip8B ? "PTX ISA 5.5.5 forbids the 8-byte flip in these modes"
                                                                : "cuda.h lists only 64B, 128B and 128B_ATOM_32B";
-  RuleText driver = (s.swizzle == Swizzle::kNone || s.swizzle == Swizzle::k32B)
-                           ? TextCat("; the tested driver encodes it anyway (", kMeasured, ")")
-                           : std::string();
+  const bool encoded = s.swizzle == Swizzle::kNone || s.swizzle == Swizzle::k32B;
   return TextAppend(&o, Name(s.mode), " maps support CU_TENSOR_MAP_SWIZZLE_64B, _128B and _128B_ATOM_32B only, not ",
-             SW(s.swizzle), ": ", why, driver);
+             SW(s.swizzle), ": ", why, When(encoded, "; the tested driver encodes it anyway (", kMeasured, ")"));
 }
 void FixWideSwizzle(const TensorMapSpec& s, const Finding&, TextOut& o) {
   const uint64_t inner = (static_cast<uint64_t>(s.channels_per_pixel) * static_cast<uint64_t>(DataTypeSmemBits(s.data_type)) + 7) / 8;

@@ -113,13 +113,13 @@ void FixAddrAlign(const TensorMapSpec& s, const Finding& f, TextOut& o) {
     return TextAppend(&o, alloc, ", or map from ", Hex(down), " with global_dim[0] larger by ", elements, " elements and add ",
                   elements, " to x0 (", off, " B, a multiple of the ", granule_bits / 8, "-byte x0 step)");
   }
-  const RuleText step = s.interleave != Interleave::kNone
-                               ? std::string("x0 counts whole 16- or 32-byte slices in an interleaved layout")
-                               : TextCat("x0 must be a multiple of ", facts.coord0_multiple, " elements (",
-                                        Bits(static_cast<int64_t>(granule_bits)),
-                                        ") or the copy faults");
+  const bool interleaved = s.interleave != Interleave::kNone;
   return TextAppend(&o, alloc, ", or copy the tensor to an aligned buffer: mapping from ", Hex(down), " would start it ", off,
-                " B into the row, which no legal x0 reaches (", step, ")");
+                " B into the row, which no legal x0 reaches (",
+                When(interleaved, "x0 counts whole 16- or 32-byte slices in an interleaved layout"),
+                When(!interleaved, "x0 must be a multiple of ", facts.coord0_multiple, " elements (",
+                     Bits(static_cast<int64_t>(granule_bits)), ") or the copy faults"),
+                ")");
 }
 void MsgAddrAlign32(const TensorMapSpec& s, const Finding&, TextOut& o) {
   return TextAppend(&o, "global_address = ", Hex(s.global_address), " is not 32-byte aligned, required ", Why32(s));

@@ -40,10 +40,9 @@ void MsgSwizzleBelowSpan(const TensorMapSpec& s, const Finding& f, TextOut& o) {
              "use the same swizzle and the buffer must cover whole spans");
 }
 void FixSwizzleBelowSpan(const TensorMapSpec& s, const Finding& f, TextOut& o) {
-  RuleText alt;
-  if (f.value == 32) alt = ", or use CU_TENSOR_MAP_SWIZZLE_32B, whose span equals the row";
-  if (f.value == 64) alt = ", or use CU_TENSOR_MAP_SWIZZLE_64B, whose span equals the row";
-  return TextAppend(&o, "allocate shared memory in whole ", f.limit, " B spans (the footprint in this report does)", alt,
+  return TextAppend(&o, "allocate shared memory in whole ", f.limit, " B spans (the footprint in this report does)",
+             When(f.value == 32, ", or use CU_TENSOR_MAP_SWIZZLE_32B, whose span equals the row"),
+             When(f.value == 64, ", or use CU_TENSOR_MAP_SWIZZLE_64B, whose span equals the row"),
              "; readers of ", InnerName(s), " rows must apply ", SW(s.swizzle));
 }
 void MsgInterleave32Swizzle(const TensorMapSpec& s, const Finding&, TextOut& o) {
@@ -59,8 +58,8 @@ bool PatchSwizzle32(const Finding&, TensorMapSpec* s) {
   return true;
 }
 void MsgInterleaveMode(const TensorMapSpec& s, const Finding&, TextOut& o) {
-  RuleText driver = IsWideMode(s.mode) ? TextCat("; the tested driver encodes it anyway (", kMeasured, ")") : std::string();
-  return TextAppend(&o, Name(s.mode), " does not support interleaved layouts (", FullName(s.interleave), ")", driver);
+  return TextAppend(&o, Name(s.mode), " does not support interleaved layouts (", FullName(s.interleave), ")",
+                    When(IsWideMode(s.mode), "; the tested driver encodes it anyway (", kMeasured, ")"));
 }
 void FixInterleaveMode(const TensorMapSpec&, const Finding&, TextOut& o) {
   return TextAppend(&o, "use CU_TENSOR_MAP_INTERLEAVE_NONE with the channels innermost (NHWC)");

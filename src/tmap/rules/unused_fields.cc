@@ -29,8 +29,9 @@ std::string_view FieldName(uint32_t bit) {
 }  // namespace
 void MsgUnusedFields(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const uint32_t bit = static_cast<uint32_t>(f.value);
-  RuleText ctx = bit == kFieldReduceOp ? TextCat("direction ", Name(s.direction)) : TextCat("mode ", Name(s.mode));
-  return TextAppend(&o, FieldName(bit), " is ignored with ", ctx);
+  const bool op = bit == kFieldReduceOp;
+  return TextAppend(&o, FieldName(bit), " is ignored with ", When(op, "direction ", Name(s.direction)),
+                    When(!op, "mode ", Name(s.mode)));
 }
 void FixUnusedFields(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   return TextAppend(&o, "remove ", FieldName(static_cast<uint32_t>(f.value)), ", or check that mode ", Name(s.mode), " is the one meant");
