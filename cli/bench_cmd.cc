@@ -17,7 +17,7 @@ namespace {
 
 int Usage(const std::string& msg) {
   std::fprintf(stderr,
-               "tmapgen bench: %s\nusage: tmapgen bench SPEC [--gib G] [--iters N] [--rounds R] [--stages S] [--blocks-per-sm B] [--row-bytes N] [--sms N] [--one-way]\n",
+               "tmapgen bench: %s\nusage: tmapgen bench SPEC [--gib G] [--iters N] [--rounds R] [--stages S] [--blocks-per-sm B] [--row-bytes N] [--sms N] [--one-way] [--check-all]\n",
                msg.c_str());
   return 2;
 }
@@ -39,12 +39,14 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
     };
     double v = 0;
     if (a == "--help" || a == "-h") {
-      std::printf("usage: tmapgen bench SPEC [--gib G] [--iters N] [--rounds R] [--stages S] [--blocks-per-sm B] [--row-bytes N] [--sms N] [--one-way]\n"
+      std::printf("usage: tmapgen bench SPEC [--gib G] [--iters N] [--rounds R] [--stages S] [--blocks-per-sm B] [--row-bytes N] [--sms N] [--one-way] [--check-all]\n"
                   "  TMA load+store copy of a ~G GiB tensor with SPEC's type, box and swizzle vs cuMemcpyDtoD, a TMA\n"
                   "  bulk copy of the same bytes without a map and an SM copy kernel, each tuned in the run and\n"
                   "  checked; R alternating rounds of N copies each (default 5 x 5)\n"
                   "  --row-bytes N: rows of N bytes (default 16384); --sms N: a grid for N SMs (default all)\n"
-                  "  --one-way: also time the map's and the bulk copy's loads alone and stores alone\n");
+                  "  --one-way: also time the map's and the bulk copy's loads alone and stores alone\n"
+                  "  --check-all: seed the whole source and compare every byte of each checked copy (default: the\n"
+                  "  first and last 16 MiB)\n");
       return 0;
     }
     if (a == "--gib") {
@@ -68,13 +70,15 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
       opt.row_bytes = static_cast<uint64_t>(v);
     } else if (a == "--one-way") {
       opt.one_way = true;
+    } else if (a == "--check-all") {
+      opt.check_all = true;
     } else if (a == "--sms") {
       if (!num(&v) || v > 100000) return Usage("--sms needs a positive number");
       opt.sms = static_cast<int>(v);
     } else if (!a.empty() && a[0] == '-' && a != "-") {
       return Usage(StrCat("unknown flag ", a,
                           DidYouMean(a, {"--gib", "--iters", "--rounds", "--stages", "--blocks-per-sm", "--row-bytes",
-                                         "--sms", "--one-way", "--help"})));
+                                         "--sms", "--one-way", "--check-all", "--help"})));
     } else if (file.empty()) {
       file = a;
     } else {

@@ -64,6 +64,8 @@ enum TmaBenchFlags {
                                  // cp.async.bulk (the TMA unit's plain bulk copy) in the same pipeline
   kTmaBenchLoadOnly = 8,         // one thread loads every group and stores none (timing only)
   kTmaBenchStoreOnly = 16,       // one thread stores every group from shared memory as it is (timing only)
+  kTmaBenchTaken = 32,           // groups taken in order from a grid-wide counter (sched_addr) instead of
+                                 // block b copying groups b, b + gridDim.x, ...
 };
 enum { kTmaBenchMaxStages = 8 };
 struct TmaBenchParams {
@@ -79,6 +81,8 @@ struct TmaBenchParams {
   uint32_t pad;
   uint64_t src_addr;    // kTmaBenchLinear: device addresses of the source and destination (16-byte aligned)
   uint64_t dst_addr;
+  uint64_t sched_addr;  // kTmaBenchTaken: two zeroed uint32 words (the next group, the blocks done); the last
+                        // block of a launch zeroes them again for the next launch
 };
 
 // Plain SM copy kernel parameters (kernels/tma_bench.cuh, tmapgen_sm_copy): the same bytes copied by every

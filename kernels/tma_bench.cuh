@@ -2,10 +2,13 @@
 // tensor through shared memory, with the source and destination maps as const __grid_constant__ parameters.
 //
 // Contract
-// - Block b copies stage groups b, b + gridDim.x, ... of a tiles_x x tiles_y grid (row-major; a group is
-//   `boxes` boxes adjacent along dimension 0, loaded on one mbarrier and stored together), so at any moment
-//   the blocks of the grid work on neighbouring rows of the tensor. Every box is loaded once and stored
-//   once; the host checks the copy byte for byte.
+// - The tensor is a tiles_x x tiles_y grid of groups (row-major; a group is `boxes` boxes adjacent along
+//   dimension 0, loaded on one mbarrier and stored together). Block b copies groups b, b + gridDim.x, ...
+//   (static order), or (kTmaBenchTaken) the groups a grid-wide counter hands out in order (atomicAdd on
+//   sched_addr, asked one group ahead; the last block to finish zeroes the counter for the next launch).
+//   Both start with the blocks on neighbouring rows; over a long copy the static order lets each block's
+//   progress drift from the others', the counter does not. Every box is loaded once and stored once; the
+//   host checks the copy byte for byte.
 // - Two issue schemes (TmaBenchParams::flags): one thread issues loads and stores and refills a stage
 //   `lag` stores after it was stored (wait_group.read), or (kTmaBenchStoreWarp) lane 0 of warp 0 issues
 //   loads and lane 0 of warp 1 issues stores, handing stages back through "empty" mbarriers once the store
@@ -25,8 +28,10 @@
 //
 // What the shapes do on an H200 (measured, docs/perf.md section 8): grouping boxes so that one SM asks for
 // 256 contiguous bytes of each row, and the evict_last hint on loads, bring the 128B-swizzled maps from
-// 87 % to about 93 % of cuMemcpyDtoD; more bytes in flight per SM beyond ~128 KiB, L2 prefetches ahead of
-// the loads and column-major or chunked tile orders all made it slower.
+// 87 % to about 93 % of cuMemcpyDtoD in static order, and the counter's order from there to about 100 %
+// (the static order's fraction fell with the tensor's size: 95.8 % at 1 GiB, 93 % at 16 GiB); more bytes in
+// flight per SM beyond ~128 KiB, L2 prefetches ahead of the loads and column-major or chunked tile orders
+// all made it slower.
 #pragma once
 #include <cuda.h>
 #include <stdint.h>
@@ -64,29 +69,51 @@ struct Copier {
   uint64_t* full;
   uint64_t* empty;
   uint64_t load_policy;
+  uint32_t total;     // groups of the tensor
+  uint32_t taken = 0;      // static order: the groups this block has taken so far
+  uint32_t pending = 0;    // kTmaBenchTaken: the counter's answer for the next Next(), asked one group ahead
 
-  __device__ uint32_t Groups() const {
-    const uint32_t total = p.tiles_x * p.tiles_y;
-    return total > blockIdx.x ? (total - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
+  __device__ unsigned* Counter() const { return reinterpret_cast<unsigned*>(p.sched_addr); }
+  // The next group this block copies; total or more when there is none left. Static order: block b takes
+  // groups b, b + gridDim.x, ...; kTmaBenchTaken: the grid-wide counter hands out groups in order, so that the
+  // blocks stay on neighbouring rows however far each one's own progress drifts over a long copy.
+  __device__ uint32_t Next() {
+    if (p.flags & kTmaBenchTaken) {
+      const uint32_t t = pending;
+      if (t < total) pending = atomicAdd(Counter(), 1u);
+      return t;
+    }
+    const uint64_t t = blockIdx.x + static_cast<uint64_t>(taken++) * gridDim.x;
+    return t < total ? static_cast<uint32_t>(t) : total;
   }
-  __device__ void Origin(uint32_t i, int32_t* x, int32_t* y) const {
-    const uint32_t t = blockIdx.x + i * gridDim.x;
+  __device__ void Start() {
+    if (p.flags & kTmaBenchTaken) pending = atomicAdd(Counter(), 1u);
+  }
+  // Called once per block by the thread that called Next() after its last call: the last block of the launch
+  // zeroes the counter and the done count for the next launch (every block has taken its last group by then).
+  __device__ void Finish() const {
+    if (!(p.flags & kTmaBenchTaken)) return;
+    if (atomicAdd(Counter() + 1, 1u) == gridDim.x - 1) {
+      atomicExch(Counter(), 0u);
+      atomicExch(Counter() + 1, 0u);
+    }
+  }
+  __device__ void Origin(uint32_t t, int32_t* x, int32_t* y) const {
     *x = static_cast<int32_t>((t % p.tiles_x) * p.boxes * p.box_x);
     *y = static_cast<int32_t>((t / p.tiles_x) * p.box_y);
   }
   __device__ uint32_t StageAddr(uint32_t s, uint32_t k) const {
     return Smem(base + (s * p.boxes + k) * p.box_bytes);
   }
-  // kTmaBenchLinear: group i of this block is the contiguous piece at this byte offset of the buffers.
-  __device__ uint64_t LinearOffset(uint32_t i) const {
-    return static_cast<uint64_t>(blockIdx.x + i * gridDim.x) * (p.boxes * p.box_bytes);
-  }
-  __device__ void Load(uint32_t i, uint32_t s) const {
+  // kTmaBenchLinear: group t is the contiguous piece at this byte offset of the buffers.
+  __device__ uint64_t LinearOffset(uint32_t t) const { return static_cast<uint64_t>(t) * (p.boxes * p.box_bytes); }
+  // Loads group t into stage s (one mbarrier, the group's bytes expected).
+  __device__ void Load(uint32_t t, uint32_t s) const {
     const uint32_t mb = Smem(&full[s]);
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(mb), "r"(p.boxes * p.box_bytes)
                  : "memory");
     if (p.flags & kTmaBenchLinear) {  // one bulk copy of the whole group, no tensor map
-      const uint64_t from = p.src_addr + LinearOffset(i);
+      const uint64_t from = p.src_addr + LinearOffset(t);
       if (p.flags & kTmaBenchLoadEvictLast)
         asm volatile(
             "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;"
@@ -99,7 +126,7 @@ struct Copier {
       return;
     }
     int32_t x, y;
-    Origin(i, &x, &y);
+    Origin(t, &x, &y);
     for (uint32_t k = 0; k < p.boxes; ++k) {
       const int32_t xk = x + static_cast<int32_t>(k * p.box_x);
       if (p.flags & kTmaBenchLoadEvictLast)
@@ -116,16 +143,17 @@ struct Copier {
             : "memory");
     }
   }
-  __device__ void Store(uint32_t i, uint32_t s) const {
+  // Stores stage s to group t's place, as one bulk group.
+  __device__ void Store(uint32_t t, uint32_t s) const {
     if (p.flags & kTmaBenchLinear) {
-      asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(p.dst_addr + LinearOffset(i)),
+      asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(p.dst_addr + LinearOffset(t)),
                    "r"(StageAddr(s, 0)), "r"(p.boxes * p.box_bytes)
                    : "memory");
       asm volatile("cp.async.bulk.commit_group;" ::: "memory");
       return;
     }
     int32_t x, y;
-    Origin(i, &x, &y);
+    Origin(t, &x, &y);
     for (uint32_t k = 0; k < p.boxes; ++k) {
       const int32_t xk = x + static_cast<int32_t>(k * p.box_x);
       asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" ::"l"(dst),
@@ -148,6 +176,7 @@ extern "C" __global__ void __launch_bounds__(64) tmapgen_tma_bench(const __grid_
   extern __shared__ __align__(1024) uint8_t bench_smem[];
   __shared__ __align__(8) uint64_t full[kTmaBenchMaxStages];
   __shared__ __align__(8) uint64_t empty[kTmaBenchMaxStages];
+  __shared__ uint32_t group_of[kTmaBenchMaxStages];  // the group each stage holds (written before its load)
   const uint32_t stages = p.stages < kTmaBenchMaxStages ? p.stages : kTmaBenchMaxStages;
   if (threadIdx.x == 0) {
     for (uint32_t s = 0; s < stages; ++s) {
@@ -158,55 +187,102 @@ extern "C" __global__ void __launch_bounds__(64) tmapgen_tma_bench(const __grid_
   }
   __syncthreads();
   Copier c{p, reinterpret_cast<uint64_t>(&src), reinterpret_cast<uint64_t>(&dst),
-           bench_smem + ((1024 - (Smem(bench_smem) & 1023)) & 1023), full, empty, 0};
+           bench_smem + ((1024 - (Smem(bench_smem) & 1023)) & 1023), full, empty, 0, p.tiles_x * p.tiles_y};
   if (p.flags & kTmaBenchLoadEvictLast)
     asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(c.load_policy));
-  const uint32_t n = c.Groups();
+  const uint32_t total = c.total;
   const uint32_t lag = p.lag < stages ? p.lag : stages - 1;  // the host keeps 1 <= lag < stages
+  // Thread 0 takes the groups (Next) in every scheme and calls Finish after its last one.
+  if (threadIdx.x == 0) c.Start();
   if (p.flags & kTmaBenchLoadOnly) {  // one thread: every group loaded, none stored; a stage is reused once full
     if (threadIdx.x != 0) return;
-    for (uint32_t i = 0; i < n && i < stages; ++i) c.Load(i, i);
-    for (uint32_t i = 0; i < n; ++i) {
+    uint32_t issued = 0;
+    for (; issued < stages; ++issued) {
+      const uint32_t t = c.Next();
+      if (t >= total) break;
+      c.Load(t, issued);
+    }
+    bool more = issued == stages;
+    for (uint32_t i = 0; i < issued; ++i) {  // group i sits in stage i % stages; group i + stages refills it
       const uint32_t s = i % stages;
       WaitParity(Smem(&full[s]), (i / stages) & 1);
-      if (i + stages < n) c.Load(i + stages, s);
+      if (!more) continue;
+      const uint32_t t = c.Next();
+      if (t >= total) {
+        more = false;
+      } else {
+        c.Load(t, s);
+        ++issued;
+      }
     }
+    c.Finish();
     return;
   }
   if (p.flags & kTmaBenchStoreOnly) {  // one thread: every group stored from shared memory as it is, none loaded
     if (threadIdx.x != 0) return;
-    for (uint32_t i = 0; i < n; ++i) {
-      c.Store(i, i % stages);
+    for (uint32_t i = 0;; ++i) {
+      const uint32_t t = c.Next();
+      if (t >= total) break;
+      c.Store(t, i % stages);
       WaitRead(stages - 1);  // at most stages - 1 groups (WaitRead: up to 3) still reading shared memory
     }
+    c.Finish();
     asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
     return;
   }
   if (!(p.flags & kTmaBenchStoreWarp)) {
     if (threadIdx.x != 0) return;
-    for (uint32_t i = 0; i < n && i < stages; ++i) c.Load(i, i);
-    for (uint32_t i = 0; i < n; ++i) {
+    uint32_t issued = 0;  // groups loaded so far; group g sits in stage g % stages
+    for (; issued < stages; ++issued) {
+      const uint32_t t = c.Next();
+      if (t >= total) break;
+      group_of[issued] = t;
+      c.Load(t, issued);
+    }
+    bool more = issued == stages;
+    for (uint32_t i = 0; i < issued; ++i) {
       const uint32_t s = i % stages;
       WaitParity(Smem(&full[s]), (i / stages) & 1);
-      c.Store(i, s);
-      // Refill the stage stored `lag` groups ago once that store has read shared memory.
-      if (i >= lag && i - lag + stages < n) {
-        WaitRead(lag);
-        c.Load(i - lag + stages, (i - lag) % stages);
+      c.Store(group_of[s], s);
+      // Refill the stage stored `lag` groups ago (group i - lag + stages, which is `issued` here) once that
+      // store has read shared memory.
+      if (more && i >= lag) {
+        const uint32_t t = c.Next();
+        if (t >= total) {
+          more = false;
+        } else {
+          const uint32_t r = (i - lag) % stages;
+          WaitRead(lag);
+          group_of[r] = t;
+          c.Load(t, r);
+          ++issued;
+        }
       }
     }
+    c.Finish();
     asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
   } else if (threadIdx.x == 0) {
-    for (uint32_t i = 0; i < n; ++i) {
+    // The load warp: the group goes to group_of[s] before the load's arrive (release) on full[s]; the end is
+    // a group number of `total` with a plain arrive, which the store warp reads after its wait (acquire).
+    for (uint32_t i = 0;; ++i) {
       const uint32_t s = i % stages;
       if (i >= stages) WaitParity(Smem(&empty[s]), ((i / stages) - 1) & 1);
-      c.Load(i, s);
+      const uint32_t t = c.Next();
+      group_of[s] = t < total ? t : total;
+      if (t >= total) {
+        asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(Smem(&full[s])) : "memory");
+        break;
+      }
+      c.Load(t, s);
     }
+    c.Finish();
   } else if (threadIdx.x == 32) {
-    for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t i = 0;; ++i) {
       const uint32_t s = i % stages;
       WaitParity(Smem(&full[s]), (i / stages) & 1);
-      c.Store(i, s);
+      const uint32_t t = group_of[s];
+      if (t >= total) break;
+      c.Store(t, s);
       if (i >= lag) {
         WaitRead(lag);
         asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(Smem(&empty[(i - lag) % stages])) : "memory");

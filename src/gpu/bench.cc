@@ -26,6 +26,8 @@ struct Shape {
   bool store_warp = false;
   bool evict_last = false;
   bool linear = false;  // the bulk copy of contiguous pieces without the map (kTmaBenchLinear)
+  bool taken = false;   // groups handed out in order by a grid-wide counter (kTmaBenchTaken), else block b
+                        // copies groups b, b + grid, ...
   int one_way = 0;      // 0: load then store; 1: loads only; 2: stores only (--one-way, timing only)
   int promo = 0;  // index into the encoded maps
 };
@@ -50,6 +52,7 @@ std::string ShapeText(const Shape& c, uint32_t box_bytes) {
                   std::to_string(c.boxes * box_bytes) + " bytes), refill lag " + std::to_string(c.lag) + ", " +
                   (c.store_warp ? "a load warp and a store warp" : "one issuing thread");
   if (c.evict_last) s += ", loads evict_last";
+  s += c.taken ? ", groups taken in order from a grid-wide counter" : ", groups b, b + grid, ... for block b";
   return s;
 }
 
@@ -85,7 +88,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
   const uint64_t ty = std::max<uint64_t>(1, opt.bytes / (dim0 * eb) / by);
   const uint64_t dim1 = by * ty;
   const uint64_t bytes = dim0 * dim1 * eb;
-  if (tx * ty > 0xffffffffull) {
+  if (tx * ty > 0x7fffffffull) {  // group numbers and the group counter stay within 32 bits
     std::fprintf(out, "tmapgen bench: too many tiles\n");
     return 2;
   }
@@ -108,23 +111,63 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
   }
   struct Buffers {
     Gpu* g;
-    uint64_t a, b;
+    uint64_t a, b, c = 0;
     ~Buffers() {
       g->Free(a);
       g->Free(b);
+      if (c != 0) g->Free(c);
     }
   } buffers{&gpu, src, dst};
-  // Seeded data in the first and the last 16 MiB (checked after the run), a byte pattern elsewhere.
-  const size_t probe = static_cast<size_t>(std::min<uint64_t>(bytes / 2, 16u << 20));
-  const uint64_t tail = bytes - probe;
-  std::vector<uint8_t> head_host(probe), tail_host(probe), back(probe);
-  FillRandom(7, head_host.data(), probe);
-  FillRandom(8, tail_host.data(), probe);
-  if (!gpu.Memset(src, 0x3c, bytes, &err) || !gpu.HtoD(src, head_host.data(), probe, &err) ||
-      !gpu.HtoD(src + tail, tail_host.data(), probe, &err)) {
+  uint64_t sched = 0;  // kTmaBenchTaken's two counter words (zeroed before each timing; each launch leaves them zero)
+  if (!gpu.Alloc(256, &sched, &err)) {
     std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
     return 2;
   }
+  buffers.c = sched;
+  // The source: seeded data in the first and the last 16 MiB (compared after each checked copy) and a byte
+  // pattern elsewhere, or with --check-all seeded data everywhere, written and compared in 64 MiB chunks
+  // (chunk k from seed 1000 + k, made again on the host for the comparison).
+  const size_t probe = static_cast<size_t>(std::min<uint64_t>(bytes / 2, 16u << 20));
+  const uint64_t tail = bytes - probe;
+  const uint64_t chunk = uint64_t{64} << 20;
+  std::vector<uint8_t> head_host(opt.check_all ? 0 : probe), tail_host(opt.check_all ? 0 : probe), back(opt.check_all ? std::min(chunk, bytes) : probe);
+  std::vector<uint8_t> want(opt.check_all ? back.size() : 0);
+  if (opt.check_all) {
+    for (uint64_t off = 0; off < bytes; off += chunk) {
+      const size_t n = static_cast<size_t>(std::min(chunk, bytes - off));
+      FillRandom(1000 + off / chunk, want.data(), n);
+      if (!gpu.HtoD(src + off, want.data(), n, &err)) {
+        std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
+        return 2;
+      }
+    }
+  } else {
+    FillRandom(7, head_host.data(), probe);
+    FillRandom(8, tail_host.data(), probe);
+    if (!gpu.Memset(src, 0x3c, bytes, &err) || !gpu.HtoD(src, head_host.data(), probe, &err) ||
+        !gpu.HtoD(src + tail, tail_host.data(), probe, &err)) {
+      std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
+      return 2;
+    }
+  }
+  // Whether the destination holds the source's bytes where they are compared (ok stays true unless a GPU
+  // call fails).
+  auto dst_equal = [&](bool* ok) {
+    if (!opt.check_all) {
+      bool eq = (*ok = *ok && gpu.DtoH(back.data(), dst, probe, &err)) &&
+                std::memcmp(back.data(), head_host.data(), probe) == 0;
+      return eq && (*ok = gpu.DtoH(back.data(), dst + tail, probe, &err)) &&
+             std::memcmp(back.data(), tail_host.data(), probe) == 0;
+    }
+    bool eq = true;
+    for (uint64_t off = 0; *ok && off < bytes; off += chunk) {
+      const size_t n = static_cast<size_t>(std::min(chunk, bytes - off));
+      FillRandom(1000 + off / chunk, want.data(), n);
+      *ok = gpu.DtoH(back.data(), dst + off, n, &err);
+      eq = eq && *ok && std::memcmp(back.data(), want.data(), n) == 0;
+    }
+    return eq && *ok;
+  };
   // L2 promotion is a field of the map: the spec's when it gives one, else the bench tries every value (the
   // default 128B first; 256B, the value CUTLASS's and DeepGEMM's GEMM maps use, last: the pipeline shapes are
   // tuned with it) and reports the one it kept. A value the driver rejects is left out.
@@ -186,9 +229,11 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     p.lag = static_cast<uint32_t>(c.lag);
     p.flags = (c.store_warp ? kTmaBenchStoreWarp : 0) | (c.evict_last ? kTmaBenchLoadEvictLast : 0) |
               (c.linear ? kTmaBenchLinear : 0) | (c.one_way == 1 ? kTmaBenchLoadOnly : 0) |
-              (c.one_way == 2 ? kTmaBenchStoreOnly : 0);
+              (c.one_way == 2 ? kTmaBenchStoreOnly : 0) | (c.taken ? kTmaBenchTaken : 0);
     p.src_addr = src;
     p.dst_addr = dst;
+    p.sched_addr = sched;
+    if (c.taken && !gpu.Memset(sched, 0, 256, &err)) return false;
     alignas(128) uint64_t ms[16], md[16];
     std::memcpy(ms, src_maps[c.promo].data(), 128);
     std::memcpy(md, dst_maps[c.promo].data(), 128);
@@ -214,7 +259,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     return time_launches(Gpu::kSmCopy, sh, args, iters, ms_out);
   };
 
-  // Phase 1: pipeline shapes (boxes per stage, stages, blocks per SM, lag, issue scheme) with the last
+  // Phase 1: pipeline shapes (boxes per stage, stages, blocks per SM, lag, issue scheme, group order) with the last
   // promotion candidate and the evict_last hint, which helped every measured shape. --stages and
   // --blocks-per-sm pin them.
   const int tuned_promo = static_cast<int>(promos.size()) - 1;
@@ -228,18 +273,18 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
         const uint64_t in_flight = static_cast<uint64_t>(st) * boxes * tile * b;
         if (opt.blocks_per_sm == 0 && !opt.stages_set && (in_flight < kMinInFlight || in_flight > kMaxInFlight))
           continue;
-        for (int lag : {1, 2}) {
-          for (bool warp : {false, true}) {
-            Shape c;
-            c.stages = st;
-            c.lag = lag;
-            c.bps = b;
-            c.boxes = boxes;
-            c.store_warp = warp;
-            c.evict_last = true;
-            c.promo = tuned_promo;
-            if (fits(c)) shapes.push_back(c);
-          }
+        // Refill lag 1 or 2, one issuing thread or a load and a store warp, static or counter-taken order.
+        for (int v = 0; v < 8; ++v) {
+          Shape c;
+          c.stages = st;
+          c.lag = 1 + (v & 1);
+          c.bps = b;
+          c.boxes = boxes;
+          c.store_warp = (v & 2) != 0;
+          c.taken = (v & 4) != 0;
+          c.evict_last = true;
+          c.promo = tuned_promo;
+          if (fits(c)) shapes.push_back(c);
         }
       }
     }
@@ -320,9 +365,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
   bool ok = true;
   auto checked = [&](auto&& copy_once) {
     ok = ok && gpu.Memset(dst, 0, bytes, &err) && copy_once();
-    bool eq = ok && gpu.DtoH(back.data(), dst, probe, &err) && std::memcmp(back.data(), head_host.data(), probe) == 0;
-    return eq && gpu.DtoH(back.data(), dst + tail, probe, &err) &&
-           std::memcmp(back.data(), tail_host.data(), probe) == 0;
+    return ok && dst_equal(&ok);
   };
   const bool same = checked([&] { return time_shape(best, 0, &ignored); });
   const bool same_linear = checked([&] { return time_shape(best_linear, 0, &ignored); });
@@ -371,8 +414,10 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
   row("SM copy kernel (16-byte loads and stores)", sm_t, sm_bw);
   row("cuMemcpyDtoD (the copy engines)", copy_t, copy_bw);
   const bool all_same = same && same_linear && same_sm;
-  std::fprintf(out, "TMA copy / plain copy: %.1f%% (medians of %d alternating rounds of %d copies); first and last %zu bytes of the copy %s the source\n",
-               100.0 * tma_bw / copy_bw, rounds, iters, probe, same ? "equal" : "DIFFER FROM");
+  const std::string compared = opt.check_all ? "every byte of the copy (--check-all)"
+                                             : "first and last " + std::to_string(probe) + " bytes of the copy";
+  std::fprintf(out, "TMA copy / plain copy: %.1f%% (medians of %d alternating rounds of %d copies); %s %s the source\n",
+               100.0 * tma_bw / copy_bw, rounds, iters, compared.c_str(), same ? "equal" : "DIFFER FROM");
   std::fprintf(out, "TMA copy / best SM-issued copy: %.1f%% (%s); the bulk copy's and the SM kernel's bytes %s the source\n",
                100.0 * tma_bw / best_other, linear_bw >= sm_bw ? "the TMA bulk copy" : "the SM copy kernel",
                same_linear && same_sm ? "equal" : "DIFFER FROM");

@@ -47,6 +47,8 @@ struct BenchOptions {
   uint64_t row_bytes = 16384;  // bytes of one row of the tensor (global_strides[0]); rounded down to whole boxes
   int sms = 0;             // blocks are placed on this many SMs' worth of the grid (0: every SM)
   bool one_way = false;    // also time the map's and the bulk copy's loads alone and stores alone
+  bool check_all = false;  // seed the whole source and compare every byte of each checked copy (else the
+                           // first and last 16 MiB are seeded and compared, the rest a byte pattern)
 };
 
 // What a run measured (filled on success).

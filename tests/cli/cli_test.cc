@@ -354,3 +354,19 @@ TEST(Cli, BenchRowBytesAndSmsFlagsRejectBadValues) {
   EXPECT_EQ(typo.code, 2);
   EXPECT_NE(typo.out.find("did you mean \"--row-bytes\""), std::string::npos) << typo.out;
 }
+
+// --check-all is a flag of bench (listed in --help, parsed before the flags after it: a bad --sms after it is
+// the error named, not --check-all), and a misspelling of it is named. No GPU is opened by these runs.
+TEST(Cli, BenchCheckAllFlag) {
+  const std::string spec = WriteFile("bench_spec2.json", R"({"tensor_data_type":"bf16","global_dim":[4096,4096],"box_dim":[64,128],"swizzle":"128B"})");
+  const Result help = RunTool("bench --help");
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.out.find("--check-all"), std::string::npos) << help.out;
+  const Result typo = RunTool("bench " + spec + " --check-al");
+  EXPECT_EQ(typo.code, 2);
+  EXPECT_NE(typo.out.find("did you mean \"--check-all\""), std::string::npos) << typo.out;
+  const Result r = RunToolArgs("bench " + spec + " --check-all --sms 0");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out.find("unknown flag"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--sms needs a positive number"), std::string::npos) << r.out;
+}
