@@ -15,10 +15,11 @@
 namespace tmapgen::cli {
 namespace {
 
+constexpr char kUsageLine[] =
+    "usage: tmapgen bench SPEC [--gib G] [--iters N] [--rounds R] [--stages S] [--blocks-per-sm B] [--row-bytes N] [--sms N] [--one-way] [--check-all]\n";
+
 int Usage(const std::string& msg) {
-  std::fprintf(stderr,
-               "tmapgen bench: %s\nusage: tmapgen bench SPEC [--gib G] [--iters N] [--rounds R] [--stages S] [--blocks-per-sm B] [--row-bytes N] [--sms N] [--one-way] [--check-all]\n",
-               msg.c_str());
+  std::fprintf(stderr, "tmapgen bench: %s\n%s", msg.c_str(), kUsageLine);
   return 2;
 }
 
@@ -39,14 +40,15 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
     };
     double v = 0;
     if (a == "--help" || a == "-h") {
-      std::printf("usage: tmapgen bench SPEC [--gib G] [--iters N] [--rounds R] [--stages S] [--blocks-per-sm B] [--row-bytes N] [--sms N] [--one-way] [--check-all]\n"
+      std::printf("%s"
                   "  TMA load+store copy of a ~G GiB tensor with SPEC's type, box and swizzle vs cuMemcpyDtoD, a TMA\n"
                   "  bulk copy of the same bytes without a map and an SM copy kernel, each tuned in the run and\n"
                   "  checked; R alternating rounds of N copies each (default 5 x 5)\n"
                   "  --row-bytes N: rows of N bytes (default 16384); --sms N: a grid for N SMs (default all)\n"
                   "  --one-way: also time the map's and the bulk copy's loads alone and stores alone\n"
                   "  --check-all: seed the whole source and compare every byte of each checked copy (default: the\n"
-                  "  first and last 16 MiB)\n");
+                  "  first and last 16 MiB)\n",
+                  kUsageLine);
       return 0;
     }
     if (a == "--gib") {
