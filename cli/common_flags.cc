@@ -130,6 +130,26 @@ bool RemoteTarget(const std::string& value, std::string* target, std::string* er
     *target = value;  // a gRPC target URI: its own rules
     return true;
   }
+  if (v.find(',') != std::string_view::npos) {  // a list of servers: each by the rules below
+    std::string list;
+    size_t start = 0;
+    for (;;) {
+      const size_t comma = value.find(',', start);
+      const std::string one = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      std::string t;
+      if (one.empty()) { *err = StrCat("--remote ", value, ": an empty server in the list"); return false; }
+      if (!RemoteTarget(one, &t, err)) return false;
+      if (t.rfind("unix:", 0) == 0 || t.find("://") != std::string::npos) {
+        *err = StrCat("--remote ", value, ": a list holds HOST[:PORT] servers, not \"", one, "\"");
+        return false;
+      }
+      StrAppend(&list, list.empty() ? "" : ",", t);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    *target = list;
+    return true;
+  }
   std::string_view host = v, port;
   if (!v.empty() && v[0] == '[') {  // [IPv6] or [IPv6]:PORT
     const size_t close = v.find(']');

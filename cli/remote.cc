@@ -4,13 +4,19 @@
 // Emitter::Spec). Input errors are rendered here, as locally: they never reach the server.
 #include "cli/remote.h"
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/text_format.h>
+#include <arpa/inet.h>
 #include <grpcpp/grpcpp.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
+#include <random>
 #include <thread>
 
 #include "cli/common_flags.h"
@@ -31,6 +37,7 @@
 #include "src/schema/spec_json.h"
 #include "src/schema/spec_stream.h"
 #include "src/util/status.h"
+#include "src/tmap/types.h"
 #include "src/util/strings.h"
 
 namespace tmapgen::cli {
@@ -59,6 +66,27 @@ v1::OutputFormat ToProto(Format f) {
   }
 }
 
+// gRPC's own balancing over every address the target resolves to: round_robin over the replicas whose
+// grpc.health.v1 status for tmapgen.v2.Tmapd is SERVING (tmapd sets it, and NOT_SERVING while it
+// drains), and up to 3 attempts of the idempotent unary methods on UNAVAILABLE. Check is left out: it
+// runs kernels, and a worker that died is the answer. Batch streams are resumed by BatchRun instead,
+// from the first unanswered spec.
+constexpr char kServiceConfig[] = R"({
+  "loadBalancingConfig": [{"round_robin": {}}],
+  "healthCheckConfig": {"serviceName": "tmapgen.v2.Tmapd"},
+  "methodConfig": [{
+    "name": [{"service": "tmapgen.v2.Tmapd", "method": "Validate"},
+             {"service": "tmapgen.v2.Tmapd", "method": "Build"},
+             {"service": "tmapgen.v2.Tmapd", "method": "Describe"},
+             {"service": "tmapgen.v2.Tmapd", "method": "MatrixDescriptor"},
+             {"service": "tmapgen.v2.Tmapd", "method": "InstructionDescriptor"},
+             {"service": "tmapgen.v2.Tmapd", "method": "Codegen"},
+             {"service": "tmapgen.v2.Tmapd", "method": "Decode"}],
+    "retryPolicy": {"maxAttempts": 3, "initialBackoff": "0.1s", "maxBackoff": "1s", "backoffMultiplier": 2,
+                    "retryableStatusCodes": ["UNAVAILABLE"]}
+  }]
+})";
+
 std::shared_ptr<grpc::Channel> MakeChannel(const Conn& c, std::string* err) {
   std::shared_ptr<grpc::ChannelCredentials> creds;
   if (!c.tls_ca.empty()) {
@@ -79,9 +107,59 @@ std::shared_ptr<grpc::Channel> MakeChannel(const Conn& c, std::string* err) {
     creds = grpc::InsecureChannelCredentials();
   }
   grpc::ChannelArguments args;
-  args.SetLoadBalancingPolicyName("round_robin");
+  args.SetServiceConfigJSON(kServiceConfig);
   args.SetMaxReceiveMessageSize(static_cast<int>(c.max_response_bytes));
   return grpc::CreateCustomChannel(c.target, creds, args);
+}
+
+// A list "HOST:PORT,HOST:PORT" (RemoteTarget's form) as gRPC's resolver-free target: every address of every
+// server, "ipv4:A:P,B:P" when all are IPv4, else "ipv6:[A]:P,..." with IPv4 addresses written IPv4-mapped.
+bool ResolveList(const std::string& list, std::string* target, std::string* err) {
+  std::vector<std::string> v4, v6;
+  bool only_v4 = true;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = list.find(',', start);
+    const std::string one = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::string host, port;
+    if (!server::SplitHostPort(one, &host, &port)) {
+      *err = StrCat("--remote: \"", one, "\" is not HOST:PORT");
+      return false;
+    }
+    addrinfo hints;
+    std::memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICSERV;
+    addrinfo* res = nullptr;
+    if (const int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &res); rc != 0) {
+      *err = StrCat("--remote: cannot resolve \"", host, "\": ", gai_strerror(rc));
+      return false;
+    }
+    for (addrinfo* a = res; a != nullptr; a = a->ai_next) {
+      char buf[INET6_ADDRSTRLEN] = {};
+      if (a->ai_family == AF_INET) {
+        inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(a->ai_addr)->sin_addr, buf, sizeof buf);
+        v4.push_back(StrCat(buf, ":", port));
+        v6.push_back(StrCat("[::ffff:", buf, "]:", port));
+      } else if (a->ai_family == AF_INET6) {
+        inet_ntop(AF_INET6, &reinterpret_cast<sockaddr_in6*>(a->ai_addr)->sin6_addr, buf, sizeof buf);
+        v6.push_back(StrCat("[", buf, "]:", port));
+        only_v4 = false;
+      }
+    }
+    freeaddrinfo(res);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  const std::vector<std::string>& all = only_v4 ? v4 : v6;
+  if (all.empty()) {
+    *err = StrCat("--remote ", list, ": resolves to no IP address");
+    return false;
+  }
+  *target = only_v4 ? "ipv4:" : "ipv6:";
+  for (size_t i = 0; i < all.size(); ++i) StrAppend(target, i ? "," : "", all[i]);
+  return true;
 }
 
 void Prepare(const Conn& c, grpc::ClientContext* ctx) {
@@ -106,6 +184,9 @@ struct Item {
   InputError error;
   std::string where;
   std::string file;  // the input's name, for the JSON report
+  std::string name;  // the spec's name when it travels as a stand-in (BatchRun)
+  bool stand_in = false;
+  size_t wire_bytes = 0;  // the spec's size in a BatchRequest
 };
 
 struct Inputs : public SpecSink {
@@ -119,6 +200,11 @@ struct Inputs : public SpecSink {
     items.emplace_back();
     items.back().error = e;
     items.back().where = where;
+  }
+  void SpecAt(const TensorMapSpec& s, const SpecPlace& p) override {
+    Spec(s);
+    items.back().where = p.Text();
+    items.back().file = p.file;
   }
   void ErrorAt(const InputError& e, const SpecPlace& p) override {
     Error(e, p.Text());
@@ -159,79 +245,372 @@ std::string RenderError(int index, const Item& it, const Options& opt) {
 
 // ---------------------------------------------------------------------------------------------- commands
 
+// ---------------------------------------------------------------------------------------------- batches
+//
+// validate FILE... sends its specs on ValidateBatch streams:
+// - Messages are packed by bytes, up to half the server's message limit (Describe.max_message_bytes)
+//   and at most max_specs_per_message specs; a spec that does not fit one message of the whole limit
+//   is an input error in its place, naming it, and the rest go on.
+// - A name longer than a sixteenth of the limit travels as a stand-in and is put back into the answer
+//   here: a name never changes a verdict, and a report repeats it (the JSON and text-format reports
+//   carry it two or three times), so that a spec with a 3 MB name still gets its report.
+// - Every response is checked before any of it is printed: each result is the next spec not yet
+//   answered, its fields agree with each other and with what was asked, the counts match.
+// - A stream that breaks (the replica died or went away) is resumed from the first unanswered spec on
+//   a new stream, which round_robin gives to another replica; stderr says so, and only then.
+// - A stream that ends with specs unanswered, or a response that fails the checks, is an error (exit
+//   2) that says how many specs were answered and how many were not.
+
+// What the server advertises (Describe); tmapd's defaults for a server that does not say.
+struct ServerLimits {
+  uint64_t max_message_bytes = uint64_t{4} << 20;
+  uint32_t max_specs_per_message = 10000;
+  uint64_t max_specs_per_call = 10000000;
+};
+
+grpc::Status AskLimits(const Conn& conn, v2::Tmapd::Stub* stub, ServerLimits* out) {
+  v1::DescribeRequest req;
+  v1::DescribeResponse res;
+  grpc::ClientContext ctx;
+  Prepare(conn, &ctx);
+  const grpc::Status s = stub->Describe(&ctx, req, &res);
+  if (s.error_code() == grpc::UNIMPLEMENTED) return grpc::Status::OK;
+  if (!s.ok()) return s;
+  // 0 is "not said"; the message limit is bounded as tmapd bounds its flag.
+  if (res.max_message_bytes() > 0) out->max_message_bytes = std::min<uint64_t>(res.max_message_bytes(), uint64_t{1} << 30);
+  if (res.max_specs_per_message() > 0) out->max_specs_per_message = res.max_specs_per_message();
+  if (res.max_specs_per_call() > 0) out->max_specs_per_call = res.max_specs_per_call();
+  return grpc::Status::OK;
+}
+
+// A name no input holds: 128 random bits.
+std::string MakeStandIn() {
+  std::random_device rd;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "tmapgen-name-%08x%08x%08x%08x", rd(), rd(), rd(), rd());
+  return buf;
+}
+
+void ReplaceAll(std::string_view from, std::string_view to, std::string* text) {
+  std::string out;
+  size_t at = 0;
+  for (size_t p; (p = text->find(from, at)) != std::string::npos; at = p + from.size()) {
+    out.append(*text, at, p - at);
+    out.append(to);
+  }
+  if (at == 0) return;
+  out.append(*text, at, std::string::npos);
+  *text = std::move(out);
+}
+
+// "ipv4:127.0.0.1:5001" -> "127.0.0.1:5001"
+std::string PeerName(const std::string& peer) {
+  // Empty, or the whole target for a call that never reached a replica.
+  if (peer.empty() || peer.find(',') != std::string::npos) return "(not known)";
+  if (peer.rfind("ipv4:", 0) == 0 || peer.rfind("ipv6:", 0) == 0) return peer.substr(5);
+  return peer;
+}
+
+// A stream that ended this way lost its replica (connection closed, GOAWAY, the server stopping); a
+// new stream can go to another.
+bool Resumable(grpc::StatusCode c) {
+  return c == grpc::UNAVAILABLE || c == grpc::CANCELLED || c == grpc::ABORTED || c == grpc::INTERNAL;
+}
+
+class BatchRun {
+ public:
+  BatchRun(const Conn& conn, v2::Tmapd::Stub* stub, const Options& opt, std::vector<Item>* items)
+      : conn_(conn), stub_(stub), opt_(opt), items_(*items) {}
+
+  int Run(bool read_ok) {
+    for (size_t i = 0; i < items_.size(); ++i)
+      if (items_[i].is_spec) specs_.push_back(i);
+    if (!specs_.empty()) {
+      ServerLimits limits;
+      const grpc::Status s = AskLimits(conn_, stub_, &limits);
+      if (!s.ok()) {
+        CallFailed(conn_, s);
+        return Unanswered();
+      }
+      limits_ = limits;
+      Plan();
+      if (int rc = Send(); rc != 0) return rc;
+    }
+    PrintErrorsUntil(items_.size());
+    std::fflush(stdout);
+    const int total = valid_ + invalid_;
+    if (opt_.format == Format::kText)
+      std::fprintf(stderr, "%d spec%s: %d valid, %d invalid%s\n", total, total == 1 ? "" : "s", valid_, invalid_,
+                   input_errors_ ? StrCat(" (", input_errors_, " unreadable)").c_str() : "");
+    if (!read_ok || input_errors_ > 0) return 2;
+    return invalid_ > 0 ? 1 : 0;
+  }
+
+ private:
+  struct StreamEnd {
+    size_t answered = 0;
+    grpc::Status status;
+    std::string bad;  // why a response was refused
+    std::string peer;
+  };
+
+  // Stand-ins for long names, the size of each spec on the wire, and input errors for specs that no
+  // message can carry.
+  void Plan() {
+    ro_ = MakeRenderOptions(opt_);
+    if (opt_.format == Format::kTextproto) {
+      // The report travels once, and is printed here as the server would print it.
+      ro_.set_format(v1::OUTPUT_NONE);
+      ro_.set_no_report(false);
+    }
+    const uint64_t limit = limits_.max_message_bytes;
+    stand_in_ = MakeStandIn();
+    v1::BatchRequest probe;
+    probe.set_first_index(INT32_MAX);
+    base_ = probe.ByteSizeLong();
+    *probe.mutable_options() = ro_;
+    base_first_ = probe.ByteSizeLong();
+    std::vector<size_t> kept;
+    for (size_t pos : specs_) {
+      Item& it = items_[pos];
+      if (it.spec.name().size() > limit / 16 && it.spec.name().size() > stand_in_.size()) {
+        it.name = std::move(*it.spec.mutable_name());
+        it.spec.set_name(stand_in_);
+        it.stand_in = true;
+      }
+      const size_t n = it.spec.ByteSizeLong();
+      it.wire_bytes = 1 + google::protobuf::io::CodedOutputStream::VarintSize64(n) + n;
+      if (base_first_ + it.wire_bytes > limit) {
+        it.is_spec = false;
+        it.error.field = "";
+        it.error.message = StrCat("spec is ", n, " bytes, over the server's message limit of ", limit,
+                                  " bytes (Describe.max_message_bytes); it was not sent");
+        continue;
+      }
+      kept.push_back(pos);
+    }
+    specs_.swap(kept);
+  }
+
+  // Sends specs_[from, to) on one stream: the messages hold runs of consecutive inputs (an input error
+  // in between ends one), each under half the limit and max_specs_per_message specs.
+  void SendMessages(grpc::ClientReaderWriter<v1::BatchRequest, v1::BatchResponse>* stream, size_t from, size_t to) {
+    const uint64_t budget = limits_.max_message_bytes / 2;
+    const int per_message = static_cast<int>(std::min<uint32_t>(1000, limits_.max_specs_per_message));
+    v1::BatchRequest req;
+    bool first = true;
+    uint64_t bytes = 0;
+    size_t prev = 0;
+    auto flush = [&]() {
+      if (req.specs_size() == 0) return true;
+      const bool ok = stream->Write(req);
+      req.Clear();
+      return ok;
+    };
+    for (size_t k = from; k < to; ++k) {
+      const size_t pos = specs_[k];
+      const Item& it = items_[pos];
+      if (req.specs_size() > 0 &&
+          (pos != prev + 1 || req.specs_size() >= per_message || bytes + it.wire_bytes > budget) && !flush())
+        break;
+      if (req.specs_size() == 0) {
+        if (first) *req.mutable_options() = ro_;
+        req.set_first_index(static_cast<int>(pos));
+        bytes = first ? base_first_ : base_;
+        first = false;
+      }
+      *req.add_specs() = it.spec;
+      bytes += it.wire_bytes;
+      prev = pos;
+    }
+    flush();
+    stream->WritesDone();
+  }
+
+  // Why `res` cannot be the answer to specs_[next, to), or "".
+  std::string Check(const v1::BatchResponse& res, size_t next, size_t to) const {
+    if (res.results_size() == 0) return "a response with no results";
+    int valid = 0;
+    for (int i = 0; i < res.results_size(); ++i) {
+      const v1::Result& r = res.results(i);
+      const int64_t index = r.index();
+      const size_t k = next + static_cast<size_t>(i);
+      if (k >= to)
+        return StrCat("result ", index, ": every spec this stream sent (", to - next + i, " more) was answered already");
+      const int64_t want = static_cast<int64_t>(specs_[k]);
+      if (index != want) {
+        std::string why;
+        if (index < 0) why = "negative";
+        else if (index >= static_cast<int64_t>(items_.size())) why = StrCat("past the last input (", items_.size() - 1, ")");
+        else if (index < want) why = "answered already, or not a spec sent";
+        else why = "out of order, or not a spec sent";
+        return StrCat("result index ", index, ": expected ", want, " (the next spec not yet answered); the index is ", why);
+      }
+      const uint32_t mask = r.valid_targets_mask();
+      if (mask >> kNumTargets != 0)
+        return StrCat("result ", index, ": valid_targets_mask ", Hex(mask), " has bits above the ", kNumTargets, " targets");
+      if (r.valid() != (mask != 0))
+        return StrCat("result ", index, ": valid is ", r.valid() ? "true" : "false", " but valid_targets_mask is ", Hex(mask));
+      if (r.valid() != (r.error_rules_size() == 0))
+        return StrCat("result ", index, ": valid is ", r.valid() ? "true" : "false", " with ", r.error_rules_size(), " error rules");
+      const bool silent = opt_.quiet && r.valid();
+      if (opt_.format == Format::kTextproto) {
+        if (!r.has_report()) return StrCat("result ", index, ": no report (one was asked for)");
+        if (r.report().index() != index || r.report().valid() != r.valid())
+          return StrCat("result ", index, ": its report says index ", r.report().index(), ", valid ",
+                        r.report().valid() ? "true" : "false");
+        if (!r.rendered().empty()) return StrCat("result ", index, ": rendered text that was not asked for");
+      } else {
+        if (r.has_report()) return StrCat("result ", index, ": a report that was not asked for");
+        if (silent != r.rendered().empty())
+          return StrCat("result ", index, silent ? ": rendered text for a valid spec under --quiet" : ": nothing rendered");
+      }
+      valid += r.valid() ? 1 : 0;
+    }
+    if (res.valid() != valid || res.invalid() != res.results_size() - valid)
+      return StrCat("a response counts ", res.valid(), " valid and ", res.invalid(), " invalid for ", valid, " valid and ",
+                    res.results_size() - valid, " invalid results");
+    return "";
+  }
+
+  void PrintErrorsUntil(size_t end) {
+    for (; printed_ < end; ++printed_) {
+      const Item& it = items_[printed_];
+      if (it.is_spec) continue;
+      ++invalid_;
+      ++input_errors_;
+      Write(RenderError(static_cast<int>(printed_), it, opt_));
+    }
+  }
+
+  void Print(const v1::Result& r) {
+    const size_t pos = static_cast<size_t>(r.index());
+    PrintErrorsUntil(pos);
+    const Item& it = items_[pos];
+    if (r.valid()) ++valid_; else ++invalid_;
+    if (opt_.format == Format::kTextproto) {
+      if (!(opt_.quiet && r.valid())) {
+        v1::Report rep = r.report();
+        if (it.stand_in) {
+          if (rep.name() == stand_in_) rep.set_name(it.name);
+          if (rep.spec().name() == stand_in_) rep.mutable_spec()->set_name(it.name);
+          if (rep.nearest_valid().name() == stand_in_) rep.mutable_nearest_valid()->set_name(it.name);
+        }
+        std::string text;
+        google::protobuf::TextFormat::PrintToString(rep, &text);
+        Write(text + "---\n");
+      }
+    } else if (it.stand_in) {
+      std::string text = r.rendered();
+      if (opt_.format == Format::kJson) {
+        std::string quoted;
+        json::Writer::AppendQuoted(it.name, &quoted);
+        ReplaceAll(stand_in_, std::string_view(quoted).substr(1, quoted.size() - 2), &text);
+      } else {
+        ReplaceAll(stand_in_, it.name, &text);
+      }
+      Write(text);
+    } else {
+      Write(r.rendered());
+    }
+    printed_ = pos + 1;
+  }
+
+  StreamEnd Stream(size_t from, size_t to) {
+    StreamEnd e;
+    grpc::ClientContext ctx;
+    cli::Prepare(conn_, &ctx);
+    auto stream = stub_->ValidateBatch(&ctx);
+    std::thread writer([&] { SendMessages(stream.get(), from, to); });
+    v1::BatchResponse res;
+    while (stream->Read(&res)) {
+      // The replica's address, read while the call is alive (after it ends, gRPC may name the target).
+      if (e.peer.empty()) e.peer = PeerName(ctx.peer());
+      e.bad = Check(res, from + e.answered, to);
+      if (!e.bad.empty()) {
+        ctx.TryCancel();
+        while (stream->Read(&res)) {}
+        break;
+      }
+      for (const v1::Result& r : res.results()) Print(r);
+      e.answered += static_cast<size_t>(res.results_size());
+    }
+    writer.join();
+    e.status = stream->Finish();
+    if (e.peer.empty()) e.peer = PeerName(ctx.peer());
+    return e;
+  }
+
+  // Every spec, on as many streams as it takes: max_specs_per_call each, and a new one from the first
+  // unanswered spec when one breaks.
+  int Send() {
+    constexpr int kRetries = 4;  // streams in a row that answer nothing: 0.1 + 0.2 + 0.4 + 0.8 s apart
+    const size_t n = specs_.size();
+    int idle = 0;
+    while (done_ < n) {
+      const size_t to = static_cast<size_t>(std::min<uint64_t>(n, done_ + limits_.max_specs_per_call));
+      const StreamEnd e = Stream(done_, to);
+      done_ += e.answered;
+      if (e.answered > 0) idle = 0;
+      if (!e.bad.empty()) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "tmapgen: remote %s: bad response from %s: %s\n", conn_.target.c_str(), e.peer.c_str(),
+                     e.bad.c_str());
+        return Unanswered();
+      }
+      if (e.status.ok()) {
+        if (done_ < to) {
+          std::fflush(stdout);
+          std::fprintf(stderr, "tmapgen: remote %s: %s ended the stream (OK) with %zu of its %zu specs unanswered\n",
+                       conn_.target.c_str(), e.peer.c_str(), to - done_, to - (done_ - e.answered));
+          return Unanswered();
+        }
+        continue;
+      }
+      if (Resumable(e.status.error_code()) && idle < kRetries) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "tmapgen: replica %s failed after %zu of %zu specs (%s: %s); resuming the remaining %zu on "
+                     "another replica\n", e.peer.c_str(), done_, n, server::CodeName(e.status.error_code()),
+                     e.status.error_message().c_str(), n - done_);
+        if (e.answered == 0) std::this_thread::sleep_for(std::chrono::milliseconds(100 << idle));
+        ++idle;
+        continue;
+      }
+      std::fflush(stdout);
+      CallFailed(conn_, e.status);
+      return Unanswered();
+    }
+    return 0;
+  }
+
+  // After a failure: what was answered (printed above) and what was not.
+  int Unanswered() {
+    std::fflush(stdout);
+    const size_t n = specs_.size();
+    std::fprintf(stderr, "tmapgen: remote %s: %zu of %zu specs answered (printed above), %zu not answered\n",
+                 conn_.target.c_str(), done_, n, n - done_);
+    return 2;
+  }
+
+  const Conn& conn_;
+  v2::Tmapd::Stub* stub_;
+  const Options& opt_;
+  std::vector<Item>& items_;
+  std::vector<size_t> specs_;  // positions in items_ of the specs to send, in order
+  ServerLimits limits_;
+  v1::RenderOptions ro_;
+  std::string stand_in_;
+  size_t base_ = 0, base_first_ = 0;  // a message without specs (first: with the options)
+  size_t done_ = 0;                   // specs_[0, done_) are answered and printed
+  size_t printed_ = 0;                // items_[0, printed_) are printed
+  int valid_ = 0, invalid_ = 0, input_errors_ = 0;
+};
+
 int RemoteValidate(const Conn& conn, v2::Tmapd::Stub* stub, const Options& opt, const std::vector<std::string>& positional) {
   Inputs in;
   bool read_ok = true;
   for (const std::string& p : positional) read_ok = ProcessInput(p, opt, &in) && read_ok;
-  const std::vector<Item>& items = in.items;
-  int valid = 0, invalid = 0, input_errors = 0;
-  grpc::Status status = grpc::Status::OK;
-  size_t printed = 0;  // items[0, printed) are out
-  auto print_errors_until = [&](size_t end) {
-    for (; printed < end; ++printed) {
-      const Item& it = items[printed];
-      if (it.is_spec) continue;
-      ++invalid;
-      ++input_errors;
-      Write(RenderError(static_cast<int>(printed), it, opt));
-    }
-  };
-  bool any_spec = false;
-  for (const Item& it : items) any_spec = any_spec || it.is_spec;
-  if (any_spec) {
-    grpc::ClientContext ctx;
-    Prepare(conn, &ctx);
-    auto stream = stub->ValidateBatch(&ctx);
-    const v1::RenderOptions ro = MakeRenderOptions(opt);
-    std::thread writer([&] {
-      constexpr int kPerMessage = 1000;
-      v1::BatchRequest req;
-      bool first = true;
-      auto flush = [&]() {
-        if (req.specs_size() == 0) return true;
-        if (first) *req.mutable_options() = ro;
-        first = false;
-        const bool ok = stream->Write(req);
-        req.Clear();
-        return ok;
-      };
-      for (size_t i = 0; i < items.size(); ++i) {
-        if (!items[i].is_spec) {
-          if (!flush()) break;
-          continue;
-        }
-        if (req.specs_size() == 0) req.set_first_index(static_cast<int>(i));
-        *req.add_specs() = items[i].spec;
-        if (req.specs_size() >= kPerMessage && !flush()) break;
-      }
-      flush();
-      stream->WritesDone();
-    });
-    v1::BatchResponse res;
-    while (stream->Read(&res)) {
-      for (const v1::Result& r : res.results()) {
-        print_errors_until(static_cast<size_t>(r.index()));
-        if (r.valid()) ++valid; else ++invalid;
-        Write(r.rendered());
-        printed = static_cast<size_t>(r.index()) + 1;
-      }
-    }
-    writer.join();
-    status = stream->Finish();
-  }
-  if (!status.ok()) {
-    std::fflush(stdout);
-    return CallFailed(conn, status);
-  }
-  print_errors_until(items.size());
-  std::fflush(stdout);
-  const int total = valid + invalid;
-  if (opt.format == Format::kText)
-    std::fprintf(stderr, "%d spec%s: %d valid, %d invalid%s\n", total, total == 1 ? "" : "s", valid, invalid,
-                 input_errors ? StrCat(" (", input_errors, " unreadable)").c_str() : "");
-  if (!read_ok) return 2;
-  if (input_errors > 0) return 2;
-  return invalid > 0 ? 1 : 0;
+  return BatchRun(conn, stub, opt, &in.items).Run(read_ok);
 }
 
 int RemoteBuild(const Conn& conn, v2::Tmapd::Stub* stub, const Options& opt,
@@ -438,6 +817,10 @@ int RunRemote(std::vector<std::string>* args_io) {
     if (name == "--remote") {
       std::string bad;
       if (!RemoteTarget(value, &conn.target, &bad)) return Fail(bad);  // HOST alone: port 50051 (common_flags.h)
+      const bool uri = value.find("://") != std::string::npos || value.rfind("unix:", 0) == 0 ||
+                       value.rfind("ipv4:", 0) == 0 || value.rfind("ipv6:", 0) == 0;
+      if (!uri && conn.target.find(',') != std::string::npos && !ResolveList(conn.target, &conn.target, &bad))
+        return Fail(bad);
     }
     else if (name == "--token") conn.token = value;
     else if (name == "--tls-ca") conn.tls_ca = value;

@@ -6,6 +6,7 @@ through tmapgen --remote (output byte-identical to the local command).
 usage: process_test.py TMAPD TMAPGEN SOURCE_DIR      (exit 77 = skipped, reason printed)
 """
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -1104,6 +1105,383 @@ class ScaleTest(unittest.TestCase):
             a.stop()
             b.stop()
         self.assertIn("method=Build", a.log() + b.log())
+
+
+class FakeTmapd:
+    """A tmapgen.v2.Tmapd that answers what a test tells it to (`batch`: a function from the requests of a
+    ValidateBatch stream and the context to the responses), to see what tmapgen --remote makes of answers
+    tmapd would never send. `health`: the grpc.health.v1 status it reports, as tmapd reports its own."""
+
+    def __init__(self, batch=None, max_message_bytes=4 << 20, health=health_pb2.HealthCheckResponse.SERVING):
+        from concurrent import futures
+        self.batch = batch
+        self.requests = []  # the BatchRequests received, as sent
+        self.describe = tmapd_pb2.DescribeResponse(max_message_bytes=max_message_bytes, max_specs_per_message=10000,
+                                                   max_specs_per_call=10000000)
+        self.stopping = threading.Event()
+        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=16),
+                                  options=[("grpc.max_receive_message_length", 64 << 20)])
+        handlers = {
+            "Describe": grpc.unary_unary_rpc_method_handler(
+                lambda req, ctx: self.describe, request_deserializer=tmapd_pb2.DescribeRequest.FromString,
+                response_serializer=tmapd_pb2.DescribeResponse.SerializeToString),
+            "ValidateBatch": grpc.stream_stream_rpc_method_handler(
+                self._batch, request_deserializer=tmapd_pb2.BatchRequest.FromString,
+                response_serializer=tmapd_pb2.BatchResponse.SerializeToString),
+        }
+        self.server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("tmapgen.v2.Tmapd", handlers),))
+        fake = self
+
+        class Health(health_pb2_grpc.HealthServicer):
+            def Check(self, req, ctx):
+                return health_pb2.HealthCheckResponse(status=health)
+
+            def Watch(self, req, ctx):
+                yield health_pb2.HealthCheckResponse(status=health)
+                fake.stopping.wait()
+
+        health_pb2_grpc.add_HealthServicer_to_server(Health(), self.server)
+        self.port = self.server.add_insecure_port("127.0.0.1:0")
+        self.address = "127.0.0.1:%d" % self.port
+        self.server.start()
+
+    def _batch(self, request_iterator, ctx):
+        def requests():
+            for r in request_iterator:
+                self.requests.append(r)
+                yield r
+        yield from self.batch(requests(), ctx)
+
+    def stop(self):
+        self.stopping.set()
+        self.server.stop(0).wait()
+
+
+def fake_result(index, valid=True, rendered=None):
+    """A result as tmapd sends it for --format text: the rendered text, and fields that agree."""
+    r = tmapd_pb2.Result(index=index, valid=valid, valid_targets_mask=2 if valid else 0,
+                         rendered=("spec %d answered\n" % index) if rendered is None else rendered)
+    if not valid:
+        r.error_rules.append("some-rule")
+    return r
+
+
+def indices(requests):
+    """The index of every spec of a stream's requests, in order (first_index as tmapd reads it)."""
+    out, nxt = [], 0
+    for r in requests:
+        if r.HasField("first_index"):
+            nxt = r.first_index
+        for _ in r.specs:
+            out.append(nxt)
+            nxt += 1
+    return out
+
+
+class ClientDistrustTest(unittest.TestCase):
+    """tmapgen --remote checks every response of a batch stream before it prints any of it: a server that
+    answers the wrong spec, answers twice, miscounts or stops early makes it fail with exit 2, saying how
+    many specs were answered, never crash or report success."""
+
+    @classmethod
+    def setUpClass(cls):
+        d = os.path.join(TMP, "distrust")
+        os.makedirs(d, exist_ok=True)
+        cls.specs = os.path.join(d, "three.jsonl")
+        with open(cls.specs, "w") as f:
+            for _ in range(3):
+                f.write('{"mode":"tiled","tensor_data_type":"f16","global_dim":[256,256],"box_dim":[64,64],'
+                        '"target":"sm_90a"}\n')
+
+    def run_against(self, batch, *extra, **kw):
+        fake = FakeTmapd(batch, **kw)
+        try:
+            p = subprocess.run([TMAPGEN, "--remote", fake.address, "--deadline-ms", "20000", "validate"] + list(extra) +
+                               [self.specs], capture_output=True, text=True, timeout=60)
+        finally:
+            fake.stop()
+        return p, fake
+
+    def assert_refused(self, batch, answered, *says):
+        p, _ = self.run_against(batch)
+        self.assertEqual(p.returncode, 2, p.stderr)  # never a signal (SIGSEGV, abort) or success
+        self.assertIn("%d of 3 specs answered (printed above), %d not answered" % (answered, 3 - answered), p.stderr)
+        for s in says:
+            self.assertIn(s, p.stderr)
+        self.assertEqual(p.stdout, "".join("spec %d answered\n" % i for i in range(answered)))
+        return p
+
+    def test_index_far_past_the_input(self):
+        def batch(reqs, ctx):
+            list(reqs)
+            yield tmapd_pb2.BatchResponse(results=[fake_result(50000000)], valid=1)
+        self.assert_refused(batch, 0, "bad response from 127.0.0.1:", "result index 50000000: expected 0",
+                            "past the last input")
+
+    def test_negative_index(self):
+        def batch(reqs, ctx):
+            list(reqs)
+            yield tmapd_pb2.BatchResponse(results=[fake_result(0)], valid=1)
+            yield tmapd_pb2.BatchResponse(results=[fake_result(-5)], valid=1)
+        self.assert_refused(batch, 1, "result index -5: expected 1", "negative")
+
+    def test_repeated_and_skipped_indices(self):
+        def repeated(reqs, ctx):
+            list(reqs)
+            yield tmapd_pb2.BatchResponse(results=[fake_result(0), fake_result(0)], valid=2)
+        self.assert_refused(repeated, 0, "result index 0: expected 1", "answered already")
+
+        def skipped(reqs, ctx):
+            list(reqs)
+            yield tmapd_pb2.BatchResponse(results=[fake_result(0), fake_result(2)], valid=2)
+        self.assert_refused(skipped, 0, "result index 2: expected 1", "out of order")
+
+    def test_stream_ends_ok_with_specs_unanswered(self):
+        def batch(reqs, ctx):
+            list(reqs)
+            yield tmapd_pb2.BatchResponse(results=[fake_result(0)], valid=1)
+        self.assert_refused(batch, 1, "ended the stream (OK) with 2 of its 3 specs unanswered")
+
+    def test_counts_and_fields_must_agree(self):
+        def miscounted(reqs, ctx):
+            list(reqs)
+            yield tmapd_pb2.BatchResponse(results=[fake_result(i) for i in range(3)], valid=5)
+        self.assert_refused(miscounted, 0, "a response counts 5 valid and 0 invalid for 3 valid and 0 invalid results")
+
+        def valid_without_targets(reqs, ctx):
+            list(reqs)
+            r = fake_result(0)
+            r.valid_targets_mask = 0
+            yield tmapd_pb2.BatchResponse(results=[r], valid=1)
+        self.assert_refused(valid_without_targets, 0, "result 0: valid is true but valid_targets_mask is 0x0")
+
+        def invalid_without_errors(reqs, ctx):
+            list(reqs)
+            r = fake_result(0, valid=False)
+            del r.error_rules[:]
+            yield tmapd_pb2.BatchResponse(results=[r], invalid=1)
+        self.assert_refused(invalid_without_errors, 0, "result 0: valid is false with 0 error rules")
+
+        def empty(reqs, ctx):
+            list(reqs)
+            yield tmapd_pb2.BatchResponse()
+        self.assert_refused(empty, 0, "a response with no results")
+
+        def unrendered(reqs, ctx):
+            list(reqs)
+            yield tmapd_pb2.BatchResponse(results=[fake_result(0, rendered="")], valid=1)
+        self.assert_refused(unrendered, 0, "result 0: nothing rendered")
+
+    def test_a_failed_stream_says_what_was_answered(self):
+        def batch(reqs, ctx):
+            list(reqs)
+            yield tmapd_pb2.BatchResponse(results=[fake_result(0)], valid=1)
+            ctx.abort(grpc.StatusCode.INVALID_ARGUMENT, "request: something the server did not like")
+        self.assert_refused(batch, 1, "INVALID_ARGUMENT: request: something the server did not like")
+
+    def test_a_broken_stream_resumes_from_the_first_unanswered_spec(self):
+        streams = []
+
+        def batch(reqs, ctx):
+            got = indices(reqs)
+            streams.append(got)
+            if len(streams) == 1:
+                yield tmapd_pb2.BatchResponse(results=[fake_result(got[0])], valid=1)
+                ctx.abort(grpc.StatusCode.UNAVAILABLE, "going away")
+            yield tmapd_pb2.BatchResponse(results=[fake_result(i) for i in got], valid=len(got))
+        p, _ = self.run_against(batch)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(streams, [[0, 1, 2], [1, 2]])
+        self.assertEqual(p.stdout, "spec 0 answered\nspec 1 answered\nspec 2 answered\n")
+        self.assertRegex(p.stderr, r"tmapgen: replica 127\.0\.0\.1:\d+ failed after 1 of 3 specs \(UNAVAILABLE: going away\); "
+                         r"resuming the remaining 2 on another replica\n3 specs: 3 valid, 0 invalid\n")
+
+    def test_messages_stay_under_the_advertised_limit(self):
+        """Messages are packed by bytes under the limit the server advertises; a spec that no message can
+        carry is an input error naming its place, and the other specs are sent and answered."""
+        d = os.path.join(TMP, "distrust")
+        f = os.path.join(d, "mixed.jsonl")
+        small = '{"mode":"tiled","tensor_data_type":"f16","global_dim":[256,256],"box_dim":[64,64]}'
+        big = ('{"mode":"im2col","tensor_data_type":"f16","tensor_rank":5,"global_dim":[64,16,16,16,8],'
+               '"global_strides":[128,2048,32768,524288],"box_dim":[64,1,1,1,1],"element_strides":[1,1,1,1,1],'
+               '"pixel_box_lower_corner":[-1,-1,-1],"pixel_box_upper_corner":[1,1,1],"channels_per_pixel":64,'
+               '"pixels_per_column":32,"global_address":1099511627776,"smem_address":1024,"target":"sm_90a"}')
+        with open(f, "w") as out:
+            out.write("\n".join([small] * 10 + [big] + [small] * 10) + "\n")
+
+        def batch(reqs, ctx):
+            got = indices(reqs)
+            yield tmapd_pb2.BatchResponse(results=[fake_result(i) for i in got], valid=len(got))
+        fake = FakeTmapd(batch, max_message_bytes=96)
+        try:
+            p = subprocess.run([TMAPGEN, "--remote", fake.address, "validate", f], capture_output=True, text=True,
+                               timeout=60)
+        finally:
+            fake.stop()
+        self.assertEqual(p.returncode, 2, p.stderr)  # the spec not sent is an input error, as locally
+        self.assertEqual(indices(fake.requests), list(range(10)) + list(range(11, 21)))
+        self.assertTrue(all(r.ByteSize() <= 96 for r in fake.requests), [r.ByteSize() for r in fake.requests])
+        self.assertGreater(len(fake.requests), 2)
+        lines = p.stdout.splitlines()
+        self.assertEqual(len(lines), 21)
+        self.assertRegex(lines[10], r"^%s:11: error\[input-error\] spec is \d+ bytes, over the server's message limit of "
+                         r"96 bytes \(Describe.max_message_bytes\); it was not sent \(spec 10\)$" % re.escape(f))
+        self.assertEqual(p.stderr, "21 specs: 20 valid, 1 invalid (1 unreadable)\n")
+
+    def test_unhealthy_replicas_get_no_calls(self):
+        """The client balances over the replicas whose grpc.health.v1 status is SERVING."""
+        real = Tmapd()
+
+        def batch(reqs, ctx):
+            list(reqs)
+            ctx.abort(grpc.StatusCode.INTERNAL, "this replica said it was not serving")
+            yield from ()
+        fake = FakeTmapd(batch, health=health_pb2.HealthCheckResponse.NOT_SERVING)
+        try:
+            env = dict(os.environ, NO_COLOR="1")
+            local = subprocess.run([TMAPGEN, "validate", self.specs], capture_output=True, text=True, env=env)
+            for _ in range(6):
+                p = subprocess.run([TMAPGEN, "--remote", "%s,%s" % (fake.address, real.address), "validate", self.specs],
+                                   capture_output=True, text=True, env=env, timeout=60)
+                self.assertEqual((p.returncode, p.stdout, p.stderr), (local.returncode, local.stdout, local.stderr))
+            self.assertEqual(fake.requests, [])
+        finally:
+            fake.stop()
+            real.stop()
+
+
+class LargeInputTest(unittest.TestCase):
+    """Specs whose messages or reports are large: remote output equals local output byte for byte."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = Tmapd()  # tmapd's default message limit, 4 MiB
+        cls.dir = os.path.join(TMP, "large")
+        os.makedirs(cls.dir, exist_ok=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        assert cls.server.stop() == 0
+
+    def same(self, *args):
+        env = dict(os.environ, NO_COLOR="1")
+        local = subprocess.run([TMAPGEN] + list(args), capture_output=True, env=env)
+        remote = subprocess.run([TMAPGEN, "--remote", self.server.address] + list(args), capture_output=True, env=env,
+                                timeout=120)
+        self.assertEqual(remote.returncode, local.returncode, (args, remote.stderr[-500:]))
+        self.assertEqual(remote.stdout, local.stdout, args)
+        self.assertEqual(remote.stderr, local.stderr, args)
+        return local
+
+    def test_many_specs_with_5kb_names(self):
+        """1,200 specs with 5 KB names: 6 MB of specs, more than one 4 MiB message holds."""
+        f = os.path.join(self.dir, "names5k.jsonl")
+        with open(f, "w") as out:
+            for i in range(1200):
+                out.write('{"name":"%s","mode":"tiled","tensor_data_type":"f16","global_dim":[1024,1024],'
+                          '"box_dim":[64,%d],"target":"sm_90a"}\n' % (("%05d" % i) * 1000, 64 if i % 3 else 300))
+        self.assertGreater(os.path.getsize(f), 4 << 20)
+        for fmt in ("text", "json", "textproto"):
+            self.assertEqual(self.same("validate", "--format", fmt, f).returncode, 1)
+
+    def test_a_3mb_name(self):
+        """Six specs in the text format, the third named by 3 MB: its JSON and text-format reports repeat the
+        name (6 MB, over the server's limit), yet remote prints the six records local prints."""
+        f = os.path.join(self.dir, "big.textproto")
+        recs = []
+        for i in range(6):
+            name = "n" * (3 << 20) if i == 2 else "s%d" % i
+            recs.append('name: "%s"\nmode: TILED\ntensor_data_type: CU_TENSOR_MAP_DATA_TYPE_FLOAT16\ntensor_rank: 2\n'
+                        'global_dim: 1024\nglobal_dim: 1024\nbox_dim: 64\nbox_dim: %d\ntarget: "sm_90a"\n'
+                        % (name, 64 if i % 2 == 0 else 300))
+        with open(f, "w") as out:
+            out.write("---\n".join(recs))
+        local = self.same("validate", "--format", "textproto", f)
+        self.assertEqual(local.stdout.count(b"\n---\n"), 6)
+        self.same("validate", "--format", "json", f)
+        self.same("validate", f)
+        self.same("validate", "--quiet", "--format", "textproto", f)
+
+    def test_long_names_that_need_escaping(self):
+        """Long names with quotes, backslashes, control characters and non-ASCII text: JSON escapes them,
+        text prints them as they are; remote equals local in every format."""
+        import json
+        f = os.path.join(self.dir, "escapes.jsonl")
+        with open(f, "w") as out:
+            for i, piece in enumerate(['a"b\\c', "tab\there\nnewline\x01\x1f", "\u00e9\u4e2d\U0001f600", "plain"]):
+                name = piece * ((1 << 20) // len(piece) + 1)
+                out.write(json.dumps({"name": name, "mode": "tiled", "tensor_data_type": "f16",
+                                      "global_dim": [1024, 1024], "box_dim": [64, 64 if i % 2 else 300],
+                                      "target": "sm_90a"}) + "\n")
+        for fmt in ("text", "json", "textproto"):
+            self.same("validate", "--format", fmt, f)
+        self.same("validate", "--color", "always", f)
+
+
+@unittest.skipUnless(os.environ.get("TMAPD_REPLICA_TEST"), "runs as its own test (tmapd_replica_test)")
+class ReplicaTest(unittest.TestCase):
+    """Three replicas on loopback, one killed (SIGKILL) in the middle of a batch of 200,000 specs: the client
+    resumes the unanswered specs on another replica and prints what a local run prints."""
+
+    def cpu_ticks(self, server):
+        with open("/proc/%d/stat" % server.proc.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime + stime
+
+    def test_a_replica_killed_mid_batch_loses_nothing(self):
+        import hashlib
+        n = int(os.environ.get("TMAPD_REPLICA_SPECS", "200000"))
+        specs = os.path.join(TMP, "replicas.jsonl")
+        subprocess.run([sys.executable, os.path.join(SRC, "scripts", "gen-specs.py"), str(n), specs, "--seed", "27",
+                        "--input-error-frac", "0.001"], check=True, capture_output=True)
+        env = dict(os.environ, NO_COLOR="1")
+
+        def run(cmd, on_progress=None):
+            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+            err = []
+            t = threading.Thread(target=lambda: err.append(p.stderr.read()))
+            t.start()
+            h, size = hashlib.sha256(), 0
+            while True:
+                chunk = p.stdout.read(1 << 20)
+                if not chunk:
+                    break
+                h.update(chunk)
+                size += len(chunk)
+                if on_progress:
+                    on_progress(size)
+            p.wait(timeout=300)
+            t.join()
+            return p.returncode, h.hexdigest(), size, err[0].decode()
+
+        start = time.time()
+        local = run([TMAPGEN, "validate", specs])
+        replicas = [Tmapd() for _ in range(3)]
+        killed = []
+        try:
+            target = ",".join(r.address for r in replicas)
+
+            def kill_the_busy_one(size):
+                # A quarter of the way: the replica that has used the most CPU is the one answering the stream.
+                if not killed and size > local[2] // 4:
+                    busy = max(replicas, key=self.cpu_ticks)
+                    busy.proc.send_signal(signal.SIGKILL)
+                    killed.append(busy)
+            remote = run([TMAPGEN, "--remote", target, "validate", specs], kill_the_busy_one)
+        finally:
+            for r in replicas:
+                r.stop()
+        print("%d specs: local + remote with a replica killed: %.1f s" % (n, time.time() - start), file=sys.stderr)
+        self.assertEqual(len(killed), 1)
+        self.assertEqual(remote[:3], local[:3])  # exit status, output hash, output size
+        unreadable = re.search(r"\((\d+) unreadable\)", local[3])
+        sent = n - (int(unreadable.group(1)) if unreadable else 0)
+        lines = remote[3].splitlines(True)
+        self.assertEqual(lines[-1], local[3])  # the same summary line
+        self.assertRegex("".join(lines[:-1]), r"^(tmapgen: replica %s failed after \d+ of %d specs \(\w+: [^\n]*\); resuming "
+                         r"the remaining \d+ on another replica\n)+$" % (re.escape(killed[0].address), sent))
+        survivors = [r for r in replicas if r is not killed[0]]
+        self.assertIn("method=ValidateBatch status=OK", "".join(r.log() for r in survivors))
 
 
 class ShutdownTest(unittest.TestCase):
