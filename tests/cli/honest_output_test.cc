@@ -166,6 +166,22 @@ TEST(HonestOutput, RemoteTargetDefaultPort) {
   }
 }
 
+// A comma-separated list: each server by the rules of one (default port included); the caller resolves
+// the list into gRPC's resolver-free ipv4:/ipv6: target (cli/remote.cc). gRPC targets stay as they are.
+TEST(HonestOutput, RemoteTargetLists) {
+  std::string t, err;
+  ASSERT_TRUE(RemoteTarget("10.0.0.5:6000,10.0.0.6", &t, &err)) << err;
+  EXPECT_EQ(t, "10.0.0.5:6000,10.0.0.6:50051");
+  ASSERT_TRUE(RemoteTarget("gpu1,[::1]:7000,gpu2:7001", &t, &err)) << err;
+  EXPECT_EQ(t, "gpu1:50051,[::1]:7000,gpu2:7001");
+  ASSERT_TRUE(RemoteTarget("ipv4:127.0.0.1:5001,127.0.0.1:5002", &t, &err)) << err;
+  EXPECT_EQ(t, "ipv4:127.0.0.1:5001,127.0.0.1:5002");
+  for (const char* bad : {"a:1,,b:2", "a:1,", ",a:1", "a:1,b:0", "a:1,b:", "a:1,unix:/tmp/s", "a:1,::1"}) {
+    EXPECT_FALSE(RemoteTarget(bad, &t, &err)) << bad;
+    EXPECT_TRUE(Has(err, "--remote")) << err;
+  }
+}
+
 // no-color.org: NO_COLOR set and not empty disables colors; TERM=dumb terminals get none either.
 TEST(HonestOutput, ColorsFollowNoColorAndDumbTerminals) {
   EXPECT_TRUE(AutoColorFor(true, nullptr, "xterm-256color"));
