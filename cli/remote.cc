@@ -587,8 +587,8 @@ class BatchRun {
   int Unanswered() {
     std::fflush(stdout);
     const size_t n = specs_.size();
-    std::fprintf(stderr, "tmapgen: remote %s: %zu of %zu specs answered (printed above), %zu not answered\n",
-                 conn_.target.c_str(), done_, n, n - done_);
+    std::fprintf(stderr, "tmapgen: remote %s: %zu of %zu specs answered%s, %zu not answered\n", conn_.target.c_str(), done_,
+                 n, done_ > 0 ? " (printed above)" : "", n - done_);
     return 2;
   }
 

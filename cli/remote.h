@@ -14,8 +14,14 @@
 //   else: rules, show (the same answer everywhere), --help,
 //   --version and every usage error; the caller then runs the remaining args itself, so that those
 //   print exactly what they print without --remote.
-// - --remote takes HOST:PORT, or any gRPC target ("ipv4:127.0.0.1:5001,127.0.0.1:5002",
-//   "dns:///farm.example:50051"): calls are balanced round_robin over every address it resolves to.
+// - --remote takes HOST:PORT, a comma-separated list of HOST[:PORT] (resolved here into gRPC's
+//   "ipv4:A:P,B:P" or "ipv6:[A]:P,..." target), or any gRPC target ("dns:///farm.example:50051"): calls
+//   are balanced round_robin over every address it resolves to whose grpc.health.v1 status is SERVING;
+//   unary calls other than Check are retried by gRPC on UNAVAILABLE.
+// - validate packs its specs by bytes under the limit the server advertises (Describe), checks every
+//   response before printing it, and resumes a broken stream from the first unanswered spec on another
+//   replica (one line on stderr when it does). A bad response, or a stream that ends with specs
+//   unanswered, returns 2 after saying how many specs were answered and how many were not.
 // - --token TOKEN (or $TMAPGEN_TOKEN) is sent as "authorization: Bearer TOKEN"; --tls-ca FILE
 //   connects with TLS, trusting the CA certificates in FILE. --deadline-ms N bounds each call.
 // - Failures of the call itself (server down, wrong token, deadline) print
