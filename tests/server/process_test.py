@@ -1121,7 +1121,16 @@ class FakeTmapd:
         self.stopping = threading.Event()
         self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=16),
                                   options=[("grpc.max_receive_message_length", 64 << 20)])
+        self.build = None  # Build: a function (request, context) -> Result
+        self.build_calls = 0
+
+        def build(req, ctx):
+            self.build_calls += 1
+            return self.build(req, ctx)
         handlers = {
+            "Build": grpc.unary_unary_rpc_method_handler(
+                build, request_deserializer=tmapd_pb2.BuildRequest.FromString,
+                response_serializer=tmapd_pb2.Result.SerializeToString),
             "Describe": grpc.unary_unary_rpc_method_handler(
                 lambda req, ctx: self.describe, request_deserializer=tmapd_pb2.DescribeRequest.FromString,
                 response_serializer=tmapd_pb2.DescribeResponse.SerializeToString),
@@ -1328,6 +1337,23 @@ class ClientDistrustTest(unittest.TestCase):
         self.assertRegex(lines[10], r"^%s:11: error\[input-error\] spec is \d+ bytes, over the server's message limit of "
                          r"96 bytes \(Describe.max_message_bytes\); it was not sent \(spec 10\)$" % re.escape(f))
         self.assertEqual(p.stderr, "21 specs: 20 valid, 1 invalid (1 unreadable)\n")
+
+    def test_unary_calls_are_retried_on_unavailable(self):
+        """The service config's retryPolicy: a unary call that fails UNAVAILABLE is made again by gRPC."""
+        fake = FakeTmapd()
+
+        def build(req, ctx):
+            if fake.build_calls == 1:
+                ctx.abort(grpc.StatusCode.UNAVAILABLE, "try again")
+            return fake_result(0, rendered="built\n")
+        fake.build = build
+        try:
+            p = subprocess.run([TMAPGEN, "--remote", fake.address, "--mode", "tiled"], capture_output=True, text=True,
+                               timeout=60)
+        finally:
+            fake.stop()
+        self.assertEqual((p.returncode, p.stdout, p.stderr), (0, "built\n", ""))
+        self.assertEqual(fake.build_calls, 2)
 
     def test_unhealthy_replicas_get_no_calls(self):
         """The client balances over the replicas whose grpc.health.v1 status is SERVING."""
