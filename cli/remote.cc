@@ -243,8 +243,6 @@ std::string RenderError(int index, const Item& it, const Options& opt) {
   }
 }
 
-// ---------------------------------------------------------------------------------------------- commands
-
 // ---------------------------------------------------------------------------------------------- batches
 //
 // validate FILE... sends its specs on ValidateBatch streams:
@@ -435,8 +433,7 @@ class BatchRun {
       const v1::Result& r = res.results(i);
       const int64_t index = r.index();
       const size_t k = next + static_cast<size_t>(i);
-      if (k >= to)
-        return StrCat("result ", index, ": every spec this stream sent (", to - next + i, " more) was answered already");
+      if (k >= to) return StrCat("result index ", index, ": every spec this stream sent was answered already");
       const int64_t want = static_cast<int64_t>(specs_[k]);
       if (index != want) {
         std::string why;
@@ -605,6 +602,8 @@ class BatchRun {
   size_t printed_ = 0;                // items_[0, printed_) are printed
   int valid_ = 0, invalid_ = 0, input_errors_ = 0;
 };
+
+// ---------------------------------------------------------------------------------------------- commands
 
 int RemoteValidate(const Conn& conn, v2::Tmapd::Stub* stub, const Options& opt, const std::vector<std::string>& positional) {
   Inputs in;
