@@ -275,7 +275,8 @@ grpc::Status AskLimits(const Conn& conn, v2::Tmapd::Stub* stub, ServerLimits* ou
   if (s.error_code() == grpc::UNIMPLEMENTED) return grpc::Status::OK;
   if (!s.ok()) return s;
   // 0 is "not said"; the message limit is bounded as tmapd bounds its flag.
-  if (res.max_message_bytes() > 0) out->max_message_bytes = std::min<uint64_t>(res.max_message_bytes(), uint64_t{1} << 30);
+  if (res.max_message_bytes() > 0)
+    out->max_message_bytes = std::min<uint64_t>(res.max_message_bytes(), uint64_t{1} << 30);
   if (res.max_specs_per_message() > 0) out->max_specs_per_message = res.max_specs_per_message();
   if (res.max_specs_per_call() > 0) out->max_specs_per_call = res.max_specs_per_call();
   return grpc::Status::OK;
@@ -438,18 +439,23 @@ class BatchRun {
       if (index != want) {
         std::string why;
         if (index < 0) why = "negative";
-        else if (index >= static_cast<int64_t>(items_.size())) why = StrCat("past the last input (", items_.size() - 1, ")");
+        else if (index >= static_cast<int64_t>(items_.size()))
+          why = StrCat("past the last input (", items_.size() - 1, ")");
         else if (index < want) why = "answered already, or not a spec sent";
         else why = "out of order, or not a spec sent";
-        return StrCat("result index ", index, ": expected ", want, " (the next spec not yet answered); the index is ", why);
+        return StrCat("result index ", index, ": expected ", want, " (the next spec not yet answered); the index is ",
+                      why);
       }
       const uint32_t mask = r.valid_targets_mask();
       if (mask >> kNumTargets != 0)
-        return StrCat("result ", index, ": valid_targets_mask ", Hex(mask), " has bits above the ", kNumTargets, " targets");
+        return StrCat("result ", index, ": valid_targets_mask ", Hex(mask), " has bits above the ", kNumTargets,
+                      " targets");
       if (r.valid() != (mask != 0))
-        return StrCat("result ", index, ": valid is ", r.valid() ? "true" : "false", " but valid_targets_mask is ", Hex(mask));
+        return StrCat("result ", index, ": valid is ", r.valid() ? "true" : "false", " but valid_targets_mask is ",
+                      Hex(mask));
       if (r.valid() != (r.error_rules_size() == 0))
-        return StrCat("result ", index, ": valid is ", r.valid() ? "true" : "false", " with ", r.error_rules_size(), " error rules");
+        return StrCat("result ", index, ": valid is ", r.valid() ? "true" : "false", " with ", r.error_rules_size(),
+                      " error rules");
       const bool silent = opt_.quiet && r.valid();
       if (opt_.format == Format::kTextproto) {
         if (!r.has_report()) return StrCat("result ", index, ": no report (one was asked for)");
@@ -460,7 +466,8 @@ class BatchRun {
       } else {
         if (r.has_report()) return StrCat("result ", index, ": a report that was not asked for");
         if (silent != r.rendered().empty())
-          return StrCat("result ", index, silent ? ": rendered text for a valid spec under --quiet" : ": nothing rendered");
+          return StrCat("result ", index,
+                        silent ? ": rendered text for a valid spec under --quiet" : ": nothing rendered");
       }
       valid += r.valid() ? 1 : 0;
     }
@@ -584,8 +591,8 @@ class BatchRun {
   int Unanswered() {
     std::fflush(stdout);
     const size_t n = specs_.size();
-    std::fprintf(stderr, "tmapgen: remote %s: %zu of %zu specs answered%s, %zu not answered\n", conn_.target.c_str(), done_,
-                 n, done_ > 0 ? " (printed above)" : "", n - done_);
+    std::fprintf(stderr, "tmapgen: remote %s: %zu of %zu specs answered%s, %zu not answered\n", conn_.target.c_str(),
+                 done_, n, done_ > 0 ? " (printed above)" : "", n - done_);
     return 2;
   }
 
