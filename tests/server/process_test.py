@@ -1306,6 +1306,23 @@ class ClientDistrustTest(unittest.TestCase):
         self.assertRegex(p.stderr, r"tmapgen: replica 127\.0\.0\.1:\d+ failed after 1 of 3 specs \(UNAVAILABLE: going away\); "
                          r"resuming the remaining 2 on another replica\n3 specs: 3 valid, 0 invalid\n")
 
+    def test_streams_hold_at_most_max_specs_per_call(self):
+        streams = []
+
+        def batch(reqs, ctx):
+            got = indices(reqs)
+            streams.append(got)
+            yield tmapd_pb2.BatchResponse(results=[fake_result(i) for i in got], valid=len(got))
+        fake = FakeTmapd(batch)
+        fake.describe.max_specs_per_call = 2
+        try:
+            p = subprocess.run([TMAPGEN, "--remote", fake.address, "validate", self.specs], capture_output=True, text=True,
+                               timeout=60)
+        finally:
+            fake.stop()
+        self.assertEqual((p.returncode, p.stderr), (0, "3 specs: 3 valid, 0 invalid\n"))
+        self.assertEqual(streams, [[0, 1], [2]])
+
     def test_messages_stay_under_the_advertised_limit(self):
         """Messages are packed by bytes under the limit the server advertises; a spec that no message can
         carry is an input error naming its place, and the other specs are sent and answered."""
