@@ -1528,6 +1528,33 @@ class ReplicaTest(unittest.TestCase):
         self.assertIn("method=ValidateBatch status=OK", "".join(r.log() for r in survivors))
 
 
+class ServerListTest(unittest.TestCase):
+    def test_lists_and_targets(self):
+        """--remote with a list of servers, gRPC's ipv4: list, a list that mixes an IPv6 literal (an ipv6:
+        target with IPv4-mapped addresses) and a dns:/// name: the same output as the local command."""
+        a, b = Tmapd(), Tmapd()
+        try:
+            g = os.path.join(TMP, "lists.jsonl")
+            subprocess.run([sys.executable, os.path.join(SRC, "scripts", "gen-specs.py"), "300", g], check=True,
+                           capture_output=True)
+            env = dict(os.environ, NO_COLOR="1")
+            local = subprocess.run([TMAPGEN, "validate", g], capture_output=True, env=env)
+            for target in ("%s,%s" % (a.address, b.address), "ipv4:%s,%s" % (a.address, b.address),
+                           "localhost:%d,[::ffff:127.0.0.1]:%d" % (a.port, b.port), "dns:///localhost:%d" % a.port):
+                p = subprocess.run([TMAPGEN, "--remote", target, "validate", g], capture_output=True, env=env,
+                                   timeout=60)
+                self.assertEqual((p.returncode, p.stdout, p.stderr), (local.returncode, local.stdout, local.stderr),
+                                 target)
+            for bad, says in (("%s,,%s" % (a.address, b.address), "an empty server in the list"),
+                              ("%s,no-such-host.invalid:1" % a.address, 'cannot resolve "no-such-host.invalid"')):
+                p = subprocess.run([TMAPGEN, "--remote", bad, "validate", g], capture_output=True, text=True, timeout=60)
+                self.assertEqual(p.returncode, 2)
+                self.assertIn(says, p.stderr)
+        finally:
+            a.stop()
+            b.stop()
+
+
 class ShutdownTest(unittest.TestCase):
     def test_sigterm_finishes_calls_in_flight(self):
         server = Tmapd()
