@@ -9,6 +9,8 @@ pkgs+=(zlib1g-dev)
 pkgs+=(libabsl-dev libsimdjson-dev)
 # tmapd (server/) and tmapgen --remote; the service tests use a Python gRPC client and openssl.
 pkgs+=(libgrpc++-dev protobuf-compiler-grpc python3-grpcio python3-grpc-tools python3-protobuf openssl)
+# tmapd's Prometheus endpoint (--metrics-listen); tmapd builds without it and then refuses the flag.
+pkgs+=(prometheus-cpp-dev)
 # The Python package (python/, scripts/python-test.sh): a virtual environment and the headers to build it.
 pkgs+=(python3-venv python3-dev)
 missing=()

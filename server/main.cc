@@ -14,6 +14,8 @@
 #include <thread>
 
 #include "absl/synchronization/mutex.h"
+#include "server/health_listener.h"
+#include "server/metrics.h"
 #include "server/service.h"
 #include "src/io/file.h"
 #include "src/util/status.h"
@@ -35,10 +37,13 @@ const char* kUsage =
     "             [--handshake-timeout-ms N] [--max-connection-idle-ms N] [--max-connection-age-ms N]\n"
     "             [--keepalive-time-ms N] [--keepalive-timeout-ms N] [--max-streams-per-connection N]\n"
     "             [--fd-reserve N] [--max-connections N] [--validate-threads N] [--poll-strategy poll|epoll1]\n"
-    "             [--no-gpu] [--no-log]\n"
+    "             [--metrics-listen ADDR [--metrics-allow-remote]] [--health-listen ADDR] [--no-gpu] [--no-log]\n"
     "  --listen ADDR       127.0.0.1:50051 by default; port 0 picks one. An address that does not resolve to\n"
     "                      loopback only needs TLS.\n"
-    "  --token-file FILE   require \"authorization: Bearer <token>\" on every call (also $TMAPD_TOKEN)\n";
+    "  --token-file FILE   require \"authorization: Bearer <token>\" on every call (also $TMAPD_TOKEN)\n"
+    "  --metrics-listen ADDR  serve Prometheus metrics (GET /metrics, plain HTTP) on ADDR; loopback only unless\n"
+    "                      --metrics-allow-remote\n"
+    "  --health-listen ADDR   also serve grpc.health.v1 alone, in plaintext, on ADDR (for probes without TLS)\n";
 
 bool ParseU64(const std::string& s, uint64_t* out) {
   if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 18) return false;
@@ -78,7 +83,8 @@ int main(int argc, char** argv) {
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   tmapgen::server::ServerConfig c;
   std::string poll_strategy = "poll";
-  std::string cert_file, key_file, token_file;
+  std::string cert_file, key_file, token_file, metrics_listen, health_listen;
+  bool metrics_allow_remote = false;
   uint64_t grace_ms = 10000;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i], value;
@@ -115,6 +121,9 @@ int main(int argc, char** argv) {
     else if (a == "--tls-cert") { if (!take()) { std::fputs(kUsage, stderr); return 2; } cert_file = value; }
     else if (a == "--tls-key") { if (!take()) { std::fputs(kUsage, stderr); return 2; } key_file = value; }
     else if (a == "--token-file") { if (!take()) { std::fputs(kUsage, stderr); return 2; } token_file = value; }
+    else if (a == "--metrics-listen") { if (!take() || value.empty()) { std::fprintf(stderr, "tmapd: --metrics-listen needs HOST:PORT\n%s", kUsage); return 2; } metrics_listen = value; }
+    else if (a == "--metrics-allow-remote") metrics_allow_remote = true;
+    else if (a == "--health-listen") { if (!take() || value.empty()) { std::fprintf(stderr, "tmapd: --health-listen needs HOST:PORT\n%s", kUsage); return 2; } health_listen = value; }
     else if (a == "--no-gpu") c.use_gpu = false;
     else if (a == "--no-log") c.log = false;
     else if (a == "--max-message-bytes") { if (!num(&n, 1u << 30)) return 2; c.limits.max_message_bytes = n; }
@@ -190,6 +199,21 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
+  if (metrics_allow_remote && metrics_listen.empty()) {
+    std::fprintf(stderr, "tmapd: --metrics-allow-remote needs --metrics-listen\n");
+    return 2;
+  }
+  // The metrics endpoint first: a flag that cannot be honoured stops tmapd before it serves.
+  std::unique_ptr<tmapgen::server::Metrics> metrics;
+  if (!metrics_listen.empty()) {
+    metrics = tmapgen::server::Metrics::Start(metrics_listen, metrics_allow_remote, &err);
+    if (!metrics) {
+      std::fprintf(stderr, "tmapd: %s\n", err.c_str());
+      return 2;
+    }
+    c.metrics = metrics.get();
+  }
+
   std::unique_ptr<tmapgen::server::Server> server = tmapgen::server::Server::Start(c, &err);
   if (!server) {
     std::fprintf(stderr, "tmapd: %s\n", err.c_str());
@@ -197,11 +221,25 @@ int main(int argc, char** argv) {
   }
   std::fprintf(stderr, "tmapd: listening on %s (%s%s)\n", server->bound().c_str(),
                c.tls_cert_pem.empty() ? "plaintext" : "TLS", c.token.empty() ? "" : ", token required");
+  std::unique_ptr<tmapgen::server::HealthListener> health;
+  if (!health_listen.empty()) {
+    health = tmapgen::server::HealthListener::Start(health_listen, {"tmapgen.v1.Tmapd", "tmapgen.v2.Tmapd"}, &err);
+    if (!health) {
+      std::fprintf(stderr, "tmapd: %s\n", err.c_str());
+      server->Shutdown(std::chrono::milliseconds(0));
+      server->Wait();
+      return 1;
+    }
+    std::fprintf(stderr, "tmapd: health listening on %s (grpc.health.v1 only, plaintext)\n", health->bound().c_str());
+  }
+  if (metrics) std::fprintf(stderr, "tmapd: metrics listening on %s (GET /metrics)\n", metrics->bound().c_str());
   std::fflush(stderr);
 
   std::thread stopper([&] {
     int sig = 0;
     sigwait(&set, &sig);
+    // Readiness goes first: probes see NOT_SERVING while calls in flight finish.
+    if (health) health->SetServing(false);
     std::fprintf(stderr, "tmapd: signal %d: finishing calls in flight (at most %llu ms)\n", sig,
                  static_cast<unsigned long long>(grace_ms));
     server->Shutdown(std::chrono::milliseconds(grace_ms));
@@ -209,6 +247,7 @@ int main(int argc, char** argv) {
   server->Wait();
   stopper.join();
   server.reset();
+  if (health) health->Shutdown();
   std::fprintf(stderr, "tmapd: stopped\n");
   return 0;
 }

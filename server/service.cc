@@ -19,6 +19,7 @@
 #include "server/check_worker.h"
 #include "server/gpu_queue.h"
 #include "server/grpc_status.h"
+#include "server/metrics.h"
 #include "server/net_address.h"
 #include "server/request_log.h"
 #include "src/util/strings.h"
@@ -62,7 +63,8 @@ class Core {
       : engine_(c.limits, c.use_gpu, std::move(instance)),
         token_(c.token),
         gpu_(c.limits.gpu_concurrency, c.limits.gpu_queue),
-        max_calls_(static_cast<int>(c.limits.max_concurrent_calls)) {
+        max_calls_(static_cast<int>(c.limits.max_concurrent_calls)),
+        metrics_(c.metrics) {
     if (c.log) log_ = std::make_unique<RequestLog>(2);
     engine_.set_check_worker(c.check_worker.empty() ? DefaultCheckWorker() : c.check_worker);
     engine_.set_services({v1::Tmapd::service_full_name(), v2::Tmapd::service_full_name()});
@@ -83,6 +85,7 @@ class Core {
   void Leave() { calls_.fetch_sub(1, std::memory_order_acq_rel); }
   int calls() const { return calls_.load(); }
   grpc::Status Busy() const {
+    Refused(Refusal::kConcurrentCalls);
     return grpc::Status(grpc::RESOURCE_EXHAUSTED, StrCat("server busy: ", max_calls_,
                                                          " calls in progress (max_concurrent_calls); retry later"));
   }
@@ -99,17 +102,36 @@ class Core {
         for (size_t i = 0; i < want.size(); ++i) diff |= static_cast<unsigned char>(it->second.data()[i] ^ want[i]);
         ok = diff == 0;
       }
-      if (!ok) return grpc::Status(grpc::UNAUTHENTICATED, "missing or wrong bearer token (authorization metadata)");
+      if (!ok) {
+        Refused(Refusal::kUnauthenticated);
+        return grpc::Status(grpc::UNAUTHENTICATED, "missing or wrong bearer token (authorization metadata)");
+      }
     }
-    if (Expired(ctx)) return grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline exceeded before the call started");
+    if (Expired(ctx)) {
+      Refused(Refusal::kDeadline);
+      return grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline exceeded before the call started");
+    }
     return grpc::Status::OK;
   }
 
-  // duration_us: from the call's start to its answer.
+  // Metrics: a call has started (paired with its one Log), was refused, a batch's specs.
+  void Started(std::string_view method) const {
+    if (metrics_) metrics_->CallStarted(method);
+  }
+  void Refused(Refusal r) const {
+    if (metrics_) metrics_->Refused(r);
+  }
+  void BatchSpecs(uint64_t computed, uint64_t delivered) const {
+    if (metrics_) metrics_->BatchSpecs(computed, delivered);
+  }
+
+  // duration_us: from the call's start to its answer. Every call ends here once (the metrics too).
   void Log(const std::string& method, grpc::StatusCode code, Clock::time_point start, Clock::time_point answered,
            const std::string& extra) {
-    if (!log_) return;
+    if (!log_ && !metrics_) return;
     const auto us = std::chrono::duration_cast<std::chrono::microseconds>(answered - start).count();
+    if (metrics_) metrics_->CallEnded(method, static_cast<int>(code), us);
+    if (!log_) return;
     log_->Line(method.c_str(), CodeName(code), us, extra);
   }
   void FlushLog() {
@@ -123,6 +145,7 @@ class Core {
   std::unique_ptr<RequestLog> log_;
   std::atomic<int> calls_{0};
   int max_calls_;
+  Metrics* metrics_;
 };
 
 template <typename Msg>
@@ -150,10 +173,12 @@ grpc::Status Answer(Core* core, grpc::CallbackServerContext* ctx, const absl::St
     return g;
   }
   const size_t n = res.ByteSizeLong();
-  if (n > core->limits().max_message_bytes)
+  if (n > core->limits().max_message_bytes) {
+    core->Refused(Refusal::kResponseTooLarge);
     return grpc::Status(grpc::RESOURCE_EXHAUSTED,
                         StrCat("response: ", n, " bytes, over the message limit of ", core->limits().max_message_bytes,
                                " bytes (--max-message-bytes); nothing was sent"));
+  }
   bool own = false;
   return grpc::SerializationTraits<Resp>::Serialize(res, out, &own);
 }
@@ -169,10 +194,16 @@ class GpuCall final : public grpc::ServerUnaryReactor {
   void Queue(std::function<grpc::Status(GpuCall*)> work) {
     const bool queued = core_->gpu().Submit([this, work]() {
       if (cancelled_.load()) return Reply(grpc::Status(grpc::CANCELLED, "client went away while waiting for the GPU"));
-      if (Expired(ctx_)) return Reply(grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline passed while waiting for the GPU"));
+      if (Expired(ctx_)) {
+        core_->Refused(Refusal::kDeadline);
+        return Reply(grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline passed while waiting for the GPU"));
+      }
       Reply(work(this));
     });
-    if (!queued) Reply(grpc::Status(grpc::RESOURCE_EXHAUSTED, "GPU queue full: retry later (--gpu-queue)"));
+    if (!queued) {
+      core_->Refused(Refusal::kGpuQueueFull);
+      Reply(grpc::Status(grpc::RESOURCE_EXHAUSTED, "GPU queue full: retry later (--gpu-queue)"));
+    }
   }
 
   bool cancelled() const { return cancelled_.load(); }
@@ -207,6 +238,7 @@ class GpuCall final : public grpc::ServerUnaryReactor {
 grpc::ServerUnaryReactor* Unary(Core* core, Method m, const std::string& name, grpc::CallbackServerContext* ctx,
                                 const ByteBuffer* in, ByteBuffer* out) {
   const Clock::time_point start = Clock::now();
+  core->Started(name);
   auto reply = [&](const grpc::Status& s, bool entered) {
     if (entered) core->Leave();
     core->Log(name, s.error_code(), start, Clock::now(), "");
@@ -302,6 +334,7 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
  public:
   BatchCall(Core* core, std::string name, grpc::CallbackServerContext* ctx)
       : core_(core), name_(std::move(name)), ctx_(ctx), start_(Clock::now()) {
+    core_->Started(name_);
     entered_ = core_->Enter();
     if (!entered_) {
       End(core_->Busy());
@@ -333,8 +366,11 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
     if (!ok) {
       SetError(grpc::Status(grpc::CANCELLED, "client went away"));
       pending_.clear();
+      pending_specs_.clear();
     } else {
       pending_.pop_front();
+      delivered_ += pending_specs_.front();
+      pending_specs_.pop_front();
     }
     Settle(&lock);
   }
@@ -342,6 +378,7 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
   void OnCancel() override { cancelled_ = true; }
 
   void OnDone() override {
+    core_->BatchSpecs(state_.total, delivered_);
     core_->Log(name_, code_, start_, answered_,
                StrCat(" specs=", state_.total, " valid=", state_.valid, cancelled_ ? " client_cancelled=1" : ""));
     delete this;
@@ -369,13 +406,15 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
         }
         lock->unlock();
         std::deque<ByteBuffer> out;
-        grpc::Status st = Process(&msg, &out);
+        std::deque<int> out_specs;
+        grpc::Status st = Process(&msg, &out, &out_specs);
         lock->lock();
         processing_ = false;
         if (!st.ok()) {
           SetError(st);
         } else {
           for (ByteBuffer& b : out) pending_.push_back(std::move(b));
+          pending_specs_.insert(pending_specs_.end(), out_specs.begin(), out_specs.end());
         }
         continue;
       }
@@ -399,8 +438,8 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
     if (!error_) error_ = std::make_unique<grpc::Status>(s);
   }
 
-  // One message: its answers serialized, or the status that ends the stream.
-  grpc::Status Process(ByteBuffer* msg, std::deque<ByteBuffer>* out) {
+  // One message: its answers serialized (and the number of results in each), or the status that ends the stream.
+  grpc::Status Process(ByteBuffer* msg, std::deque<ByteBuffer>* out, std::deque<int>* out_specs) {
     if (Expired(ctx_)) return grpc::Status(grpc::DEADLINE_EXCEEDED, "deadline exceeded or call cancelled");
     // req_ is reused: parsing into it reuses the spec messages of the previous request.
     if (!grpc::SerializationTraits<v1::BatchRequest>::Deserialize(msg, &req_).ok())
@@ -412,6 +451,7 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
     const absl::Status s = core_->engine().Batch(req_, &state_, [&](const v1::BatchResponse& r) -> absl::Status {
       const size_t n = r.ByteSizeLong();
       if (n > core_->limits().max_message_bytes) {
+        core_->Refused(Refusal::kResponseTooLarge);
         const int first = r.results_size() > 0 ? r.results(0).index() : 0;
         too_big = grpc::Status(grpc::RESOURCE_EXHAUSTED,
                                StrCat("response: the result of spec ", first, " is ", n, " bytes, over the message limit of ",
@@ -419,6 +459,7 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
         return absl::ResourceExhaustedError("response too large");
       }
       out->emplace_back();
+      out_specs->push_back(r.results_size());
       bool own = false;
       grpc::SerializationTraits<v1::BatchResponse>::Serialize(r, &out->back(), &own);
       return absl::OkStatus();
@@ -454,6 +495,8 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
   bool reading_ = false, writing_ = false, processing_ = false, read_done_ = false, have_next_ = false;
   ByteBuffer in_, next_;
   std::deque<ByteBuffer> pending_;
+  std::deque<int> pending_specs_;  // results in each of pending_
+  uint64_t delivered_ = 0;         // results written to the client
   std::unique_ptr<grpc::Status> error_;
   v1::BatchRequest req_;
   BatchState state_;
@@ -521,6 +564,7 @@ class AsyncValidate {
     }
     (new AsyncValidate(core_, svc_, cq_))->Post();
     const Clock::time_point start = Clock::now();
+    core_->Started("Validate");
     grpc::Status st;
     bool entered = false;
     if (!core_->Enter()) {
@@ -540,6 +584,7 @@ class AsyncValidate {
             st = ToGrpc(a, &field);
             if (!field.empty()) ctx_.AddTrailingMetadata("tmapgen-field", field);
           } else if (res.ByteSizeLong() > core_->limits().max_message_bytes) {
+            core_->Refused(Refusal::kResponseTooLarge);
             st = grpc::Status(grpc::RESOURCE_EXHAUSTED,
                               StrCat("response: ", res.ByteSizeLong(), " bytes, over the message limit of ",
                                      core_->limits().max_message_bytes, " bytes (--max-message-bytes); nothing was sent"));

@@ -30,6 +30,8 @@
 
 namespace tmapgen::server {
 
+class Metrics;
+
 struct ServerConfig {
   std::string listen = "127.0.0.1:50051";  // port 0 picks a free port (see Server::port)
   std::string tls_cert_pem, tls_key_pem;    // both or neither; required unless listen is loopback
@@ -48,6 +50,7 @@ struct ServerConfig {
   int fd_reserve = 64;                      // descriptors kept free (accept_guard.h)
   int max_connections = 0;                  // 0: bounded by descriptors only
   int validate_threads = 1;                 // > 0: Validate on the asynchronous API, on this many threads; 0: callback API
+  Metrics* metrics = nullptr;               // the Prometheus counters (metrics.h), not owned; null: none
 };
 
 class Server {
