@@ -11,6 +11,8 @@ pkgs+=(libabsl-dev libsimdjson-dev)
 pkgs+=(libgrpc++-dev protobuf-compiler-grpc python3-grpcio python3-grpc-tools python3-protobuf openssl)
 # tmapd's Prometheus endpoint (--metrics-listen); tmapd builds without it and then refuses the flag.
 pkgs+=(prometheus-cpp-dev)
+# The deploy/ tests: the manifests' YAML (python3-yaml) and the systemd unit (systemd-analyze, in systemd).
+pkgs+=(python3-yaml systemd)
 # The Python package (python/, scripts/python-test.sh): a virtual environment and the headers to build it.
 pkgs+=(python3-venv python3-dev)
 missing=()
