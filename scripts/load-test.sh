@@ -4,11 +4,14 @@
 # capped both in requests and in seconds. The server logs one line per request, as in production (to a
 # file). With OLD_BUILD_DIR, the unary run at 32 in flight alternates between the old server and the new
 # one, ROUNDS times each, with the same load generator (BUILD_DIR's): the side-by-side figures of
-# docs/perf.md.
+# docs/perf.md. With AB_ARGS (and no OLD_BUILD_DIR), the same server binary runs without and with the
+# extra flags AB_ARGS, alternating ROUNDS times, unary Validate at 32 in flight and at 1 (the per-call cost
+# of a feature such as --metrics-listen), and the script ends there.
 #
 #   scripts/load-test.sh [BUILD_DIR] [OLD_BUILD_DIR]     (default: build)
 #   env: REQUESTS (unary, 200000), SPECS (batch, 5000000), SECONDS_CAP (10 per run), CONCURRENCY (32),
-#        ROUNDS (3, with OLD_BUILD_DIR), TMAPD_ARGS (extra flags of the new server)
+#        ROUNDS (3, with OLD_BUILD_DIR or AB_ARGS), TMAPD_ARGS (extra flags of the new server),
+#        AB_ARGS (flags compared against their absence)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
@@ -65,6 +68,24 @@ if [ -n "$OLD" ]; then
     echo "new (round $r, load $(cut -d' ' -f1 /proc/loadavg)): $(unary32)"
     stop
   done
+fi
+if [ -n "${AB_ARGS:-}" ] && [ -z "$OLD" ]; then
+  read -r -a AB <<< "$AB_ARGS"
+  unary1() {
+    "$LOAD" --target "$addr" --mode unary --concurrency 1 --requests $((REQUESTS / 10)) --seconds "$SECONDS_CAP" \
+      --specs "$tmp/specs.jsonl"
+  }
+  for r in $(seq "$ROUNDS"); do
+    start "$TMAPD" "${EXTRA[@]}"
+    echo "without (round $r, load $(cut -d' ' -f1 /proc/loadavg)): 32 in flight: $(unary32)"
+    echo "without (round $r): 1 in flight: $(unary1)"
+    stop
+    start "$TMAPD" "${EXTRA[@]}" "${AB[@]}"
+    echo "with $AB_ARGS (round $r, load $(cut -d' ' -f1 /proc/loadavg)): 32 in flight: $(unary32)"
+    echo "with $AB_ARGS (round $r): 1 in flight: $(unary1)"
+    stop
+  done
+  exit 0
 fi
 start "$TMAPD" "${EXTRA[@]}"
 unary32
