@@ -27,6 +27,7 @@ const char* RefusalName(Refusal r) {
     case Refusal::kDeadline: return "deadline";
     case Refusal::kResponseTooLarge: return "response_too_large";
     case Refusal::kGpuQueueFull: return "gpu_queue_full";
+    case Refusal::kRequestLimit: return "request_limit";
     case Refusal::kCount: break;
   }
   return "other";

@@ -30,6 +30,8 @@ enum class Refusal {
   kDeadline,          // the deadline had passed before the call started, or while it waited for the GPU
   kResponseTooLarge,  // the answer was over --max-message-bytes (RESOURCE_EXHAUSTED)
   kGpuQueueFull,      // --gpu-queue full (RESOURCE_EXHAUSTED)
+  kRequestLimit,      // a request over a count or size limit (--max-specs-per-message, --max-specs-per-call, the
+                      // specs, maps or tensor bytes of one Codegen, Decode or Check; RESOURCE_EXHAUSTED)
   kCount
 };
 const char* RefusalName(Refusal r);

@@ -121,6 +121,12 @@ class Core {
   void Refused(Refusal r) const {
     if (metrics_) metrics_->Refused(r);
   }
+  // The engine refuses a request over a limit with RESOURCE_EXHAUSTED, its message starting with the field
+  // ("specs: ...", or "response: ..." for an answer over the message limit).
+  void RefusedByEngine(const absl::Status& s) const {
+    if (metrics_ && s.code() == absl::StatusCode::kResourceExhausted)
+      metrics_->Refused(s.message().rfind("response", 0) == 0 ? Refusal::kResponseTooLarge : Refusal::kRequestLimit);
+  }
   void BatchSpecs(uint64_t computed, uint64_t delivered) const {
     if (metrics_) metrics_->BatchSpecs(computed, delivered);
   }
@@ -167,6 +173,7 @@ grpc::Status Unparseable() {
 template <typename Resp>
 grpc::Status Answer(Core* core, grpc::CallbackServerContext* ctx, const absl::Status& s, const Resp& res, ByteBuffer* out) {
   if (!s.ok()) {
+    core->RefusedByEngine(s);
     std::string field;
     grpc::Status g = ToGrpc(s, &field);
     if (!field.empty()) ctx->AddTrailingMetadata("tmapgen-field", field);
@@ -466,6 +473,7 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer> {
     });
     if (!too_big.ok()) return too_big;
     if (!s.ok()) {
+      core_->RefusedByEngine(s);
       std::string field;
       grpc::Status g = ToGrpc(s, &field);
       if (!field.empty()) ctx_->AddTrailingMetadata("tmapgen-field", field);
@@ -580,6 +588,7 @@ class AsyncValidate {
           v1::Result res;
           const absl::Status a = core_->engine().Validate(req, &res);
           if (!a.ok()) {
+            core_->RefusedByEngine(a);
             std::string field;
             st = ToGrpc(a, &field);
             if (!field.empty()) ctx_.AddTrailingMetadata("tmapgen-field", field);

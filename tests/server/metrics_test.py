@@ -107,7 +107,8 @@ class MetricsTest(unittest.TestCase):
         token_file = os.path.join(pt.TMP, "metrics-token")
         with open(token_file, "w") as f:
             f.write(cls.TOKEN + "\n")
-        cls.server = pt.Tmapd("--metrics-listen", "127.0.0.1:0", "--token-file", token_file, "--max-message-bytes", "16384")
+        cls.server = pt.Tmapd("--metrics-listen", "127.0.0.1:0", "--token-file", token_file, "--max-message-bytes", "16384",
+                            "--max-specs-per-message", "5")
         cls.port = metrics_port(cls.server)
         cls.channel = grpc.insecure_channel(cls.server.address)
         cls.v1 = pt.tmapd_pb2_grpc.TmapdStub(cls.channel)
@@ -123,7 +124,8 @@ class MetricsTest(unittest.TestCase):
         before, types = scrape(self.port)
         self.assertEqual(types["tmapd_refusals_total"], "counter")
         # Every refusal reason is there from the start, at 0.
-        for reason in ("concurrent_calls", "unauthenticated", "deadline", "response_too_large", "gpu_queue_full"):
+        for reason in ("concurrent_calls", "unauthenticated", "deadline", "response_too_large", "gpu_queue_full",
+                       "request_limit"):
             self.assertIn(("tmapd_refusals_total", frozenset({"reason": reason}.items())), before)
         base = {k: v for k, v in before.items()}
         lines_before = self.server.log().count("method=")
@@ -157,10 +159,15 @@ class MetricsTest(unittest.TestCase):
         reqs = [pt.tmapd_pb2.BatchRequest(specs=[pt.good_spec()] * 5), pt.tmapd_pb2.BatchRequest(specs=[pt.bad_spec()] * 4)]
         answered = sum(len(r.results) for r in self.v1.ValidateBatch(iter(reqs), metadata=self.auth, timeout=10))
         self.assertEqual(answered, 9)
+        # One batch stream over --max-specs-per-message (6 > 5): refused, nothing computed.
+        with self.assertRaises(grpc.RpcError) as e:
+            list(self.v1.ValidateBatch(iter([pt.tmapd_pb2.BatchRequest(specs=[pt.good_spec()] * 6)]), metadata=self.auth,
+                                       timeout=10))
+        self.assertEqual(e.exception.code(), grpc.StatusCode.RESOURCE_EXHAUSTED)
 
         # The server logs each call when it ends; the last one is ended when its log line is there.
         end = time.time() + 10
-        while self.server.log().count("method=") < lines_before + 14 and time.time() < end:
+        while self.server.log().count("method=") < lines_before + 15 and time.time() < end:
             time.sleep(0.02)
         after, types = scrape(self.port)
         self.assertEqual(types["tmapd_calls_total"], "counter")
@@ -172,6 +179,8 @@ class MetricsTest(unittest.TestCase):
         self.assertEqual(delta(after, "tmapd_calls_total", method="Validate", code="RESOURCE_EXHAUSTED"), 1)
         self.assertEqual(delta(after, "tmapd_calls_total", method="Describe", code="OK"), 2)
         self.assertEqual(delta(after, "tmapd_calls_total", method="ValidateBatch", code="OK"), 1)
+        self.assertEqual(delta(after, "tmapd_calls_total", method="ValidateBatch", code="RESOURCE_EXHAUSTED"), 1)
+        self.assertEqual(delta(after, "tmapd_refusals_total", reason="request_limit"), 1)
         self.assertEqual(delta(after, "tmapd_refusals_total", reason="unauthenticated"), 3)
         self.assertEqual(delta(after, "tmapd_refusals_total", reason="response_too_large"), 1)
         self.assertEqual(delta(after, "tmapd_refusals_total", reason="concurrent_calls"), 0)
