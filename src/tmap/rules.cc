@@ -237,9 +237,15 @@ constexpr Rule kRules[] = {
      CheckDriverVersion, MsgDriverVersion, FixDriverVersion, nullptr,
      "cudaTypedefs.h (CUDA 13.0): PFN_cuTensorMapEncodeIm2colWide_v12080, the encoder and enumerators of CUDA 12.8"},
     {"driver-oob-address-bug", Severity::kWarning, kAll, true, "driver_version",
-     "Drivers before 13.2 mis-encode maps of tensors under 128 KiB on Blackwell.",
+     "On Blackwell the driver can mis-encode maps of tensors that are not dense and non-overlapping and span under "
+     "128 KiB (no fixed driver version is known).",
      CheckDriverOobBug, MsgDriverOobBug, FixDriverOobBug, nullptr,
-     "CUTLASS CHANGELOG 4.3.4 (commit b7ecaa605); CCCL __tensorMapEncodeTiled (nvbug 5736804)"},
+     "NVIDIA Data Center driver release notes 595.71.05 and 595.91.07 (CUDA 13.2 drivers), known issues: "
+     "\"cuTensorMapEncodeTiled() or cuTensorMapEncodeIm2col*() on Blackwell GPUs ... when the tensor's backing memory "
+     "allocation is less than 128KB and it is not a dense non-overlapping tensor\", work-around: clear bit 85 (quoted "
+     "in triton-lang/triton#10442); work-arounds gated on driver < 13.2: CUTLASS 4.3.4 (commit b7ecaa605), CCCL "
+     "PR 6985 (nvbug 5736804), Triton PR 9235; 13.2/13.3 forward-compatibility drivers reported still affected: "
+     "triton-lang/triton#11011"},
     {"unused-field", Severity::kNote, kAll, false, "",
      "Fields the chosen mode or direction does not use are ignored.",
      CheckUnusedFields, MsgUnusedFields, FixUnusedFields, nullptr, "cuda.h (CUDA 13.0) encoder signatures", FieldOfUnused},

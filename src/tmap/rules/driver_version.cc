@@ -21,13 +21,15 @@ void FixDriverVersion(const TensorMapSpec&, const Finding& f, TextOut& o) {
   return TextAppend(&o, "install a driver that reports at least ", f.limit, " (cuDriverGetVersion)");
 }
 void MsgDriverOobBug(const TensorMapSpec& s, const Finding& f, TextOut& o) {
-  return TextAppend(&o, "driver ", s.driver_version, " has a known tensor-map bug on Blackwell for tensors whose memory spans less "
-             "than 128 KiB (this one spans ", f.value, " B): copies can fail now and then (CUTLASS CHANGELOG "
-             "4.3.4; CCCL nvbug 5736804)");
+  return TextAppend(&o, "driver ", s.driver_version, ": on Blackwell, NVIDIA lists a driver bug for tensors that are not "
+             "dense and non-overlapping and whose allocation is under 128 KiB (this one spans ", f.value,
+             " B and is not dense): copies can fault now and then (illegal address, XID 13); NVIDIA names no driver "
+             "that fixes it (release notes 595.71.05 and 595.91.07, CUDA 13.2 drivers, known issues)");
 }
 void FixDriverOobBug(const TensorMapSpec&, const Finding&, TextOut& o) {
-  return TextAppend(&o, "after encoding, clear bit 21 of word 1 of the map (bit 85) when the tensor is not dense, as CUTLASS and "
-         "CCCL do, or use a driver of 13.2 or later");
+  return TextAppend(&o, "after encoding, clear bit 21 of word 1 of the map (bit 85), NVIDIA's work-around; CUTLASS, CCCL "
+         "and Triton do it only for drivers before 13.2 (a 13.2 or 13.3 forward-compatibility driver was reported still "
+         "affected: triton-lang/triton#11011); or lay the tensor out densely, or back it with at least 128 KiB");
 }
 
 }  // namespace tmapgen::rules
