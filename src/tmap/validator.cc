@@ -217,9 +217,11 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
     // driver-oob-address-bug (per target; without a target ver is 0 here). The tensor spans at least one row
     // plus (extent - 1) outermost strides; below 128 KiB the table decides (dense or not).
     if constexpr (kHasTarget) {
-      const uint64_t outer = rank >= 2 ? s.global_strides[rank - 2] : 0;
-      const uint64_t span_low = extent == UINT64_MAX ? extent : extent >= outer ? extent - outer + row : 0;
-      ok &= (ver == 0) | (Info(s.target).cc < 100) | (span_low >= 131072);
+      if (ver != 0) {
+        const uint64_t outer = rank >= 2 ? s.global_strides[rank - 2] : 0;
+        const uint64_t span_low = extent == UINT64_MAX ? extent : extent >= outer ? extent - outer + row : 0;
+        ok &= (Info(s.target).cc < 100) | (span_low >= 131072);
+      }
     }
   }
   if (!ok) return false;

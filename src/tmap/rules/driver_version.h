@@ -40,44 +40,12 @@ void FixDriverVersion(const TensorMapSpec&, const Finding& f, TextOut& o);
 // notes are of CUDA 13.2 drivers (r595, cuDriverGetVersion 13020), and CUDA 13.2/13.3 forward-compatibility
 // drivers were reported still affected (triton-lang/triton#11011), although CUTLASS, CCCL and Triton stop
 // clearing the bit at 13.2. The allocation is unknown here; the bytes the tensor spans are a lower bound of it.
-namespace internal_oob_bug {
-// The bytes from the tensor's first to its last byte: the row plus (extent - 1) strides along each dimension.
-inline uint64_t SpanBytes(const TensorMapSpec& s) {
-  uint64_t span = RowBytes(s);
-  for (uint32_t i = 1; i < Rank(s); ++i) {
-    const uint64_t d = s.global_dim[i];
-    uint64_t step;
-    if (d > 1 && (__builtin_mul_overflow(d - 1, s.global_strides[i - 1], &step) ||
-                  __builtin_add_overflow(span, step, &span)))
-      return UINT64_MAX;
-  }
-  return span;
-}
-// Dense and non-overlapping: the dimensions of extent > 1, by stride, each start where the ones below end
-// (their strides are the row bytes times the extents below, in some order of the dimensions): no padding, no
-// byte reached twice. Extent-1 dimensions move nothing, whatever their stride.
-inline bool DenseNonOverlapping(const TensorMapSpec& s) {
-  uint64_t stride[kMaxRank], size[kMaxRank];
-  int n = 0;
-  for (uint32_t i = 1; i < Rank(s); ++i) {
-    if (s.global_dim[i] <= 1) continue;
-    int j = n++;
-    while (j > 0 && stride[j - 1] > s.global_strides[i - 1]) { stride[j] = stride[j - 1]; size[j] = size[j - 1]; --j; }
-    stride[j] = s.global_strides[i - 1];
-    size[j] = s.global_dim[i];
-  }
-  uint64_t expected = RowBytes(s);
-  for (int j = 0; j < n; ++j) {
-    if (stride[j] != expected || __builtin_mul_overflow(expected, size[j], &expected)) return false;
-  }
-  return true;
-}
-}  // namespace internal_oob_bug
+// The span and the density are computed out of line (driver_version.cc): only with a driver version and a
+// Blackwell target.
+void CheckDriverOobBugLayout(const CheckContext& c, uint16_t r, FindingList* o);
 inline void CheckDriverOobBug(const CheckContext& c, uint16_t r, FindingList* o) {
   if (c.spec.driver_version == 0 || Info(c.target).cc < 100) return;
-  const uint64_t span = internal_oob_bug::SpanBytes(c.spec);
-  if (span < 131072 && !internal_oob_bug::DenseNonOverlapping(c.spec))
-    o->Add(r, -1, static_cast<int64_t>(span), 131072, c.target);
+  CheckDriverOobBugLayout(c, r, o);
 }
 void MsgDriverOobBug(const TensorMapSpec& s, const Finding& f, TextOut& o);
 void FixDriverOobBug(const TensorMapSpec&, const Finding&, TextOut& o);
