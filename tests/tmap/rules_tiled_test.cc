@@ -509,6 +509,9 @@ TEST(BoxDimRange, OneAnswerWithBoxExceedsTensor) {
   EXPECT_EQ(repaired.box_dim[1], 64u);
   EXPECT_FALSE(HasRule(ValidateSpec(repaired), "box-exceeds-tensor"));
 
+  s.global_dim[1] = 256;  // the whole dimension is the largest box: one copy
+  EXPECT_NE(FixOf(s, ValidateSpec(s), "box-dim-range").find("use box_dim[1] = 256, the whole of global_dim[1]"),
+            std::string::npos);
   s.global_dim[1] = 1000;
   const Validation w = ValidateSpec(s);
   EXPECT_NE(FixOf(s, w, "box-dim-range").find("use box_dim[1] = 256 and 2 copies along dimension 1"), std::string::npos);

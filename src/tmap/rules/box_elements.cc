@@ -16,18 +16,15 @@ void MsgBoxRange(const TensorMapSpec&, const Finding& f, TextOut& o) {
   return TextAppend(&o, "box_dim[", f.index, "] = ", f.value, " exceeds 256 elements, the largest box extent");
 }
 namespace {
-// What box_dim[i] > 256 becomes: the whole dimension when the tensor is smaller than 256 along it (so that the
-// fix, the nearest valid configuration and box-exceeds-tensor name one value), else 256.
-uint64_t BoxRangeTarget(const TensorMapSpec& s, int i) {
-  const uint64_t d = s.global_dim[i];
-  return d >= 1 && d < 256 ? d : 256;
-}
+// Whether box_dim[i] > 256 becomes the whole dimension: when the tensor has at most 256 elements along it (so that
+// the fix, the nearest valid configuration and box-exceeds-tensor name one value); else 256.
+bool WholeDimension(const TensorMapSpec& s, int i) { return s.global_dim[i] >= 1 && s.global_dim[i] <= 256; }
+uint64_t BoxRangeTarget(const TensorMapSpec& s, int i) { return WholeDimension(s, i) ? s.global_dim[i] : 256; }
 }  // namespace
 void FixBoxRange(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   if (f.value == 0) return TextAppend(&o, "set box_dim[", f.index, "] to at least 1");
-  const uint64_t b = BoxRangeTarget(s, f.index);
-  if (b < 256)
-    return TextAppend(&o, "use box_dim[", f.index, "] = ", b, ", the whole of global_dim[", f.index,
+  if (WholeDimension(s, f.index))
+    return TextAppend(&o, "use box_dim[", f.index, "] = ", s.global_dim[f.index], ", the whole of global_dim[", f.index,
                       "]: one copy covers the dimension");
   const uint64_t d = s.global_dim[f.index];
   const uint64_t covered = d != 0 && d < static_cast<uint64_t>(f.value) ? d : static_cast<uint64_t>(f.value);
