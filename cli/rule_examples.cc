@@ -77,7 +77,7 @@ constexpr Example kExamples[] = {
     {"smem-align-128", "--smem-address 0x40"},
     {"smem-swizzle-phase", "--smem-address 0x80"},
     {"driver-version", "--driver-version 11080"},
-    {"driver-oob-address-bug", "--dims 64,64 --box 64,64 --driver-version 13000 --target sm_100a"},
+    {"driver-oob-address-bug", "--dims 64,64 --strides 256 --box 64,64 --driver-version 13000 --target sm_100a"},
     {"unused-field", "--channels 64"},
     {"desc-layout-type-invalid", "desc decode 0x6000004000010040 --arch tcgen05"},
     {"desc-tcgen05-version", "desc decode 0x4000004000010040 --arch tcgen05"},

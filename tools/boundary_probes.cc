@@ -575,6 +575,14 @@ void RunBoundaries(const CudaDriver& drv, json::Writer* jw, int* bad_out) {
       p.Probe("scatter4 default", sc);
       TensorMapSpec big = Tiled(DataType::kFloat16, {512, 512}, {256, 256});
       p.Probe("tiled f16 box 256x256 (128 KiB)", big);
+      // The stride of an extent-1 dimension addresses nothing: which values does the driver take there
+      // (global-stride-max's fix offers the dense value or 0)?
+      for (uint64_t st : {uint64_t{0}, uint64_t{65536}, (uint64_t{1} << 40) - 16, uint64_t{1} << 40,
+                          uint64_t{0xffffffff00000000}, uint64_t{8}}) {
+        TensorMapSpec one = Tiled(DataType::kFloat16, {512, 64, 1}, {64, 16, 1});  // dense stride1: 65536
+        one.global_strides[1] = st;
+        p.Probe(StrCat("tiled extent-1 dim 2, stride1=", st), one);
+      }
     }
   }
 

@@ -70,11 +70,13 @@ def test_readme_example_every_finding_and_the_nearest_valid_spec():
     assert "1008" in errs["global-stride-align-16"].fix
     assert errs["box-inner-bytes-16"].source.startswith("cuda.h")
     assert [d.severity for d in r.diagnostics][:3] == ["error"] * 3  # errors first
+    # global_dim[1] is 64: the box-dim-range fix, the box-exceeds-tensor note and the repair all take 64.
+    assert "box_dim[1] = 64" in errs["box-dim-range"].fix
     fixed = r.nearest_valid()
-    assert fixed.box_dim == (8, 256) and fixed.global_strides == (1008,)
+    assert fixed.box_dim == (8, 64) and fixed.global_strides == (1008,)
     assert tmapgen.validate(fixed).valid
     assert r.nearest_valid_changes() == ["box_dim[0]: 3 -> 8", "global_strides[0]: 1000 -> 1008",
-                                         "box_dim[1]: 300 -> 256"]
+                                         "box_dim[1]: 300 -> 64"]
     text = str(r)
     assert text.startswith("spec 0: tiled map, load -- INVALID for sm_90a")
     assert "nearest valid configuration" in text and repr(r) == text

@@ -104,7 +104,8 @@ inline constexpr Covered kFastPathCovers[] = {
     {"smem-align-128", Severity::kError, kAllModes, false, "prefetch, or address/alignment on the swizzle repeat"},
     {"smem-swizzle-phase", Severity::kWarning, kAllModes, false, "prefetch, or address/alignment on the swizzle repeat"},
     {"driver-version", Severity::kError, kAllModes, false, "unknown, or new enough for the spec"},
-    {"driver-oob-address-bug", Severity::kWarning, kAllModes, true, "not an affected driver, target and size"},
+    {"driver-oob-address-bug", Severity::kWarning, kAllModes, true,
+     "no driver version, a target below cc 10.0, or a span of 128 KiB or more"},
     {"unused-field", Severity::kNote, kAllModes, false, "no field set that the mode ignores (no reduce_op)"},
 };
 inline constexpr int kNumFastPathCovers = static_cast<int>(sizeof(kFastPathCovers) / sizeof(kFastPathCovers[0]));

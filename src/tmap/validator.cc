@@ -214,8 +214,15 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
     ok &= prefetch | ((((set & kFieldSmemAddress) == 0) | ((s.smem_address & (need - 1)) == 0)) &
                       (((set & kFieldSmemAlignment) == 0) | (s.smem_alignment >= need)));
     ok &= (ver == 0) | ((ver >= 12000) & ((ver >= 12080) | ((!sf.atomicity_swizzle) & !kWide)));
-    // driver-oob-address-bug (per target; without a target ver is 0 here)
-    if constexpr (kHasTarget) ok &= (ver == 0) | (ver >= 13020) | (Info(s.target).cc < 100) | kWide | (extent >= 131072);
+    // driver-oob-address-bug (per target; without a target ver is 0 here). The tensor spans at least one row
+    // plus (extent - 1) outermost strides; below 128 KiB the table decides (dense or not).
+    if constexpr (kHasTarget) {
+      if (ver != 0) {
+        const uint64_t outer = rank >= 2 ? s.global_strides[rank - 2] : 0;
+        const uint64_t span_low = extent == UINT64_MAX ? extent : extent >= outer ? extent - outer + row : 0;
+        ok &= (Info(s.target).cc < 100) | (span_low >= 131072);
+      }
+    }
   }
   if (!ok) return false;
 

@@ -213,33 +213,81 @@ TEST(TargetSmemCapacity, TwoTwentySevenAndNinetyNineKiB) {
 }
 
 // ============================== driver-oob-address-bug ==============================
-// [SPEC] 5.4: CUTLASS "if (driver_version <= 13010 && bytes(...) < 131072) ... &= ~(1llu << 21)" with CHANGELOG
-// "occasional errors on Blackwell when the tensor's backing memory allocation is less than 128KB"; CCCL: "if
-// driver < 13.2 ... if < 128 KiB clear bit 21". Legal but risky => a warning, per Blackwell target.
-TensorMapSpec SmallTensor(uint64_t rows) {
+// NVIDIA Data Center driver release notes 595.71.05 (and 595.91.07), known issues, quoted in
+// triton-lang/triton#10442: "Applications using cuTensorMapEncodeTiled() or cuTensorMapEncodeIm2col*() on
+// Blackwell GPUs may encounter sporadic illegal memory accesses (IMA) or MMU faults (like XID 13) due to driver
+// incorrectly configuring TMA descriptors when the tensor's backing memory allocation is less than 128KB and it is
+// not a dense non-overlapping tensor." Those are CUDA 13.2 drivers (r595, cuDriverGetVersion 13020; CUDA 13.2 GA
+// needs >= 595.45.04) and name no fixed version, so the warning does not stop at 13.2 (CUTLASS, CCCL and Triton
+// stop clearing bit 85 there; triton-lang/triton#11011 reports 13.2/13.3 forward-compatibility drivers still
+// affected). Legal but risky => a warning, per Blackwell target.
+TensorMapSpec SmallTensor(uint64_t rows, uint64_t pitch) {
   TensorMapSpec s = WithTarget(TiledF16(), Target::kSm100a);
-  s.global_dim = {64, rows, 0, 0, 0};
-  s.global_strides = {128, 0, 0, 0};
+  s.global_dim = {64, rows, 0, 0, 0};  // 128-byte rows
+  s.global_strides = {pitch, 0, 0, 0};
   s.box_dim = {64, 64, 0, 0, 0};
   return s;
 }
-TEST(DriverOobAddressBug, SmallTensorsOnBlackwellBefore13_2) {
-  TensorMapSpec s = SmallTensor(64);  // 128 x 64 = 8192 B
+TEST(DriverOobAddressBug, DenseNonOverlappingTensorsAreNotAffected) {
+  TensorMapSpec s = SmallTensor(64, 128);  // dense, 8192 B
   s.driver_version = 13010;
-  EXPECT_TRUE(TripsWarning(s, "driver-oob-address-bug"));
-  s.driver_version = 13020;
   EXPECT_TRUE(Clear(s, "driver-oob-address-bug"));
+  // Dense with the dimensions in another order: [64, 4, 8] with strides {1024, 128} (dimension 2 inside 1).
+  TensorMapSpec p = s;
+  p.rank = 3;
+  p.global_dim = {64, 4, 8, 0, 0};
+  p.global_strides = {1024, 128, 0, 0};
+  p.box_dim = {64, 4, 8, 0, 0};
+  EXPECT_TRUE(Clear(p, "driver-oob-address-bug"));
+  // An extent-1 dimension moves nothing, whatever its stride: still dense.
+  TensorMapSpec one = s;
+  one.rank = 3;
+  one.global_dim = {64, 64, 1, 0, 0};
+  one.global_strides = {128, 16, 0, 0};
+  one.box_dim = {64, 64, 1, 0, 0};
+  EXPECT_TRUE(Clear(one, "driver-oob-address-bug"));
+}
+TEST(DriverOobAddressBug, PaddedOrOverlappingSmallTensorsOnBlackwellWhateverTheDriver) {
+  for (uint32_t driver : {12080u, 13000u, 13010u, 13020u, 13030u}) {
+    SCOPED_TRACE(driver);
+    TensorMapSpec s = SmallTensor(64, 256);  // padded rows: 63 x 256 + 128 = 16,256 B
+    s.driver_version = driver;
+    EXPECT_TRUE(TripsWarning(s, "driver-oob-address-bug"));
+    const Validation v = ValidateSpec(s);
+    ASSERT_NE(FindingOf(v, "driver-oob-address-bug"), nullptr) << Dump(s, v);
+    EXPECT_EQ(FindingOf(v, "driver-oob-address-bug")->value, 16256);
+    TensorMapSpec b = SmallTensor(64, 0);  // a broadcast: every row the same bytes
+    b.driver_version = driver;
+    EXPECT_TRUE(TripsWarning(b, "driver-oob-address-bug"));
+  }
+  TensorMapSpec s = SmallTensor(64, 256);
   s.driver_version = 0;  // unknown driver
   EXPECT_TRUE(Clear(s, "driver-oob-address-bug"));
   s.driver_version = 13010;
   EXPECT_TRUE(Clear(WithTarget(s, Target::kSm90a), "driver-oob-address-bug"));
+  EXPECT_TRUE(TripsWarning(WithTarget(s, Target::kSm120a), "driver-oob-address-bug"));
 
-  TensorMapSpec b = SmallTensor(1024);  // 131072 B: not below 128 KiB
+  // The span against 128 KiB: 256-byte rows (f16 x 128) at a 512-byte pitch.
+  TensorMapSpec b = SmallTensor(256, 512);
+  b.global_dim[0] = 128;
   b.driver_version = 13010;
-  EXPECT_TRUE(Clear(b, "driver-oob-address-bug"));
-  b = SmallTensor(1023);  // 130944 B
-  b.driver_version = 13010;
-  EXPECT_TRUE(TripsWarning(b, "driver-oob-address-bug"));
+  EXPECT_TRUE(TripsWarning(b, "driver-oob-address-bug"));  // 255 x 512 + 256 = 130,816 B
+  b.global_dim[1] = 257;
+  EXPECT_TRUE(Clear(b, "driver-oob-address-bug"));  // 131,328 B
+}
+TEST(DriverOobAddressBug, EveryEncoderIncludingIm2colWide) {
+  // "cuTensorMapEncodeIm2col*()": the wide encoder too. A [64, 14, 14, 2] f16 tensor with 256-byte pixels
+  // (padded): 57,472 B.
+  TensorMapSpec w = WideW();
+  w.global_dim = {64, 14, 14, 2, 0};
+  w.global_strides = {256, 3584, 50176, 0};
+  w.driver_version = 13010;
+  EXPECT_TRUE(TripsWarning(w, "driver-oob-address-bug"));
+  TensorMapSpec i = WithTarget(Im2colF16(), Target::kSm100a);
+  i.global_dim = {64, 14, 14, 2, 0};
+  i.global_strides = {256, 3584, 50176, 0};
+  i.driver_version = 13020;
+  EXPECT_TRUE(TripsWarning(i, "driver-oob-address-bug"));
 }
 
 // ============================== per-target verdicts ==============================
@@ -746,7 +794,7 @@ std::vector<Violation> OneViolationPerRule() {
   add("smem-align-128", WithSmemAddress(TiledF16(), 0x440));
   add("smem-swizzle-phase", WithSmemAddress(TiledF16(), 0x480));
   s = TiledF16(); s.driver_version = 11080; add("driver-version", s);
-  s = SmallTensor(64); s.driver_version = 13010; add("driver-oob-address-bug", s);
+  s = SmallTensor(64, 256); s.driver_version = 13010; add("driver-oob-address-bug", s);
   s = TiledF16(); s.set_fields |= kFieldChannelsPerPixel; add("unused-field", s);
   return v;
 }

@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "tests/tmap/test_specs.h"
 
@@ -110,6 +112,26 @@ TEST(GlobalDimRange, Boundaries) {
   EXPECT_TRUE(Clear(s, "global-dim-range"));
 }
 
+// An empty tensor (an empty batch) has no map: [CUDA_H] wants every globalDim non-zero, and extent 1 would
+// describe a row that does not exist. So the fix says to skip the launch, and no nearest valid configuration
+// invents that row.
+TEST(GlobalDimRange, AnEmptyDimensionMeansNothingToCopy) {
+  TensorMapSpec s = TiledF16();
+  s.global_dim[1] = 0;
+  const Validation v = ValidateSpec(s);
+  EXPECT_NE(MessageOf(s, v, "global-dim-range").find("the tensor is empty"), std::string::npos) << Dump(s, v);
+  const std::string fix = FixOf(s, v, "global-dim-range");
+  EXPECT_NE(fix.find("nothing to copy: skip the launch (or the copy)"), std::string::npos) << fix;
+  EXPECT_EQ(fix.find("at least 1"), std::string::npos) << fix;
+  TensorMapSpec repaired;
+  EXPECT_FALSE(NearestValid(s, &repaired));
+  // Too large a dimension still has its repair (split in two; the nearest valid spec takes 2^32).
+  s.global_dim[1] = k2Pow32 + 1;
+  s.global_strides[0] = 8192;
+  ASSERT_TRUE(NearestValid(s, &repaired));
+  EXPECT_EQ(repaired.global_dim[1], k2Pow32);
+}
+
 // [CUDA_H] "When tensorDataType is CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B or
 // CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B, globalDim[0] must be a multiple of 128." / "When tensorDataType
 // is CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B, globalDim[0] must be a multiple of 2."
@@ -184,6 +206,64 @@ TEST(GlobalStrideMax, Below2Pow40) {
   EXPECT_TRUE(Clear(s, "global-stride-max"));
   s.global_strides[0] = k2Pow40;
   EXPECT_TRUE(TripsError(s, "global-stride-max"));
+}
+
+// The stride of an extent-1 dimension is never used (coordinate 0 is the only one inside the tensor), but the
+// driver checks it: in the driver corpus (/work/shared/data/driver-encodings, H200, driver 580.159.04) the 12
+// tiled maps whose only broken rule is a stride >= 2^40 on an extent-1 dimension were all rejected, e.g.
+// drv_3.jsonl.gz line 27954 (below); and drv_2.jsonl.gz line 20272, with stride 0 on its extent-1 dimension,
+// was accepted (docs/hardware.md D1: "a stride of 0 ... accepted"). So the fix gives a legal value, not "map the
+// tensor in pieces": the dense value where it is a legal stride ([CUDA_H]: a multiple of 16 below 2^40), else 0.
+TEST(GlobalStrideMax, UnusedStrideOfAnExtentOneDimension) {
+  TensorMapSpec s = TiledF16NoSwizzle();  // drv_3.jsonl.gz line 27954, rejected by the driver
+  s.data_type = DataType::kBfloat16;
+  s.rank = 3;
+  s.global_dim = {6, 262, 1, 0, 0};
+  s.global_strides = {3390016, k2Pow40, 0, 0};
+  s.box_dim = {16, 111, 108, 0, 0};
+  s.element_strides = {3, 3, 3, 1, 1};
+  s.swizzle = Swizzle::k32B;
+  s.l2_promotion = L2Promotion::k64B;
+  s.global_address = 139637976761344ull;
+  s.set_fields |= kFieldGlobalAddress;
+  const Validation v = ValidateSpec(s);
+  EXPECT_TRUE(TripsError(s, "global-stride-max"));
+  const std::string fix = FixOf(s, v, "global-stride-max");
+  EXPECT_EQ(fix.find("in pieces"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("never addresses anything"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("global_strides[1] = 888184192 (the dense value) or 0"), std::string::npos) << fix;
+  TensorMapSpec repaired;
+  ASSERT_TRUE(NearestValid(s, &repaired)) << Dump(s, v);
+  EXPECT_EQ(repaired.global_strides[1], 3390016ull * 262);  // global_strides[0] x global_dim[1]
+
+  // drv_2.jsonl.gz line 20272 (accepted) with its unused stride overflowed: the dense value 2^33 x 2^32 is no
+  // legal stride, so the fix and the repair give 0, the value the driver accepted.
+  TensorMapSpec z = TiledF16NoSwizzle();
+  z.rank = 3;
+  z.global_dim = {k2Pow32, k2Pow32, 1, 0, 0};
+  z.global_strides = {uint64_t{1} << 33, 0, 0, 0};
+  z.box_dim = {32, 228, 206, 0, 0};
+  z.element_strides = {1, 8, 3, 1, 1};
+  z.l2_promotion = L2Promotion::kNone;
+  z.oob_fill = OobFill::kNanRequestZeroFma;
+  EXPECT_TRUE(Clear(z, "global-stride-max"));  // as the driver accepted it
+  z.global_strides[1] = uint64_t{1} << 41;
+  const std::string zfix = FixOf(z, ValidateSpec(z), "global-stride-max");
+  EXPECT_NE(zfix.find("global_strides[1] = 0 (the dense value is no legal stride here)"), std::string::npos) << zfix;
+  TensorMapSpec zr = z;
+  for (const Finding& f : ValidateSpec(z).findings) {
+    if (Rules()[f.rule].id != "global-stride-max") continue;
+    ASSERT_NE(Rules()[f.rule].patch, nullptr);
+    EXPECT_TRUE(Rules()[f.rule].patch(f, &zr));
+  }
+  EXPECT_EQ(zr.global_strides[1], 0u);
+
+  // A used dimension keeps the old advice: nothing can shrink the stride of a dimension that is stepped.
+  TensorMapSpec u = TiledF16();
+  u.global_strides[0] = k2Pow40;
+  const Validation uv = ValidateSpec(u);
+  EXPECT_NE(FixOf(u, uv, "global-stride-max").find("in pieces"), std::string::npos);
+  EXPECT_FALSE(NearestValid(u, &repaired));
 }
 
 // Overlap is decided on the address sets (issue 15): a stride smaller than the row, or a dimension whose
@@ -362,6 +442,12 @@ TEST(GlobalAddressAlign16, FixAgreesWithTheCoordinateRule) {
   const std::string wfix = FixOf(w, ValidateSpec(w), "global-address-align-128-swizzle");
   EXPECT_NE(wfix.find("map from 0x1000 with global_dim[0] larger by 32 elements and add 32 to x0"), std::string::npos)
       << wfix;
+  // Those 32 elements are inside the map now: where a negative x0 was filled (docs/model.md, "Out of bounds": loads
+  // fill every element outside [0, global_dim), measured M3), it reads the 64 bytes before each row.
+  EXPECT_NE(wfix.find("then x0 from -32 to -1 reads the 64 B before each row (neighbouring memory) instead of the OOB "
+                      "fill, and stores there write it"),
+            std::string::npos)
+      << wfix;
 
   const TensorMapSpec p = WithGlobalAddress(PackedU4Align16(), 0x1010);
   const std::string pfix = FixOf(p, ValidateSpec(p), "global-address-align-32");
@@ -403,6 +489,34 @@ TEST(BoxDimRange, Boundaries) {
   EXPECT_TRUE(TripsError(s, "box-dim-range"));
   s.box_dim[1] = 1;
   EXPECT_TRUE(Clear(s, "box-dim-range"));
+}
+
+// One answer for a box over 256 along a dimension smaller than 256 (f16 [500, 64], box [3, 300]): the whole
+// dimension, 64, in the box-dim-range fix, in the box-exceeds-tensor note and in the nearest valid configuration
+// ([CUDA_H]: box_dim <= 256; docs/hardware.md D2: a box larger than the tensor is accepted, so 64 is the box that
+// moves all of it in one copy). Along a dimension over 256 the fix stays 256 and the copies that cover the box.
+TEST(BoxDimRange, OneAnswerWithBoxExceedsTensor) {
+  TensorMapSpec s = TiledF16NoSwizzle();
+  s.global_dim = {500, 64, 0, 0, 0};
+  s.global_strides = {1008, 0, 0, 0};
+  s.box_dim = {8, 300, 0, 0, 0};
+  const Validation v = ValidateSpec(s);
+  const std::string fix = FixOf(s, v, "box-dim-range");
+  EXPECT_NE(fix.find("use box_dim[1] = 64, the whole of global_dim[1]"), std::string::npos) << fix;
+  EXPECT_NE(FixOf(s, v, "box-exceeds-tensor").find("box_dim[1] = 64 "), std::string::npos);
+  TensorMapSpec repaired;
+  ASSERT_TRUE(NearestValid(s, &repaired)) << Dump(s, v);
+  EXPECT_EQ(repaired.box_dim[1], 64u);
+  EXPECT_FALSE(HasRule(ValidateSpec(repaired), "box-exceeds-tensor"));
+
+  s.global_dim[1] = 256;  // the whole dimension is the largest box: one copy
+  EXPECT_NE(FixOf(s, ValidateSpec(s), "box-dim-range").find("use box_dim[1] = 256, the whole of global_dim[1]"),
+            std::string::npos);
+  s.global_dim[1] = 1000;
+  const Validation w = ValidateSpec(s);
+  EXPECT_NE(FixOf(s, w, "box-dim-range").find("use box_dim[1] = 256 and 2 copies along dimension 1"), std::string::npos);
+  ASSERT_TRUE(NearestValid(s, &repaired));
+  EXPECT_EQ(repaired.box_dim[1], 256u);
 }
 
 // [CUDA_H] "When interleave is CU_TENSOR_MAP_INTERLEAVE_NONE, { boxDim[0] * elementSizeInBytes(
@@ -461,6 +575,36 @@ TEST(BoxExceedsTensor, NoteOnly) {
   EXPECT_TRUE(TripsNote(s, "box-exceeds-tensor"));
   s.global_dim[1] = 128;
   EXPECT_TRUE(Clear(s, "box-exceeds-tensor"));
+}
+
+// A box larger than the tensor is legal and runs (the H200: encoded, docs/hardware.md D2; 44,464 tiled copies
+// with such a box in the 100,000-configuration matrix, byte-exact, no fault: docs/hardware.md, GPU checks), which
+// some libraries deny (CCCL's cuda::make_tma_descriptor): the rule says so and names the measurement.
+TEST(BoxExceedsTensor, StatementCarriesTheMeasurement) {
+  const Rule& r = Rules()[RuleIndex("box-exceeds-tensor")];
+  EXPECT_NE(r.summary.find("legal and runs"), std::string_view::npos) << r.summary;
+  EXPECT_NE(r.summary.find("stores and reductions write only inside the tensor"), std::string_view::npos);
+  EXPECT_NE(r.source.find("100,000 configurations byte-exact with no fault, 44,464 of them"), std::string_view::npos)
+      << r.source;
+}
+
+// What the excess is, in the unit of its dimension: elements of a row along dimension 0, rows along dimension 1,
+// slices along the others (a box of f16 [64, 128] on [40, 100]: 24 elements of every row, 28 rows).
+TEST(BoxExceedsTensor, CountsInTheUnitOfTheDimension) {
+  TensorMapSpec s = TiledF16();
+  s.global_dim = {40, 100, 0, 0, 0};
+  const Validation v = ValidateSpec(s);
+  std::vector<std::string> messages;
+  const int r = RuleIndex("box-exceeds-tensor");
+  for (const Finding& f : v.findings)
+    if (static_cast<int>(f.rule) == r) messages.push_back(MessageText(Rules()[r], s, f).str());
+  ASSERT_EQ(messages.size(), 2u) << Dump(s, v);
+  EXPECT_NE(messages[0].find("fills 24 elements per row"), std::string::npos) << messages[0];
+  EXPECT_NE(messages[1].find("fills 28 rows with zeros"), std::string::npos) << messages[1];
+  TensorMapSpec t = Tiled3dF16();
+  t.global_dim[2] = 1;  // box_dim[2] = 2
+  EXPECT_NE(MessageOf(t, ValidateSpec(t), "box-exceeds-tensor").find("fills 1 slice along dimension 2"),
+            std::string::npos);
 }
 
 // [PTX-CN] 5.5.3.4.1: "For Tile::scatter4 and Tile::gather4 ... the size of the bounding box in dimension 1

@@ -15,12 +15,23 @@ void MsgBoxRange(const TensorMapSpec&, const Finding& f, TextOut& o) {
   if (f.value == 0) return TextAppend(&o, "box_dim[", f.index, "] = 0: a box has at least one element per dimension");
   return TextAppend(&o, "box_dim[", f.index, "] = ", f.value, " exceeds 256 elements, the largest box extent");
 }
-void FixBoxRange(const TensorMapSpec&, const Finding& f, TextOut& o) {
+namespace {
+// Whether box_dim[i] > 256 becomes the whole dimension: when the tensor has at most 256 elements along it (so that
+// the fix, the nearest valid configuration and box-exceeds-tensor name one value); else 256.
+bool WholeDimension(const TensorMapSpec& s, int i) { return s.global_dim[i] >= 1 && s.global_dim[i] <= 256; }
+uint64_t BoxRangeTarget(const TensorMapSpec& s, int i) { return WholeDimension(s, i) ? s.global_dim[i] : 256; }
+}  // namespace
+void FixBoxRange(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   if (f.value == 0) return TextAppend(&o, "set box_dim[", f.index, "] to at least 1");
-  return TextAppend(&o, "use box_dim[", f.index, "] = 256 and ", (f.value + 255) / 256, " copies along dimension ", f.index);
+  if (WholeDimension(s, f.index))
+    return TextAppend(&o, "use box_dim[", f.index, "] = ", s.global_dim[f.index], ", the whole of global_dim[", f.index,
+                      "]: one copy covers the dimension");
+  const uint64_t d = s.global_dim[f.index];
+  const uint64_t covered = d != 0 && d < static_cast<uint64_t>(f.value) ? d : static_cast<uint64_t>(f.value);
+  return TextAppend(&o, "use box_dim[", f.index, "] = 256 and ", (covered + 255) / 256, " copies along dimension ", f.index);
 }
 bool PatchBoxRange(const Finding& f, TensorMapSpec* s) {
-  s->box_dim[f.index] = f.value == 0 ? 1 : 256;
+  s->box_dim[f.index] = f.value == 0 ? 1 : static_cast<uint32_t>(BoxRangeTarget(*s, f.index));
   return true;
 }
 void MsgBoxInner16(const TensorMapSpec& s, const Finding& f, TextOut& o) {
@@ -55,8 +66,12 @@ bool PatchBoxPacked128(const Finding&, TensorMapSpec* s) {
   return true;
 }
 void MsgBoxExceedsTensor(const TensorMapSpec& s, const Finding& f, TextOut& o) {
-  return TextAppend(&o, "box_dim[", f.index, "] = ", f.value, " is larger than global_dim[", f.index, "] = ", f.limit,
-             ": every copy fills ", f.value - f.limit, " elements per row with ",
+  // What one step of dimension i is in the box: an element of a row (0), a row (1), a slice of rows (2 and up).
+  const int i = f.index;
+  const int64_t n = f.value - f.limit;
+  return TextAppend(&o, "box_dim[", i, "] = ", f.value, " is larger than global_dim[", i, "] = ", f.limit,
+             ": every copy fills ", n, When(i == 0, " element"), When(i == 1, " row"), When(i >= 2, " slice"),
+             When(n != 1, 's'), When(i == 0, " per row"), When(i >= 2, " along dimension ", i), " with ",
              s.oob_fill == OobFill::kNone ? "zeros" : "OOB-NaN", " and still counts them in the transaction bytes");
 }
 void FixBoxExceedsTensor(const TensorMapSpec&, const Finding& f, TextOut& o) {

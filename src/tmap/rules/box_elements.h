@@ -27,7 +27,7 @@ inline void CheckBoxRange(const CheckContext& c, uint16_t r, FindingList* o) {
   }
 }
 void MsgBoxRange(const TensorMapSpec&, const Finding& f, TextOut& o);
-void FixBoxRange(const TensorMapSpec&, const Finding& f, TextOut& o);
+void FixBoxRange(const TensorMapSpec& s, const Finding& f, TextOut& o);
 bool PatchBoxRange(const Finding& f, TensorMapSpec* s);
 inline void CheckBoxInner16(const CheckContext& c, uint16_t r, FindingList* o) {
   const int64_t bits = static_cast<int64_t>(c.spec.box_dim[0]) * c.facts.element_bits;

@@ -44,15 +44,22 @@ void FixGather4Rank(const TensorMapSpec&, const Finding&, TextOut& o) {
 
 // ---- global dims ----
 void MsgGlobalDimRange(const TensorMapSpec&, const Finding& f, TextOut& o) {
-  if (f.value == 0) return TextAppend(&o, "global_dim[", f.index, "] = 0: every dimension needs at least one element");
+  if (f.value == 0)
+    return TextAppend(&o, "global_dim[", f.index, "] = 0: the tensor is empty (an empty batch, say), and a map needs at least "
+                      "one element per dimension");
   return TextAppend(&o, "global_dim[", f.index, "] = ", f.uvalue(), " exceeds the limit of 2^32 = 4294967296 elements");
 }
 void FixGlobalDimRange(const TensorMapSpec&, const Finding& f, TextOut& o) {
-  if (f.value == 0) return TextAppend(&o, "set global_dim[", f.index, "] to at least 1");
+  // Extent 1 would be a map of a row that does not exist: its copies would read or write memory past the
+  // empty tensor. So no patch either: the nearest valid configuration would invent that row.
+  if (f.value == 0)
+    return TextAppend(&o, "there is nothing to copy: skip the launch (or the copy) while global_dim[", f.index,
+                      "] is 0; do not encode the map with extent 1, which describes a row that does not exist");
   return TextAppend(&o, "split dimension ", f.index, " into two dimensions of at most 2^32 elements each");
 }
 bool PatchGlobalDimRange(const Finding& f, TensorMapSpec* s) {
-  s->global_dim[f.index] = f.value == 0 ? 1 : k2Pow32;
+  if (f.value == 0) return false;  // an empty tensor has no valid map (FixGlobalDimRange)
+  s->global_dim[f.index] = k2Pow32;
   return true;
 }
 void MsgGlobalDimPacked(const TensorMapSpec& s, const Finding& f, TextOut& o) {

@@ -41,9 +41,44 @@ void FixStrideAlign32(const TensorMapSpec&, const Finding& f, TextOut& o) {
 void MsgStrideMax(const TensorMapSpec&, const Finding& f, TextOut& o) {
   return TextAppend(&o, "global_strides[", f.index, "] = ", f.uvalue(), " B is not below 2^40 = 1099511627776 bytes");
 }
-void FixStrideMax(const TensorMapSpec&, const Finding& f, TextOut& o) {
+namespace {
+// A legal stride for global_strides[i] when dimension i + 1 has extent 1 (the stride is never used: the only
+// coordinate inside the tensor is 0): the dense value (the pitch of the dimension below, rounded up to the
+// stride granule for dimension 1), or 0 when that is not a legal stride. The driver checks the unused stride
+// (a stride >= 2^40 on an extent-1 dimension was rejected in 12 of 12 corpus maps it alone broke) and accepts
+// 0 (docs/hardware.md D1 and the extent-1 strides of the driver corpus).
+uint64_t UnusedStrideValue(const TensorMapSpec& s, uint32_t i) {
+  const uint64_t m = NeedsStride32(s) ? 32 : 16;
+  uint64_t dense;
+  if (i == 0) {
+    dense = RoundUpTo(RowBytes(s), m);
+    if (dense < RowBytes(s)) return 0;  // wrapped
+  } else if (__builtin_mul_overflow(s.global_strides[i - 1], s.global_dim[i], &dense)) {
+    return 0;
+  }
+  return dense % m == 0 && dense < k2Pow40 ? dense : 0;
+}
+bool UnusedStride(const TensorMapSpec& s, const Finding& f) {
+  const uint32_t d = static_cast<uint32_t>(f.index) + 1;
+  return d < Rank(s) && s.global_dim[d] == 1;
+}
+}  // namespace
+void FixStrideMax(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  if (UnusedStride(s, f)) {
+    // Usually a 32-bit overflow in the code that computed a stride nothing reads.
+    const uint64_t v = UnusedStrideValue(s, static_cast<uint32_t>(f.index));
+    return TextAppend(&o, "global_dim[", f.index + 1, "] = 1, so this stride never addresses anything (coordinate 0 is "
+                      "the only one inside the tensor), but the driver still checks it: set global_strides[", f.index,
+                      "] = ", v, When(v != 0, " (the dense value) or 0"), When(v == 0, " (the dense value is no legal stride here)"),
+                      "; the driver accepts 0 (docs/hardware.md D1 and the driver corpus)");
+  }
   return TextAppend(&o, "strides must stay below 2^40 B: map the tensor in pieces, each with its own global_address, "
              "so that dimension ", f.index + 1, " spans less than 1 TiB per step");
+}
+bool PatchStrideMax(const Finding& f, TensorMapSpec* s) {
+  if (!UnusedStride(*s, f)) return false;
+  s->global_strides[f.index] = UnusedStrideValue(*s, static_cast<uint32_t>(f.index));
+  return true;
 }
 void MsgStrideOverlap(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const Overlap ov = FindOverlapRemembered(s);
@@ -110,8 +145,12 @@ void FixAddrAlign(const TensorMapSpec& s, const Finding& f, TextOut& o) {
                          granule_bits > 0 && (off * 8) % granule_bits == 0;
   if (shiftable) {
     const uint64_t elements = off * 8 / bits;
+    // The added elements are inside the map: what lies before each row is read (and, by stores, written)
+    // where a negative x0 used to be filled.
     return TextAppend(&o, alloc, ", or map from ", Hex(down), " with global_dim[0] larger by ", elements, " elements and add ",
-                  elements, " to x0 (", off, " B, a multiple of the ", granule_bits / 8, "-byte x0 step)");
+                  elements, " to x0 (", off, " B, a multiple of the ", granule_bits / 8, "-byte x0 step); then x0 from -",
+                  elements, " to -1 reads the ", off, " B before each row (neighbouring memory) instead of the OOB fill, "
+                  "and stores there write it");
   }
   const bool interleaved = s.interleave != Interleave::kNone;
   return TextAppend(&o, alloc, ", or copy the tensor to an aligned buffer: mapping from ", Hex(down), " would start it ", off,

@@ -48,7 +48,8 @@ inline void CheckStrideMax(const CheckContext& c, uint16_t r, FindingList* o) {
   }
 }
 void MsgStrideMax(const TensorMapSpec&, const Finding& f, TextOut& o);
-void FixStrideMax(const TensorMapSpec&, const Finding& f, TextOut& o);
+void FixStrideMax(const TensorMapSpec& s, const Finding& f, TextOut& o);
+bool PatchStrideMax(const Finding& f, TensorMapSpec* s);
 // Whether two positions of the tensor share a byte, decided on the address sets: a position is a row of
 // dimension 0 (RowBytes contiguous bytes) at offset sum(x_i * global_strides[i-1]) over the other dimensions.
 // Dimensions of size 1 contribute nothing (their stride is never used, whatever it is); the others are sorted
