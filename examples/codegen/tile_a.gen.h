@@ -16,6 +16,23 @@
 #endif
 #endif
 
+// TMAPGEN_GEN_TENSORMAP_REPLACE is 1 in the device passes where the tensormap.replace instruction exists:
+// architecture- and family-specific targets (sm_90a, sm_100a, sm_100f, ...) with nvcc 12.3 or later. It is 0
+// on the host and for plain targets, including the compute_90 PTX that `nvcc -arch=sm_90a` also embeds.
+#ifndef TMAPGEN_GEN_TENSORMAP_REPLACE
+#if defined(__CUDA_ARCH__) && defined(__CUDACC_VER_MAJOR__) && \
+    (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 3)) && \
+    (defined(__CUDA_ARCH_FAMILY_SPECIFIC__) || defined(__CUDA_ARCH_SPECIFIC__) || \
+     defined(__CUDA_ARCH_FEAT_SM90_ALL) || defined(__CUDA_ARCH_FEAT_SM100_ALL) || \
+     defined(__CUDA_ARCH_FEAT_SM101_ALL) || defined(__CUDA_ARCH_FEAT_SM103_ALL) || \
+     defined(__CUDA_ARCH_FEAT_SM110_ALL) || defined(__CUDA_ARCH_FEAT_SM120_ALL) || \
+     defined(__CUDA_ARCH_FEAT_SM121_ALL))
+#define TMAPGEN_GEN_TENSORMAP_REPLACE 1
+#else
+#define TMAPGEN_GEN_TENSORMAP_REPLACE 0
+#endif
+#endif
+
 namespace tmapgen_gen {
 
 // ---- tile_a: tiled, load, cuTensorMapEncodeTiled; valid for: sm_90a
@@ -74,10 +91,11 @@ constexpr MapBytes kMap = {{
     0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull}};
 static_assert(sizeof(MapBytes) == 128u && alignof(MapBytes) == 64u, "a CUtensorMap is 128 bytes, 64-byte aligned");
 static_assert((kMap.words[0] & 0x1FFFFFFFFFFFFFFull) == 0ull, "tile_a: the address field (bits 0-56) is left for the run time");
-#if defined(__CUDACC__)
-// Device (sm_90a and later): sets the global address of a copy of kMap in global memory (128-byte aligned)
-// with tensormap.replace (PTX ISA 9.7.9.26). Make the write visible to the tensormap proxy before a copy
-// uses the map: fence.proxy.tensormap::generic.release.gpu after it, ...acquire.gpu [map], 128 where used.
+#if TMAPGEN_GEN_TENSORMAP_REPLACE
+// Device, in the passes where tensormap.replace exists (see TMAPGEN_GEN_TENSORMAP_REPLACE above; guard calls
+// with the same #if): sets the global address of a copy of kMap in global memory (128-byte aligned) with
+// tensormap.replace (PTX ISA 9.7.9.26). Make the write visible to the tensormap proxy before a copy uses
+// the map: fence.proxy.tensormap::generic.release.gpu after it, ...acquire.gpu [map], 128 where used.
 __device__ inline void PatchGlobalAddress(void* map_in_global, const void* global_address) {
   asm volatile("tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;"
                :: "l"(map_in_global), "l"(global_address) : "memory");

@@ -192,6 +192,30 @@ std::string ElementsExpr(const TensorMapSpec& s) {
   return e;
 }
 
+// Where PatchGlobalAddress() is defined. tensormap.replace (PTX ISA 8.3, so CUDA 12.3) assembles only for the
+// architecture-specific and family-specific targets (sm_90a, sm_100a/f, ...; PtxReplaceTargets), and
+// `nvcc -arch=sm_90a` compiles the device code twice: for compute_90 PTX (no feature macro) and for sm_90a SASS
+// (nvcc 13.0 --dryrun: "-arch compute_90" then "-arch compute_90a" with -D__CUDA_ARCH_FEAT_SM90_ALL). The
+// macro is 1 exactly in the passes that define a feature macro: __CUDA_ARCH_FAMILY_SPECIFIC__ (nvcc 12.9 and
+// later, for "a" and "f" targets) or, before 12.9, __CUDA_ARCH_FEAT_SMxx_ALL (as CCCL's tensormap_replace.h).
+constexpr char kTensormapReplaceGuard[] =
+    "// TMAPGEN_GEN_TENSORMAP_REPLACE is 1 in the device passes where the tensormap.replace instruction exists:\n"
+    "// architecture- and family-specific targets (sm_90a, sm_100a, sm_100f, ...) with nvcc 12.3 or later. It is 0\n"
+    "// on the host and for plain targets, including the compute_90 PTX that `nvcc -arch=sm_90a` also embeds.\n"
+    "#ifndef TMAPGEN_GEN_TENSORMAP_REPLACE\n"
+    "#if defined(__CUDA_ARCH__) && defined(__CUDACC_VER_MAJOR__) && \\\n"
+    "    (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 3)) && \\\n"
+    "    (defined(__CUDA_ARCH_FAMILY_SPECIFIC__) || defined(__CUDA_ARCH_SPECIFIC__) || \\\n"
+    "     defined(__CUDA_ARCH_FEAT_SM90_ALL) || defined(__CUDA_ARCH_FEAT_SM100_ALL) || \\\n"
+    "     defined(__CUDA_ARCH_FEAT_SM101_ALL) || defined(__CUDA_ARCH_FEAT_SM103_ALL) || \\\n"
+    "     defined(__CUDA_ARCH_FEAT_SM110_ALL) || defined(__CUDA_ARCH_FEAT_SM120_ALL) || \\\n"
+    "     defined(__CUDA_ARCH_FEAT_SM121_ALL))\n"
+    "#define TMAPGEN_GEN_TENSORMAP_REPLACE 1\n"
+    "#else\n"
+    "#define TMAPGEN_GEN_TENSORMAP_REPLACE 0\n"
+    "#endif\n"
+    "#endif\n\n";
+
 // The whole 128-byte map, encoded offline (src/blob, docs/tensormap-layout.md), with global address 0: a build
 // farm without a GPU gets the exact bytes; the address is patched at run time (issue 12).
 void EmitFullMap(const PlannedMap& m, std::string* o) {
@@ -225,10 +249,11 @@ void EmitFullMap(const PlannedMap& m, std::string* o) {
           "// the host (PatchedMap) and passed as a __grid_constant__ parameter.\n";
     return;
   }
-  *o += "#if defined(__CUDACC__)\n"
-        "// Device (sm_90a and later): sets the global address of a copy of kMap in global memory (128-byte aligned)\n"
-        "// with tensormap.replace (PTX ISA 9.7.9.26). Make the write visible to the tensormap proxy before a copy\n"
-        "// uses the map: fence.proxy.tensormap::generic.release.gpu after it, ...acquire.gpu [map], 128 where used.\n"
+  *o += "#if TMAPGEN_GEN_TENSORMAP_REPLACE\n"
+        "// Device, in the passes where tensormap.replace exists (see TMAPGEN_GEN_TENSORMAP_REPLACE above; guard calls\n"
+        "// with the same #if): sets the global address of a copy of kMap in global memory (128-byte aligned) with\n"
+        "// tensormap.replace (PTX ISA 9.7.9.26). Make the write visible to the tensormap proxy before a copy uses\n"
+        "// the map: fence.proxy.tensormap::generic.release.gpu after it, ...acquire.gpu [map], 128 where used.\n"
         "__device__ inline void PatchGlobalAddress(void* map_in_global, const void* global_address) {\n"
         "  asm volatile(\"tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;\"\n"
         "               :: \"l\"(map_in_global), \"l\"(global_address) : \"memory\");\n"
@@ -709,6 +734,9 @@ std::string GenerateCpp(const Plan& plan, const Options& opt) {
   o += StrCat("#ifndef ", guard, "\n#define ", guard, "\n\n");
   o += "#ifndef TMAPGEN_GEN_HD\n#if defined(__CUDACC__)\n#define TMAPGEN_GEN_HD __host__ __device__\n#else\n"
        "#define TMAPGEN_GEN_HD\n#endif\n#endif\n\n";
+  bool patches = false;
+  for (const PlannedMap& m : plan.maps) patches = patches || EncoderFor(m.spec.mode) == Encoder::kTiled;
+  if (patches) o += kTensormapReplaceGuard;
   o += StrCat("namespace ", plan.name_space, " {\n\n");
   for (const PlannedMap& m : plan.maps) EmitMapConstants(m, &o);
   for (const PlannedDesc& d : plan.descs) EmitDesc(plan, d, &o);
