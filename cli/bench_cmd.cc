@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "cli/check_cmd.h"
+#include "cli/common_flags.h"
 #include "src/gpu/bench.h"
 #include "src/tmap/validator.h"
 #include "src/util/strings.h"
@@ -19,7 +20,7 @@ constexpr char kUsageLine[] =
     "usage: tmapgen bench SPEC [--gib G] [--iters N] [--rounds R] [--stages S] [--blocks-per-sm B] [--row-bytes N] [--sms N] [--one-way] [--check-all]\n";
 
 int Usage(const std::string& msg) {
-  std::fprintf(stderr, "tmapgen bench: %s\n%s", msg.c_str(), kUsageLine);
+  std::fprintf(stderr, "tmapgen bench: %s\n%s", msg.c_str(), HelpHint("bench").c_str());
   return 2;
 }
 

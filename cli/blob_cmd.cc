@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/common_flags.h"
 #include "cli/spec_input.h"
 #include "src/blob/blob.h"
 #include "src/blob/blob_text.h"
@@ -47,7 +49,8 @@ const char* kDecodeHelp =
     "  --target T       validate the recovered spec for T (default: for every target)\n"
     "  --format json    one JSON object per map: the spec in the schema form (tmapgen validate reads it back),\n"
     "                   every field, recognised and unexplained bits, findings, and the validation report\n"
-    "  --words          read unprefixed 16-digit tokens as 64-bit words (a word dump printed without 0x)\n"
+    "  --words          read unprefixed 16-digit tokens as 64-bit words (a word dump printed without 0x);\n"
+    "                   without it, 16 such tokens are read as words or as bytes, whichever re-encodes\n"
     "  --no-validate    print the fields only\n"
     "diff: the fields (and the raw bits without a name) in which A and B differ; A and B are maps as above,\n"
     "      or spec files (JSON), which are encoded offline first\n"
@@ -56,7 +59,7 @@ const char* kDecodeHelp =
     "             unreadable input\n";
 
 int Usage(const std::string& cmd, const std::string& msg) {
-  std::fprintf(stderr, "tmapgen %s: %s\n%s", cmd.c_str(), msg.c_str(), kDecodeUsage);
+  std::fprintf(stderr, "tmapgen %s: %s\n%s", cmd.c_str(), msg.c_str(), HelpHint(cmd).c_str());
   return 2;
 }
 
@@ -83,6 +86,26 @@ bool IsRegularFile(const std::string& p) {
 std::string_view TrimLeft(std::string_view s) {
   while (!s.empty() && (s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || s[0] == '\r')) s.remove_prefix(1);
   return s;
+}
+
+// A text that is one value of at most 64 bits (0x optional) is not a tensor map but, most likely, a
+// descriptor: *hint names the command that decodes it.
+bool OneValueHint(std::string_view text, std::string* hint) {
+  auto sep = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ','; };
+  size_t b = 0, e = text.size();
+  while (b < e && sep(text[b])) ++b;
+  while (e > b && sep(text[e - 1])) --e;
+  std::string_view t = text.substr(b, e - b);
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
+  if (t.empty() || t.size() > 16) return false;
+  for (char c : t)
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
+  const std::string v = StrCat("0x", t);
+  const bool fits32 = t.size() <= 8;
+  *hint = StrCat("a single value, not a 128-byte tensor map (256 hex digits, or 16 "
+                 "64-bit words); a shared-memory matrix descriptor (wgmma, tcgen05) is read by `tmapgen desc decode ",
+                 v, "`", fits32 ? StrCat(", a tcgen05 instruction descriptor by `tmapgen idesc decode ", v, "`") : "");
+  return true;
 }
 
 // The maps of one input's content.
@@ -119,7 +142,12 @@ bool ParseContent(const std::string& label, const std::string& content, bool wor
     }
     return true;
   }
-  if (!blob::ParseBlobText(content, words, &maps, err)) { *err = StrCat(label, ": ", *err); return false; }
+  if (!blob::ParseBlobText(content, words, &maps, err)) {
+    std::string hint;
+    if (OneValueHint(content, &hint)) *err = hint;
+    *err = StrCat(label, ": ", *err);
+    return false;
+  }
   for (size_t i = 0; i < maps.size(); ++i) out->push_back({maps.size() == 1 ? label : StrCat(label, "[", i, "]"), maps[i]});
   return true;
 }
@@ -222,7 +250,7 @@ bool ReadDecodeInputs(const DecodeArgs& a, std::vector<DecodeSource>* out, std::
   return true;
 }
 
-std::string DecodeUsageText(const std::string& msg) { return StrCat("tmapgen decode: ", msg, "\n", kDecodeUsage); }
+std::string DecodeUsageText(const std::string& msg) { return StrCat("tmapgen decode: ", msg, "\n", HelpHint("decode")); }
 
 int RunDecodeCommand(const std::vector<std::string>& args) {
   DecodeArgs a;

@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "cli/common_flags.h"
 #include "src/gpu/check_plan.h"
 #include "src/gpu/check_report.h"
 #include "src/gpu/check_runner.h"
@@ -162,7 +163,7 @@ bool ParseCheckArgs(const std::vector<std::string>& args_in, CheckArgs* a, std::
 }
 
 std::string CheckUsageText(const std::string& msg) {
-  return "tmapgen check: " + msg + "\nusage: tmapgen check SPEC... [--seed S] [--verbose]\n";
+  return "tmapgen check: " + msg + "\n" + HelpHint("check");
 }
 
 int RunCheckCommand(const std::vector<std::string>& args) {

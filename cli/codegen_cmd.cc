@@ -1,5 +1,6 @@
 #include "cli/codegen_cmd.h"
 
+#include "cli/common_flags.h"
 #include "cli/spec_input.h"
 
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 #include "cli/textproto.h"
 #include "src/codegen/codegen.h"
 #include "src/util/status.h"
+#include "src/report/diagnostics.h"
 #include "src/report/report.h"
 #include "src/schema/spec_json.h"
 #include "src/util/strings.h"
@@ -59,7 +61,8 @@ class CollectSpecs : public SpecSink {
   explicit CollectSpecs(std::vector<TensorMapSpec>* specs) : specs_(specs) {}
   void Spec(const TensorMapSpec& spec) override { specs_->push_back(spec); }
   void Error(const InputError& e, const std::string& where) override {
-    if (error_.empty()) error_ = StrCat(where, ": ", e.message);
+    // `where` is FILE:LINE:COLUMN when the parser knows the position, which e.message then starts with too.
+    if (error_.empty()) error_ = StrCat(where, ": ", where.empty() ? std::string_view(e.message) : InputErrorMessage(e));
   }
   const std::string& error() const { return error_; }
 
@@ -233,7 +236,7 @@ bool ParseCodegenArgs(const std::vector<std::string>& args, CodegenArgs* out, st
   return CodegenParse(args, out, err);
 }
 bool ReadCodegenSpecs(CodegenArgs* a, std::string* err) { return CodegenRead(a, err); }
-std::string CodegenUsageText(const std::string& msg) { return StrCat("tmapgen codegen: ", msg, "\n", kCodegenUsage); }
+std::string CodegenUsageText(const std::string& msg) { return StrCat("tmapgen codegen: ", msg, "\n", HelpHint("codegen")); }
 std::string CodegenRejectionText(const std::string& rejection) {
   return rejection + "tmapgen codegen: invalid spec or descriptor: nothing written\n";
 }

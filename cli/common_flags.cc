@@ -184,4 +184,8 @@ bool RemoteTarget(const std::string& value, std::string* target, std::string* er
   return true;
 }
 
+std::string HelpHint(std::string_view command) {
+  return StrCat("see tmapgen ", command, command.empty() ? "" : " ", "--help\n");
+}
+
 }  // namespace tmapgen::cli

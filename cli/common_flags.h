@@ -5,6 +5,7 @@
 #define TMAPGEN_CLI_COMMON_FLAGS_H_
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -54,6 +55,10 @@ bool RemoteTarget(const std::string& value, std::string* target, std::string* er
 
 // Every flag name ParseCommon knows (spec flags included), for "did you mean".
 std::vector<std::string_view> CommonFlagNames();
+
+// The line that follows a usage error, in place of the usage text: "see tmapgen COMMAND --help\n"
+// ("see tmapgen --help\n" for an empty command).
+std::string HelpHint(std::string_view command);
 
 }  // namespace tmapgen::cli
 

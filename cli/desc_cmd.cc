@@ -5,6 +5,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -100,8 +102,8 @@ struct Io {
   std::string* err;
 };
 
-int Usage(const Io& io, const char* usage, const std::string& msg) {
-  *io.err += StrCat("tmapgen: ", msg, "\n", usage);
+int Usage(const Io& io, const char* command, const std::string& msg) {
+  *io.err += StrCat("tmapgen: ", msg, "\n", HelpHint(command));
   return 2;
 }
 
@@ -293,6 +295,31 @@ bool WriteFile(const std::string& name, const std::string& text, std::string* er
 }
 // ---------------------------------------------------------------------------------------------- desc
 
+// True when the arguments are a 128-byte tensor map pasted where a descriptor belongs: 256 hex digits in all
+// (0x prefixes and separators aside), or 16 values of at most 16 hex digits (the 64-bit words of a dump).
+bool LooksLikeTensorMap(const std::vector<std::string>& args) {
+  size_t digits = 0, tokens = 0, widest = 0;
+  for (const std::string& a : args) {
+    std::string_view t = a;
+    size_t i = 0, run = 0;
+    auto end_token = [&]() {
+      if (run > 0) ++tokens;
+      widest = std::max(widest, run);
+      run = 0;
+    };
+    while (i < t.size()) {
+      const char c = t[i];
+      if (c == '0' && run == 0 && i + 1 < t.size() && (t[i + 1] == 'x' || t[i + 1] == 'X')) { i += 2; continue; }
+      if (std::isxdigit(static_cast<unsigned char>(c))) { ++digits; ++run; }
+      else if (c == ' ' || c == ',' || c == '\t' || c == '\n' || c == '{' || c == '}') end_token();
+      else return false;
+      ++i;
+    }
+    end_token();
+  }
+  return digits == 256 || (tokens == 16 && widest <= 16);
+}
+
 const std::vector<FlagDef>& DescFlagDefs() {
   static const std::vector<FlagDef> d = {
       {"operand", true},   {"major", true},       {"dtype", true},      {"padded", false},   {"swizzle", true},
@@ -329,6 +356,9 @@ bool DescParse(const std::vector<std::string>& args_in, DescArgs* a, std::string
 
   const bool decode = sub == "decode";
   if (decode) {
+    if (LooksLikeTensorMap(f.positional))
+      return Fail(msg, "desc decode: this looks like a 128-byte CUtensorMap (256 hex digits, or 16 64-bit words), "
+                       "not a 64-bit matrix descriptor; read a tensor map with `tmapgen decode` and the same text");
     if (f.positional.size() != 1)
       return Fail(msg, f.positional.empty() ? "desc decode needs the descriptor VALUE (0x...)"
                                             : StrCat("desc decode: unexpected argument \"", f.positional[1], "\""));
@@ -437,16 +467,16 @@ bool DescParse(const std::vector<std::string>& args_in, DescArgs* a, std::string
 int DescMain(const std::vector<std::string>& args, const Io& io) {
   DescArgs a;
   std::string err;
-  if (!DescParse(args, &a, &err)) return Usage(io, kDescUsage, err);
+  if (!DescParse(args, &a, &err)) return Usage(io, "desc", err);
   if (a.help) {
     *io.out += kDescUsage;
     *io.out += kDescHelp;
     return 0;
   }
-  if (!LoadDescMap(&a, &err)) return Usage(io, kDescUsage, err);
+  if (!LoadDescMap(&a, &err)) return Usage(io, "desc", err);
   SmemDescReport r;
   RunMatrixRequest(a.request, &r);
-  if (!a.svg.empty() && !WriteFile(a.svg, DrawSvg(r), &err)) return Usage(io, kDescUsage, err);
+  if (!a.svg.empty() && !WriteFile(a.svg, DrawSvg(r), &err)) return Usage(io, "desc", err);
   *io.out += RenderMatrixReport(r, a.json, a.color);
   return r.validation.valid ? 0 : 1;
 }
@@ -553,6 +583,9 @@ bool IdescParse(const std::vector<std::string>& args_in, IdescArgs* a, std::stri
   }
 
   if (decode) {
+    if (LooksLikeTensorMap(f.positional))
+      return Fail(msg, "desc decode: this looks like a 128-byte CUtensorMap (256 hex digits, or 16 64-bit words), "
+                       "not a 64-bit matrix descriptor; read a tensor map with `tmapgen decode` and the same text");
     if (f.positional.size() != 1)
       return Fail(msg, f.positional.empty() ? "idesc decode needs the descriptor VALUE (0x...)"
                                             : StrCat("idesc decode: unexpected argument \"", f.positional[1], "\""));
@@ -610,7 +643,7 @@ bool IdescParse(const std::vector<std::string>& args_in, IdescArgs* a, std::stri
 int IdescMain(const std::vector<std::string>& args_in, const Io& io) {
   IdescArgs a;
   std::string err;
-  if (!IdescParse(args_in, &a, &err)) return Usage(io, kIdescUsage, err);
+  if (!IdescParse(args_in, &a, &err)) return Usage(io, "idesc", err);
   if (a.help) {
     *io.out += kIdescUsage;
     *io.out += kIdescHelp;
@@ -653,8 +686,8 @@ bool LoadDescMap(DescArgs* a, std::string* err) {
   return LoadMap(a->for_map, &a->request.map, &a->request.map_source, err);
 }
 
-std::string DescUsageText(const std::string& msg) { return StrCat("tmapgen: ", msg, "\n", kDescUsage); }
-std::string IdescUsageText(const std::string& msg) { return StrCat("tmapgen: ", msg, "\n", kIdescUsage); }
+std::string DescUsageText(const std::string& msg) { return StrCat("tmapgen: ", msg, "\n", HelpHint("desc")); }
+std::string IdescUsageText(const std::string& msg) { return StrCat("tmapgen: ", msg, "\n", HelpHint("idesc")); }
 
 int RunDescCommandTo(const std::vector<std::string>& args, std::string* out, std::string* err) {
   return DescMain(args, Io{out, err});

@@ -113,8 +113,27 @@ void PrintHelp() {
       stdout);
 }
 
-int Usage(const std::string& msg) {
-  std::fprintf(stderr, "tmapgen: %s\n%s", msg.c_str(), kUsage);
+const char* kValidateHelp =
+    "usage: tmapgen validate [--target T] [--format text|json|textproto|short] [--input-format json|jsonl|textproto]\n"
+    "                        [--quiet] [--color auto|always|never] [--no-gpu] [--no-encode] FILE... | -\n"
+    "\nValidates every spec of the inputs and reports each (docs/cli.md, docs/schema.md):\n"
+    "  FILE...                               spec files: JSON (one object or an array), JSON Lines, or Protobuf\n"
+    "                                        text format; '-' reads standard input; every format is streamed\n"
+    "  --input-format json|jsonl|textproto   the format, instead of the one chosen from the file name (standard\n"
+    "                                        input: from its first line)\n"
+    "  --target T                            validate specs that name no target for T (sm_90a, sm_100a, ...)\n"
+    "  --format text|json|textproto|short    output format (default text; short: FILE:LINE: error[rule] field: message)\n"
+    "  --quiet                               print only invalid specs and the summary\n"
+    "  --color auto|always|never             colors in text output (default auto)\n"
+    "  --no-gpu, --no-encode                 ignore any GPU; do not encode with the driver\n"
+    "  --remote HOST[:PORT]                  validate on a tmapd server (docs/service.md)\n"
+    "Input errors name FILE:LINE:COLUMN and the field; the other specs are still reported. A summary line goes\n"
+    "to standard error in text mode.\n"
+    "\nexit status: 0 all valid, 1 some invalid, 2 bad usage, or an input that cannot be read or holds no spec\n";
+
+// A usage error: one line, and where the help is (`command`: "validate", "build", or "" for the default).
+int Usage(const std::string& msg, const std::string& command = "") {
+  std::fprintf(stderr, "tmapgen: %s\n%s", msg.c_str(), HelpHint(command == "build" ? "" : command).c_str());
   return 2;
 }
 
@@ -323,18 +342,22 @@ int Main(int argc, char** argv) {
   std::vector<std::string> positional;
   std::string err;
   for (const std::string& a : args)
-    if (a == "--help" || a == "-h") { PrintHelp(); return 0; }
+    if (a == "--help" || a == "-h") {
+      if (command == "validate") std::fputs(kValidateHelp, stdout);
+      else PrintHelp();
+      return 0;
+    }
   if (const absl::Status st = ParseCommon(args, &opt, &spec_flags, &positional); !st.ok())
-    return Usage(std::string(StatusMessage(st)));
+    return Usage(std::string(StatusMessage(st)), command);
   if (opt.format == Format::kTextproto && !TextprotoAvailable())
-    return Usage("--format textproto: this build has no Protocol Buffers support (built without protobuf)");
+    return Usage("--format textproto: this build has no Protocol Buffers support (built without protobuf)", command);
 
   const Gpu gpu = DetectGpu(opt.use_gpu);
   Emitter em(opt, gpu);
   if (command == "validate") {
-    if (positional.empty()) return Usage("validate needs at least one FILE (or - for standard input)");
+    if (positional.empty()) return Usage("validate needs at least one FILE (or - for standard input)", command);
     for (const auto& [name, value] : spec_flags)
-      if (name != "target") return Usage(StrCat("validate takes no spec flag other than --target (got --", name, ")"));
+      if (name != "target") return Usage(StrCat("validate takes no spec flag other than --target (got --", name, ")"), command);
     Progress prog{opt.progress};
     bool read_ok = true;
     for (const std::string& p : positional) read_ok = ProcessInput(p, opt, &em, &prog) && read_ok;
@@ -347,17 +370,17 @@ int Main(int argc, char** argv) {
   }
 
   // build (the default command)
-  if (!positional.empty()) return Usage(StrCat("unexpected argument \"", positional[0], "\" (spec files go to: tmapgen validate FILE)"));
+  if (!positional.empty()) return Usage(StrCat("unexpected argument \"", positional[0], "\" (spec files go to: tmapgen validate FILE)"), command);
   TensorMapSpec base;
   const TensorMapSpec* base_ptr = nullptr;
   if (!opt.spec_file.empty()) {
     absl::StatusOr<TensorMapSpec> read = ReadOneSpec(opt.spec_file);
-    if (!read.ok()) return Usage(std::string(StatusMessage(read.status())));
+    if (!read.ok()) return Usage(std::string(StatusMessage(read.status())), command);
     base = *std::move(read);
     base_ptr = &base;
   }
   const absl::StatusOr<TensorMapSpec> spec = BuildSpecFromFlags(spec_flags, base_ptr);
-  if (!spec.ok()) return Usage(std::string(StatusMessage(spec.status())));
+  if (!spec.ok()) return Usage(std::string(StatusMessage(spec.status())), command);
   TypeAlias alias;
   alias.note = DataTypeAliasNote(spec_flags);
   if (!alias.note.empty())

@@ -103,7 +103,7 @@ std::string Pad(std::string_view s, size_t n) {
 }
 
 int Usage(std::string* err, const std::string& msg) {
-  *err += StrCat("tmapgen: ", msg, "\n", kUsage);
+  *err += StrCat("tmapgen: ", msg, "\n", HelpHint("rules"));
   return 2;
 }
 

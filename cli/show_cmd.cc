@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "cli/common_flags.h"
 #include "src/io/file.h"
 #include "src/json/json_writer.h"
 #include "src/model/copy_model.h"
@@ -26,7 +27,7 @@ const char* kShowUsage =
     "                    [--rows r0,r1,r2,r3] [--max-lines N]\n";
 
 int Usage(const std::string& msg) {
-  std::fprintf(stderr, "tmapgen show: %s\n%s", msg.c_str(), kShowUsage);
+  std::fprintf(stderr, "tmapgen show: %s\n%s", msg.c_str(), HelpHint("show").c_str());
   return 2;
 }
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "cli/common_flags.h"
 #include "src/driver/cuda_driver.h"
 #include "src/gpu/driver_agreement.h"
 #include "src/gpu/matrix.h"
@@ -16,7 +17,7 @@ const char kSweepUsage[] =
     "       tmapgen sweep --matrix [--count N] [--seed S] [--unit U] [--max-seconds T]\n";
 
 int Usage(const std::string& msg) {
-  std::fprintf(stderr, "tmapgen sweep: %s\n%s", msg.c_str(), kSweepUsage);
+  std::fprintf(stderr, "tmapgen sweep: %s\n%s", msg.c_str(), HelpHint("sweep").c_str());
   return 2;
 }
 

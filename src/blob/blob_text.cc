@@ -40,6 +40,14 @@ uint64_t Value(std::string_view digits) {
   return v;
 }
 
+// True when tokens [first, end) are exactly 16 unprefixed tokens of 16 hex digits each.
+bool SixteenWords(const std::vector<Token>& tokens, size_t first, size_t end) {
+  if (end - first != 16) return false;
+  for (size_t t = first; t < end; ++t)
+    if (tokens[t].prefixed || tokens[t].digits.size() != 16) return false;
+  return true;
+}
+
 }  // namespace
 
 bool ParseBlobText(std::string_view text, bool unprefixed_words, std::vector<MapBytes>* maps, std::string* error) {
@@ -125,6 +133,27 @@ bool ParseBlobText(std::string_view text, bool unprefixed_words, std::vector<Map
     MapBytes map{};
     for (int b = 0; b < kMapBytes; ++b)
       map[b] = static_cast<uint8_t>(HexValue(digits[2 * b]) * 16 + HexValue(digits[2 * b + 1]));
+    if (!unprefixed_words && SixteenWords(tokens, first, k)) {
+      // 16 tokens of 16 digits: a byte string cut every 8 bytes, or the 64-bit words of a dump printed with
+      // %016llx. The reading whose decoded parameters encode back to the same 128 bytes is the map the driver
+      // wrote; when the readings differ and both or neither do, the text does not say which it is.
+      uint64_t words[16];
+      for (size_t w = 0; w < 16; ++w) words[w] = Value(tokens[first + w].digits);
+      const MapBytes as_words = FromWords(words);
+      if (as_words != map) {
+        const bool bytes_ok = Decode(map).reencodes, words_ok = Decode(as_words).reencodes;
+        if (bytes_ok == words_ok) {
+          *error = StrCat("tokens ", tokens[first].position, "..", tokens[k - 1].position,
+                          ": 16 tokens of 16 hex digits are either 64-bit words (a dump printed with %016llx, word 0 "
+                          "first) or 128 bytes (byte 0 first), and ",
+                          bytes_ok ? "both readings are" : "neither reading is",
+                          " a map the measured driver writes; pass --words to read them as words, or write the 256 "
+                          "digits without spaces to read them as bytes");
+          return false;
+        }
+        if (words_ok) map = as_words;
+      }
+    }
     out.push_back(map);
   }
   *maps = std::move(out);

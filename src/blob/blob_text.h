@@ -12,6 +12,9 @@
 //   A run of prefixed tokens is read as words when any of them has more than 2 digits or when it has 16
 //   tokens (then 16 per map), else as bytes (128 per map). With `unprefixed_words`, unprefixed tokens of
 //   exactly 16 digits are read as 64-bit words as well (a word dump printed without 0x).
+//   Without it, a map of exactly 16 unprefixed tokens of 16 digits is either (a) or such a word dump: it is
+//   read the way whose decoded parameters encode back to the same bytes (blob::Decode's `reencodes`); when
+//   the two readings differ and both or neither re-encode, it is an error that names both forms and the fix.
 // - Errors name the offending token (1-based position) and what was expected; no partial result.
 // - No I/O.
 #ifndef TMAPGEN_SRC_BLOB_BLOB_TEXT_H_

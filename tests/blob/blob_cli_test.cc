@@ -91,6 +91,71 @@ TEST(DecodeCli, GarbageIsAClearErrorWithExitStatus2) {
   }
 }
 
+// The corpus map as a C program prints it: printf("%016llx ", words[i]) for i = 0..15, no 0x.
+std::string BareWordsOfLine(uint64_t last_word_or = 0) {
+  MapBytes m;
+  const std::string hex = HexOfLine();
+  for (int i = 0; i < 128; ++i) m[i] = static_cast<uint8_t>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
+  uint64_t w[16];
+  ToWords(m, w);
+  w[15] |= last_word_or;
+  std::string words;
+  for (int i = 0; i < 16; ++i) {
+    char b[24];
+    std::snprintf(b, sizeof b, "%s%016llx", i ? " " : "", static_cast<unsigned long long>(w[i]));
+    words += b;
+  }
+  return words;
+}
+
+TEST(DecodeCli, BareWordsOfAPrintfDumpAreReadAsWords) {
+  const std::string words = BareWordsOfLine();
+  ASSERT_EQ(words.substr(0, 16), "00007f0000018300") << "word 0: the address 0x7f0000018300, little-endian";
+  for (const std::string& flags : {std::string(), std::string("--words ")}) {
+    const Result r = RunTool("decode --format json --no-validate " + flags + words);
+    EXPECT_EQ(r.code, 0) << flags << "\n" << r.out;
+    EXPECT_TRUE(Has(r.out, "\"bytes\":\"" + HexOfLine() + "\"")) << flags << "\n" << r.out;
+    EXPECT_TRUE(Has(r.out, "\"global_dim\":[1664,218]")) << flags << "\n" << r.out;
+    EXPECT_TRUE(Has(r.out, "\"global_strides\":[3328]")) << flags << "\n" << r.out;
+    EXPECT_TRUE(Has(r.out, "\"box_dim\":[32,25]")) << flags << "\n" << r.out;
+  }
+  // The same 256 digits cut every 16 (byte 0 first) stay bytes: that reading is the one that re-encodes.
+  const std::string hex = HexOfLine();
+  std::string cut;
+  for (int i = 0; i < 256; i += 16) cut += (i ? " " : "") + hex.substr(i, 16);
+  const Result b = RunTool("decode --format json --no-validate " + cut);
+  EXPECT_EQ(b.code, 0) << b.out;
+  EXPECT_TRUE(Has(b.out, "\"bytes\":\"" + hex + "\"")) << b.out;
+}
+
+TEST(DecodeCli, BareWordsThatNoReadingReencodesAreRefusedWithTheFix) {
+  // Bit 1000 (word 15, bit 40) is a bit no measured driver writes: neither reading re-encodes.
+  const Result r = RunTool("decode --no-validate " + BareWordsOfLine(1ull << 40));
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(Has(r.out, "16 tokens of 16 hex digits")) << r.out;
+  EXPECT_TRUE(Has(r.out, "pass --words")) << r.out;
+  // With --words the user has said which it is: decoded, the bit listed.
+  const Result w = RunTool("decode --no-validate --words " + BareWordsOfLine(1ull << 40));
+  EXPECT_EQ(w.code, 1) << w.out;
+  EXPECT_TRUE(Has(w.out, "unexplained bits: 1000")) << w.out;
+}
+
+// A 64-bit shared-memory matrix descriptor (docs/descriptors.md's example, PTX ISA 9.7.15.5.1 layout) is
+// not a map, and a map is not a descriptor: each command points to the other.
+TEST(DecodeCli, DescriptorsAndMapsPointToEachOthersCommand) {
+  const Result d = RunTool("decode 0x4000404000010040");
+  EXPECT_EQ(d.code, 2) << d.out;
+  EXPECT_TRUE(Has(d.out, "`tmapgen desc decode 0x4000404000010040`")) << d.out;
+  const Result i = RunTool("decode 0x08400490");
+  EXPECT_EQ(i.code, 2) << i.out;
+  EXPECT_TRUE(Has(i.out, "`tmapgen idesc decode 0x08400490`")) << i.out;
+  for (const std::string& map : {HexOfLine(), BareWordsOfLine()}) {
+    const Result m = RunTool("desc decode " + map);
+    EXPECT_EQ(m.code, 2) << m.out;
+    EXPECT_TRUE(Has(m.out, "read a tensor map with `tmapgen decode`")) << m.out;
+  }
+}
+
 TEST(DecodeCli, UnexplainedAndRecognisedBitsAreListed) {
   std::string hex = HexOfLine();
   // Set bit 85 (byte 10, bit 5) and bit 1000 (byte 125, bit 0).

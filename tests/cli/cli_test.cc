@@ -163,6 +163,62 @@ TEST(Cli, BadUsageExitsTwoAndNamesTheFlag) {
   }
 }
 
+const char* kValidLineForPositions =
+    R"({"tensor_data_type":"bf16","global_dim":[1024,1024],"global_strides":[2048],"box_dim":[64,64],"swizzle":"128B","target":"sm_90a"})";
+
+// A usage error is the problem on one line and where the help is, not the whole usage text; each command's
+// --help is its own (docs/cli.md).
+TEST(Cli, UsageErrorsAreOneLineAndAHint) {
+  struct Case { const char* args; const char* out; } cases[] = {
+      {"validate", "tmapgen: validate needs at least one FILE (or - for standard input)\nsee tmapgen validate --help\n"},
+      {"validate --frobnicate x.jsonl", "tmapgen: unknown flag --frobnicate\nsee tmapgen validate --help\n"},
+      {"--frobnicate 1", "tmapgen: unknown flag --frobnicate\nsee tmapgen --help\n"},
+      {"decode", "tmapgen decode: needs at least one BLOB (hex text, a file, or - for standard input)\n"
+                 "see tmapgen decode --help\n"},
+      {"trace --fail-on sometimes -- true", "tmapgen trace: --fail-on: expected error or warning, got \"sometimes\"\n"
+                                            "see tmapgen trace --help\n"},
+  };
+  for (const Case& c : cases) {
+    const Result r = RunToolArgs(c.args);
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.out;
+    EXPECT_EQ(r.out, c.out) << c.args;
+  }
+  const std::vector<std::string> build = Lines(RunToolArgs("build --swizzle 96B").out);
+  ASSERT_EQ(build.size(), 2u);
+  EXPECT_EQ(build[0].rfind("tmapgen: --swizzle: unknown value \"96B\"", 0), 0u) << build[0];
+  EXPECT_EQ(build[1], "see tmapgen --help");
+  for (const char* cmd : {"codegen", "show", "check", "sweep", "bench", "desc wgmma", "idesc", "rules", "diff"}) {
+    const Result r = RunToolArgs(std::string(cmd) + " --no-such-flag");
+    EXPECT_EQ(r.code, 2) << cmd << "\n" << r.out;
+    EXPECT_EQ(Lines(r.out).size(), 2u) << cmd << "\n" << r.out;
+    const std::string name = std::string(cmd).substr(0, std::string(cmd).find(' '));
+    EXPECT_NE(r.out.find("\nsee tmapgen " + name + " --help\n"), std::string::npos) << cmd << "\n" << r.out;
+  }
+}
+
+TEST(Cli, EachCommandsHelpIsItsOwn) {
+  const Result v = RunToolArgs("validate --help");
+  EXPECT_EQ(v.code, 0) << v.out;
+  EXPECT_EQ(v.out.rfind("usage: tmapgen validate ", 0), 0u) << v.out;
+  EXPECT_NE(v.out.find("--input-format"), std::string::npos) << v.out;
+  EXPECT_EQ(v.out.find("spec flags:"), std::string::npos) << "the build flags are not validate's: " << v.out;
+  for (const char* cmd : {"decode", "desc", "idesc", "codegen", "show", "check", "sweep", "bench", "trace", "rules"}) {
+    const Result r = RunToolArgs(std::string(cmd) + " --help");
+    EXPECT_EQ(r.code, 0) << cmd << "\n" << r.out;
+    EXPECT_EQ(r.out.rfind(std::string("usage: tmapgen ") + cmd, 0), 0u) << cmd << "\n" << r.out;
+  }
+}
+
+// An input error is placed once: FILE:LINE:COLUMN, then the message without its own "line L, column C".
+TEST(Cli, CodegenInputErrorsNameThePositionOnce) {
+  const std::string bad = WriteFile("codegen_bad.jsonl", std::string(kValidLineForPositions) + "\n" +
+                                                         kValidLineForPositions + "\n" + R"({"box_dim": [1,2,}})" + "\n");
+  const Result r = RunToolArgs("codegen " + bad);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("codegen_bad.jsonl:3:18: box_dim[2]:"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("line 3"), std::string::npos) << r.out;
+}
+
 const char* kValidLine =
     R"({"tensor_data_type":"bf16","global_dim":[1024,1024],"global_strides":[2048],"box_dim":[64,64],"swizzle":"128B","target":"sm_90a"})";
 const char* kInvalidLine =
