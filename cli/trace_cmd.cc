@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/common_flags.h"
 #include "src/io/file.h"
 #include "src/json/json_writer.h"
 #include "src/tmap/types.h"
@@ -35,8 +36,12 @@ const char* kTraceUsage =
     "usage: tmapgen trace [--out FILE] [--report FILE] [--all] [--fail-on error|warning] [--target T]\n"
     "                     [--max-configs N] -- PROGRAM ARGS...\n";
 
+// With --fail-on, the exit status when no process could be traced (no driver, no CUPTI, the injection library
+// never loaded): distinct from 0 (checked, clean), 1 (findings), 2 (bad usage) and 127 (not started).
+constexpr int kExitNothingTraced = 3;
+
 int Usage(const std::string& msg) {
-  std::fprintf(stderr, "tmapgen trace: %s\n%s", msg.c_str(), kTraceUsage);
+  std::fprintf(stderr, "tmapgen trace: %s\n%s", msg.c_str(), HelpHint("trace").c_str());
   return 2;
 }
 
@@ -52,7 +57,8 @@ void PrintTraceHelp() {
       "  --report FILE       the whole trace as one JSON object (every configuration, its diagnostics)\n"
       "  --all               one record per call instead of one per configuration (with a count)\n"
       "  --fail-on error|warning   exit 1 when a rejected or invalid map (error) or also a map with\n"
-      "                      warnings (warning) was seen and the program itself succeeded\n"
+      "                      warnings (warning) was seen and the program itself succeeded; exit 3 when\n"
+      "                      nothing could be traced (no driver, no CUPTI: no process was watched)\n"
       "  --target T          validate for T instead of the GPU the program uses (sm_90a, sm_100a, ...)\n"
       "  --max-configs N     distinct configurations kept per process (default 4096)\n\n"
       "It cannot see maps built inside kernels (Triton's device-side tl.make_tensor_descriptor,\n"
@@ -329,6 +335,14 @@ int RunTraceCommand(const std::vector<std::string>& args) {
               driver_note.empty() ? "" : StrCat(", and ", driver_note), ", or its environment dropped "
               "CUDA_INJECTION64_PATH\n");
   }
+  // Nothing traced: no process was watched through CUPTI, so the trace cannot say whether the program encoded
+  // a bad map. A program that was traced and encoded no map is not this: its trace is complete (and empty).
+  size_t traced = 0;
+  for (const Stream& s : streams) traced += s.info.state == trace::ProcessState::kTracing;
+  const bool nothing_traced = traced == 0;
+  if (nothing_traced && !stems.empty())
+    StrAppend(&text, "tmapgen trace: nothing was traced: ", streams.size(), streams.size() == 1 ? " process" : " processes",
+              " loaded the injection library, and none could subscribe to CUPTI (the reasons are below)\n");
   trace::SummaryOptions so;
   text += summary.RenderText(so);
   if (offline_counts[0] + offline_counts[1] + offline_counts[2] > 0) {
@@ -411,6 +425,11 @@ int RunTraceCommand(const std::vector<std::string>& args) {
   }
   if (program_rc != 0) return program_rc;
   if (write_failed) return 2;
+  if (fail_on >= 0 && nothing_traced) {
+    std::fprintf(stderr, "tmapgen trace: --fail-on %s: nothing was traced, so no map was checked (exit %d)\n",
+                 fail_on == static_cast<int>(trace::Outcome::kWarning) ? "warning" : "error", kExitNothingTraced);
+    return kExitNothingTraced;
+  }
   if (fail_on >= 0 && static_cast<int>(summary.Worst()) >= fail_on) {
     std::fprintf(stderr, "tmapgen trace: --fail-on %s: findings of that severity were seen (exit 1)\n",
                  fail_on == static_cast<int>(trace::Outcome::kWarning) ? "warning" : "error");

@@ -4,6 +4,7 @@
 // tmapgen's side: records and counts, caller attribution through a backtrace, explanations on standard
 // error, nothing on standard output, threads, fork, _exit, a CUPTI held by another tool, a CUPTI that
 // is missing, --all and --fail-on. The real driver is exercised by trace_gpu_test (skipped without a GPU).
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -181,6 +182,36 @@ TEST(TraceInject, FailOnTurnsFindingsIntoAnExitStatus) {
   EXPECT_EQ(Trace("--fail-on error", "basic").rc, 1);
   EXPECT_EQ(Trace("--fail-on error", "threads").rc, 0);
   EXPECT_EQ(Trace("--fail-on warning", "basic").rc, 1);
+}
+
+// A gate that watched nothing must not pass: with --fail-on, a run in which no process could be traced is
+// exit 3 with its own message (docs/trace.md). A traced program that encoded no map is a clean, complete trace.
+TEST(TraceInject, FailOnIsExitThreeWhenNothingWasTraced) {
+  const Result no_cupti = Trace("--fail-on error", "basic", "TMAPGEN_CUPTI=/nonexistent/libcupti.so");
+  EXPECT_EQ(no_cupti.rc, 3) << no_cupti.err;
+  EXPECT_TRUE(Has(no_cupti.err, "nothing was traced: 1 process loaded the injection library, and none could "
+                                "subscribe to CUPTI")) << no_cupti.err;
+  EXPECT_TRUE(Has(no_cupti.err, "--fail-on error: nothing was traced, so no map was checked (exit 3)")) << no_cupti.err;
+  const Result busy = Trace("--fail-on warning", "basic", "FAKE_CUPTI_BUSY=1");
+  EXPECT_EQ(busy.rc, 3) << busy.err;
+  // No process initialised the driver (a program that never calls cuInit stands for a host without one).
+  const Result no_driver = TraceProgram("--fail-on error", "/bin/true");
+  EXPECT_EQ(no_driver.rc, 3) << no_driver.err;
+  EXPECT_TRUE(Has(no_driver.err, "no process loaded the injection library")) << no_driver.err;
+  if (void* h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) {
+    dlclose(h);
+  } else {  // a host without the driver (this test's usual machine): the reason is named
+    EXPECT_TRUE(Has(no_driver.err, "libcuda.so.1 cannot be loaded here")) << no_driver.err;
+  }
+  // Without --fail-on the program's status is passed on as before; the message is still there.
+  const Result plain = Trace("", "basic", "TMAPGEN_CUPTI=/nonexistent/libcupti.so");
+  EXPECT_EQ(plain.rc, 0) << plain.err;
+  EXPECT_TRUE(Has(plain.err, "nothing was traced")) << plain.err;
+  // Traced, and no map encoded: nothing to fail on.
+  const Result none = Trace("--fail-on error", "none");
+  EXPECT_EQ(none.rc, 0) << none.err;
+  EXPECT_TRUE(Has(none.err, "1 process loaded the driver (1 traced), 0 tensor-map calls")) << none.err;
+  EXPECT_FALSE(Has(none.err, "nothing was traced")) << none.err;
 }
 
 TEST(TraceInject, BadUsageIsExitTwoAndTheProgramDoesNotRun) {

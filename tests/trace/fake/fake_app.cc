@@ -1,5 +1,5 @@
 // fake_app.cc: the program `tmapgen trace` runs in tests/trace/trace_inject_test.cc, against the fake
-// driver. Scenarios: basic, threads, fork, quick_exit, im2col, replace.  Prints one line on stdout (the
+// driver. Scenarios: basic, threads, fork, quick_exit, im2col, replace, none (the driver initialised, no map).  Prints one line on stdout (the
 // test checks that it is the only thing there).
 #include <sys/wait.h>
 #include <unistd.h>
@@ -84,6 +84,10 @@ int main(int argc, char** argv) {
     std::memset(other, 0x5a, sizeof(other));
     cuTensorMapReplaceAddress(other, kAddr);  // a map this process never encoded
     std::printf("fake_app replace: done\n");
+    return 0;
+  }
+  if (std::strcmp(mode, "none") == 0) {
+    std::printf("fake_app none: done\n");
     return 0;
   }
   std::fprintf(stderr, "fake_app: unknown mode %s\n", mode);
