@@ -19,6 +19,9 @@ import unittest
 TMAPD, TMAPGEN, SRC = (os.path.abspath(a) for a in sys.argv[1:4])
 del sys.argv[1:4]
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import grpc_stubs  # noqa: E402
+
 try:
     import grpc
 except ImportError:
@@ -76,37 +79,8 @@ TMP = tempfile.mkdtemp(prefix="tmapd-test-")
 
 
 def generate_stubs():
-    """Generates the Python stubs into TMP with python3-grpc-tools; where its bundled protoc is too old
-    for a file (Debian's grpc-tools 1.14 rejects proto3 `optional`, which tmapgen.proto uses), falls
-    back to the system protoc with grpc_python_plugin (protobuf-compiler-grpc)."""
-    pdir = os.path.join(TMP, "protos")
-    os.makedirs(pdir)
-    for name in ("tmapd.proto", "tmapd_v2.proto", "tmapgen.proto"):
-        shutil.copy(os.path.join(SRC, "proto", name), pdir)
-    with open(os.path.join(pdir, "health.proto"), "w") as f:
-        f.write(HEALTH_PROTO)
-    with open(os.path.join(pdir, "reflection.proto"), "w") as f:
-        f.write(REFLECTION_PROTO)
-    used = {}
-    for group in (["health.proto", "reflection.proto"], ["tmapgen.proto", "tmapd.proto", "tmapd_v2.proto"]):
-        files = [os.path.join(pdir, g) for g in group]
-        tools = [sys.executable, "-m", "grpc_tools.protoc", "-I" + pdir, "--python_out=" + TMP, "--grpc_python_out=" + TMP] + files
-        ok = subprocess.run(tools, capture_output=True).returncode == 0
-        if ok:
-            mods = [g.replace(".proto", "_pb2") for g in group]
-            probe = subprocess.run([sys.executable, "-c", "import " + ",".join(mods)], cwd=TMP, capture_output=True)
-            ok = probe.returncode == 0
-        if ok:
-            used[" ".join(group)] = "grpc_tools.protoc"
-            continue
-        plugin = shutil.which("grpc_python_plugin")
-        protoc = shutil.which("protoc")
-        if not plugin or not protoc:
-            print("skipped: grpc_tools cannot compile %s and protoc/grpc_python_plugin are missing" % group)
-            sys.exit(77)
-        subprocess.run([protoc, "-I" + pdir, "--python_out=" + TMP, "--grpc_python_out=" + TMP,
-                        "--plugin=protoc-gen-grpc_python=" + plugin] + files, check=True)
-        used[" ".join(group)] = "protoc + grpc_python_plugin"
+    """The Python stubs into TMP (tests/server/grpc_stubs.py), the standard protocols included."""
+    used = grpc_stubs.generate(SRC, TMP, {"health.proto": HEALTH_PROTO, "reflection.proto": REFLECTION_PROTO})
     print("stubs:", used, file=sys.stderr)
     sys.path.insert(0, TMP)
 
