@@ -126,8 +126,13 @@ bool ParseBlobText(std::string_view text, bool unprefixed_words, std::vector<Map
       ++k;
     }
     if (digits.size() != 256) {
+      bool words_unpadded = k - first == 16;
+      for (size_t t = first; t < k && words_unpadded; ++t) words_unpadded = tokens[t].digits.size() <= 16;
       *error = StrCat("tokens ", tokens[first].position, "..", tokens[k - 1].position, ": ", digits.size(),
-                      " hex digits; a map is 256 (128 bytes, byte 0 first)");
+                      " hex digits; a map is 256 (128 bytes, byte 0 first)",
+                      words_unpadded ? "; if these are the 16 64-bit words of a dump printed without leading zeros, "
+                                       "write them with 0x (0x7f0000018300 ...)"
+                                     : "");
       return false;
     }
     MapBytes map{};

@@ -134,6 +134,10 @@ TEST(DecodeCli, BareWordsThatNoReadingReencodesAreRefusedWithTheFix) {
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_TRUE(Has(r.out, "16 tokens of 16 hex digits")) << r.out;
   EXPECT_TRUE(Has(r.out, "pass --words")) << r.out;
+  // Words printed with %llx (no leading zeros) are not 256 digits: the error says to prefix them with 0x.
+  const Result u = RunTool("decode 7f0000018300 d000020510 0 0 d90000067f 0 1f00000000000000 18 640 10 0 0 0 0 0 0");
+  EXPECT_EQ(u.code, 2) << u.out;
+  EXPECT_TRUE(Has(u.out, "write them with 0x")) << u.out;
   // With --words the user has said which it is: decoded, the bit listed.
   const Result w = RunTool("decode --no-validate --words " + BareWordsOfLine(1ull << 40));
   EXPECT_EQ(w.code, 1) << w.out;
