@@ -22,7 +22,7 @@ TensorMapSpec Bf16Box() {
   s.global_dim = {4096, 4096, 0, 0, 0};
   s.box_dim = {64, 128, 0, 0, 0};
   s.swizzle = Swizzle::k128B;
-  FillDenseStrides(&s);
+  FillPaddedStrides(&s);
   return s;
 }
 

@@ -37,7 +37,7 @@ int SelfTest() {
   s.rank = 2;
   s.global_dim = {40, 20, 0, 0, 0};
   s.box_dim = {32, 8, 0, 0, 0};
-  FillDenseStrides(&s);
+  FillPaddedStrides(&s);
   gpu::CheckCase good;
   good.spec = s;
   good.in.smem_address = 1024;

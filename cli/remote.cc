@@ -195,6 +195,8 @@ struct Inputs : public SpecSink {
     items.emplace_back();
     items.back().is_spec = true;
     SpecToProto(s, &items.back().spec);
+    // Strides not given travel as not given, so that the service fills in the same dense ones and says so.
+    if (HasDenseDefaultStrides(s)) items.back().spec.clear_global_strides();
   }
   void Error(const InputError& e, const std::string& where) override {
     items.emplace_back();
@@ -633,6 +635,7 @@ int RemoteBuild(const Conn& conn, v2::Tmapd::Stub* stub, const Options& opt,
   if (!spec.ok()) return kRunLocally;  // the local command reports it
   v1::BuildRequest req;
   SpecToProto(*spec, req.mutable_spec());
+  if (HasDenseDefaultStrides(*spec)) req.mutable_spec()->clear_global_strides();
   *req.mutable_options() = MakeRenderOptions(opt);
   req.set_no_encode(!opt.encode);
   v1::Result res;

@@ -76,7 +76,7 @@ void Edit(Input& in, TensorMapSpec* s) {
     case 22: s->driver_version = static_cast<uint32_t>(in.Value(s->driver_version)); break;
     default: s->set_fields ^= 1u << (in.Byte() % 26); break;
   }
-  if (in.Byte() & 1) FillDenseStrides(s);
+  if (in.Byte() & 1) FillPaddedStrides(s);
 }
 
 }  // namespace

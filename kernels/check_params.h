@@ -26,7 +26,7 @@ enum TmaCheckStatus {
   kTmaStatusDone = 1,
   kTmaStatusTimeout = 2,      // the mbarrier did not complete with tx_bytes in timeout_cycles
   kTmaStatusUnsupported = 3,  // this form is not compiled for the running architecture
-  kTmaStatusMisaligned = 4,   // codegen example: the shared buffer is not at kSmemAlignment (not loaded)
+  kTmaStatusMisaligned = 4,   // codegen example: the shared buffer is not at kSmemAlignmentRecommended (not loaded)
 };
 
 enum TmaCheckFlags {

@@ -1,7 +1,7 @@
 // codegen_example.cuh: the codegen example run through the GPU-check machinery (issue 7; `tmapgen check
 // --codegen-example`, src/gpu/codegen_example.h). The kernel takes its shapes from the generated header
 // examples/codegen/tile_a.gen.h (`tmapgen codegen examples/codegen/tile.json`), device part only
-// (TMAPGEN_GEN_NO_HOST): the shared buffer is kSmemFootprintBytes at kSmemAlignment, the mbarrier is armed
+// (TMAPGEN_GEN_NO_HOST): the shared buffer is kSmemFootprintBytes at kSmemAlignmentRecommended, the mbarrier is armed
 // with kTransactionBytes, the copy is a rank-kRank tiled load. It does ONE load at the given coordinates into
 // a sentinel-filled buffer, waits with a bounded spin (kTmaStatusTimeout when the transaction count never
 // completes) and copies the raw shared-memory window out, swizzled as it landed: the host compares it byte
@@ -19,7 +19,7 @@
 extern "C" __global__ void __launch_bounds__(128) tmapgen_codegen_example(const __grid_constant__ CUtensorMap map,
                                                                            CodegenExampleParams p) {
   namespace g = tmapgen_gen::tile_a;
-  __shared__ __align__(g::kSmemAlignment) uint8_t tile[g::kSmemFootprintBytes];
+  __shared__ __align__(g::kSmemAlignmentRecommended) uint8_t tile[g::kSmemFootprintBytes];
   __shared__ __align__(8) uint64_t mbar;
   int32_t* status = reinterpret_cast<int32_t*>(p.status);
   uint8_t* out = reinterpret_cast<uint8_t*>(p.out);
@@ -27,7 +27,7 @@ extern "C" __global__ void __launch_bounds__(128) tmapgen_codegen_example(const 
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   __syncthreads();
   if (threadIdx.x == 0) {
-    if (SmemAddr(tile) % g::kSmemAlignment != 0) {
+    if (SmemAddr(tile) % g::kSmemAlignmentRecommended != 0) {
       *status = kTmaStatusMisaligned;  // the swizzle phase would differ from the header's promise
     } else {
       const uint32_t mb = SmemAddr(&mbar);

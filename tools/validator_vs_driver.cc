@@ -164,7 +164,7 @@ TensorMapSpec GemmTile(int k) {
   s.data_type = kTiles[k].t;
   s.box_dim = {kTiles[k].bx, kTiles[k].by, 0, 0, 0};
   s.swizzle = kTiles[k].sw;
-  FillDenseStrides(&s);
+  FillPaddedStrides(&s);
   return WithTarget(s);
 }
 
@@ -172,7 +172,7 @@ TensorMapSpec ValidSpec(Mode mode, int k) {
   if (mode == Mode::kTiled) return GemmTile(k);
   TensorMapSpec s = DefaultSpec(mode);
   s.global_dim[s.rank - 1] += static_cast<uint64_t>(k) * 16;
-  FillDenseStrides(&s);
+  FillPaddedStrides(&s);
   return WithTarget(s);
 }
 

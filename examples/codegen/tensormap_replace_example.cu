@@ -51,7 +51,7 @@ __global__ void BuildMap(const __grid_constant__ CUtensorMap templ, unsigned lon
 }
 
 __global__ void LoadTile(const CUtensorMap* map, int x0, int y0, unsigned short* out) {
-  __shared__ __align__(gen::kSmemAlignment) unsigned char tile[gen::kSmemFootprintBytes];
+  __shared__ __align__(gen::kSmemAlignmentRecommended) unsigned char tile[gen::kSmemFootprintBytes];
   __shared__ __align__(8) unsigned long long bar;
   const unsigned bar_addr = SmemAddress(&bar);
   if (threadIdx.x == 0) {

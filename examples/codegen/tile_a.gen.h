@@ -57,8 +57,8 @@ constexpr unsigned kBoxDim1 = 128u;
 constexpr unsigned long long kElementsPerCopy = 8192ull;
 constexpr unsigned kTransactionBytes = 16384u;  // mbarrier expect_tx bytes of one copy
 constexpr unsigned kSmemFootprintBytes = 16384u;  // shared memory one box occupies
-constexpr unsigned kSmemAlignment = 1024u;  // align the box to this (swizzle repeat: phase 0, descriptors with base offset 0)
-constexpr unsigned kSmemAlignmentRequired = 128u;  // hardware minimum
+constexpr unsigned kSmemAlignmentRecommended = 1024u;  // align the box to this (swizzle repeat: phase 0, descriptors with base offset 0)
+constexpr unsigned kSmemAlignmentRequired = 128u;  // hardware minimum of the copy's address; the swizzle phase may then be non-zero
 constexpr unsigned kSmemRowPitch = 128u;  // bytes from one box row to the next
 constexpr unsigned kInnerBoxBytes = 128u;
 constexpr unsigned kSwizzleSpanBytes = 128u;
@@ -69,8 +69,8 @@ constexpr unsigned kGlobalAddressAlignment = 16u;  // bytes, for Encode and Repl
 static_assert(kElementsPerCopy == 1ull * kBoxDim[0] * kBoxDim[1], "tile_a: box and transaction count disagree");
 static_assert(kTransactionBytes == (kElementsPerCopy * kElementBits + 7u) / 8u, "tile_a: transaction bytes are the box's data in its global (packed) size");
 static_assert(kSmemFootprintBytes >= kTransactionBytes, "tile_a: the footprint holds the box");
-static_assert(kSmemAlignment >= kSmemAlignmentRequired && (kSmemAlignment & (kSmemAlignment - 1u)) == 0u && kSmemAlignment % 128u == 0u, "tile_a: shared-memory alignment is a power of two >= 128");
-static_assert(kSwizzleRepeatBytes == 0u || kSmemAlignment % kSwizzleRepeatBytes == 0u, "tile_a: a swizzled box is aligned to the swizzle repeat");
+static_assert(kSmemAlignmentRecommended >= kSmemAlignmentRequired && (kSmemAlignmentRecommended & (kSmemAlignmentRecommended - 1u)) == 0u && kSmemAlignmentRecommended % 128u == 0u, "tile_a: shared-memory alignment is a power of two >= 128");
+static_assert(kSwizzleRepeatBytes == 0u || kSmemAlignmentRecommended % kSwizzleRepeatBytes == 0u, "tile_a: a swizzled box is aligned to the swizzle repeat");
 static_assert(kGlobalAddressAlignment == 16u || kGlobalAddressAlignment == 32u, "tile_a: global alignment");
 static_assert(kGlobalStrides[0] % kGlobalAddressAlignment == 0u, "tile_a: global strides are multiples of the global alignment");
 static_assert(kBoxDim0 == kBoxDim[0] && kBoxDim[0] >= 1u && kBoxDim[0] <= 256u, "tile_a: box_dim in 1..256");

@@ -2,7 +2,7 @@
 //
 // The host encodes the map with the generated Encode() (exactly the validated parameters), the kernel
 // issues one tiled TMA load whose mbarrier transaction count is the generated kTransactionBytes into a
-// buffer sized and aligned by the generated kSmemFootprintBytes / kSmemAlignment, un-swizzles the box
+// buffer sized and aligned by the generated kSmemFootprintBytes / kSmemAlignmentRecommended, un-swizzles the box
 // (SWIZZLE_128B) and copies it out; the host compares it with the source tensor. The map is then
 // re-pointed at a second tensor with the generated ReplaceAddress() and checked again.
 //
@@ -33,7 +33,7 @@ __device__ __forceinline__ unsigned SmemAddress(const void* p) {
 }
 
 __global__ void LoadTile(const __grid_constant__ CUtensorMap map, int x0, int y0, unsigned short* out) {
-  __shared__ __align__(gen::kSmemAlignment) unsigned char tile[gen::kSmemFootprintBytes];
+  __shared__ __align__(gen::kSmemAlignmentRecommended) unsigned char tile[gen::kSmemFootprintBytes];
   __shared__ __align__(8) unsigned long long bar;
   const unsigned bar_addr = SmemAddress(&bar);
   const unsigned tile_addr = SmemAddress(tile);
@@ -61,7 +61,7 @@ __global__ void LoadTile(const __grid_constant__ CUtensorMap map, int x0, int y0
         : "r"(bar_addr)
         : "memory");
   }
-  // SWIZZLE_128B on a kSmemAlignment (1024 B) aligned box: the 16-byte chunk index (bits 4-6) is XORed
+  // SWIZZLE_128B on a kSmemAlignmentRecommended (1024 B) aligned box: the 16-byte chunk index (bits 4-6) is XORed
   // with the 128-byte row index within the 1024-byte repeat (bits 7-9).
   for (unsigned i = threadIdx.x; i < kRows * kCols; i += blockDim.x) {
     const unsigned r = i / kCols, c = i % kCols;

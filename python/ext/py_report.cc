@@ -268,10 +268,12 @@ void BindReport(nb::module_& m) {
   c.def_prop_ro("min_target",
                 [](const Result& r) -> nb::object {
                   Target t;
-                  if (r.input_error || !MinTarget(r.valid_targets, &t)) return nb::none();
+                  if (r.input_error || !LowestValidTarget(r.spec, r.valid_targets, &t)) return nb::none();
                   return nb::str(std::string(Name(t)).c_str());
                 },
-                nb::sig("def min_target(self) -> str | None"), "The lowest valid target, or None.");
+                nb::sig("def min_target(self) -> str | None"),
+                "The lowest target on which the map is valid, whatever target was asked (valid_targets names\n"
+                "only the asked one), or None when no target accepts it.");
 
   // Derived facts (src/tmap/derived_facts.h; the "derived" object of the JSON report).
   c.def_prop_ro("encoder", [](const Result& r) { return std::string(Name(Facts(NeedSpec(r)).encoder)); },
@@ -298,11 +300,25 @@ void BindReport(nb::module_& m) {
                 "Bytes from one box row to the next in shared memory.");
   c.def_prop_ro("coord0_multiple", [](const Result& r) { return Facts(NeedSpec(r)).coord0_multiple; },
                 "The copy's dimension-0 coordinate must be a multiple of this many elements, or it faults.");
-  c.def_prop_ro("smem_alignment", [](const Result& r) { return Facts(NeedSpec(r)).smem_alignment_required; },
-                "Alignment the shared-memory destination requires (bytes; the hardware minimum, 128).\n"
-                "smem_alignment_recommended is the swizzle repeat, which puts the swizzle phase at 0.");
-  c.def_prop_ro("smem_alignment_required", [](const Result& r) { return Facts(NeedSpec(r)).smem_alignment_required; });
-  c.def_prop_ro("smem_alignment_recommended", [](const Result& r) { return Facts(NeedSpec(r)).smem_alignment_recommended; });
+  // One name per meaning, as in the JSON report and generated code: a bare smem_alignment once meant the
+  // required value here and the recommended one in codegen. Reading it fails, naming the two.
+  c.def_prop_ro(
+      "smem_alignment",
+      [](const Result&) -> nb::object {
+        throw nb::attribute_error(
+            "Report.smem_alignment was removed because it meant two things: use smem_alignment_required (the "
+            "hardware minimum for the copy's shared-memory address, 128 bytes) or smem_alignment_recommended "
+            "(the swizzle repeat: a tile there has swizzle phase 0 and a matrix descriptor with base offset 0)");
+      },
+      nb::sig("def smem_alignment(self) -> typing.NoReturn"),
+      "Removed: raises AttributeError naming smem_alignment_required and smem_alignment_recommended.");
+  c.def_prop_ro("smem_alignment_required", [](const Result& r) { return Facts(NeedSpec(r)).smem_alignment_required; },
+                "Alignment the shared-memory address of a copy requires, bytes: 128, the hardware minimum\n"
+                "(PTX ISA, cp.async.bulk.tensor). A tile aligned only to this may have a non-zero swizzle phase.");
+  c.def_prop_ro("smem_alignment_recommended", [](const Result& r) { return Facts(NeedSpec(r)).smem_alignment_recommended; },
+                "Alignment to give a swizzled tile, bytes: the swizzle repeat (1024 for SWIZZLE_128B), at least 128.\n"
+                "There the swizzle phase is 0 and a wgmma/tcgen05 matrix descriptor's base offset is 0 (PTX ISA,\n"
+                "matrix descriptor).");
   c.def_prop_ro("swizzle_span", [](const Result& r) { return Facts(NeedSpec(r)).swizzle_span; }, "Swizzle span in bytes (0 for none).");
   c.def_prop_ro("swizzle_repeat", [](const Result& r) { return Facts(NeedSpec(r)).swizzle_repeat; },
                 "Bytes after which the swizzle pattern repeats (0 for none).");

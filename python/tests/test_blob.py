@@ -59,9 +59,12 @@ def test_encode_gives_the_drivers_bytes():
         s = spec_of(r)
         if s.mode != "tiled" and s.mode != "im2col":
             continue
-        b = tmapgen.encode(s)
+        # The driver's layout, whatever the validator says of the map (some of these boxes exceed every
+        # target's shared memory): allow_invalid, and the rejection rides along.
+        b = tmapgen.encode(s, allow_invalid=True)
         assert isinstance(b, bytes) and len(b) == 128
         assert b.hex() == r["bytes"], r
+        assert b.rejected_by == () or not b.report.valid
         n += 1
     assert n > 100
 
@@ -139,3 +142,29 @@ def test_decode_agrees_with_the_cli(cli):
         assert json.loads(got.spec.to_json()) == want["spec"]
         rep = json.loads(got.report.to_json())
         assert rep == dict(want["report"], index=rep["index"])
+
+
+def test_encode_of_an_invalid_map_raises_naming_the_rules():
+    # cuda.h: boxDim[i] <= 256 and boxDim[0] x element size a multiple of 16 bytes; box [3, 300] of f16 breaks both,
+    # and the stride 1000 is not a multiple of 16. The command line shows no bytes for such a map; neither does
+    # encode(), unless asked, and then the bytes carry the rejection.
+    bad = dict(dtype="f16", global_dim=[500, 64], global_strides=[1000], box_dim=[3, 300], swizzle="64B",
+               target="sm_90a")
+    with pytest.raises(tmapgen.InvalidMapError) as e:
+        tmapgen.encode(bad)
+    assert isinstance(e.value, SpecError) and isinstance(e.value, ValueError)
+    assert set(e.value.rules) == {"global-stride-align-16", "box-dim-range", "box-inner-bytes-16"}
+    for rule in e.value.rules:
+        assert rule in str(e.value)
+    assert e.value.field in {"global_strides[0]", "box_dim[0]", "box_dim[1]"}
+    assert e.value.report is not None and not e.value.report.valid
+    # f32 box [64, 64]: 256-byte rows, over SWIZZLE_128B's 128-byte limit (cuda.h: "CU_TENSOR_MAP_SWIZZLE_128B*
+    # require the bounding box inner dimension to be <= 128"); its fields still encode.
+    wide = dict(dtype="f32", global_dim=[4096, 4096], box_dim=[64, 64], swizzle="128B", target="sm_90a")
+    with pytest.raises(tmapgen.InvalidMapError) as w:
+        tmapgen.encode(wide)
+    b = tmapgen.encode(wide, allow_invalid=True)
+    assert len(b) == 128 and b.rejected_by == w.value.rules and len(b.rejected_by) > 0
+    assert "not a valid map" in b.caveats[0] and not b.report.valid
+    ok = tmapgen.encode(dtype="f16", global_dim=[512, 64], box_dim=[64, 8], swizzle="128B", target="sm_90a")
+    assert ok.rejected_by == () and ok.report.valid

@@ -1,7 +1,8 @@
 """TensorMapSpec: the schema's names and short forms, and SpecError for every malformed value.
 
-Expected values are the schema's documented behaviour (docs/schema.md: names, defaults, dense strides
-with rows padded to 16 bytes) and cuda.h's enumerator values.
+Expected values are the schema's documented behaviour (docs/schema.md: names, defaults, dense strides:
+cuda.h's globalStrides[0] = globalDim[0] x element size + padding[0] with no padding) and cuda.h's
+enumerator values.
 """
 
 import copy
@@ -40,8 +41,10 @@ def test_every_short_alias():
 
 def test_defaults_of_the_schema():
     s = TensorMapSpec(dtype="f16", global_dim=[100, 4, 3], box_dim=[8, 4, 1])
-    # Dense strides, rows padded to 16 bytes: 100 x 2 B = 200 -> 208; then 208 x 4.
-    assert s.global_strides == (208, 832)
+    # The dense tensor's strides (cuda.h, cuTensorMapEncodeTiled: globalStrides[0] = globalDim[0] x element size
+    # + padding[0], globalStrides[1] = globalStrides[0] x (globalDim[1] + padding[1]), padding 0): 100 x 2 B = 200,
+    # then 200 x 4 = 800. Not rows padded to 208: that would describe another tensor.
+    assert s.global_strides == (200, 800)
     assert s.element_strides == (1, 1, 1)
     assert (s.mode, s.direction, s.interleave, s.swizzle, s.l2_promotion, s.oob_fill) == (
         "tiled", "load", "none", "none", "128B", "zero")
@@ -150,7 +153,7 @@ def test_round_trips():
 def test_replace_derives_again_what_was_not_given():
     s = TensorMapSpec(dtype="f16", global_dim=[64, 64], box_dim=[8, 8])
     t = s.replace(global_dim=[100, 64, 2], box_dim=[8, 8, 1])
-    assert t.rank == 3 and t.global_strides == (208, 208 * 64)
+    assert t.rank == 3 and t.global_strides == (200, 200 * 64)  # dense: 100 x 2 B, then x 64
     assert s.global_dim == (64, 64)  # unchanged
     u = TensorMapSpec(s, swizzle="32B")
     assert u.swizzle == "32B" and u.global_dim == s.global_dim

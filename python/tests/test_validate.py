@@ -25,8 +25,8 @@ def test_valid_gemm_tile_facts():
     assert r.elements_per_copy == 64 * 128
     assert r.smem_bytes == r.smem_footprint_bytes == 16384
     assert r.swizzle_span == 128 and r.swizzle_repeat == 1024 and r.swizzle_atomicity == 16
-    assert r.smem_alignment == r.smem_alignment_required == 128
-    assert r.smem_alignment_recommended == 1024
+    assert r.smem_alignment_required == 128                # PTX ISA: cp.async.bulk.tensor smem 128-byte aligned
+    assert r.smem_alignment_recommended == 1024            # the 128B swizzle repeat (PTX ISA 5.5.7)
     assert r.inner_box_bytes == 128 and r.smem_row_pitch == 128
     assert r.coord0_multiple == 8                          # 16 bytes of bf16
     assert r.element_bits == r.smem_element_bits == 16
@@ -133,3 +133,41 @@ def test_im2col_facts():
     assert r.transaction_bytes == 64 * 128 * 2  # channels x pixels x element size
     assert r.spec.box_dim is None
     assert ".im2col" in r.ptx[0]
+
+
+def test_smem_alignment_has_one_name_per_meaning():
+    # Required (PTX ISA, cp.async.bulk.tensor: the shared-memory address is 128-byte aligned) and recommended (the
+    # swizzle repeat, 1024 B for 128B: there the wgmma matrix descriptor's base offset is 0, PTX ISA "matrix
+    # descriptor"). The bare name meant the first here and the second in generated code: it is gone, and reading
+    # it says which two names replace it.
+    r = tmapgen.validate(**GEMM_TILE, target="sm_90a")
+    assert (r.smem_alignment_required, r.smem_alignment_recommended) == (128, 1024)
+    with pytest.raises(AttributeError) as e:
+        r.smem_alignment
+    assert "smem_alignment_required" in str(e.value) and "smem_alignment_recommended" in str(e.value)
+    assert r.to_dict()["derived"]["smem_alignment_recommended"] == 1024
+    assert "smem_alignment" not in r.to_dict()["derived"]
+    # The spec's own smem_alignment is an input: the alignment the caller guarantees (docs/schema.md).
+    assert TensorMapSpec(**GEMM_TILE, smem_alignment=256).smem_alignment == 256
+
+
+def test_min_target_is_the_lowest_valid_whatever_target_was_asked():
+    # PTX ISA (cp.async.bulk.tensor): a .tile load into .shared::cta exists from sm_90.
+    r = tmapgen.validate(**GEMM_TILE, target="sm_100a")
+    assert r.valid and r.valid_targets == ["sm_100a"] and r.min_target == "sm_90"
+    assert r.to_dict()["min_target"] == "sm_90"
+    assert "minimum target        sm_90\n" in str(r)
+
+
+def test_strides_not_given_are_the_dense_tensors():
+    # cuda.h: globalStrides[0] = globalDim[0] x element size + padding[0]; dense: 4100 x 2 B (bf16) = 8200, which is
+    # not a multiple of 16 (cuda.h): invalid, naming global_strides[0], with the padded pitch 8208 as the fix.
+    r = tmapgen.validate(dtype="bf16", global_dim=[4100, 8192], box_dim=[64, 128], swizzle="128B", target="sm_90a")
+    assert r.spec.global_strides == (8200,)
+    assert not r.valid and [(d.rule, d.field) for d in r.errors] == [("global-stride-align-16", "global_strides[0]")]
+    assert "dense" in r.errors[0].fix and "8208" in r.errors[0].fix
+    assert r.to_dict()["global_strides_default"] == "dense"
+    assert "(dense default: not given)" in str(r)
+    given = tmapgen.validate(dtype="bf16", global_dim=[4100, 8192], global_strides=[8208], box_dim=[64, 128],
+                             swizzle="128B", target="sm_90a")
+    assert given.valid and "global_strides_default" not in given.to_dict()

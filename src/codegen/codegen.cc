@@ -315,9 +315,10 @@ void EmitMapConstants(const PlannedMap& m, std::string* o) {
                               : std::string(), "\n");
   if (f.halo_adds_bytes) *o += StrCat("constexpr unsigned kBytesPerHaloPixel = ", U(f.bytes_per_halo_pixel), ";\n");
   *o += StrCat("constexpr unsigned kSmemFootprintBytes = ", U(f.smem_footprint_bytes), ";  // shared memory one box occupies\n");
-  *o += StrCat("constexpr unsigned kSmemAlignment = ", U(f.smem_alignment_recommended),
+  *o += StrCat("constexpr unsigned kSmemAlignmentRecommended = ", U(f.smem_alignment_recommended),
             ";  // align the box to this (swizzle repeat: phase 0, descriptors with base offset 0)\n");
-  *o += StrCat("constexpr unsigned kSmemAlignmentRequired = ", U(f.smem_alignment_required), ";  // hardware minimum\n");
+  *o += StrCat("constexpr unsigned kSmemAlignmentRequired = ", U(f.smem_alignment_required),
+            ";  // hardware minimum of the copy's address; the swizzle phase may then be non-zero\n");
   *o += StrCat("constexpr unsigned kSmemRowPitch = ", U(f.smem_row_pitch), ";  // bytes from one box row to the next\n");
   *o += StrCat("constexpr unsigned kInnerBoxBytes = ", U(f.inner_box_bytes), ";\n");
   *o += StrCat("constexpr unsigned kSwizzleSpanBytes = ", U(f.swizzle_span), ";\n");
@@ -331,9 +332,9 @@ void EmitMapConstants(const PlannedMap& m, std::string* o) {
     *o += StrCat("static_assert(kTransactionBytes == (kElementsPerCopy * kElementBits + 7u) / 8u, \"", id,
               ": transaction bytes are the box's data in its global (packed) size\");\n");
   *o += StrCat("static_assert(kSmemFootprintBytes >= kTransactionBytes, \"", id, ": the footprint holds the box\");\n");
-  *o += StrCat("static_assert(kSmemAlignment >= kSmemAlignmentRequired && (kSmemAlignment & (kSmemAlignment - 1u)) == 0u && "
-            "kSmemAlignment % 128u == 0u, \"", id, ": shared-memory alignment is a power of two >= 128\");\n");
-  *o += StrCat("static_assert(kSwizzleRepeatBytes == 0u || kSmemAlignment % kSwizzleRepeatBytes == 0u, \"", id,
+  *o += StrCat("static_assert(kSmemAlignmentRecommended >= kSmemAlignmentRequired && (kSmemAlignmentRecommended & (kSmemAlignmentRecommended - 1u)) == 0u && "
+            "kSmemAlignmentRecommended % 128u == 0u, \"", id, ": shared-memory alignment is a power of two >= 128\");\n");
+  *o += StrCat("static_assert(kSwizzleRepeatBytes == 0u || kSmemAlignmentRecommended % kSwizzleRepeatBytes == 0u, \"", id,
             ": a swizzled box is aligned to the swizzle repeat\");\n");
   *o += StrCat("static_assert(kGlobalAddressAlignment == 16u || kGlobalAddressAlignment == 32u, \"", id, ": global alignment\");\n");
   if (r > 1) {
@@ -368,7 +369,7 @@ void EmitDesc(const Plan& plan, const PlannedDesc& d, std::string* o) {
             ", tile ", dv.layout.mn, " (", d.request.operand == Operand::kA ? "M" : "N", ") x ", dv.layout.k, " (K),\n");
   *o += StrCat("// as this map writes its box. LBO ", dv.facts.lbo, " B, SBO ", dv.facts.sbo, " B, base offset ",
             dv.desc.base_offset(), ". The start-address field (bits 0-13) is clear: ", fn, "(addr) adds it.\n");
-  *o += StrCat("// The tile must start on a kSmemAlignment (", m.validation.facts.smem_alignment_recommended,
+  *o += StrCat("// The tile must start on a kSmemAlignmentRecommended (", m.validation.facts.smem_alignment_recommended,
             " B) boundary for base offset ", dv.desc.base_offset(), " to hold.\n");
   *o += StrCat("constexpr unsigned long long ", d.ident, " = ", HexU(d.value, 16, "ull"), ";\n");
   *o += StrCat("TMAPGEN_GEN_HD constexpr unsigned long long ", fn, "(unsigned smem_address) {\n");
@@ -837,7 +838,7 @@ std::string GenerateJson(const Plan& plan, const Options& opt) {
     w.Key("transaction_bytes").Uint(f.transaction_bytes);
     if (f.halo_adds_bytes) w.Key("bytes_per_halo_pixel").Uint(f.bytes_per_halo_pixel);
     w.Key("smem_footprint_bytes").Uint(f.smem_footprint_bytes);
-    w.Key("smem_alignment").Uint(f.smem_alignment_recommended);
+    w.Key("smem_alignment_recommended").Uint(f.smem_alignment_recommended);
     w.Key("smem_alignment_required").Uint(f.smem_alignment_required);
     w.Key("smem_row_pitch").Uint(f.smem_row_pitch);
     w.Key("inner_box_bytes").Uint(f.inner_box_bytes);

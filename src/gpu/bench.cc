@@ -103,7 +103,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
   s.box_dim = {bx, by, 0, 0, 0};
   s.element_strides = {1, 1, 1, 1, 1};
   s.interleave = Interleave::kNone;
-  FillDenseStrides(&s);
+  FillPaddedStrides(&s);
   uint64_t src = 0, dst = 0;
   if (!gpu.Alloc(bytes, &src, &err) || !gpu.Alloc(bytes, &dst, &err)) {
     std::fprintf(out, "tmapgen bench: %s\n", err.c_str());

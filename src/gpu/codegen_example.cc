@@ -49,7 +49,7 @@ model::CopyInstruction InstructionAt(const TensorMapSpec& spec, const CodegenExa
   in.coords = {};
   in.coords[0] = c.x0;
   in.coords[1] = c.x1;
-  in.smem_address = 0;  // the kernel's buffer is at kSmemAlignment (1024): swizzle phase 0
+  in.smem_address = 0;  // the kernel's buffer is at kSmemAlignmentRecommended (1024): swizzle phase 0
   return in;
 }
 
@@ -106,7 +106,7 @@ bool RunOne(Gpu& gpu, const TensorMapSpec& spec, const CodegenExampleCoord& c, u
   LaunchShape sh;
   sh.grid = 1;
   sh.block = 128;
-  sh.smem = 0;  // the kernel's buffer is static: __shared__ __align__(kSmemAlignment) [kSmemFootprintBytes]
+  sh.smem = 0;  // the kernel's buffer is static: __shared__ __align__(kSmemAlignmentRecommended) [kSmemFootprintBytes]
   if (!gpu.Launch(Gpu::kCodegenExample, sh, args, fault) || !gpu.Sync(fault)) return false;
   std::vector<uint8_t> back(g::kSmemFootprintBytes + 4);
   if (!gpu.DtoH(back.data(), buf + out_off, back.size(), fault)) return false;
@@ -122,7 +122,7 @@ bool RunOne(Gpu& gpu, const TensorMapSpec& spec, const CodegenExampleCoord& c, u
       return true;
     case kTmaStatusMisaligned:
       *outcome = Outcome::kFail;
-      *detail = "the shared buffer declared __align__(kSmemAlignment = " + std::to_string(g::kSmemAlignment) +
+      *detail = "the shared buffer declared __align__(kSmemAlignmentRecommended = " + std::to_string(g::kSmemAlignmentRecommended) +
                 ") is not at that alignment; not loaded";
       return true;
     default:

@@ -4,7 +4,7 @@
 // What runs
 // - The kernel tmapgen_codegen_example (kernels/codegen_example.cuh, in the embedded fatbin) includes
 //   examples/codegen/tile_a.gen.h (device part only) and does ONE tiled TMA load into a shared buffer of the
-//   header's kSmemFootprintBytes at kSmemAlignment, armed with its kTransactionBytes, with a bounded wait.
+//   header's kSmemFootprintBytes at kSmemAlignmentRecommended, armed with its kTransactionBytes, with a bounded wait.
 // - The host side encodes the map from the same spec the header was generated from: the text of
 //   examples/codegen/tile.json is embedded at build time (tests/codegen checks that regenerating the header
 //   from that file gives the checked-in bytes). The parsed spec is checked against the header's constants

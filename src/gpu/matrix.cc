@@ -57,7 +57,7 @@ bool MakeTiled(Rng& r, DataType t, Swizzle sw, TensorMapSpec* out) {
   }
   if (rows * std::max<uint32_t>(span, s.box_dim[0] * eb) > 48000) return false;
   if (IsFloat(t) && r.Pick(0, 1)) s.oob_fill = OobFill::kNanRequestZeroFma;
-  FillDenseStrides(&s);
+  FillPaddedStrides(&s);
   if (s.rank >= 2 && r.Pick(0, 3) == 0) {
     s.global_strides[0] += 16 * static_cast<uint64_t>(r.Pick(1, 4));
     for (uint32_t d = 1; d + 1 < s.rank; ++d) s.global_strides[d] = s.global_strides[d - 1] * s.global_dim[d];
@@ -91,7 +91,7 @@ bool MakeIm2col(Rng& r, DataType t, Swizzle sw, TensorMapSpec* out) {
   if (static_cast<uint64_t>(s.pixels_per_column) * std::max<uint32_t>(span, s.channels_per_pixel * eb) > 48000)
     return false;
   if (IsFloat(t) && r.Pick(0, 1)) s.oob_fill = OobFill::kNanRequestZeroFma;
-  FillDenseStrides(&s);
+  FillPaddedStrides(&s);
   if (TensorBytes(s) > kMaxTensorBytes) return false;
   *out = s;
   return true;

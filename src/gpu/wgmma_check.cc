@@ -121,7 +121,7 @@ Operand MakeOperand(const WgmmaCase& c, desc::Operand which, uint32_t k, uint64_
   s.global_dim = {contig, strided, 0, 0, 0};
   s.box_dim = {static_cast<uint32_t>(o.f.row_bytes / eb), static_cast<uint32_t>(strided), 0, 0, 0};
   s.swizzle = MapSwizzle(c.swizzle);
-  FillDenseStrides(&s);
+  FillPaddedStrides(&s);
   return o;
 }
 

@@ -102,13 +102,17 @@ std::vector<std::string> DescribeChanges(const TensorMapSpec& from, const Tensor
 template <typename F>
 void ForEachChange(const TensorMapSpec& a, const TensorMapSpec& b, F&& fn) {
   const uint32_t r = b.rank > kMaxRank ? kMaxRank : b.rank;
+  // Strides that were the dense default and change are a padded tensor: the allocation has to change too.
+  const bool padded = HasDenseDefaultStrides(a);
   for (uint32_t i = 0; i < r; ++i) {
     if (a.global_dim[i] != b.global_dim[i]) fn(TextCat("global_dim[", i, "]: ", a.global_dim[i], " -> ", b.global_dim[i]));
     if (a.box_dim[i] != b.box_dim[i]) fn(TextCat("box_dim[", i, "]: ", a.box_dim[i], " -> ", b.box_dim[i]));
     if (a.element_strides[i] != b.element_strides[i])
       fn(TextCat("element_strides[", i, "]: ", a.element_strides[i], " -> ", b.element_strides[i]));
     if (i + 1 < r && a.global_strides[i] != b.global_strides[i])
-      fn(TextCat("global_strides[", i, "]: ", a.global_strides[i], " -> ", b.global_strides[i]));
+      fn(TextCat("global_strides[", i, "]: ", a.global_strides[i], " -> ", b.global_strides[i],
+                 When(padded && i == 0, " (the dense default was not given; this means padding the allocation's rows to ",
+                      b.global_strides[0], " B and passing the strides)")));
   }
   for (uint32_t i = 0; i < 3; ++i) {
     if (a.pixel_box_lower_corner[i] != b.pixel_box_lower_corner[i])

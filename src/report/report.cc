@@ -240,7 +240,7 @@ void WriteMembers(const TensorMapSpec& s, const Validation& v, const ReportOptio
   o.EndArray();
   Target min_target;
   o.M(TMAPGEN_JSON_K("min_target"));
-  if (MinTarget(v.valid_targets, &min_target)) o.Plain(Name(min_target)); else o.Null();
+  if (LowestValidTarget(s, v.valid_targets, &min_target)) o.Plain(Name(min_target)); else o.Null();
   o.M(TMAPGEN_JSON_KO("counts"));
   o.M(TMAPGEN_JSON_FK("errors"));
   o.I(v.errors);
@@ -367,6 +367,12 @@ void WriteMembers(const TensorMapSpec& s, const Validation& v, const ReportOptio
   o.EndObject();
   o.M(TMAPGEN_JSON_K("spec"));
   Spec(o, s);
+  if (HasDenseDefaultStrides(s)) {
+    // The spec gave no strides: they are the dense tensor's, filled in from global_dim.
+    o.Room(kSectionRoom);
+    o.M(TMAPGEN_JSON_K("global_strides_default"));
+    o.Plain("dense");
+  }
   if (!v.valid && opt.nearest_valid) {
     TensorMapSpec fixed;
     if (NearestValid(s, v, &fixed)) {
@@ -473,7 +479,8 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
     AddRow(&o, "tensor_rank", StrCat(s.rank));
     if (s.Has(kFieldGlobalAddress)) AddRow(&o, "global_address", Hex(s.global_address));
     AddRow(&o, "global_dim", Join(s.global_dim.data(), r));
-    AddRow(&o, "global_strides", Join(s.global_strides.data(), r > 0 ? r - 1 : 0) + " B");
+    AddRow(&o, "global_strides", StrCat(Join(s.global_strides.data(), r > 0 ? r - 1 : 0), " B",
+                                        HasDenseDefaultStrides(s) ? " (dense default: not given)" : ""));
     if (!IsIm2colMode(s.mode)) AddRow(&o, "box_dim", Join(s.box_dim.data(), r));
     AddRow(&o, "element_strides", Join(s.element_strides.data(), r));
     if (s.mode == Mode::kIm2col) {
@@ -518,7 +525,7 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
     AddRow(&o, "coordinates", StrCat(IsIm2colMode(s.mode) ? "c" : IsGatherScatter(s.mode) ? "col" : "x0",
                                 " must be a multiple of ", f.coord0_multiple, " elements (16 B), or the copy faults"));
   Target min_target;
-  if (MinTarget(v.valid_targets, &min_target)) AddRow(&o, "minimum target", std::string(Name(min_target)));
+  if (LowestValidTarget(s, v.valid_targets, &min_target)) AddRow(&o, "minimum target", std::string(Name(min_target)));
   if (!s.has_target() && v.valid_targets != 0) AddRow(&o, "valid for", TargetList(v.valid_targets));
   if (!s.has_target() && v.failed_targets != 0) AddRow(&o, "not valid for", FailureSummary(TargetFailures(s, v)));
   if (!opt.alias.written.empty()) AddRow(&o, "data type", opt.alias.note);

@@ -145,7 +145,7 @@ void FillReport(int index, const TensorMapSpec& s, const Validation& v, const En
   for (int t = 0; t < kNumTargets; ++t)
     if (v.valid_targets & (1u << t)) r->add_valid_targets(std::string(Name(static_cast<Target>(t))));
   Target min_target;
-  if (MinTarget(v.valid_targets, &min_target)) r->set_min_target(std::string(Name(min_target)));
+  if (LowestValidTarget(s, v.valid_targets, &min_target)) r->set_min_target(std::string(Name(min_target)));
   for (const Diagnostic& d : MakeDiagnostics(s, v)) DiagnosticToProto(d, r->add_diagnostics());
   const DerivedFacts& f = v.facts;
   v1::DerivedFacts* df = r->mutable_derived();

@@ -21,8 +21,8 @@
 //   Values inside the type's range but outside the driver's limits are NOT input errors: the validator
 //   explains them.
 // - Defaults: mode tiled, direction load, element_strides all 1, interleave/swizzle none, l2_promotion
-//   128B, oob_fill zero, corners 0; tensor_rank = the length of global_dim; global_strides dense (rows
-//   padded to 16 bytes). Required: tensor_data_type, global_dim; box_dim for tiled/gather4/scatter4;
+//   128B, oob_fill zero, corners 0; tensor_rank = the length of global_dim; global_strides dense (the tensor
+//   with no padding: global_dim[0] x element size per row, FillDenseStrides). Required: tensor_data_type, global_dim; box_dim for tiled/gather4/scatter4;
 //   channels_per_pixel and pixels_per_column for im2col (pixels_per_column optional for im2col::w::128).
 // - No I/O. A SpecJsonParser parses many texts and keeps its buffers (simdjson's On-Demand parser) and
 //   the fast path's guess of the next key (the order of the text before; it changes speed, never a

@@ -23,14 +23,14 @@ uint64_t RowBytes(const TensorMapSpec& spec) {
   return bits / 8 + (bits % 8 != 0);
 }
 
-bool FillDenseStrides(TensorMapSpec* spec, uint32_t* overflow_dim) {
-  if (spec->rank < 2) return true;
-  const uint64_t row = RowBytes(*spec);
-  bool ok = row <= UINT64_MAX - 15;
-  uint64_t stride = ok ? (row + 15) / 16 * 16 : UINT64_MAX;
+namespace {
+// Strides of a row-major tensor whose rows are `row` bytes apart: global_strides[i] is the stride of
+// dimension i + 1, the one of dimension i times global_dim[i]. Checked arithmetic (see the header).
+bool FillRowMajorStrides(TensorMapSpec* spec, bool row_ok, uint64_t row, uint32_t* overflow_dim) {
+  bool ok = row_ok;
+  uint64_t stride = ok ? row : UINT64_MAX;
   if (!ok && overflow_dim != nullptr) *overflow_dim = 1;
   for (uint32_t i = 0; i + 1 < spec->rank && i < kMaxRank - 1; ++i) {
-    // global_strides[i] is the stride of dimension i + 1: the one of dimension i times global_dim[i].
     if (i > 0 && ok && __builtin_mul_overflow(stride, spec->global_dim[i], &stride)) {
       ok = false;
       if (overflow_dim != nullptr) *overflow_dim = i + 1;
@@ -38,6 +38,27 @@ bool FillDenseStrides(TensorMapSpec* spec, uint32_t* overflow_dim) {
     spec->global_strides[i] = ok ? stride : UINT64_MAX;
   }
   return ok;
+}
+}  // namespace
+
+bool FillDenseStrides(TensorMapSpec* spec, uint32_t* overflow_dim) {
+  if (spec->rank < 2) return true;
+  const uint64_t row = RowBytes(*spec);
+  return FillRowMajorStrides(spec, row != UINT64_MAX, row, overflow_dim);
+}
+
+bool FillPaddedStrides(TensorMapSpec* spec, uint32_t* overflow_dim) {
+  if (spec->rank < 2) return true;
+  const uint64_t row = RowBytes(*spec);
+  const bool ok = row <= UINT64_MAX - 15;
+  return FillRowMajorStrides(spec, ok, ok ? (row + 15) / 16 * 16 : UINT64_MAX, overflow_dim);
+}
+
+bool HasDenseDefaultStrides(const TensorMapSpec& spec) {
+  if (spec.Has(kFieldGlobalStrides) || spec.rank < 2 || spec.rank > kMaxRank) return false;
+  TensorMapSpec dense = spec;
+  FillDenseStrides(&dense);
+  return dense.global_strides == spec.global_strides;
 }
 
 TensorMapSpec DefaultSpec(Mode mode) {

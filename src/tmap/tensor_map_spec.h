@@ -99,7 +99,7 @@ struct TensorMapSpec {
 };
 
 // The embedded default for a mode: the shape `tmapgen --mode M` builds when nothing else is given.
-//   tiled:          f16 [4096, 4096] (row pitch 8192 B), box [64, 128], SWIZZLE_128B, L2 128B.
+//   tiled:          f16 [4096, 4096] (dense: row pitch 8192 B), box [64, 128], SWIZZLE_128B, L2 128B.
 //   im2col:         f16 NHWC [C=64, W=56, H=56, N=32], 3x3 filter with padding 1 (corners -1/-1),
 //                   64 channels x 128 pixels per copy, SWIZZLE_128B.
 //   im2col::w:      the same tensor, W corners -1/-1, 64 channels x 128 pixels, SWIZZLE_128B.
@@ -108,11 +108,23 @@ struct TensorMapSpec {
 //   scatter4:       as gather4, direction store.
 TensorMapSpec DefaultSpec(Mode mode);
 
-// Fills dense global_strides from global_dim and the element size (row pitch rounded up to 16 bytes,
-// as most allocators would pad). Used by the command line when strides are not given. The arithmetic is
-// checked: when a stride does not fit in 64 bits, it and the ones after it are set to 2^64 - 1, false is
-// returned and *overflow_dim (when given) names the first dimension whose stride overflowed.
+// Fills global_strides with the dense tensor's: global_strides[0] = RowBytes (global_dim[0] x element size,
+// no padding), each higher stride the previous one times global_dim[i] (cuda.h's relation with padding 0).
+// This is the default wherever strides are not given (command line, JSON and text specs, Python, the
+// service), so that the map describes the tensor the user has; when that row pitch is not a multiple of 16
+// bytes the validator says so (global-stride-align-16) instead of a padded pitch standing in for it. The
+// arithmetic is checked: when a stride does not fit in 64 bits, it and the ones after it are set to
+// 2^64 - 1, false is returned and *overflow_dim (when given) names the first dimension whose stride
+// overflowed.
 bool FillDenseStrides(TensorMapSpec* spec, uint32_t* overflow_dim = nullptr);
+
+// The same with the row pitch rounded up to a multiple of 16 bytes: a tensor whose allocation pads each
+// row. Only for tmapgen's own generators (GPU checks, benchmarks, tests) that build tensors themselves and
+// need a pitch the driver accepts; never a default for a user's spec.
+bool FillPaddedStrides(TensorMapSpec* spec, uint32_t* overflow_dim = nullptr);
+
+// Whether the spec's strides were not given and are the dense default (rank 2 or more): the reports say so.
+bool HasDenseDefaultStrides(const TensorMapSpec& spec);
 
 // Sizes in bits and bytes of the global data of one spec.
 uint64_t RowBytes(const TensorMapSpec& spec);  // global_dim[0] x element bits / 8, rounded up; saturates at 2^64 - 1

@@ -357,6 +357,15 @@ bool MinTarget(uint32_t mask, Target* out) {
   return false;
 }
 
+bool LowestValidTarget(const TensorMapSpec& spec, uint32_t valid_targets, Target* out) {
+  if (!spec.has_target()) return MinTarget(valid_targets, out);
+  TensorMapSpec any = spec;
+  any.set_fields &= ~static_cast<uint32_t>(kFieldTarget);
+  Validation all;
+  Validate(any, &all);
+  return MinTarget(all.valid_targets, out);
+}
+
 namespace {
 // Applies the patches of v's error findings to *out; false when none changed it.
 bool Patch(const Validation& v, TensorMapSpec* out) {

@@ -54,6 +54,11 @@ bool FailedTargetFinding(const TensorMapSpec& spec, const DerivedFacts& facts, T
 // The lowest target in `mask`, or false when the mask is empty.
 bool MinTarget(uint32_t mask, Target* out);
 
+// The lowest target on which the map is valid, whatever target the spec asks for (the reports' "minimum
+// target"): `valid_targets` is Validate(spec)'s; with a target it names only that one, so the spec is then
+// validated again for every target. False when no target accepts the map.
+bool LowestValidTarget(const TensorMapSpec& spec, uint32_t valid_targets, Target* out);
+
 // Repairs `spec` with the rules' automatic patches (at most `max_rounds` rounds). On success `*out`
 // validates (for spec's target, or for at least one target) and differs from `spec` only where a
 // rule's fix said so.

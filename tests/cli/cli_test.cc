@@ -140,6 +140,61 @@ TEST(Cli, StrideFixNamesTheNearestValue) {
   EXPECT_NE(j.out.find(R"("value":1000,"limit":16)"), std::string::npos) << j.out;
 }
 
+// Strides not given are the dense tensor's, never a padded pitch. cuda.h (CUDA 13.0, cuTensorMapEncodeTiled):
+// globalStrides[0] = globalDim[0] * elementSizeInBytes(tensorDataType) + padding[0], padding 0 for a dense
+// tensor: 4100 bf16 (2 bytes) = 8200 B; and "Each following dimension specified includes previous dimension
+// stride" (x globalDim). cuda.h requires every globalStrides[i] to be a multiple of 16: 8200 = 16 x 512 + 8 is
+// not, so the map is invalid (global_strides[0]), and the fix pads to the next multiple, 8208 B = 4104
+// elements, or a width of 4096 (the largest multiple of 8 bf16, 16 B, below 4100).
+TEST(Cli, StridesNotGivenAreTheDenseTensorsNotAPaddedPitch) {
+  const Result r = RunTool("--dtype bf16 --dims 4100,8192 --box 64,128 --swizzle 128B --target sm_90a");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("-- INVALID for sm_90a"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("global_strides        [8200] B (dense default: not given)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("8208] B"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("error [global-stride-align-16] global_strides[0]: global_strides[0] = 8200 B"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("no global_strides were given, so they are the dense tensor's"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("pad the allocation's rows to 8208 B (4104 elements) and pass the strides explicitly: "
+                       "global_strides [8208]"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("global_dim[0] = 4096 (the widest below 4100)"), std::string::npos) << r.out;
+  // The repair is a padded allocation, and says so.
+  EXPECT_NE(r.out.find("global_strides[0]: 8200 -> 8208 (the dense default was not given; this means padding the "
+                       "allocation's rows to 8208 B"),
+            std::string::npos)
+      << r.out;
+  const Result j = RunTool("--dtype bf16 --dims 4100,8192 --box 64,128 --swizzle 128B --target sm_90a --format json");
+  EXPECT_NE(j.out.find(R"("global_strides":[8200])"), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find(R"("global_strides_default":"dense")"), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find(R"("field":"global_strides[0]")"), std::string::npos) << j.out;
+  // Given explicitly, the padded pitch is the user's: valid, and not marked as a default.
+  const Result p = RunTool("--dtype bf16 --dims 4100,8192 --strides 8208 --box 64,128 --swizzle 128B --target sm_90a");
+  EXPECT_EQ(p.code, 0) << p.out;
+  EXPECT_NE(p.out.find("global_strides        [8208] B\n"), std::string::npos) << p.out;
+  // Rank 3, u8: dense [24, 24 x 3 = 72], neither a multiple of 16; the padded tensor is [32, 32 x 3 = 96] (each
+  // stride the one below times its dimension: rounding 72 on its own to 80 would overlap the 32-byte rows).
+  const Result u = RunTool("--dtype u8 --dims 24,3,2 --box 16,3,2 --swizzle none --target sm_90a");
+  EXPECT_EQ(u.code, 1) << u.out;
+  EXPECT_NE(u.out.find("global_strides        [24, 72] B (dense default: not given)"), std::string::npos) << u.out;
+  EXPECT_NE(u.out.find("global_strides[1]: 72 -> 96"), std::string::npos) << u.out;
+}
+
+// The minimum target is the lowest target on which the map is valid, not the one asked for. PTX ISA
+// (cp.async.bulk.tensor, tma-spec.md section 2): the .tile load into .shared::cta exists from sm_90 (PTX 8.6),
+// .tile::gather4 into .shared::cta from sm_100.
+TEST(Cli, MinimumTargetIsTheLowestValidOneWhateverTargetWasAsked) {
+  const Result r = RunTool("--target sm_100a");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("-- VALID for sm_100a"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("minimum target        sm_90\n"), std::string::npos) << r.out;
+  const Result j = RunTool("--target sm_100a --format json");
+  EXPECT_NE(j.out.find(R"("min_target":"sm_90")"), std::string::npos) << j.out;
+  const Result g = RunTool("--mode gather4 --target sm_120a");
+  EXPECT_NE(g.out.find("minimum target        sm_100\n"), std::string::npos) << g.out;
+}
+
 TEST(Cli, BadUsageExitsTwoAndNamesTheFlag) {
   struct Case { const char* args; const char* expect; } cases[] = {
       {"--swizzle 96B", "--swizzle"},

@@ -115,7 +115,9 @@ TEST(GenerateCpp, DeterministicAndHandComputedValues) {
   // 64 x 128 x 2 B.
   EXPECT_TRUE(Contains(a, "constexpr unsigned kTransactionBytes = 16384u;"));
   EXPECT_TRUE(Contains(a, "constexpr unsigned kSmemFootprintBytes = 16384u;"));
-  EXPECT_TRUE(Contains(a, "constexpr unsigned kSmemAlignment = 1024u;"));  // 128B swizzle repeat
+  EXPECT_TRUE(Contains(a, "constexpr unsigned kSmemAlignmentRecommended = 1024u;"));  // 128B swizzle repeat
+  EXPECT_TRUE(Contains(a, "constexpr unsigned kSmemAlignmentRequired = 128u;"));   // PTX ISA: 128-byte aligned
+  EXPECT_FALSE(Contains(a, "kSmemAlignment "));  // the ambiguous name is gone
   EXPECT_TRUE(Contains(a, "constexpr unsigned kBoxDim[2] = {64u, 128u};"));
   EXPECT_TRUE(Contains(a, "constexpr unsigned long long kGlobalStrides[1] = {8192ull};"));
   // wgmma K-major 128B: layout 1 << 62, SBO 1024 B >> 4 = 64 at bit 32, LBO 1 at bit 16.
@@ -165,6 +167,30 @@ TEST(GenerateCpp, InvalidPlanGeneratesNothing) {
   EXPECT_TRUE(Contains(report, "global-stride-align-16")) << report;
 }
 
+// A spec without strides is the dense tensor (cuda.h: globalStrides[0] = globalDim[0] x element size + padding[0],
+// padding 0): 4100 bf16 = 8200 B, not a multiple of 16 (cuda.h), so no header is generated for a padded 8208-byte
+// pitch the tensor does not have; the rejection names global_strides[0] and the padding fix. 4096 bf16 rows are
+// 8192 B, a multiple of 16: generated with exactly that stride.
+TEST(GenerateCpp, StridesNotGivenAreTheDenseTensors) {
+  Input in;
+  in.specs = {Spec(R"({"name":"wide","tensor_data_type":"bf16","global_dim":[4100,8192],"box_dim":[64,128],)"
+                   R"("swizzle":"128B","target":"sm_90a"})")};
+  Options opt;
+  Plan plan;
+  std::string err;
+  ASSERT_TRUE(MakePlan(in, opt, &plan, &err)) << err;
+  EXPECT_FALSE(plan.valid);
+  EXPECT_EQ(GenerateCpp(plan, opt), "");
+  const std::string report = RenderRejection(plan);
+  EXPECT_TRUE(Contains(report, "global_strides[0] = 8200 B is not a multiple of 16 bytes")) << report;
+  EXPECT_TRUE(Contains(report, "pad the allocation's rows to 8208 B")) << report;
+  in.specs = {Spec(R"({"name":"dense","tensor_data_type":"bf16","global_dim":[4096,8192],"box_dim":[64,128],)"
+                   R"("swizzle":"128B","target":"sm_90a"})")};
+  ASSERT_TRUE(MakePlan(in, opt, &plan, &err)) << err;
+  ASSERT_TRUE(plan.valid) << RenderRejection(plan);
+  EXPECT_TRUE(Contains(GenerateCpp(plan, opt), "constexpr unsigned long long kGlobalStrides[1] = {8192ull};"));
+}
+
 TEST(GenerateJson, ParsesAsJsonAndTheEmbeddedSpecReadsBack) {
   Input in;
   in.specs = {Spec(kTileA)};
@@ -192,7 +218,15 @@ TEST(GenerateJson, ParsesAsJsonAndTheEmbeddedSpecReadsBack) {
   ASSERT_FALSE(map["identifier"].get_string().get(ident));
   ASSERT_FALSE(map["encoder"].get_string().get(encoder));
   ASSERT_FALSE(map["derived"]["transaction_bytes"].get_uint64().get(tx));
-  ASSERT_FALSE(map["derived"]["smem_alignment"].get_uint64().get(align));
+  // One name per meaning: the recommended alignment (the swizzle repeat, PTX ISA matrix descriptor "base
+  // offset": 0 for a tile on the 1024-byte repeat of SWIZZLE_128B) next to the required 128 B; no bare
+  // "smem_alignment", which the spec uses for the alignment the caller guarantees.
+  uint64_t required = 0;
+  ASSERT_FALSE(map["derived"]["smem_alignment_recommended"].get_uint64().get(align));
+  ASSERT_FALSE(map["derived"]["smem_alignment_required"].get_uint64().get(required));
+  EXPECT_EQ(required, 128u);
+  simdjson::dom::element bare;
+  EXPECT_TRUE(map["derived"]["smem_alignment"].get(bare) != simdjson::SUCCESS);
   // The embedded spec reads back as a spec.
   simdjson::dom::element spec;
   ASSERT_FALSE(map["spec"].get(spec));

@@ -21,7 +21,7 @@ TensorMapSpec Tiled2D(DataType t, uint64_t d0, uint64_t d1, uint32_t b0, uint32_
   s.global_dim = {d0, d1, 0, 0, 0};
   s.box_dim = {b0, b1, 0, 0, 0};
   s.swizzle = sw;
-  FillDenseStrides(&s);
+  FillPaddedStrides(&s);
   return s;
 }
 
@@ -67,7 +67,7 @@ TEST(CoordinateSet, Im2colBasePointsStayInsideTheBoundingBox) {
   s.pixel_box_upper_corner = {-1, -2, 0};
   s.channels_per_pixel = 32;
   s.pixels_per_column = 16;
-  FillDenseStrides(&s);
+  FillPaddedStrides(&s);
   model::CopyInstruction base;
   base.mode = model::CopyMode::kIm2col;
   const auto set = CoordinateSet(s, base);

@@ -27,7 +27,7 @@ TEST(GpuCheck, TiledSpecPassesEveryCopyOnHardware) {
   s.global_dim = {200, 70, 0, 0, 0};
   s.box_dim = {64, 32, 0, 0, 0};
   s.swizzle = Swizzle::k128B;
-  FillDenseStrides(&s);
+  FillPaddedStrides(&s);
   Plan plan;
   PlanChecks(s, 0, 1, &plan);
   ASSERT_FALSE(plan.cases.empty());
@@ -48,7 +48,7 @@ TEST(GpuCheck, WrongTransactionCountIsATimeoutAndAFaultIsIsolated) {
   s.rank = 2;
   s.global_dim = {40, 20, 0, 0, 0};
   s.box_dim = {32, 8, 0, 0, 0};
-  FillDenseStrides(&s);
+  FillPaddedStrides(&s);
   CheckCase good;
   good.spec = s;
   good.in.smem_address = 1024;

@@ -694,7 +694,7 @@ bool RandomTiled(std::mt19937_64& rng, TensorMapSpec* s, CopyInstruction* in) {
     s->element_strides[d] = static_cast<uint32_t>(pick(1, 3));
   }
   if (IsFloat(s->data_type) && pick(0, 1)) s->oob_fill = OobFill::kNanRequestZeroFma;
-  FillDenseStrides(s);
+  FillPaddedStrides(s);
   *in = CopyInstruction{};
   in->mode = CopyMode::kTile;
   for (uint32_t d = 0; d < s->rank; ++d)

@@ -19,7 +19,7 @@ inline TensorMapSpec Tiled(DataType t, std::vector<uint64_t> dims, std::vector<u
   for (size_t i = 0; i < dims.size(); ++i) s.global_dim[i] = dims[i];
   for (size_t i = 0; i < box.size(); ++i) s.box_dim[i] = box[i];
   s.swizzle = sw;
-  FillDenseStrides(&s);
+  FillPaddedStrides(&s);
   return s;
 }
 
@@ -37,7 +37,7 @@ inline TensorMapSpec Im2col(DataType t, std::vector<uint64_t> dims, std::vector<
   s.channels_per_pixel = cpp;
   s.pixels_per_column = ppc;
   s.swizzle = sw;
-  FillDenseStrides(&s);
+  FillPaddedStrides(&s);
   return s;
 }
 
@@ -54,7 +54,7 @@ inline TensorMapSpec Wide(Mode m, DataType t, std::vector<uint64_t> dims, int lo
   s.pixels_per_column = ppc;
   s.wide_mode = m == Mode::kIm2colW128 ? Im2colWideMode::kW128 : Im2colWideMode::kW;
   s.swizzle = sw;
-  FillDenseStrides(&s);
+  FillPaddedStrides(&s);
   return s;
 }
 

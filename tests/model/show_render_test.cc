@@ -164,7 +164,7 @@ TEST(ShowCommand, SvgRendersInChromium) {
 #else
   if (std::system("command -v chromium >/dev/null 2>&1") != 0) GTEST_SKIP() << "chromium is not installed";
   const std::string spec = TempFile("show_spec3.json",
-                                    R"({"tensor_data_type": "f16", "global_dim": [100, 40], "box_dim": [64, 8], "swizzle": "128B"})");
+                                    R"({"tensor_data_type": "f16", "global_dim": [100, 40], "global_strides": [208], "box_dim": [64, 8], "swizzle": "128B"})");
   const std::string svg = std::string(::testing::TempDir()) + "render.svg";
   const std::string png = std::string(::testing::TempDir()) + "render.png";
   std::string out, err;

@@ -226,5 +226,28 @@ TEST(SpecJsonFastPath, FilesRandomSpecsAndTheirEditsReadAlike) {
     for (int k = 0; k < 6; ++k) c.Check(Mutate(r, texts[i]));
 }
 
+// Strides not given: both readers fill in the dense tensor's, unpadded. cuda.h (CUDA 13.0,
+// cuTensorMapEncodeTiled): globalStrides[0] = globalDim[0] * elementSizeInBytes(tensorDataType) + padding[0],
+// globalStrides[i] = globalStrides[i - 1] * (globalDim[i] + padding[i]), padding 0 for a dense tensor; bf16
+// is 2 bytes: 4100 x 2 = 8200 B (not the 16-byte multiple 8208), and 8200 x 8192 = 67174400 B.
+TEST(SpecJsonFastPath, StridesNotGivenAreTheDenseTensorsInBothReaders) {
+  const std::string text = R"({"tensor_data_type":"bf16","global_dim":[4100,8192,3],"box_dim":[64,128,1]})";
+  for (const bool fast : {true, false}) {
+    SpecJsonParser p;
+    p.set_fast_path(fast);
+    TensorMapSpec s;
+    const absl::Status st = p.Parse(text, json::TextPos{1, 1}, false, &s);
+    ASSERT_TRUE(st.ok()) << st;
+    if (fast) EXPECT_EQ(p.fast_reads(), 1u);
+    EXPECT_EQ(s.global_strides[0], 8200u) << fast;
+    EXPECT_EQ(s.global_strides[1], 67174400u) << fast;
+    EXPECT_FALSE(s.Has(kFieldGlobalStrides));
+    EXPECT_TRUE(HasDenseDefaultStrides(s));
+  }
+  Compare c;
+  c.Check(text);
+  EXPECT_EQ(c.taken(), 1u);
+}
+
 }  // namespace
 }  // namespace tmapgen

@@ -50,9 +50,11 @@ TEST(SpecJson, DefaultsAreFilled) {
   EXPECT_EQ(s.rank, 3u);
   EXPECT_EQ(s.mode, Mode::kTiled);
   EXPECT_EQ(s.direction, Direction::kLoadCta);
-  // Dense strides: 100 x 2 B = 200 B padded to 208 B; then 208 x 7 = 1456 B.
-  EXPECT_EQ(s.global_strides[0], 208u);
-  EXPECT_EQ(s.global_strides[1], 1456u);
+  // The dense tensor's strides (cuda.h: globalStrides[0] = globalDim[0] x element size + padding[0], then x
+  // (globalDim[i] + padding[i]), padding 0): 100 x 2 B = 200 B; then 200 x 7 = 1400 B.
+  EXPECT_EQ(s.global_strides[0], 200u);
+  EXPECT_EQ(s.global_strides[1], 1400u);
+  EXPECT_FALSE(s.Has(kFieldGlobalStrides));
   EXPECT_EQ(s.element_strides[0], 1u);
   EXPECT_EQ(s.element_strides[2], 1u);
 }

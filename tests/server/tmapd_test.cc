@@ -111,6 +111,37 @@ TEST_F(TmapdTest, ValidatesValidAndInvalidSpecs) {
   EXPECT_GT(bad.report().diagnostics_size(), 0);
 }
 
+// The service reads a spec without strides as the dense tensor (cuda.h: globalStrides[0] = globalDim[0] x
+// element size + padding[0], padding 0): 4100 bf16 = 8200 B, not a multiple of 16 (cuda.h), so invalid naming
+// global_strides[0]; and its minimum target is the lowest valid one, not the asked sm_100a: a plain .tile load
+// exists from sm_90 (PTX ISA, cp.async.bulk.tensor).
+TEST_F(TmapdTest, AbsentStridesAreDenseAndTheMinimumTargetIsTheLowest) {
+  v1::ValidateRequest req;
+  *req.mutable_spec() = GoodSpec();
+  req.mutable_spec()->clear_global_strides();
+  req.mutable_spec()->set_tensor_data_type(v1::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
+  req.mutable_spec()->set_global_dim(0, 4100);
+  req.mutable_options()->set_format(v1::OUTPUT_JSON);
+  v1::Result res;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(stub_->Validate(&ctx, req, &res).ok());
+  EXPECT_FALSE(res.valid());
+  ASSERT_EQ(res.report().spec().global_strides_size(), 1);
+  EXPECT_EQ(res.report().spec().global_strides(0), 8200u);
+  ASSERT_GT(res.report().diagnostics_size(), 0);
+  EXPECT_EQ(res.report().diagnostics(0).rule(), "global-stride-align-16");
+  EXPECT_EQ(res.report().diagnostics(0).field(), "global_strides[0]");
+  EXPECT_NE(res.rendered().find(R"("global_strides_default":"dense")"), std::string::npos) << res.rendered();
+
+  *req.mutable_spec() = GoodSpec();
+  req.mutable_spec()->set_target("sm_100a");
+  grpc::ClientContext ctx2;
+  v1::Result ok;
+  ASSERT_TRUE(stub_->Validate(&ctx2, req, &ok).ok());
+  EXPECT_TRUE(ok.valid());
+  EXPECT_EQ(ok.report().min_target(), "sm_90");
+}
+
 TEST_F(TmapdTest, MalformedSpecIsInvalidArgumentNamingTheField) {
   v1::ValidateRequest req;
   *req.mutable_spec() = GoodSpec();

@@ -54,7 +54,7 @@ TEST(DerivedFactsInPlace, EveryFieldIsSetWhateverWasThere) {
   il.box_dim = {8, 4, 2, 0, 0};
   il.interleave = Interleave::k16B;
   il.swizzle = Swizzle::kNone;
-  FillDenseStrides(&il);
+  FillPaddedStrides(&il);
   specs.push_back(il);
   TensorMapSpec pf = DefaultSpec(Mode::kTiled);
   pf.direction = Direction::kPrefetch;

@@ -239,7 +239,7 @@ TEST(FastPath, SameAsTableOnOptionalFields) {
         s.driver_version = ver;
         CheckVariants(&c, s, "driver version");
         s.global_dim = {64, 64, 1, 1, 1};
-        FillDenseStrides(&s);
+        FillPaddedStrides(&s);
         CheckVariants(&c, s, "driver version, small tensor");
         // Small and in the fast path's scope (every dimension of size > 1), so that the per-target warning
         // of the old drivers would fire on the Blackwell targets of a spec without a target.
@@ -249,7 +249,7 @@ TEST(FastPath, SameAsTableOnOptionalFields) {
           s.global_dim[i] = 2;
           if (s.box_dim[i] > 2) s.box_dim[i] = 2;
         }
-        FillDenseStrides(&s);
+        FillPaddedStrides(&s);
         CheckVariants(&c, s, "driver version, small tensor, dims > 1");
       }
       for (uint32_t bit = 1; bit < (1u << 26); bit <<= 1) {

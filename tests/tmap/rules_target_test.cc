@@ -293,6 +293,32 @@ TEST(DriverOobAddressBug, EveryEncoderIncludingIm2colWide) {
 // ============================== per-target verdicts ==============================
 // validator.h: "With a target (kFieldTarget set), the verdict is for that target"; "when none is valid, [the
 // findings shown are those] of the target with the fewest errors".
+// The minimum target is the lowest on which the map is valid, whatever target was asked. [PTX] cp.async.bulk.tensor
+// .tile into .shared::cta: sm_90 or higher; .tile::gather4 into .shared::cta: sm_100 or higher
+// (tma-spec.md section 2).
+TEST(PerTarget, LowestValidTargetIgnoresTheAskedTarget) {
+  Target t;
+  for (const Target asked : {Target::kSm90a, Target::kSm100a, Target::kSm120a}) {
+    const TensorMapSpec s = WithTarget(TiledF16(), asked);
+    const Validation v = ValidateSpec(s);
+    ASSERT_TRUE(v.valid);
+    ASSERT_TRUE(LowestValidTarget(s, v.valid_targets, &t));
+    EXPECT_EQ(t, Target::kSm90) << Name(asked);
+  }
+  TensorMapSpec g = TiledF16();
+  g.mode = Mode::kGather4;
+  g.box_dim = {64, 1, 0, 0, 0};
+  SetTarget(g, Target::kSm120a);
+  const Validation gv = ValidateSpec(g);
+  ASSERT_TRUE(gv.valid);
+  ASSERT_TRUE(LowestValidTarget(g, gv.valid_targets, &t));
+  EXPECT_EQ(t, Target::kSm100);
+  // Invalid on every target: none.
+  TensorMapSpec bad = TiledF16();
+  bad.box_dim[0] = 3;
+  EXPECT_FALSE(LowestValidTarget(bad, ValidateSpec(bad).valid_targets, &t));
+}
+
 TEST(PerTarget, ExplicitTargetDecidesAlone) {
   TensorMapSpec s = TiledF16();
   s.swizzle = Swizzle::k128BAtom32B;

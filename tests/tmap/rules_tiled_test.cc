@@ -171,6 +171,50 @@ TEST(GlobalStrideAlign16, Stride1000FailsStride1008Passes) {
   EXPECT_TRUE(Clear(s, "global-stride-align-16"));
 }
 
+// [CUDA_H] cuTensorMapEncodeTiled: globalStrides[0] = globalDim[0] * elementSizeInBytes(tensorDataType) +
+// padding[0]; globalStrides[i] = globalStrides[i - 1] * (globalDim[i] + padding[i]). The dense tensor has no
+// padding: 4100 bf16 (2 B) = 8200 B rows, 8200 x 8192 = 67174400 B planes. Rows padded to a multiple of 16 B:
+// 8208 B, 8208 x 8192 = 67239936 B.
+TEST(DenseStrides, DefaultIsTheDenseTensorPaddedOnlyWhenAskedFor) {
+  TensorMapSpec s = TiledF16();
+  s.data_type = DataType::kBfloat16;
+  s.rank = 3;
+  s.global_dim = {4100, 8192, 3, 0, 0};
+  s.box_dim = {64, 128, 1, 0, 0};
+  ASSERT_TRUE(FillDenseStrides(&s));
+  EXPECT_EQ(s.global_strides[0], 8200u);
+  EXPECT_EQ(s.global_strides[1], 67174400u);
+  EXPECT_TRUE(HasDenseDefaultStrides(s));
+  TensorMapSpec padded = s;
+  ASSERT_TRUE(FillPaddedStrides(&padded));
+  EXPECT_EQ(padded.global_strides[0], 8208u);
+  EXPECT_EQ(padded.global_strides[1], 67239936u);
+  EXPECT_FALSE(HasDenseDefaultStrides(padded));
+  // [CUDA_H] "must be a multiple of 16": 8200 is not, so the dense default is an error naming global_strides[0],
+  // whose fix names the padded allocation and the narrower tensor (4096: 8 bf16 per 16 B, the largest below 4100).
+  const Validation v = ValidateSpec(s);
+  EXPECT_FALSE(v.valid);
+  const Finding* f = FindingOf(v, "global-stride-align-16");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->index, 0);
+  const std::string fix = FixOf(s, v, "global-stride-align-16");
+  EXPECT_NE(fix.find("dense"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("pad the allocation's rows to 8208 B"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("global_strides [8208, 67239936]"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("global_dim[0] = 4096"), std::string::npos) << fix;
+  // The repair is the padded tensor, all strides, given explicitly.
+  TensorMapSpec fixed;
+  ASSERT_TRUE(NearestValid(s, &fixed));
+  EXPECT_EQ(fixed.global_strides[0], 8208u);
+  EXPECT_EQ(fixed.global_strides[1], 67239936u);
+  EXPECT_TRUE(fixed.Has(kFieldGlobalStrides));
+  // The same values given explicitly are the user's: the fix stays the plain one.
+  s.set_fields |= kFieldGlobalStrides;
+  EXPECT_FALSE(HasDenseDefaultStrides(s));
+  const Validation e = ValidateSpec(s);
+  EXPECT_EQ(FixOf(s, e, "global-stride-align-16"), "pad global_strides[0] from 8200 to 8208 bytes");
+}
+
 // [CUDA_H] "When interleave is CU_TENSOR_MAP_INTERLEAVE_32B, the strides must be a multiple of 32." /
 // "When tensorDataType is ... 16U6_ALIGN16B or ... 16U4_ALIGN16B, the strides must be a multiple of 32."
 TEST(GlobalStrideAlign32, PackedAndInterleave32) {

@@ -12,7 +12,7 @@ Validation:   validate -> Report, validate_many -> ReportList
 Descriptors:  wgmma_desc, tcgen05_desc, decode_desc, check_desc -> DescReport; idesc, decode_idesc -> IdescReport
 Blobs:        decode(bytes) -> DecodedMap; encode(spec) -> MapBytes (the 128 bytes, offline)
 Errors:       SpecError (a ValueError) for a malformed spec or argument; an invalid spec is a Report with
-              valid=False
+              valid=False, and encode() of one raises InvalidMapError (a SpecError) naming the broken rules
 
 docs/python.md in the repository has the whole API; every function has a docstring (help(tmapgen.validate)).
 """
@@ -38,7 +38,7 @@ from ._tmapgen import (  # noqa: E402
     tcgen05_desc, wgmma_desc,
 )
 from ._tmapgen import DecodedMap, MapField, UnexplainedBit, decode  # noqa: E402
-from ._blob import MapBytes, encode  # noqa: E402
+from ._blob import InvalidMapError, MapBytes, encode  # noqa: E402
 
 __all__ = [
     "Diagnostic",
@@ -50,6 +50,7 @@ __all__ = [
     "validate",
     "validate_many",
     "DecodedMap",
+    "InvalidMapError",
     "MapBytes",
     "MapField",
     "UnexplainedBit",

@@ -21,20 +21,80 @@ RuleText Why32(const TensorMapSpec& s) {
 void MsgStrideAlign16(const TensorMapSpec&, const Finding& f, TextOut& o) {
   return TextAppend(&o, "global_strides[", f.index, "] = ", f.uvalue(), " B is not a multiple of 16 bytes");
 }
+namespace {
+// Strides not given: they are the dense tensor's (FillDenseStrides), and its row pitch is what the driver
+// refuses. A padded pitch in place of it would describe another tensor (rows read skewed), so the fix says
+// what padding means (the allocation's rows) and the other way out (a tensor whose rows need no padding).
+struct PaddedDense {
+  uint64_t row = 0;    // the dense row: global_dim[0] x element size
+  uint64_t pitch = 0;  // the row rounded up to the required multiple
+  std::array<uint64_t, kMaxRank - 1> strides{};  // the strides of the padded tensor
+};
+PaddedDense PadDense(const TensorMapSpec& s, uint64_t m) {
+  PaddedDense p;
+  p.row = RowBytes(s);
+  p.pitch = RoundUpTo(p.row, m);
+  uint64_t st = p.pitch;
+  for (uint32_t i = 0; i + 1 < Rank(s); ++i) {
+    if (i > 0 && __builtin_mul_overflow(st, s.global_dim[i], &st)) st = UINT64_MAX;
+    p.strides[i] = st;
+  }
+  return p;
+}
+std::string StrideList(const PaddedDense& p, uint32_t n) {
+  std::string o = "[";
+  for (uint32_t i = 0; i < n; ++i) o += StrCat(i ? ", " : "", p.strides[i]);
+  return o + "]";
+}
+void FixDenseDefault(const TensorMapSpec& s, const Finding& f, uint64_t m, TextOut& o) {
+  const PaddedDense p = PadDense(s, m);
+  const uint32_t n = Rank(s) > 0 ? Rank(s) - 1 : 0;
+  const uint64_t bits = static_cast<uint64_t>(DataTypeBits(s.data_type));
+  // Elements per row that make a whole number of m-byte units: lcm(8 m, bits) / bits.
+  uint64_t a = 8 * m, b = bits;
+  while (b != 0) { const uint64_t r = a % b; a = b; b = r; }
+  const uint64_t unit = 8 * m / a;  // = lcm(8 m, bits) / bits
+  const uint64_t g = s.global_dim[0];
+  const uint64_t below = g / unit * unit, above = RoundUpTo(g, unit);
+  const uint64_t pitch_elems = p.pitch * 8 / bits;
+  const bool first = f.index == 0;
+  return TextAppend(&o, "no global_strides were given, so they are the dense tensor's: ",
+                    When(first, "global_dim[0] = ", g, " elements of ", ShortName(s.data_type), " = ", p.row,
+                         " B per row"),
+                    When(!first, "global_strides[", f.index, "] = ", f.uvalue(), " B, the ", p.row,
+                         "-byte row times the dimensions below it"),
+                    ", and a stride must be a multiple of ", m, " bytes. Either pad the allocation's rows to ", p.pitch,
+                    " B (", pitch_elems, " elements) and pass the strides explicitly: global_strides ", StrideList(p, n),
+                    When(below > 0, ", or use a tensor whose rows need no padding: global_dim[0] = ", below,
+                         " (the widest below ", g, ") or ", above,
+                         "; a narrower view inside this same allocation keeps its ", p.row, "-byte pitch"),
+                    When(below == 0, " (no narrower row is a multiple of ", m, " bytes)"));
+}
+}  // namespace
 void FixStrideAlign16(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const uint64_t m = NeedsStride32(s) ? 32 : 16;
+  if (HasDenseDefaultStrides(s)) return FixDenseDefault(s, f, m, o);
   return TextAppend(&o, "pad global_strides[", f.index, "] from ", f.uvalue(), " to ",
              RoundUpTo(f.uvalue(), m), " bytes");
 }
 bool PatchStrideAlign(const Finding& f, TensorMapSpec* s) {
   const uint64_t m = NeedsStride32(*s) ? 32 : 16;
+  if (HasDenseDefaultStrides(*s)) {
+    // The dense default becomes the padded tensor's strides, all of them (rounding each product on its own
+    // would make the dimensions overlap), given explicitly: the repair means padding the allocation.
+    s->global_strides = PadDense(*s, m).strides;
+    s->set_fields |= kFieldGlobalStrides;
+    return true;
+  }
+  if (s->global_strides[f.index] != f.uvalue()) return false;  // already repaired this round (the padded tensor)
   s->global_strides[f.index] = RoundUpTo(f.uvalue(), m);
   return true;
 }
 void MsgStrideAlign32(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   return TextAppend(&o, "global_strides[", f.index, "] = ", f.uvalue(), " B is not a multiple of 32 bytes, required ", Why32(s));
 }
-void FixStrideAlign32(const TensorMapSpec&, const Finding& f, TextOut& o) {
+void FixStrideAlign32(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  if (HasDenseDefaultStrides(s)) return FixDenseDefault(s, f, 32, o);
   return TextAppend(&o, "pad global_strides[", f.index, "] from ", f.uvalue(), " to ", RoundUpTo(f.uvalue(), 32),
              " bytes");
 }

@@ -40,7 +40,7 @@ inline void CheckStrideAlign32(const CheckContext& c, uint16_t r, FindingList* o
   }
 }
 void MsgStrideAlign32(const TensorMapSpec& s, const Finding& f, TextOut& o);
-void FixStrideAlign32(const TensorMapSpec&, const Finding& f, TextOut& o);
+void FixStrideAlign32(const TensorMapSpec& s, const Finding& f, TextOut& o);
 inline void CheckStrideMax(const CheckContext& c, uint16_t r, FindingList* o) {
   for (uint32_t i = 0; i + 1 < Rank(c.spec); ++i) {
     const uint64_t st = c.spec.global_strides[i];

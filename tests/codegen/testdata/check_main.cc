@@ -9,7 +9,7 @@ namespace g = tmapgen_gen;
 // so the footprint is the same; a 128B swizzle repeats every 1024 B.
 static_assert(g::tile_a::kTransactionBytes == 64 * 128 * 2, "tile_a transaction bytes");
 static_assert(g::tile_a::kSmemFootprintBytes == 16384, "tile_a footprint");
-static_assert(g::tile_a::kSmemAlignment == 1024 && g::tile_a::kSmemAlignmentRequired == 128, "tile_a alignment");
+static_assert(g::tile_a::kSmemAlignmentRecommended == 1024 && g::tile_a::kSmemAlignmentRequired == 128, "tile_a alignment");
 static_assert(g::tile_a::kBoxDim0 == 64 && g::tile_a::kBoxDim1 == 128, "tile_a box");
 static_assert(g::tile_a::kGlobalStrides[0] == 8192, "tile_a stride");
 static_assert(g::tile_a::kCoord0Multiple == 8, "16 bytes of f16");
@@ -21,10 +21,10 @@ static_assert(g::tile_a::WgmmaDescA(0x400u) == (g::tile_a::kWgmmaDescA | 0x40ull
 static_assert(g::my_map_v2::kTransactionBytes == 128 * 64 * 2, "im2col transaction bytes");
 static_assert(g::my_map_v2::kLowerCorner[0] == -1 && g::my_map_v2::kUpperCorner[1] == -1, "corners");
 // "class" (a keyword): bf16 box 32 x 64, SWIZZLE_64B: 32 * 64 * 2 = 4096 B; 64B swizzle repeats every 512 B.
-static_assert(g::class_::kTransactionBytes == 4096 && g::class_::kSmemAlignment == 512, "keyword-named map");
+static_assert(g::class_::kTransactionBytes == 4096 && g::class_::kSmemAlignmentRecommended == 512, "keyword-named map");
 // Unnamed fourth spec (map3): f32 box 32 x 8 x 4 with element strides 1, 2, 2:
 // 32 * ceil(8/2) * ceil(4/2) = 256 elements x 4 B = 1024 B; no swizzle: 128 B alignment.
-static_assert(g::map3::kTransactionBytes == 1024 && g::map3::kSmemAlignment == 128, "strided box");
+static_assert(g::map3::kTransactionBytes == 1024 && g::map3::kSmemAlignmentRecommended == 128, "strided box");
 // fp4_b: 16U4_ALIGN16B box 128 x 128 (DeepGEMM's FP4 operand: BLOCK_K = 128 elements of K per row). Shared memory
 // holds 1 byte per element (PTX 5.5.1.1 .b4x16_p64: 8 bytes of data + 8 of padding per 16 elements): 16384 B.
 // The mbarrier counts the packed 4 bits: 128 * 128 / 2 = 8192 B, as DeepGEMM arms SMEM_B_SIZE_PER_STAGE / 2
