@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <set>
 
 #include "src/blob/blob.h"
@@ -49,11 +50,22 @@ std::string Upper(std::string_view s) {
   return o;
 }
 
-// Unique within `used` (which it extends).
-std::string Unique(const std::string& base, std::set<std::string>* used) {
-  std::string id = base;
-  for (int i = 2; used->count(id) != 0; ++i) id = StrCat(base, "_", i);
-  used->insert(id);
+// Identifiers taken so far, and for each base name the first suffix not yet known to be taken.
+struct UsedNames {
+  std::set<std::string> ids;
+  std::map<std::string, int> next_suffix;
+};
+
+// Unique within `used` (which it extends): `base`, else the first of base_2, base_3, ... not taken. The
+// search for a base starts where its previous search stopped (names are only ever added, so every
+// suffix below that is still taken): N specs of one name cost O(N log N), not O(N^2).
+std::string Unique(const std::string& base, UsedNames* used) {
+  if (used->ids.insert(base).second) return base;
+  int& i = used->next_suffix.try_emplace(base, 2).first->second;
+  std::string id = StrCat(base, "_", i);
+  while (used->ids.count(id) != 0) id = StrCat(base, "_", ++i);
+  ++i;
+  used->ids.insert(id);
   return id;
 }
 
@@ -604,9 +616,9 @@ absl::StatusOr<IdescRequest> ParseIdescRequest(std::string_view text) {
 
 bool MakePlan(const Input& in, const Options& opt, Plan* plan, std::string* err) {
   *plan = Plan();
-  std::set<std::string> used;
+  UsedNames used;
   plan->name_space = SanitizeIdentifier(opt.name_space, "tmapgen_gen");
-  used.insert(plan->name_space);
+  used.ids.insert(plan->name_space);
   plan->valid = true;
   for (size_t i = 0; i < in.specs.size(); ++i) {
     PlannedMap m;
