@@ -180,12 +180,21 @@ absl::Status Engine::Build(const v1::BuildRequest& req, bool encode, v1::Result*
 
 absl::Status Engine::Batch(const v1::BatchRequest& req, BatchState* st,
                            const std::function<absl::Status(const v1::BatchResponse&)>& emit) const {
+  if (absl::Status s = BatchBegin(req, st); !s.ok()) return s;
+  const auto spec_at = [&req](uint32_t i) -> const v1::TensorMapSpec& { return req.specs(static_cast<int>(i)); };
+  while (!BatchMessageDone(*st))
+    if (absl::Status s = BatchStep(spec_at, st, emit); !s.ok()) return s;
+  return absl::OkStatus();
+}
+
+absl::Status Engine::BatchBegin(const v1::BatchRequest& req, uint32_t n, BatchState* st) const {
   ++st->messages;
+  st->pos = st->count = 0;
+  st->carry.reset();
   if (st->first) {
     st->options = req.options();
     st->first = false;
   }
-  const uint32_t n = static_cast<uint32_t>(req.specs_size());
   if (n > limits_.max_specs_per_message)
     return Exhausted(StrCat("specs: ", n, " specs in one message; at most ", limits_.max_specs_per_message,
                             " (max_specs_per_message)"));
@@ -199,48 +208,57 @@ absl::Status Engine::Batch(const v1::BatchRequest& req, BatchState* st,
   if (n > 0 && st->next_index + static_cast<int64_t>(n) - 1 > INT32_MAX)
     return Invalid(StrCat("first_index: indices ", st->next_index, " to ", st->next_index + n - 1,
                           " of this message pass the largest index ", INT32_MAX));
+  st->count = n;
+  return absl::OkStatus();
+}
+
+absl::Status Engine::BatchStep(const std::function<const v1::TensorMapSpec&(uint32_t)>& spec_at, BatchState* st,
+                               const std::function<absl::Status(const v1::BatchResponse&)>& emit) const {
   // The response is built in place and cleared after each emit, so that its result messages are reused
   // (a stream of millions of specs allocates a few thousand results, not millions).
   v1::BatchResponse& res = st->scratch;
   res.Clear();
   int v = 0;
   size_t bytes = 0;
+  const size_t cut = static_cast<size_t>(std::min<uint64_t>(limits_.batch_response_bytes, limits_.max_message_bytes / 2));
   auto flush = [&]() -> absl::Status {
     res.set_valid(v);
     res.set_invalid(res.results_size() - v);
     st->valid += static_cast<uint64_t>(v);
     absl::Status s = emit(res);
     res.Clear();
-    v = 0;
-    bytes = 0;
     return s;
   };
-  for (uint32_t i = 0; i < n; ++i) {
+  auto add = [&](v1::Result* r) {
+    res.mutable_results()->AddAllocated(r);
+    v += r->valid() ? 1 : 0;
+    bytes += r->ByteSizeLong() + 8;
+  };
+  if (st->carry) add(st->carry.release());
+  while (st->pos < st->count) {
     v1::Result* r = res.add_results();
     const int index = static_cast<int>(st->next_index++);
     InputError bad;
-    const absl::Status s = Run(req.specs(static_cast<int>(i)), st->options, index, false, r, &bad);
+    const absl::Status s = Run(spec_at(st->pos), st->options, index, false, r, &bad);
+    ++st->pos;
+    ++st->total;
     if (!s.ok()) {
       if (bad.message.empty()) return s;  // the options, not the spec
       // A malformed spec is an input error in its place, as the local command reports it.
       r->Clear();
       InputErrorResult(index, bad, st->options, r);
     }
-    // Responses stay under half the message limit: one request may be answered in several messages (a
-    // result alone over the limit goes alone, and the service refuses it naming its index).
+    // Responses stay under the cut: one request may be answered in several messages (a result alone
+    // over the message limit goes alone, and the service refuses it naming its index).
     const size_t rb = r->ByteSizeLong() + 8;
-    if (res.results_size() > 1 && bytes + rb > limits_.max_message_bytes / 2) {
-      v1::Result* last = res.mutable_results()->ReleaseLast();
-      if (absl::Status f = flush(); !f.ok()) {
-        delete last;
-        return f;
-      }
-      res.mutable_results()->AddAllocated(last);
+    if (res.results_size() > 1 && bytes + rb > cut) {
+      st->carry.reset(res.mutable_results()->ReleaseLast());
+      return flush();
     }
-    v += res.results(res.results_size() - 1).valid() ? 1 : 0;
+    v += r->valid() ? 1 : 0;
     bytes += rb;
+    if (bytes >= cut) break;
   }
-  st->total += n;
   if (res.results_size() > 0) return flush();
   return absl::OkStatus();
 }
@@ -288,6 +306,12 @@ absl::Status Engine::Codegen(const v2::CodegenRequest& req, v2::CodegenResponse*
   // A request that cannot be resolved (a descriptor naming no map, PTX for an im2col map): the
   // generator's message, which names the option ("--desc x: no spec has this name").
   if (!codegen::Generate(in, opt, lang, &plan, &gen, &err)) return Invalid(StrCat("request: ", err));
+  // The generated text alone over the message limit: refused before it is copied into the response.
+  const size_t text = gen.generated ? gen.text.size() : gen.rejection.size();
+  if (text > limits_.max_message_bytes)
+    return Exhausted(StrCat("response: the generated ", gen.generated ? "code" : "rejection", " of ", plan.maps.size(),
+                            " maps is ", text, " bytes, over the message limit of ", limits_.max_message_bytes,
+                            " bytes (max_message_bytes); generate fewer maps per call"));
   ToProto(plan, gen, lang, out);
   return absl::OkStatus();
 }
@@ -364,12 +388,24 @@ absl::Status Engine::Decode(const v2::DecodeRequest& req, v2::DecodeResponse* ou
   json::Writer w;
   bool all = true;
   std::string rendered;
+  // The answer grows by a few kilobytes per map: once it passes the message limit the call is refused
+  // at that point, so a request of many maps costs at most one limit's worth of work and memory.
+  size_t bytes = 0;
   for (size_t i = 0; i < maps.size(); ++i) {
     blob::Decode(maps[i], &d);
     bool valid = false;
-    ToProto(static_cast<int>(i), labels[i], d, o, &valid, out->add_maps());
+    v2::DecodedMap* m = out->add_maps();
+    ToProto(static_cast<int>(i), labels[i], d, o, &valid, m);
     all = all && valid && blob::Clean(d);
+    const size_t before = rendered.size();
     if (render) rendered += blob::RenderDecoded(static_cast<int>(i), labels[i], maps[i], d, o, &valid, &w);
+    bytes += m->ByteSizeLong() + 8 + (rendered.size() - before);
+    if (bytes > limits_.max_message_bytes) {
+      out->Clear();
+      return Exhausted(StrCat("maps: the answer passes the message limit of ", limits_.max_message_bytes,
+                              " bytes (max_message_bytes) at map ", i, " of ", maps.size(),
+                              "; send fewer maps per call"));
+    }
   }
   out->set_all_clean_and_valid(all);
   out->set_rendered(std::move(rendered));

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -43,7 +44,8 @@ struct Limits {
   uint32_t max_codegen_specs = 10000;       // specs in one Codegen
   uint32_t max_decode_maps = 10000;         // maps in one Decode
   uint32_t check_timeout_ms = 600000;       // a Check without a (shorter) deadline
-  uint32_t max_concurrent_calls = 1000;     // calls in progress at once (streams included)
+  uint32_t max_concurrent_calls = 1000;     // unary calls in progress at once (streams: service.h)
+  uint64_t batch_response_bytes = 256u << 10;  // a BatchResponse is cut once it reaches this (and half the message limit)
 };
 
 // The state of one ValidateBatch stream between its messages.
@@ -55,6 +57,10 @@ struct BatchState {
   uint64_t valid = 0;
   uint64_t messages = 0;      // messages read
   v1::BatchResponse scratch;  // reused by Batch
+  // Within the current message (BatchBegin .. BatchStep until BatchMessageDone).
+  uint32_t pos = 0;           // the next spec of the message to answer
+  uint32_t count = 0;         // specs in the message
+  std::unique_ptr<v1::Result> carry;  // a result computed by the last step that did not fit its response
 };
 
 // Cancellation and deadline of the call a long job belongs to.
@@ -93,6 +99,20 @@ class Engine {
   // error from emit ends the message.
   absl::Status Batch(const v1::BatchRequest& req, BatchState* state,
                      const std::function<absl::Status(const v1::BatchResponse&)>& emit) const;
+  // The same in steps, so that a stream produces answers only as fast as its client takes them:
+  // BatchBegin checks the message (limits, first_index, options of the first message); each BatchStep
+  // answers specs from state->pos until one response is full (limits.batch_response_bytes, or half the
+  // message limit) or the message ends, and emits that one response. Batch = BatchBegin + BatchStep
+  // until BatchMessageDone.
+  // `count` (BatchBegin) and `spec_at` (BatchStep) let a caller keep the specs unparsed until they are
+  // answered (req then carries only options and first_index).
+  absl::Status BatchBegin(const v1::BatchRequest& req, BatchState* state) const {
+    return BatchBegin(req, static_cast<uint32_t>(req.specs_size()), state);
+  }
+  absl::Status BatchBegin(const v1::BatchRequest& req, uint32_t count, BatchState* state) const;
+  absl::Status BatchStep(const std::function<const v1::TensorMapSpec&(uint32_t)>& spec_at, BatchState* state,
+                         const std::function<absl::Status(const v1::BatchResponse&)>& emit) const;
+  static bool BatchMessageDone(const BatchState& state) { return state.pos >= state.count && !state.carry; }
 
   absl::Status MatrixDescriptor(const v2::MatrixDescriptorRequest& req, v2::MatrixDescriptorResponse* out) const;
   absl::Status InstructionDescriptor(const v2::InstructionDescriptorRequest& req,

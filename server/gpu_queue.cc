@@ -1,9 +1,13 @@
 // gpu_queue.cc: see gpu_queue.h.
 #include "server/gpu_queue.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 namespace tmapgen::server {
 
-GpuQueue::GpuQueue(uint32_t concurrency, uint32_t queue) : queue_(queue) {
+GpuQueue::GpuQueue(uint32_t concurrency, uint32_t queue, int nice) : queue_(queue), nice_(nice) {
   for (uint32_t i = 0; i < (concurrency == 0 ? 1 : concurrency); ++i) threads_.emplace_back([this] { Work(); });
 }
 
@@ -32,6 +36,8 @@ uint32_t GpuQueue::waiting() const {
 }
 
 void GpuQueue::Work() {
+  // Linux: the nice value is per thread (a thread id names it to setpriority).
+  if (nice_ > 0) setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), nice_);
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     cv_.wait(lock, [this] { return stop_ || !jobs_.empty(); });

@@ -1,6 +1,8 @@
-// gpu_queue.h: GPU work of tmapd (Build's driver encode, Check's worker process) runs on a fixed pool of
-// `concurrency` threads behind a queue of at most `queue` waiting jobs, so that gRPC's threads never
-// block on the GPU and the number of threads stays fixed whatever the clients do.
+// gpu_queue.h: a fixed pool of `concurrency` threads behind a queue of at most `queue` waiting jobs.
+// tmapd runs each cost class of work on one of its own: GPU work (Build's driver encode, Check's worker
+// process), heavy unary calls (Codegen, Decode) and the steps of batch streams, so that gRPC's threads
+// never block on them, cheap calls keep their latency, and the number of threads stays fixed whatever
+// the clients do.
 //
 // Contract
 // - Submit() returns false at once when `queue` jobs are already waiting (the caller answers
@@ -22,7 +24,9 @@ namespace tmapgen::server {
 
 class GpuQueue {
  public:
-  GpuQueue(uint32_t concurrency, uint32_t queue);
+  // nice > 0: the pool's threads run at that lower priority (setpriority on each thread), so that the
+  // threads answering cheap calls take a core first when both want one.
+  GpuQueue(uint32_t concurrency, uint32_t queue, int nice = 0);
   ~GpuQueue();
   GpuQueue(const GpuQueue&) = delete;
   GpuQueue& operator=(const GpuQueue&) = delete;
@@ -34,6 +38,7 @@ class GpuQueue {
   void Work();
 
   const uint32_t queue_;
+  const int nice_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::function<void()>> jobs_;

@@ -28,10 +28,59 @@ grpc::StatusCode ToGrpcCode(absl::StatusCode c) {
   }
 }
 
+namespace {
+
+// The length of the longest prefix of s[0, n) that ends on a UTF-8 character boundary.
+size_t Boundary(const std::string& s, size_t n) {
+  if (n >= s.size()) return s.size();
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return n;
+}
+
+}  // namespace
+
+std::string CapEchoes(const std::string& m) {
+  std::string out;
+  out.reserve(m.size() < 4 * kMaxMessage ? m.size() : 4 * kMaxMessage);
+  size_t i = 0;
+  while (i < m.size()) {
+    const size_t open = m.find('"', i);
+    if (open == std::string::npos) {
+      out.append(m, i, std::string::npos);
+      break;
+    }
+    // A quote inside an echoed string ends it early; what follows is capped as a whole below.
+    const size_t close = m.find('"', open + 1);
+    if (close == std::string::npos) {
+      out.append(m, i, std::string::npos);
+      break;
+    }
+    out.append(m, i, open + 1 - i);
+    const size_t len = close - open - 1;
+    if (len > kMaxEcho) {
+      out.append(m, open + 1, Boundary(m, open + 1 + kMaxEcho) - (open + 1));
+      out += "...\" (";
+      out += std::to_string(len);
+      out += " bytes)";
+    } else {
+      out.append(m, open + 1, len + 1);
+    }
+    i = close + 1;
+  }
+  if (out.size() > kMaxMessage) {
+    const size_t full = out.size();
+    out.resize(Boundary(out, kMaxMessage));
+    out += "... (";
+    out += std::to_string(full);
+    out += " bytes)";
+  }
+  return out;
+}
+
 grpc::Status ToGrpc(const absl::Status& s, std::string* field) {
   if (field != nullptr) *field = s.ok() ? "" : FieldOf(s);
   if (s.ok()) return grpc::Status::OK;
-  return grpc::Status(ToGrpcCode(s.code()), std::string(s.message()));
+  return grpc::Status(ToGrpcCode(s.code()), CapEchoes(std::string(s.message())));
 }
 
 const char* CodeName(grpc::StatusCode c) {

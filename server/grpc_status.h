@@ -14,8 +14,15 @@
 namespace tmapgen::server {
 
 grpc::StatusCode ToGrpcCode(absl::StatusCode c);
-// The status, with the message as is; *field (when given) receives the field path it starts with.
+// The status, its message capped by CapEchoes; *field (when given) receives the field path it starts with.
 grpc::Status ToGrpc(const absl::Status& s, std::string* field = nullptr);
+// Error messages quote what the request said ("unknown value \"...\""), and a request string can be
+// megabytes. Every quoted part longer than kMaxEcho bytes keeps its first kMaxEcho bytes, then "..."
+// and its full length ("\"xxxx...\" (100000 bytes)"); a message still longer than kMaxMessage (an
+// unquoted echo) is cut the same way. Cuts fall on UTF-8 character boundaries.
+constexpr size_t kMaxEcho = 200;
+constexpr size_t kMaxMessage = 1024;
+std::string CapEchoes(const std::string& message);
 // "OK", "INVALID_ARGUMENT", ... for logs and client messages.
 const char* CodeName(grpc::StatusCode c);
 

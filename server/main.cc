@@ -8,8 +8,14 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <thread>
 
@@ -37,10 +43,13 @@ const char* kUsage =
     "             [--handshake-timeout-ms N] [--max-connection-idle-ms N] [--max-connection-age-ms N]\n"
     "             [--keepalive-time-ms N] [--keepalive-timeout-ms N] [--max-streams-per-connection N]\n"
     "             [--fd-reserve N] [--max-connections N] [--validate-threads N] [--poll-strategy poll|epoll1]\n"
+    "             [--max-streams N] [--max-pending-messages N] [--stream-idle-timeout-ms N] [--heavy-threads N] [--heavy-queue N]\n"
+    "             [--batch-threads N] [--batch-response-bytes N] [--memory-quota-bytes N] [--allow-unauthenticated]\n"
     "             [--metrics-listen ADDR [--metrics-allow-remote]] [--health-listen ADDR] [--no-gpu] [--no-log]\n"
     "  --listen ADDR       127.0.0.1:50051 by default; port 0 picks one. An address that does not resolve to\n"
     "                      loopback only needs TLS.\n"
-    "  --token-file FILE   require \"authorization: Bearer <token>\" on every call (also $TMAPD_TOKEN)\n"
+    "  --token-file FILE   require \"authorization: Bearer <token>\" on every call (also $TMAPD_TOKEN); a listener\n"
+    "                      that is not loopback only needs one, or --allow-unauthenticated.\n"
     "  --metrics-listen ADDR  serve Prometheus metrics (GET /metrics, plain HTTP) on ADDR; loopback only unless\n"
     "                      --metrics-allow-remote\n"
     "  --health-listen ADDR   also serve grpc.health.v1 alone, in plaintext, on ADDR (for probes without TLS)\n";
@@ -51,8 +60,51 @@ bool ParseU64(const std::string& s, uint64_t* out) {
   return true;
 }
 
+// A credential file's bytes. Only a regular file is read: a FIFO would block start-up until a writer
+// came, a device (/dev/zero) would never end. It is opened without blocking (a FIFO swapped in after the
+// check cannot hang the open either), then checked with fstat on the descriptor that is read.
+bool ReadCredential(const char* flag, const std::string& path, std::string* out, std::string* err) {
+  if (path.empty()) {
+    *err = StrCat(flag, ": empty file name (an unset variable?): name a file, or leave the flag out");
+    return false;
+  }
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    *err = StrCat(flag, ": cannot open ", path, ": ", std::strerror(errno));
+    return false;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    *err = StrCat(flag, ": ", path, " is not a regular file (a FIFO, device or directory is refused)");
+    close(fd);
+    return false;
+  }
+  out->clear();
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      *err = StrCat(flag, ": cannot read ", path, ": ", std::strerror(errno));
+      close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    if (out->size() + static_cast<size_t>(n) > kMaxCredentialBytes) {
+      *err = StrCat(flag, ": ", path, " is longer than ", kMaxCredentialBytes, " bytes, the limit for ", flag);
+      close(fd);
+      return false;
+    }
+    out->append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  return true;
+}
+
 // A token is the file's one line: surrounding spaces and the line end are not part of it. Empty, or
 // with spaces or control characters inside, is refused: authentication must never be off by accident.
+// It must be printable ASCII (0x21-0x7e): an HTTP/2 header value carries nothing else that every client
+// can send, so any other byte makes a token no client can present.
 bool CleanToken(std::string* t, const char* from, std::string* err) {
   const size_t b = t->find_first_not_of(" \t\r\n");
   const size_t e = t->find_last_not_of(" \t\r\n");
@@ -64,6 +116,10 @@ bool CleanToken(std::string* t, const char* from, std::string* err) {
   for (unsigned char c : *t)
     if (c <= ' ' || c == 0x7f) {
       *err = StrCat(from, ": the token contains whitespace or a control character (one line, one token)");
+      return false;
+    } else if (c > 0x7e) {
+      *err = StrCat(from, ": the token contains a byte outside printable ASCII (0x21-0x7e), which no client can send "
+                          "in an HTTP header");
       return false;
     }
   return true;
@@ -85,6 +141,7 @@ int main(int argc, char** argv) {
   std::string poll_strategy = "poll";
   std::string cert_file, key_file, token_file, metrics_listen, health_listen;
   bool metrics_allow_remote = false;
+  bool cert_given = false, key_given = false, token_given = false;  // an empty value is refused, not ignored
   uint64_t grace_ms = 10000;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i], value;
@@ -118,9 +175,10 @@ int main(int argc, char** argv) {
     uint64_t n = 0;
     if (a == "--help" || a == "-h") { std::fputs(kUsage, stdout); return 0; }
     else if (a == "--listen") { if (!take()) { std::fputs(kUsage, stderr); return 2; } c.listen = value; }
-    else if (a == "--tls-cert") { if (!take()) { std::fputs(kUsage, stderr); return 2; } cert_file = value; }
-    else if (a == "--tls-key") { if (!take()) { std::fputs(kUsage, stderr); return 2; } key_file = value; }
-    else if (a == "--token-file") { if (!take()) { std::fputs(kUsage, stderr); return 2; } token_file = value; }
+    else if (a == "--tls-cert") { if (!take()) { std::fputs(kUsage, stderr); return 2; } cert_file = value; cert_given = true; }
+    else if (a == "--tls-key") { if (!take()) { std::fputs(kUsage, stderr); return 2; } key_file = value; key_given = true; }
+    else if (a == "--token-file") { if (!take()) { std::fputs(kUsage, stderr); return 2; } token_file = value; token_given = true; }
+    else if (a == "--allow-unauthenticated") c.allow_unauthenticated = true;
     else if (a == "--metrics-listen") { if (!take() || value.empty()) { std::fprintf(stderr, "tmapd: --metrics-listen needs HOST:PORT\n%s", kUsage); return 2; } metrics_listen = value; }
     else if (a == "--metrics-allow-remote") metrics_allow_remote = true;
     else if (a == "--health-listen") { if (!take() || value.empty()) { std::fprintf(stderr, "tmapd: --health-listen needs HOST:PORT\n%s", kUsage); return 2; } health_listen = value; }
@@ -143,6 +201,20 @@ int main(int argc, char** argv) {
     else if (a == "--keepalive-time-ms") { if (!ms(&c.keepalive_time_ms)) return 2; }
     else if (a == "--keepalive-timeout-ms") { if (!ms(&c.keepalive_timeout_ms)) return 2; }
     else if (a == "--max-streams-per-connection") { if (!num(&n, 1u << 16)) return 2; c.max_streams_per_connection = static_cast<int>(n); }
+    else if (a == "--max-pending-messages") { if (!num(&n, 1u << 20)) return 2; c.max_pending_messages = static_cast<int>(n); }
+    else if (a == "--max-streams") { if (!num(&n, 1u << 20)) return 2; c.max_streams = static_cast<int>(n); }
+    else if (a == "--stream-idle-timeout-ms") {
+      if (!take() || !ParseU64(value, &n) || n > 86400000) { std::fprintf(stderr, "tmapd: --stream-idle-timeout-ms needs 0 (never) to 86400000\n"); return 2; }
+      c.stream_idle_timeout_ms = static_cast<int>(n);
+    }
+    else if (a == "--heavy-threads") { if (!num(&n, 256)) return 2; c.heavy_threads = static_cast<int>(n); }
+    else if (a == "--heavy-queue") { if (!num(&n, 1u << 16)) return 2; c.heavy_queue = static_cast<int>(n); }
+    else if (a == "--batch-threads") { if (!num(&n, 256)) return 2; c.batch_threads = static_cast<int>(n); }
+    else if (a == "--batch-response-bytes") { if (!num(&n, 1u << 30)) return 2; c.limits.batch_response_bytes = n; }
+    else if (a == "--memory-quota-bytes") {
+      if (!take() || !ParseU64(value, &n) || (n != 0 && n < (16u << 20))) { std::fprintf(stderr, "tmapd: --memory-quota-bytes needs 0 (none) or at least 16777216\n"); return 2; }
+      c.memory_quota_bytes = n;
+    }
     else if (a == "--fd-reserve") { if (!num(&n, 1u << 16)) return 2; c.fd_reserve = static_cast<int>(n); }
     else if (a == "--max-connections") { if (!num(&n, 1u << 24)) return 2; c.max_connections = static_cast<int>(n); }
     else if (a == "--poll-strategy") {
@@ -158,20 +230,20 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  // A credential file's bytes into *out; false (after saying why) when it cannot be read or is too large.
+  // A credential file's bytes into *out; false (after saying why) when it cannot be read, is not a
+  // regular file or is too large.
   auto read_credential = [](const char* flag, const std::string& path, std::string* out) {
-    absl::StatusOr<std::string> bytes = tmapgen::io::ReadWholeFile(path, kMaxCredentialBytes, flag);
-    if (!bytes.ok()) {
-      std::fprintf(stderr, "tmapd: %s: %s\n", flag, std::string(tmapgen::StatusMessage(bytes.status())).c_str());
+    std::string why;
+    if (!ReadCredential(flag, path, out, &why)) {
+      std::fprintf(stderr, "tmapd: %s\n", why.c_str());
       return false;
     }
-    *out = *std::move(bytes);
     return true;
   };
-  if (!cert_file.empty() && !read_credential("--tls-cert", cert_file, &c.tls_cert_pem)) return 2;
-  if (!key_file.empty() && !read_credential("--tls-key", key_file, &c.tls_key_pem)) return 2;
+  if (cert_given && !read_credential("--tls-cert", cert_file, &c.tls_cert_pem)) return 2;
+  if (key_given && !read_credential("--tls-key", key_file, &c.tls_key_pem)) return 2;
   std::string err;
-  if (!token_file.empty()) {
+  if (token_given) {
     if (!read_credential("--token-file", token_file, &c.token)) return 2;
     if (!CleanToken(&c.token, StrCat("--token-file ", token_file).c_str(), &err)) {
       std::fprintf(stderr, "tmapd: %s\n", err.c_str());
@@ -233,6 +305,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tmapd: health listening on %s (grpc.health.v1 only, plaintext)\n", health->bound().c_str());
   }
   if (metrics) std::fprintf(stderr, "tmapd: metrics listening on %s (GET /metrics)\n", metrics->bound().c_str());
+  if (!server->loopback() && c.token.empty())
+    std::fprintf(stderr, "tmapd: warning: %s is not loopback only and no token is required (--allow-unauthenticated): "
+                         "anyone who can reach it can use it\n", server->bound().c_str());
   std::fflush(stderr);
 
   std::thread stopper([&] {

@@ -28,6 +28,10 @@ const char* RefusalName(Refusal r) {
     case Refusal::kResponseTooLarge: return "response_too_large";
     case Refusal::kGpuQueueFull: return "gpu_queue_full";
     case Refusal::kRequestLimit: return "request_limit";
+    case Refusal::kStreams: return "streams";
+    case Refusal::kPendingMessages: return "pending_messages";
+    case Refusal::kIdle: return "idle";
+    case Refusal::kHeavyQueueFull: return "heavy_queue_full";
     case Refusal::kCount: break;
   }
   return "other";

@@ -32,6 +32,10 @@ enum class Refusal {
   kGpuQueueFull,      // --gpu-queue full (RESOURCE_EXHAUSTED)
   kRequestLimit,      // a request over a count or size limit (--max-specs-per-message, --max-specs-per-call, the
                       // specs, maps or tensor bytes of one Codegen, Decode or Check; RESOURCE_EXHAUSTED)
+  kStreams,           // --max-streams: a waiting batch stream closed to make room for a new one (RESOURCE_EXHAUSTED)
+  kPendingMessages,   // --max-pending-messages: a call waiting for its message closed to make room (RESOURCE_EXHAUSTED)
+  kIdle,              // --stream-idle-timeout-ms: a stream or call whose client did nothing that long (UNAVAILABLE)
+  kHeavyQueueFull,    // --heavy-queue full: Codegen, Decode (RESOURCE_EXHAUSTED)
   kCount
 };
 const char* RefusalName(Refusal r);

@@ -3,20 +3,26 @@
 // contract: methods, status codes, limits, security.
 //
 // Contract
-// - Every method runs on gRPC's callback API and takes its request as bytes: the token is checked
-//   before a byte of the request is parsed; bytes that are not the method's message are
-//   INVALID_ARGUMENT. No call holds a thread while it waits: GPU work runs on a fixed pool
-//   (gpu_queue.h), everything else on gRPC's callback threads, so the thread count does not grow with
-//   calls or streams.
-// - At most limits.max_concurrent_calls calls are in progress (streams included); more are
-//   RESOURCE_EXHAUSTED at once. A response over limits.max_message_bytes is refused by the service as
-//   RESOURCE_EXHAUSTED (naming the size) before it is sent, and logged as such.
-// - Without TLS the listen address must resolve to loopback only (net_address.h); an empty token is
-//   refused (main.cc refuses empty token files).
+// - Every method takes its request as bytes: the token is checked before a byte of the request is
+//   parsed, and for every method but the asynchronous Validate (no token set) on the call's headers,
+//   before its message is accepted. Bytes that are not the method's message are INVALID_ARGUMENT.
+// - No call holds a thread while it waits, and work runs by cost class on fixed pools: cheap unary
+//   methods on gRPC's callback threads, Codegen and Decode on the heavy pool, the steps of batch
+//   streams on the batch pool (both at a lower priority), GPU work on the GPU pool (gpu_queue.h). The
+//   thread count does not grow with calls or streams.
+// - At most limits.max_concurrent_calls unary calls are in progress; more are RESOURCE_EXHAUSTED at
+//   once. Batch streams are bounded apart (max_streams): a stream waiting on its client holds no slot,
+//   the one that waited longest makes room for a new one, and one whose client neither sends nor reads
+//   for stream_idle_timeout_ms is closed. A stream holds at most two responses un-sent.
+// - A response over limits.max_message_bytes is refused by the service as RESOURCE_EXHAUSTED (naming
+//   the size) before it is sent, and logged as such.
+// - Without TLS the listen address must resolve to loopback only (net_address.h); a listener that is
+//   not loopback only needs a token unless allow_unauthenticated; an empty token is refused (main.cc
+//   refuses empty token files).
 // - Connections: descriptors are bounded (accept_guard.h), connections that never complete the HTTP/2
 //   (or TLS) handshake are closed after handshake_timeout_ms, connections without calls after
 //   max_connection_idle_ms, and peers that stop answering keepalive pings after keepalive_time_ms +
-//   keepalive_timeout_ms.
+//   keepalive_timeout_ms. gRPC's memory for them is bounded by memory_quota_bytes (ResourceQuota).
 #ifndef TMAPGEN_SERVER_SERVICE_H_
 #define TMAPGEN_SERVER_SERVICE_H_
 
@@ -50,7 +56,16 @@ struct ServerConfig {
   int fd_reserve = 64;                      // descriptors kept free (accept_guard.h)
   int max_connections = 0;                  // 0: bounded by descriptors only
   int validate_threads = 1;                 // > 0: Validate on the asynchronous API, on this many threads; 0: callback API
+                                            // (ignored with a token: Validate is then checked on its headers)
   Metrics* metrics = nullptr;               // the Prometheus counters (metrics.h), not owned; null: none
+  bool allow_unauthenticated = false;       // a listener that is not loopback only may run without a token
+  int max_streams = 1000;                   // ValidateBatch streams open at once (Waiters in service.cc)
+  int max_pending_messages = 64;            // unary calls whose message has not fully arrived (Waiters)
+  int stream_idle_timeout_ms = 30000;       // a stream whose client neither sends nor reads this long is closed; 0: never
+  int heavy_threads = 1;                    // Codegen and Decode run on these (below the callback threads' priority)
+  int heavy_queue = 16;                     // heavy calls waiting; more are RESOURCE_EXHAUSTED
+  int batch_threads = 2;                    // the steps of batch streams run on these
+  uint64_t memory_quota_bytes = uint64_t{1} << 30;  // gRPC's ResourceQuota for the server; 0: none
 };
 
 class Server {
@@ -66,12 +81,17 @@ class Server {
   void Wait();
   // Calls in progress now (tests).
   int calls_in_progress() const;
+  // Batch streams open now (tests).
+  int streams_open() const;
+  // Whether every bound address is loopback (or a unix socket).
+  bool loopback() const { return loopback_; }
 
  private:
   Server() = default;
   struct Impl;
   std::unique_ptr<Impl> impl_;
   int port_ = 0;
+  bool loopback_ = true;
 };
 
 }  // namespace tmapgen::server

@@ -585,7 +585,8 @@ class HardeningTest(unittest.TestCase):
             server.stop()
 
     def test_streams_and_threads_are_bounded(self):
-        server = Tmapd("--max-concurrent-calls", "50")
+        # Open streams are bounded by --max-streams: each stream past it closes the one that waited longest.
+        server = Tmapd("--max-streams", "50")
         try:
             idle_threads = threads(server.proc.pid)
             release = threading.Event()
@@ -608,11 +609,10 @@ class HardeningTest(unittest.TestCase):
                 return len(refused) == 150
 
             self.assertTrue(wait_until(count, 20), len(refused))
-            self.assertIn("max_concurrent_calls", refused[0].details())
+            self.assertIn("--max-streams", refused[0].details())
             self.assertLess(threads(server.proc.pid), idle_threads + 16)
-            with self.assertRaises(grpc.RpcError) as e:
-                tmapd_pb2_grpc.TmapdStub(chans[0]).Describe(tmapd_pb2.DescribeRequest(), timeout=5)
-            self.assertEqual(e.exception.code(), grpc.StatusCode.RESOURCE_EXHAUSTED)
+            # Waiting streams hold no slot of the calls in progress: unary calls are answered beside them.
+            tmapd_pb2_grpc.TmapdStub(chans[0]).Describe(tmapd_pb2.DescribeRequest(), timeout=5)
             release.set()
             for c in calls:
                 c.cancel()
@@ -719,10 +719,15 @@ class HardeningTest(unittest.TestCase):
         self.assertEqual(p.returncode, 2, p.stderr)
 
     def test_unreadable_or_endless_credential_files_refuse_to_start(self):
-        # Each names the flag and the reason; /dev/zero stops at the 1 MiB limit instead of being read forever.
+        # Each names the flag and the reason; a file over 1 MiB stops at the limit instead of being read whole,
+        # and a device (/dev/zero, endless) is not read at all.
+        big = os.path.join(TMP, "token-big")
+        with open(big, "w") as f:
+            f.write("x" * (2 << 20))
         cases = [
             (["--token-file", "/nonexistent/token"], "--token-file: cannot open /nonexistent/token: No such file"),
-            (["--token-file", "/dev/zero"], "the limit for --token-file"),
+            (["--token-file", "/dev/zero"], "--token-file: /dev/zero is not a regular file"),
+            (["--token-file", big], "is longer than 1048576 bytes, the limit for --token-file"),
             (["--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"],
              "--tls-cert: cannot open /nonexistent/cert.pem"),
         ]

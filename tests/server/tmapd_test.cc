@@ -29,6 +29,7 @@
 #include "server/api_convert.h"
 #include "server/check_worker.h"
 #include "server/gpu_queue.h"
+#include "server/grpc_status.h"
 #include "server/net_address.h"
 #include "server/service.h"
 
@@ -738,6 +739,22 @@ TEST_P(TmapdValidatePaths, SameAnswers) {
   EXPECT_TRUE(res.valid());
   server->Shutdown(std::chrono::milliseconds(100));
   server->Wait();
+}
+
+// Echoed request strings in error messages: a quoted part over 200 bytes keeps 200 bytes, then "..." and
+// its length; short ones and the rest of the message stay as they were; a cut never splits a UTF-8
+// character (U+00E9 is the two bytes C3 A9, RFC 3629).
+TEST(CapEchoesTest, QuotedPartsAndWholeMessages) {
+  EXPECT_EQ(CapEchoes("spec.target: unknown value \"sm_1\"; expected one of: sm_90"),
+            "spec.target: unknown value \"sm_1\"; expected one of: sm_90");
+  const std::string long_value(1000, 'x');
+  EXPECT_EQ(CapEchoes("a: \"" + long_value + "\"; b"), "a: \"" + std::string(200, 'x') + "...\" (1000 bytes); b");
+  std::string accents;
+  for (int i = 0; i < 150; ++i) accents += "\xC3\xA9";  // 300 bytes; byte 200 starts a character
+  const std::string capped = CapEchoes("\"x" + accents + "\"");
+  EXPECT_EQ(capped, "\"x" + accents.substr(0, 198) + "...\" (301 bytes)");
+  const std::string unquoted = CapEchoes("--desc " + std::string(5000, 'm') + ": no spec has this name");
+  EXPECT_EQ(unquoted, "--desc " + std::string(1024 - 7, 'm') + "... (5030 bytes)");
 }
 
 // The GPU queue: one running, one waiting; a third is turned away at once; queued jobs all run.
