@@ -277,23 +277,24 @@ class StarvationTest(unittest.TestCase):
             server.stop()
 
     def test_same_named_specs_get_suffixes_in_input_order(self):
-        """docs/codegen.md: a name used again gets _2, _3, ... in input order (checked on 3,000 maps, which took
-        0.8 s of quadratic probing before)."""
-        server = pt.Tmapd()
+        """docs/codegen.md: a name used again gets _2, _3, ... in input order; 10,000 maps of one name took 8.4 s
+        of quadratic probing (the limit is raised so that the whole answer comes back)."""
+        server = pt.Tmapd("--max-message-bytes", str(1 << 30))
         try:
-            with grpc.insecure_channel(server.address) as ch:
+            with grpc.insecure_channel(server.address, options=[("grpc.max_receive_message_length", 1 << 30)]) as ch:
                 spec = pt.good_spec()
                 spec.name = "tile"
                 other = pt.good_spec()
                 other.name = "tile_3"  # taken by name before the suffix search reaches it
-                specs = [spec, spec, other] + [spec] * 2997
+                specs = [spec, spec, other] + [spec] * 9997
                 v2 = pt.tmapd_v2_pb2_grpc.TmapdStub(ch)
                 t0 = time.time()
-                res = v2.Codegen(tmapd_v2_pb2.CodegenRequest(specs=specs, language=tmapd_v2_pb2.JSON), timeout=30)
+                res = v2.Codegen(tmapd_v2_pb2.CodegenRequest(specs=specs, language=tmapd_v2_pb2.JSON), timeout=60)
+                took = time.time() - t0
                 ids = [i.identifier for i in res.items]
-                want = ["tile", "tile_2", "tile_3"] + ["tile_%d" % k for k in range(4, 3001)]
+                want = ["tile", "tile_2", "tile_3"] + ["tile_%d" % k for k in range(4, 10001)]
                 self.assertEqual(ids, want)
-                self.assertLess(time.time() - t0, 5)
+                self.assertLess(took, 4)
         finally:
             server.stop()
 
@@ -313,7 +314,7 @@ class MemoryTest(unittest.TestCase):
             seen = attack.result()
             report("unauthenticated 4 MiB messages", beside, " (attack: %s)" % seen)
             beside.assert_served(self, "unauthenticated partial messages")
-            self.assertLess(beside.growth_mb(), 100)
+            self.assertLess(beside.growth_mb(), 32)
             self.assertEqual(seen["closed"], 200, seen)  # each refused on its headers
             beside.close()
         finally:
@@ -374,11 +375,16 @@ class StartupTest(unittest.TestCase):
     can send."""
 
     def start(self, *args, env=None):
+        """tmapd's exit status and standard error; a tmapd still running after 10 s fails the test, saying
+        whether it was serving (it started where it should have refused) or hung before it could."""
         try:
             return subprocess.run([pt.TMAPD, "--no-gpu"] + list(args), capture_output=True, text=True, timeout=10,
                                   env=dict(os.environ, **(env or {})))
         except subprocess.TimeoutExpired as e:
-            self.fail("tmapd %s did not start or refuse within 10 s (hung)" % (args,))
+            err = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
+            if "listening on" in err:
+                self.fail("tmapd %s started instead of refusing: %s" % (args, err.strip()))
+            self.fail("tmapd %s neither started nor refused within 10 s (hung)" % (args,))
 
     def test_an_empty_token_file_name_refuses_to_start(self):
         p = self.start("--listen", "127.0.0.1:0", "--token-file", "")
