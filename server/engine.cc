@@ -300,6 +300,7 @@ absl::Status Engine::Codegen(const v2::CodegenRequest& req, v2::CodegenResponse*
   codegen::Options opt;
   codegen::Lang lang = codegen::Lang::kCpp;
   if (absl::Status s = FromProto(req, request_limits_, &in, &opt, &lang); !s.ok()) return s;
+  opt.max_output_bytes = static_cast<size_t>(limits_.max_message_bytes);
   codegen::Plan plan;
   codegen::Output gen;
   std::string err;
@@ -310,7 +311,7 @@ absl::Status Engine::Codegen(const v2::CodegenRequest& req, v2::CodegenResponse*
   const size_t text = gen.generated ? gen.text.size() : gen.rejection.size();
   if (text > limits_.max_message_bytes)
     return Exhausted(StrCat("response: the generated ", gen.generated ? "code" : "rejection", " of ", plan.maps.size(),
-                            " maps is ", text, " bytes, over the message limit of ", limits_.max_message_bytes,
+                            " maps passes the message limit of ", limits_.max_message_bytes,
                             " bytes (max_message_bytes); generate fewer maps per call"));
   ToProto(plan, gen, lang, out);
   return absl::OkStatus();

@@ -751,7 +751,11 @@ std::string GenerateCpp(const Plan& plan, const Options& opt) {
   for (const PlannedMap& m : plan.maps) patches = patches || EncoderFor(m.spec.mode) == Encoder::kTiled;
   if (patches) o += kTensormapReplaceGuard;
   o += StrCat("namespace ", plan.name_space, " {\n\n");
-  for (const PlannedMap& m : plan.maps) EmitMapConstants(m, &o);
+  const auto over = [&opt, &o] { return opt.max_output_bytes != 0 && o.size() > opt.max_output_bytes; };
+  for (const PlannedMap& m : plan.maps) {
+    EmitMapConstants(m, &o);
+    if (over()) return o;
+  }
   for (const PlannedDesc& d : plan.descs) EmitDesc(plan, d, &o);
   for (const PlannedIdesc& d : plan.idescs) EmitIdesc(d, &o);
   o += StrCat("}  // namespace ", plan.name_space, "\n\n");
@@ -764,7 +768,10 @@ std::string GenerateCpp(const Plan& plan, const Options& opt) {
     o += "static_assert(CUDA_VERSION >= 12080, \"these maps use CUDA 12.8 driver features (sub-byte types, im2col::w, "
          "128B atomicity swizzles)\");\n";
   o += StrCat("\nnamespace ", plan.name_space, " {\n\n");
-  for (const PlannedMap& m : plan.maps) EmitHost(m, &o);
+  for (const PlannedMap& m : plan.maps) {
+    EmitHost(m, &o);
+    if (over()) return o;
+  }
   o += StrCat("}  // namespace ", plan.name_space, "\n#endif  // host part\n\n");
   o += StrCat("#endif  // ", guard, "\n");
   return o;

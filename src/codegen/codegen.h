@@ -75,6 +75,10 @@ struct Options {
   std::string guard;               // header guard; "" = TMAPGEN_GEN_<NAMESPACE>_<FIRST MAP>_H_
   bool has_target = false;         // applied to the specs that name no target
   Target target = Target::kSm90a;
+  // C++ only: stop generating once the text passes this many bytes (0: no limit). The text is then
+  // incomplete and longer than the limit; a caller that sets it refuses such a text (tmapd, whose
+  // answers have a size limit, so that a request of many maps does not build a text it must refuse).
+  size_t max_output_bytes = 0;
 };
 
 struct PlannedMap {
