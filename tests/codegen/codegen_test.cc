@@ -88,6 +88,39 @@ TEST(MakePlan, NamesAreUniqueAndFallBackToPosition) {
   EXPECT_EQ(plan.maps[0].ident, "tmapgen_gen_2");
 }
 
+// docs/codegen.md: a name used again gets _2, _3, ... in input order, and maps share one name space; a
+// suffix already taken by another spec's own name is skipped (the search resumes where it stopped).
+TEST(MakePlan, SuffixesSkipNamesTakenAndResume) {
+  Input in;
+  TensorMapSpec a = Spec(kTileA);
+  TensorMapSpec taken = a;
+  taken.name = "tile_a_3";
+  in.specs = {a, a, taken, a, a};
+  Options opt;
+  Plan plan;
+  std::string err;
+  ASSERT_TRUE(MakePlan(in, opt, &plan, &err)) << err;
+  ASSERT_EQ(plan.maps.size(), 5u);
+  EXPECT_EQ(plan.maps[0].ident, "tile_a");
+  EXPECT_EQ(plan.maps[1].ident, "tile_a_2");
+  EXPECT_EQ(plan.maps[2].ident, "tile_a_3");
+  EXPECT_EQ(plan.maps[3].ident, "tile_a_4");
+  EXPECT_EQ(plan.maps[4].ident, "tile_a_5");
+}
+
+// max_output_bytes stops the C++ text once it passes the limit: longer than the limit, shorter than whole.
+TEST(GenerateCpp, StopsPastMaxOutputBytes) {
+  Input in;
+  in.specs.assign(50, Spec(kTileA));
+  Options opt;
+  const std::string whole = GenerateCpp(in, opt);
+  opt.max_output_bytes = 10000;
+  const std::string cut = GenerateCpp(in, opt);
+  EXPECT_GT(cut.size(), 10000u);
+  EXPECT_LT(cut.size(), whole.size());
+  EXPECT_EQ(whole.compare(0, cut.size(), cut), 0);  // the same text, cut short
+}
+
 TEST(GenerateCpp, DeterministicAndHandComputedValues) {
   Input in;
   in.specs = {Spec(kTileA)};
