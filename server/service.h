@@ -60,7 +60,7 @@ struct ServerConfig {
   Metrics* metrics = nullptr;               // the Prometheus counters (metrics.h), not owned; null: none
   bool allow_unauthenticated = false;       // a listener that is not loopback only may run without a token
   int max_streams = 1000;                   // ValidateBatch streams open at once (Waiters in service.cc)
-  int max_pending_messages = 64;            // unary calls whose message has not fully arrived (Waiters)
+  int max_pending_messages = 1000;          // unary calls whose message has not fully arrived (Waiters)
   int stream_idle_timeout_ms = 30000;       // a stream whose client neither sends nor reads this long is closed; 0: never
   int heavy_threads = 1;                    // Codegen and Decode run on these (below the callback threads' priority)
   int heavy_queue = 16;                     // heavy calls waiting; more are RESOURCE_EXHAUSTED

@@ -125,7 +125,7 @@ class MetricsTest(unittest.TestCase):
         self.assertEqual(types["tmapd_refusals_total"], "counter")
         # Every refusal reason is there from the start, at 0.
         for reason in ("concurrent_calls", "unauthenticated", "deadline", "response_too_large", "gpu_queue_full",
-                       "request_limit"):
+                       "request_limit", "streams", "pending_messages", "idle", "heavy_queue_full"):
             self.assertIn(("tmapd_refusals_total", frozenset({"reason": reason}.items())), before)
         base = {k: v for k, v in before.items()}
         lines_before = self.server.log().count("method=")
@@ -234,10 +234,10 @@ class MetricsTest(unittest.TestCase):
             time.sleep(0.05)
         self.assertEqual(value(after, "tmapd_calls_in_flight", method="ValidateBatch"), 0)
 
-    def test_concurrent_call_refusals_are_counted(self):
-        # --max-concurrent-calls 1, held by an open batch stream: 3 Validate calls beside it are refused as
-        # busy (docs/service.md: streams count against the limit), then the stream ends OK.
-        server = pt.Tmapd("--metrics-listen", "127.0.0.1:0", "--max-concurrent-calls", "1", "--no-log")
+    def test_stream_room_refusals_are_counted(self):
+        # --max-streams 1: a stream that waits on its client is closed to make room for a second one
+        # (docs/service.md: waiting streams hold no call slot; the longest-waiting makes room), and counted.
+        server = pt.Tmapd("--metrics-listen", "127.0.0.1:0", "--max-streams", "1", "--no-log")
         try:
             port = metrics_port(server)
             go = threading.Event()
@@ -248,27 +248,63 @@ class MetricsTest(unittest.TestCase):
 
             with grpc.insecure_channel(server.address) as ch:
                 stub = pt.tmapd_pb2_grpc.TmapdStub(ch)
-                call = stub.ValidateBatch(requests(), timeout=30)
-                self.assertEqual(len(next(call).results), 2)
-                codes = []
-                for _ in range(3):
-                    with self.assertRaises(grpc.RpcError) as e:
-                        stub.Validate(pt.tmapd_pb2.ValidateRequest(spec=pt.good_spec()), timeout=10)
-                    codes.append(e.exception.code())
+                first = stub.ValidateBatch(requests(), timeout=30)
+                self.assertEqual(len(next(first).results), 2)
+                second = stub.ValidateBatch(iter([pt.tmapd_pb2.BatchRequest(specs=[pt.good_spec()] * 3)]), timeout=30)
+                self.assertEqual(sum(len(r.results) for r in second), 3)
+                with self.assertRaises(grpc.RpcError) as e:
+                    list(first)
                 go.set()
-                list(call)
-            self.assertEqual(codes, [grpc.StatusCode.RESOURCE_EXHAUSTED] * 3)
+            self.assertEqual(e.exception.code(), grpc.StatusCode.RESOURCE_EXHAUSTED)
+            self.assertIn("--max-streams", e.exception.details())
             end = time.time() + 10
             while time.time() < end:
                 s, _ = scrape(port)
-                if value(s, "tmapd_calls_total", method="ValidateBatch", code="OK") == 1:
+                if value(s, "tmapd_calls_total", method="ValidateBatch", code="RESOURCE_EXHAUSTED") == 1:
                     break
                 time.sleep(0.05)
-            self.assertEqual(value(s, "tmapd_calls_total", method="Validate", code="RESOURCE_EXHAUSTED"), 3)
-            self.assertEqual(value(s, "tmapd_refusals_total", reason="concurrent_calls"), 3)
+            self.assertEqual(value(s, "tmapd_refusals_total", reason="streams"), 1)
             self.assertEqual(value(s, "tmapd_calls_total", method="ValidateBatch", code="OK"), 1)
-            self.assertEqual(value(s, "tmapd_specs_validated_total", method="ValidateBatch", stage="delivered"), 2)
+            self.assertEqual(value(s, "tmapd_calls_total", method="ValidateBatch", code="RESOURCE_EXHAUSTED"), 1)
+            self.assertEqual(value(s, "tmapd_specs_validated_total", method="ValidateBatch", stage="delivered"), 5)
             self.assertEqual(value(s, "tmapd_calls_in_flight", method="ValidateBatch"), 0)
+        finally:
+            server.stop()
+
+    def test_concurrent_call_refusals_are_counted(self):
+        # --max-concurrent-calls 1 and a burst of Validate calls from 8 threads: every call the clients saw
+        # refused as busy is counted as such (how many are refused depends on the scheduling).
+        server = pt.Tmapd("--metrics-listen", "127.0.0.1:0", "--max-concurrent-calls", "1", "--validate-threads", "0",
+                          "--no-log")
+        try:
+            port = metrics_port(server)
+            codes = []
+            lock = threading.Lock()
+
+            def burst():
+                with grpc.insecure_channel(server.address, options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
+                    stub = pt.tmapd_pb2_grpc.TmapdStub(ch)
+                    futures = [stub.Validate.future(pt.tmapd_pb2.ValidateRequest(spec=pt.good_spec()), timeout=20)
+                               for _ in range(100)]
+                    for f in futures:
+                        with lock:
+                            codes.append(f.code())
+
+            threads = [threading.Thread(target=burst) for _ in range(8)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            busy = codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED)
+            self.assertEqual(busy + codes.count(grpc.StatusCode.OK), 800)
+            end = time.time() + 10
+            while time.time() < end:
+                s, _ = scrape(port)
+                if sum(v for k, v in s.items() if k[0] == "tmapd_calls_total" and dict(k[1]).get("method") == "Validate") == 800:
+                    break
+                time.sleep(0.05)
+            self.assertEqual(value(s, "tmapd_refusals_total", reason="concurrent_calls"), busy)
+            self.assertEqual(value(s, "tmapd_calls_total", method="Validate", code="RESOURCE_EXHAUSTED") or 0, busy)
         finally:
             server.stop()
 
