@@ -257,10 +257,13 @@ class MetricsTest(unittest.TestCase):
                 go.set()
             self.assertEqual(e.exception.code(), grpc.StatusCode.RESOURCE_EXHAUSTED)
             self.assertIn("--max-streams", e.exception.details())
+            # Both streams are counted when the server has ended them (after their clients saw the end).
             end = time.time() + 10
             while time.time() < end:
                 s, _ = scrape(port)
-                if value(s, "tmapd_calls_total", method="ValidateBatch", code="RESOURCE_EXHAUSTED") == 1:
+                if (value(s, "tmapd_calls_total", method="ValidateBatch", code="RESOURCE_EXHAUSTED") == 1 and
+                        value(s, "tmapd_calls_total", method="ValidateBatch", code="OK") == 1 and
+                        value(s, "tmapd_calls_in_flight", method="ValidateBatch") == 0):
                     break
                 time.sleep(0.05)
             self.assertEqual(value(s, "tmapd_refusals_total", reason="streams"), 1)
