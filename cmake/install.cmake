@@ -69,7 +69,7 @@ if(TMAPGEN_HAVE_TRACE_INJECT)
 endif()
 if(TARGET tmapd)
   install(TARGETS tmapd RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT service)
-  # Not a user command: tmapd is pointed at it with --check-worker (packaging/tmapd.service).
+  # Not a user command: tmapd is pointed at it with --check-worker (packaging/tmapd.service.d/).
   install(TARGETS tmapd_check_worker RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/tmapd COMPONENT service)
 endif()
 

@@ -4,13 +4,18 @@
 #
 # It holds the runtime and service components (cmake/install.cmake): /usr/bin/tmapgen and its trace
 # library, /usr/bin/tmapd and its check worker, plus the deb component: the systemd unit
-# (packaging/tmapd.service) and its configuration /etc/default/tmapd (a conffile). The headers,
+# (deploy/systemd/tmapd.service with the drop-in packaging/tmapd.service.d/debian.conf) and its
+# configuration /etc/default/tmapd (a conffile). The headers,
 # libraries and CMake package are not in it. Its dependencies are the library packages dpkg-shlibdeps
 # finds for the binaries on the build host, so build it on the release it is for (Debian 12).
 # scripts/test-deb.sh installs it into a clean Debian 12 root and runs it.
 
 if(TARGET tmapd)
-  install(FILES packaging/tmapd.service DESTINATION lib/systemd/system COMPONENT deb EXCLUDE_FROM_ALL)
+  # The unit is deploy/systemd/tmapd.service as it is (its sandbox, checked by tests/deploy/); the
+  # package's paths and its /etc/default/tmapd come in a drop-in.
+  install(FILES deploy/systemd/tmapd.service DESTINATION lib/systemd/system COMPONENT deb EXCLUDE_FROM_ALL)
+  install(FILES packaging/tmapd.service.d/debian.conf DESTINATION lib/systemd/system/tmapd.service.d
+          COMPONENT deb EXCLUDE_FROM_ALL)
   # An absolute path: the package's /etc, never written by a plain `cmake --install` (EXCLUDE_FROM_ALL).
   install(FILES packaging/tmapd.default DESTINATION /etc/default RENAME tmapd COMPONENT deb EXCLUDE_FROM_ALL)
 endif()
@@ -47,6 +52,10 @@ include(CPack)
 # scripts/test-deb.sh as a test, run only when asked: it needs root, debootstrap and the Debian mirror,
 # and takes minutes (TMAPGEN_TEST_DEB=1 ctest -L deb).
 if(TMAPGEN_TESTS AND TARGET tmapd)
+  # The package's unit and drop-in as systemd loads them, without the package (tests/install/deb_unit_test.sh).
+  add_test(NAME deb_unit COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/install/deb_unit_test.sh
+           ${CMAKE_BINARY_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
+  set_tests_properties(deb_unit PROPERTIES LABELS install TIMEOUT 120 SKIP_RETURN_CODE 77)
   add_test(NAME deb_package COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/scripts/test-deb.sh --if-asked ${CMAKE_BINARY_DIR})
   set_tests_properties(deb_package PROPERTIES LABELS deb TIMEOUT 1800 SKIP_RETURN_CODE 77)
 endif()

@@ -8,8 +8,8 @@
 #   3. apt-get install ./tmapd_*.deb inside ROOT: apt resolves the declared dependencies from the mirror;
 #      ldd on every ELF file of the package finds every library (so the declared dependencies provide
 #      them all); the postinst made /etc/tmapd/token, root-only;
-#   4. starts tmapd as tmapd.service would: systemd cannot run in a chroot, so the unit's ExecStart line
-#      is run by hand, with /etc/default/tmapd read as systemd's EnvironmentFile= reads it, the token
+#   4. starts tmapd as tmapd.service would: systemd cannot run in a chroot, so the ExecStart line (the
+#      package's drop-in's, which replaces the unit's) is run by hand, with /etc/default/tmapd read as systemd's EnvironmentFile= reads it, the token
 #      copied to a credential directory as LoadCredential= does (%d), and an unprivileged user standing
 #      in for DynamicUser= (the listen address is set to port 0 in /etc/default/tmapd, so a test never
 #      takes a port another process uses);
@@ -105,15 +105,20 @@ done
 # The token made by the postinst: present, root-only.
 [ "$(stat -c %a "$root/etc/tmapd/token")" = 600 ] || fail "/etc/tmapd/token is not 0600"
 [ "$(stat -c %a "$root/etc/tmapd")" = 700 ] || fail "/etc/tmapd is not 0700"
-[ -f "$root/usr/lib/systemd/system/tmapd.service" ] || fail "no systemd unit"
+# The unit is deploy/systemd/tmapd.service as it is; the package's settings are in its drop-in.
+cmp "$root/usr/lib/systemd/system/tmapd.service" "$src/deploy/systemd/tmapd.service" \
+  || fail "the installed unit is not deploy/systemd/tmapd.service"
+dropin=$root/usr/lib/systemd/system/tmapd.service.d/debian.conf
+[ -f "$dropin" ] || fail "no drop-in"
 
-step "start tmapd as the unit's ExecStart line (systemd does not run in a chroot)"
+step "start tmapd with the drop-in's ExecStart line (systemd does not run in a chroot)"
 # The admin's change: any free port (tmapd prints the one it took).
 sed -i 's/^TMAPD_LISTEN=.*/TMAPD_LISTEN=127.0.0.1:0/' "$root/etc/default/tmapd"
 # EnvironmentFile=: VAR=value lines, comments skipped; ${VAR} is one word, $VAR splits at spaces.
 listen=$(sed -n 's/^TMAPD_LISTEN=//p' "$root/etc/default/tmapd")
 opts=$(sed -n 's/^TMAPD_OPTS=//p' "$root/etc/default/tmapd")
-execstart=$(sed -n 's/^ExecStart=//p' "$root/usr/lib/systemd/system/tmapd.service")
+# The drop-in resets the unit's ExecStart= and sets its own: the one systemd runs.
+execstart=$(sed -n 's/^ExecStart=\(..*\)/\1/p' "$dropin")
 # LoadCredential=token:/etc/tmapd/token: a copy the service's user can read, in %d.
 cred=/run/credentials/tmapd.service
 install -d -m 0500 -o nobody "$root$cred"
