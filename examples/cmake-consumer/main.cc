@@ -11,8 +11,8 @@
 
 int main() {
   namespace gen = tmapgen_gen::tile_a;
-  std::printf("generated: tile_a box %ux%u, %u transaction bytes, shared memory aligned to %u\n", gen::kBoxDim[0],
-              gen::kBoxDim[1], gen::kTransactionBytes, gen::kSmemAlignment);
+  std::printf("generated: tile_a box %ux%u, %u transaction bytes, shared memory aligned to %u (recommended)\n",
+              gen::kBoxDim[0], gen::kBoxDim[1], gen::kTransactionBytes, gen::kSmemAlignmentRecommended);
 
   std::ifstream in(CONSUMER_SPEC);
   if (!in.is_open()) {
