@@ -269,16 +269,20 @@ void WriteMembers(const TensorMapSpec& s, const Validation& v, const ReportOptio
     o.Room(kSectionRoom);
     o.EndArray();
   }
-  if (!opt.alias.written.empty()) {
-    o.Room(kSectionRoom + Quoted(opt.alias.written.size()) + Plain(FullName(s.data_type).size()) +
-           Quoted(opt.alias.note.size()));
+  if (s.data_type_alias != kNoDataAlias) {
+    const DataTypeName& alias = DataTypeNameRow(s.data_type_alias);
+    const std::string_view note = DataAliasNote(s.data_type_alias);
+    o.Room(kSectionRoom + Quoted(alias.name.size()) + Plain(FullName(s.data_type).size()) + Quoted(alias.holds.size()) +
+           Quoted(note.size()));
     o.M(TMAPGEN_JSON_KO("data_type_alias"));
     o.M(TMAPGEN_JSON_FK("written"));
-    o.Str(opt.alias.written);
+    o.Str(alias.name);
     o.M(TMAPGEN_JSON_K("cuda_type"));
     o.Plain(FullName(s.data_type));
+    o.M(TMAPGEN_JSON_K("holds"));
+    o.Str(alias.holds);
     o.M(TMAPGEN_JSON_K("note"));
-    o.Str(opt.alias.note);
+    o.Str(note);
     o.EndObject();
   }
   o.Room(kSectionRoom);
@@ -521,7 +525,7 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
   if (MinTarget(v.valid_targets, &min_target)) AddRow(&o, "minimum target", std::string(Name(min_target)));
   if (!s.has_target() && v.valid_targets != 0) AddRow(&o, "valid for", TargetList(v.valid_targets));
   if (!s.has_target() && v.failed_targets != 0) AddRow(&o, "not valid for", FailureSummary(TargetFailures(s, v)));
-  if (!opt.alias.written.empty()) AddRow(&o, "data type", opt.alias.note);
+  if (s.data_type_alias != kNoDataAlias) AddRow(&o, "data type", DataAliasNote(s.data_type_alias));
   if (opt.show_code) {
     for (const std::string& p : PtxForms(s)) AddRow(&o, "ptx", p);
   }

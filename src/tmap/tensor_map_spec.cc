@@ -4,7 +4,7 @@ namespace tmapgen {
 
 bool SameSpec(const TensorMapSpec& a, const TensorMapSpec& b) {
   return a.name == b.name && a.mode == b.mode && a.direction == b.direction && a.reduce_op == b.reduce_op &&
-         a.data_type == b.data_type && a.rank == b.rank && a.global_address == b.global_address &&
+         a.data_type == b.data_type && a.data_type_alias == b.data_type_alias && a.rank == b.rank && a.global_address == b.global_address &&
          a.global_dim == b.global_dim && a.global_strides == b.global_strides && a.box_dim == b.box_dim &&
          a.element_strides == b.element_strides && a.interleave == b.interleave && a.swizzle == b.swizzle &&
          a.l2_promotion == b.l2_promotion && a.oob_fill == b.oob_fill &&

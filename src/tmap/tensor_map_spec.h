@@ -65,6 +65,10 @@ struct TensorMapSpec {
 
   // cuTensorMapEncode* parameters.
   DataType data_type = DataType::kFloat16;
+  // When the data type was given as a data alias ("e4m3", "int8": what the bytes hold, types.h), its row in
+  // the data-type name table, so that reports say what it was read as; kNoDataAlias otherwise. The map
+  // itself is data_type.
+  uint8_t data_type_alias = kNoDataAlias;
   uint32_t rank = 2;
   uint64_t global_address = 0;  // meaningful only when kFieldGlobalAddress is set
   std::array<uint64_t, kMaxRank> global_dim{};
