@@ -499,12 +499,13 @@ void BindSpec(nb::module_& m) {
                "Reads one spec from its JSON form (docs/schema.md), as `tmapgen validate` reads a .json file.\n"
                "Errors raise SpecError with the line, column and field.");
   c.def_static("_with_origin",
-               [](nb::dict fields, std::vector<std::string> origin) {
+               [](nb::dict fields, std::vector<std::string> origin, bool box_given_outermost_first) {
                  PySpec out = SpecFromMapping(fields, nb::none());
                  out.origin = std::move(origin);
+                 out.spec.box_given_outermost_first = box_given_outermost_first;
                  return out;
                },
-               nb::arg("fields"), nb::arg("origin"));
+               nb::arg("fields"), nb::arg("origin"), nb::arg("box_given_outermost_first") = false);
   m.def(
       "_data_type_info",
       [](nb::handle name) {
@@ -534,6 +535,9 @@ void BindSpec(nb::module_& m) {
           nb::dict d = ExplicitFields(p.spec);
           PySpec out = SpecFromMapping(d, changes);
           out.origin = p.origin;
+          // The box keeps the order it was given in unless a new box_dim (innermost first) replaces it.
+          out.spec.box_given_outermost_first =
+              p.spec.box_given_outermost_first && !changes.contains("box_dim") && !changes.contains("box");
           return out;
         },
         nb::arg("changes"), nb::sig("def replace(self, **changes: object) -> TensorMapSpec"),

@@ -369,6 +369,15 @@ void WriteMembers(const TensorMapSpec& s, const Validation& v, const ReportOptio
   }
   o.EndArray();
   o.EndObject();
+  // The order of every array of the spec (cuda.h's); for a box given in the tensor's order (Python
+  // for_tensor), that order too.
+  o.Room(kSectionRoom);
+  o.M(TMAPGEN_JSON_K("dim_order"));
+  o.Plain("innermost_first");
+  if (s.box_given_outermost_first) {
+    o.M(TMAPGEN_JSON_K("box_given_order"));
+    o.Plain("outermost_first");
+  }
   o.M(TMAPGEN_JSON_K("spec"));
   Spec(o, s);
   if (!v.valid && opt.nearest_valid) {
@@ -476,10 +485,19 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
     AddRow(&o, "tensor_data_type", StrCat(FullName(s.data_type), " (", ShortName(s.data_type), ", ", f.element_bits, " bits)"));
     AddRow(&o, "tensor_rank", StrCat(s.rank));
     if (s.Has(kFieldGlobalAddress)) AddRow(&o, "global_address", Hex(s.global_address));
-    AddRow(&o, "global_dim", Join(s.global_dim.data(), r));
-    AddRow(&o, "global_strides", Join(s.global_strides.data(), r > 0 ? r - 1 : 0) + " B");
-    if (!IsIm2colMode(s.mode)) AddRow(&o, "box_dim", Join(s.box_dim.data(), r));
-    AddRow(&o, "element_strides", Join(s.element_strides.data(), r));
+    // Every array in the order it is used: cuda.h's, dimension 0 (the contiguous one) first.
+    AddRow(&o, "global_dim", Join(s.global_dim.data(), r) + " (innermost first)");
+    AddRow(&o, "global_strides", Join(s.global_strides.data(), r > 0 ? r - 1 : 0) + " B (dimension 1 first)");
+    if (!IsIm2colMode(s.mode)) {
+      std::string box = Join(s.box_dim.data(), r) + " (innermost first";
+      if (s.box_given_outermost_first) {
+        uint32_t given[kMaxRank];
+        for (uint32_t i = 0; i < r; ++i) given[i] = s.box_dim[r - 1 - i];
+        box += StrCat(": the box ", Join(given, r), " given in the tensor's order, reversed");
+      }
+      AddRow(&o, "box_dim", box + ")");
+    }
+    AddRow(&o, "element_strides", Join(s.element_strides.data(), r) + " (innermost first)");
     if (s.mode == Mode::kIm2col) {
       const uint32_t n = r >= 2 ? std::min<uint32_t>(r - 2, 3) : 0;
       AddRow(&o, "pixel_box corners", StrCat("lower ", Join(s.pixel_box_lower_corner.data(), n), ", upper ",

@@ -13,7 +13,8 @@ bool SameSpec(const TensorMapSpec& a, const TensorMapSpec& b) {
          a.pixel_box_upper_corner_width == b.pixel_box_upper_corner_width &&
          a.channels_per_pixel == b.channels_per_pixel && a.pixels_per_column == b.pixels_per_column &&
          a.wide_mode == b.wide_mode && a.target == b.target && a.smem_address == b.smem_address &&
-         a.smem_alignment == b.smem_alignment && a.driver_version == b.driver_version && a.set_fields == b.set_fields;
+         a.smem_alignment == b.smem_alignment && a.driver_version == b.driver_version && a.box_given_outermost_first == b.box_given_outermost_first &&
+         a.set_fields == b.set_fields;
 }
 
 uint64_t RowBytes(const TensorMapSpec& spec) {

@@ -73,7 +73,7 @@ struct TensorMapSpec {
   uint64_t global_address = 0;  // meaningful only when kFieldGlobalAddress is set
   std::array<uint64_t, kMaxRank> global_dim{};
   std::array<uint64_t, kMaxRank - 1> global_strides{};
-  std::array<uint32_t, kMaxRank> box_dim{};  // tiled, gather4, scatter4
+  std::array<uint32_t, kMaxRank> box_dim{};  // tiled, gather4, scatter4; innermost first, as every array here
   std::array<uint32_t, kMaxRank> element_strides{1, 1, 1, 1, 1};
   Interleave interleave = Interleave::kNone;
   Swizzle swizzle = Swizzle::kNone;
@@ -95,6 +95,11 @@ struct TensorMapSpec {
   uint64_t smem_address = 0;       // shared-memory destination; meaningful when kFieldSmemAddress is set
   uint32_t smem_alignment = 0;     // guaranteed alignment of the destination; when kFieldSmemAlignment
   uint32_t driver_version = 0;     // CUDA driver version as cuDriverGetVersion reports it (13000); 0 = unknown
+
+  // The box (and element_strides) were given in the tensor's own order, outermost first, and reversed into
+  // box_dim (Python for_tensor): reports and the box rules' messages say which value of that box a
+  // box_dim[i] is. The map is the same either way.
+  bool box_given_outermost_first = false;
 
   uint32_t set_fields = 0;
 
