@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -223,6 +224,13 @@ bool ParsePair(std::string_view flag, std::string_view v, uint32_t* a, uint32_t*
 template <typename E>
 bool ParseEnum(std::string_view flag, std::string_view v, E* out, std::string* err) {
   if (Parse(v, out)) return true;
+  if constexpr (std::is_same_v<E, ElemType>) {
+    const std::string why = RefusedElemType(v);  // a data-type name that is not one MMA type (fp8, u16)
+    if (!why.empty()) {
+      *err = StrCat("--", flag, ": ", why);
+      return false;
+    }
+  }
   *err = StrCat("--", flag, ": unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr)));
   return false;
 }

@@ -163,9 +163,8 @@ struct Emitter {
     }
   }
 
-  // `place`: "FILE:LINE" of the spec (for --format short); `alias`: a --dtype alias note.
-  void Spec(const TensorMapSpec& spec_in, bool allow_encode, const std::string& where, const std::string& place = "",
-            const TypeAlias& alias = TypeAlias()) {
+  // `place`: "FILE:LINE" of the spec (for --format short).
+  void Spec(const TensorMapSpec& spec_in, bool allow_encode, const std::string& where, const std::string& place = "") {
     // A copy only when a target is filled in (--target, or the GPU's).
     const TensorMapSpec* sp = &spec_in;
     if (!spec_in.has_target() && (opt.has_target || gpu.has_target)) {
@@ -180,9 +179,8 @@ struct Emitter {
     if (allow_encode && opt.encode && gpu.present && v.valid) Encode(spec, &enc);
     ++total;
     if (v.valid) ++valid; else ++invalid;
-    ReportOptions& ro = ro_;  // reused: its alias strings are assigned only when there is one
+    ReportOptions& ro = ro_;
     ro.color = opt.color;
-    if (!alias.written.empty() || !ro.alias.written.empty() || !ro.alias.note.empty()) ro.alias = alias;
     const int index = total - 1;
     switch (opt.format) {
       case Format::kShort:
@@ -381,12 +379,7 @@ int Main(int argc, char** argv) {
   }
   const absl::StatusOr<TensorMapSpec> spec = BuildSpecFromFlags(spec_flags, base_ptr);
   if (!spec.ok()) return Usage(std::string(StatusMessage(spec.status())), command);
-  TypeAlias alias;
-  alias.note = DataTypeAliasNote(spec_flags);
-  if (!alias.note.empty())
-    for (const auto& [name, value] : spec_flags)
-      if (name == "dtype" || name == "tensor-data-type") alias.written = value;
-  em.Spec(*spec, true, "", opt.spec_file.empty() ? std::string("<command line>") : StrCat(opt.spec_file, ":1"), alias);
+  em.Spec(*spec, true, "", opt.spec_file.empty() ? std::string("<command line>") : StrCat(opt.spec_file, ":1"));
   return Finish(em);
 }
 

@@ -125,72 +125,7 @@ bool ParseEnum(std::string_view flag, std::string_view v, E* out, std::string* e
   return false;
 }
 
-// Data types that are not tensor-map types but name what the bytes hold: accepted by --dtype as the cuda.h
-// type that carries them (TMA copies bits; the data type of the map only fixes the element size, the NaN fill
-// and the reductions). Sources: DeepGEMM csrc/jit_kernels/impls/runtime_utils.hpp l. 85-88 (commit 54e2261)
-// encodes torch.float8_e4m3fn as UINT8 and packed FP4 as 16U4_ALIGN8B or 16U4_ALIGN16B; CUTLASS
-// include/cute/arch/copy_sm90_desc.hpp l. 225-233 maps float_e2m3_t / float_e3m2_t to 16U6_ALIGN16B.
-struct AliasInfo {
-  std::string_view name;
-  DataType type;
-  std::string_view what;
-};
-constexpr AliasInfo kAliases[] = {
-    {"e4m3", DataType::kUint8, "an 8-bit float (FP8 E4M3)"},
-    {"e5m2", DataType::kUint8, "an 8-bit float (FP8 E5M2)"},
-    {"fp8", DataType::kUint8, "an 8-bit float"},
-    {"ue8m0", DataType::kUint8, "an 8-bit scale factor (UE8M0)"},
-    {"ue4m3", DataType::kUint8, "an 8-bit scale factor (UE4M3)"},
-    {"s8", DataType::kUint8, "a signed 8-bit integer"},
-    {"int8", DataType::kUint8, "a signed 8-bit integer"},
-    {"i8", DataType::kUint8, "a signed 8-bit integer"},
-    {"s16", DataType::kUint16, "a signed 16-bit integer"},
-    {"int16", DataType::kUint16, "a signed 16-bit integer"},
-    {"e2m1", DataType::k16U4Align8B, "a 4-bit float (FP4 E2M1)"},
-    {"fp4", DataType::k16U4Align8B, "a 4-bit float"},
-    {"e2m3", DataType::k16U6Align16B, "a 6-bit float (FP6 E2M3)"},
-    {"e3m2", DataType::k16U6Align16B, "a 6-bit float (FP6 E3M2)"},
-    {"fp6", DataType::k16U6Align16B, "a 6-bit float"},
-};
-
 }  // namespace
-
-bool ParseDataTypeAlias(std::string_view name, DataType* out, std::string* note) {
-  for (const AliasInfo& a : kAliases) {
-    if (!EqualsIgnoreCase(a.name, name)) continue;
-    *out = a.type;
-    if (note != nullptr) {
-      std::string how;
-      switch (a.type) {
-        case DataType::kUint8: case DataType::kUint16:
-          how = " (TMA copies the bits; the map's type only fixes the element size, the NaN fill and reductions)";
-          break;
-        case DataType::k16U4Align8B:
-          how = " (two 4-bit values per byte in global and shared memory, as .kind::mxf4 and .kind::mxf4nvf4 read "
-                "them; for .kind::f8f6f4 / mxf8f6f4, which read one value per byte, give --dtype 16u4_align16b)";
-          break;
-        default:
-          how = " (16 six-bit values in 12 bytes, padded to 16 bytes in shared memory; the only 6-bit type)";
-          break;
-      }
-      *note = StrCat(name, " is ", a.what, ", not a tensor-map type: the map uses ", FullName(a.type), how);
-    }
-    return true;
-  }
-  return false;
-}
-
-std::string DataTypeAliasNote(const std::vector<std::pair<std::string, std::string>>& flags) {
-  std::string note;
-  for (const auto& [name, value] : flags) {
-    const FlagInfo* f = Find(name);
-    if (f == nullptr || f->field != kFieldDataType) continue;
-    DataType t;
-    note.clear();
-    if (!Parse(value, &t)) ParseDataTypeAlias(value, &t, &note);
-  }
-  return note;
-}
 
 std::vector<std::string_view> SpecFlagNames() {
   std::vector<std::string_view> out;
@@ -246,8 +181,8 @@ bool Build(const std::vector<std::pair<std::string, std::string>>& flags, const 
       case kFieldDirection: ok = ParseEnum(fl, value, &s.direction, err); break;
       case kFieldReduceOp: ok = ParseEnum(fl, value, &s.reduce_op, err); break;
       case kFieldDataType:
-        ok = Parse(value, &s.data_type) || ParseDataTypeAlias(value, &s.data_type, nullptr) ||
-             ParseEnum(fl, value, &s.data_type, err);
+        // Any name of the data-type table (src/tmap/types.h), a data alias ("e4m3") included.
+        ok = ParseDataType(value, &s.data_type, &s.data_type_alias) || ParseEnum(fl, value, &s.data_type, err);
         break;
       case kFieldRank:
         ok = ParseU32(fl, value, &s.rank, err);

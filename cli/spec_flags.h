@@ -34,12 +34,6 @@ absl::StatusOr<TensorMapSpec> BuildSpecFromFlags(const std::vector<std::pair<std
 // Help text listing the spec flags.
 std::string SpecFlagsHelp();
 
-// --dtype also takes names of what the bytes hold (e4m3, fp8, s8, e2m1, e2m3, ...): the cuda.h type that
-// carries them (u8, 16U4_ALIGN8B, 16U6_ALIGN16B). False for a name that is not such an alias. *note (may be
-// null) says which cuda.h type was used and why.
-bool ParseDataTypeAlias(std::string_view name, DataType* out, std::string* note);
-// The note of the last --dtype in `flags` when it was an alias, else "".
-std::string DataTypeAliasNote(const std::vector<std::pair<std::string, std::string>>& flags);
 // Every spec flag name (and alias), for "did you mean".
 std::vector<std::string_view> SpecFlagNames();
 

@@ -51,6 +51,15 @@ std::string Hint(const std::string& msg) {
   const std::string of = QuotedAfter(msg, "for field \"");
   if (!value.empty() && !of.empty()) {
     const google::protobuf::FieldDescriptor* f = d->FindFieldByName(of);
+    // The enum carries the cuda.h types only; a name of the data-type table (bf16, e4m3) gets the enumerator
+    // that carries it (a data alias is not recorded in this format: the JSON and the command line keep it).
+    const int row = of == "tensor_data_type" ? FindDataTypeName(value) : -1;
+    if (row >= 0) {
+      const DataTypeName& n = DataTypeNameRow(row);
+      return StrCat(" (the text format takes the cuda.h enumerator: ", value,
+                    n.holds.empty() ? "" : StrCat(" is ", n.holds, ", carried by"), n.holds.empty() ? " is " : " ",
+                    FullName(n.type), ")");
+    }
     if (f != nullptr && f->enum_type() != nullptr) {
       std::vector<std::string_view> names;
       for (int i = 0; i < f->enum_type()->value_count(); ++i) names.push_back(f->enum_type()->value(i)->name());

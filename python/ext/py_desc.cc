@@ -11,6 +11,7 @@
 
 #include <charconv>
 #include <optional>
+#include <type_traits>
 
 #include "python/ext/py_errors.h"
 #include "python/ext/py_report.h"
@@ -82,7 +83,12 @@ E EnumArg(nb::handle h, const char* name) {
   if (!PyUnicode_Check(h.ptr())) ThrowSpec(name, StrCat("expected a name (str), got ", Py_TYPE(h.ptr())->tp_name));
   const std::string s = nb::cast<std::string>(h);
   E e{};
-  if (!Parse(s, &e)) ThrowSpec(name, StrCat("unknown value \"", s, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr))));
+  if (Parse(s, &e)) return e;
+  if constexpr (std::is_same_v<E, ElemType>) {
+    const std::string why = RefusedElemType(s);  // a data-type name that is not one MMA type (fp8, u16)
+    if (!why.empty()) ThrowSpec(name, why);
+  }
+  ThrowSpec(name, StrCat("unknown value \"", s, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr))));
   return e;
 }
 

@@ -199,6 +199,18 @@ class Reader {
       Fail(path, StrCat("enum value ", neg ? "-" : "", mag, " is out of range; expected one of: ", AcceptedNames(static_cast<E*>(nullptr))));
     return static_cast<E>(mag);
   }
+  // tensor_data_type: any name of the data-type table (a data alias such as "e4m3" is remembered in the spec),
+  // or the cuda.h integer.
+  void DataTypeField(nb::handle h, std::string_view path, TensorMapSpec* s) const {
+    std::string_view sv;
+    s->data_type_alias = kNoDataAlias;
+    if (Str(h, &sv)) {
+      if (!ParseDataType(sv, &s->data_type, &s->data_type_alias))
+        Fail(path, StrCat("unknown value \"", sv, "\"; expected one of: ", AcceptedNames(static_cast<DataType*>(nullptr))));
+      return;
+    }
+    s->data_type = Enum<DataType>(h, path, kNumDataTypes);
+  }
   // Names only (the schema's mode, direction, reduce_op, target).
   template <typename E>
   E Named(nb::handle h, std::string_view path) const {
@@ -242,7 +254,7 @@ class Reader {
       case Kind::kDirection: s->direction = Named<Direction>(v, p); break;
       case Kind::kReduceOp: s->reduce_op = Named<ReduceOp>(v, p); break;
       case Kind::kTarget: s->target = Named<Target>(v, p); break;
-      case Kind::kDataType: s->data_type = Enum<DataType>(v, p, kNumDataTypes); break;
+      case Kind::kDataType: DataTypeField(v, p, s); break;
       case Kind::kInterleave: s->interleave = Enum<Interleave>(v, p, kNumInterleaves); break;
       case Kind::kSwizzle: s->swizzle = Enum<Swizzle>(v, p, kNumSwizzles); break;
       case Kind::kL2: s->l2_promotion = Enum<L2Promotion>(v, p, kNumL2Promotions); break;
@@ -422,7 +434,8 @@ nb::dict ExplicitFields(const TensorMapSpec& s) {
   if (s.Has(kFieldMode)) d["mode"] = Str(Name(s.mode));
   if (s.Has(kFieldDirection)) d["direction"] = Str(Name(s.direction));
   if (s.Has(kFieldReduceOp)) d["reduce_op"] = Str(Name(s.reduce_op));
-  if (s.Has(kFieldDataType)) d["tensor_data_type"] = Str(ShortName(s.data_type));
+  if (s.Has(kFieldDataType))
+    d["tensor_data_type"] = Str(s.data_type_alias != kNoDataAlias ? DataTypeNameRow(s.data_type_alias).name : ShortName(s.data_type));
   if (s.Has(kFieldRank)) d["tensor_rank"] = s.rank;
   if (s.Has(kFieldGlobalAddress)) d["global_address"] = s.global_address;
   if (s.Has(kFieldGlobalDim)) d["global_dim"] = ToList(s.global_dim, r);
@@ -487,20 +500,26 @@ void BindSpec(nb::module_& m) {
                "Reads one spec from its JSON form (docs/schema.md), as `tmapgen validate` reads a .json file.\n"
                "Errors raise SpecError with the line, column and field.");
   c.def_static("_with_origin",
-               [](nb::dict fields, std::vector<std::string> origin) {
+               [](nb::dict fields, std::vector<std::string> origin, bool box_given_outermost_first) {
                  PySpec out = SpecFromMapping(fields, nb::none());
                  out.origin = std::move(origin);
+                 out.spec.box_given_outermost_first = box_given_outermost_first;
                  return out;
                },
-               nb::arg("fields"), nb::arg("origin"));
+               nb::arg("fields"), nb::arg("origin"), nb::arg("box_given_outermost_first") = false);
   m.def(
       "_data_type_info",
       [](nb::handle name) {
         Reader r("");
-        const DataType t = r.Enum<DataType>(name, "dtype", kNumDataTypes);
-        return nb::make_tuple(Str(ShortName(t)), Str(FullName(t)), DataTypeBits(t));
+        TensorMapSpec s;
+        r.DataTypeField(name, "dtype", &s);
+        const DataType t = s.data_type;
+        return nb::make_tuple(Str(s.data_type_alias != kNoDataAlias ? DataTypeNameRow(s.data_type_alias).name : ShortName(t)),
+                              Str(FullName(t)), DataTypeBits(t));
       },
-      nb::arg("name"), "(short name, cuda.h name, bits in global memory) of a data type. Internal.");
+      nb::arg("name"),
+      "(name to give, cuda.h name, bits in global memory) of a data type; the name is the short name, or the data\n"
+      "alias as given (\"e4m3\"). Internal.");
   c.def("to_json", [](const PySpec& p) { return SpecJson(p.spec); },
         "The canonical JSON form (the \"spec\" object of a report; `tmapgen validate` reads it back).");
   c.def("to_dict",
@@ -517,6 +536,9 @@ void BindSpec(nb::module_& m) {
           nb::dict d = ExplicitFields(p.spec);
           PySpec out = SpecFromMapping(d, changes);
           out.origin = p.origin;
+          // The box keeps the order it was given in unless a new box_dim (innermost first) replaces it.
+          out.spec.box_given_outermost_first =
+              p.spec.box_given_outermost_first && !changes.contains("box_dim") && !changes.contains("box");
           return out;
         },
         nb::arg("changes"), nb::sig("def replace(self, **changes: object) -> TensorMapSpec"),
@@ -560,6 +582,14 @@ void BindSpec(nb::module_& m) {
   c.def_prop_ro("dtype", [](const PySpec& p) { return Str(ShortName(p.spec.data_type)); }, "Same as tensor_data_type.");
   c.def_prop_ro("cuda_data_type", [](const PySpec& p) { return Str(FullName(p.spec.data_type)); },
                 "The cuda.h enumerator, e.g. CU_TENSOR_MAP_DATA_TYPE_BFLOAT16.");
+  c.def_prop_ro("data_type_alias",
+                [](const PySpec& p) {
+                  return Opt(p.spec.data_type_alias != kNoDataAlias,
+                             nb::str(Str(DataTypeNameRow(p.spec.data_type_alias).name).c_str()));
+                },
+                nb::sig("def data_type_alias(self) -> str | None"),
+                "When the data type was given as what the bytes hold (\"e4m3\", \"int8\"; docs/schema.md), that name;\n"
+                "the map's type is then cuda_data_type (CU_TENSOR_MAP_DATA_TYPE_UINT8). None otherwise.");
   c.def_prop_ro("tensor_rank", [](const PySpec& p) { return p.spec.rank; });
   c.def_prop_ro("rank", [](const PySpec& p) { return p.spec.rank; }, "Same as tensor_rank.");
   c.def_prop_ro("global_address",

@@ -160,3 +160,12 @@ def test_drawing():
     assert d.has_tile and d.drawing().strip() and d.svg().startswith("<svg")
     with pytest.raises(SpecError):
         tmapgen.decode_desc(0x4000404000010040).drawing()
+
+
+def test_desc_types_come_from_the_data_type_table():
+    # PTX ISA 9.7.15: wgmma .e4m3 and .e5m2 are two types; int8 data is .s8.
+    assert tmapgen.wgmma_desc(dtype="int8", smem_address=0x1000, tile=(64, 64)).to_dict()["layout"]["dtype"] == "s8"
+    assert tmapgen.wgmma_desc(dtype="float8_e4m3fn", smem_address=0x1000).to_dict()["layout"]["dtype"] == "e4m3"
+    with pytest.raises(SpecError) as e:
+        tmapgen.wgmma_desc(dtype="fp8", smem_address=0x1000)
+    assert e.value.field == "dtype" and "give e4m3 or e5m2" in str(e.value)

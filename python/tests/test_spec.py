@@ -163,3 +163,20 @@ def test_from_json_errors_carry_line_and_field():
     with pytest.raises(SpecError) as e:
         TensorMapSpec.from_json('{"tensor_data_type": "f16",\n "global_dim": [64, -4], "box_dim": [8, 8]}')
     assert e.value.field == "global_dim[1]" and "line 2" in str(e.value)
+
+
+def test_data_type_names_of_the_one_table():
+    # cuda.h (CUDA 13.0) has no 8-bit float or signed 8-bit type: UINT8 carries them; the spec remembers the
+    # name given and the report says what it was read as (docs/schema.md "Data types").
+    for name in ("e4m3", "E5M2", "fp8", "int8", "float8_e4m3fn"):
+        s = TensorMapSpec(dtype=name, global_dim=[4096, 64], box_dim=[128, 64])
+        assert s.cuda_data_type == "CU_TENSOR_MAP_DATA_TYPE_UINT8" and s.dtype == "u8"
+        assert s.data_type_alias == name.lower()
+        assert TensorMapSpec(s.to_dict(explicit_only=True)).data_type_alias == name.lower()
+    r = tmapgen.validate(TensorMapSpec(dtype="int8", global_dim=[4096, 64], box_dim=[128, 64]), target="sm_90a")
+    assert "int8 is a signed 8-bit integer, not a tensor-map type: the map uses CU_TENSOR_MAP_DATA_TYPE_UINT8" in str(r)
+    assert TensorMapSpec(dtype="uint8", global_dim=[64], box_dim=[16]).data_type_alias is None
+    assert TensorMapSpec(dtype="e2m1", global_dim=[128], box_dim=[128]).cuda_data_type == "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B"
+    with pytest.raises(SpecError) as e:
+        TensorMapSpec(dtype="e9m9", global_dim=[64], box_dim=[16])
+    assert e.value.field == "tensor_data_type"

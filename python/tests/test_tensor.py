@@ -163,3 +163,26 @@ def test_array_interface_only():
 def test_dlpack_capsule_reader_refuses_other_objects():
     with pytest.raises(TypeError):
         tmapgen._tmapgen._dlpack_info(object())
+
+
+def test_origin_shows_the_reversals_and_box_errors_name_the_value_given():
+    # The box follows the tensor's shape (outermost first); cuda.h's box_dim is innermost first. A box of
+    # 300 rows exceeds cuTensorMapEncodeTiled's boxDim[i] <= 256 (cuda.h): the error names box[0], the
+    # value as given, and the order it was read in.
+    a = np.zeros((4096, 128), dtype=np.float16)
+    s = tmapgen.for_tensor(a, (300, 64))
+    assert s.box_dim == (64, 300)
+    assert "global_dim [128, 4096] (innermost first) is the shape [4096, 128] (outermost first) reversed" in s.origin
+    assert ("box_dim [64, 300] (innermost first) is the box [300, 64] given in the tensor's order (outermost "
+            "first) reversed: box_dim[i] = box[1 - i]") in s.origin
+    r = tmapgen.validate(s, target="sm_90a")
+    assert not r.valid
+    text = str(r)
+    assert ("box_dim[1] (innermost first: box[0] of for_tensor's box, which is outermost first) = 300 exceeds "
+            "256 elements") in text
+    assert "[64, 300] (innermost first: the box [300, 64] given in the tensor's order, reversed)" in text
+    assert '"box_given_order":"outermost_first"' in r.to_json()
+    # A spec written innermost first reads its box_dim as given.
+    t = tmapgen.validate(tmapgen.TensorMapSpec(dtype="f16", global_dim=[128, 4096], box_dim=[64, 300]), target="sm_90a")
+    assert "box_dim[1] (innermost first: the 2nd value) = 300 exceeds 256 elements" in str(t)
+    assert "box_given_order" not in t.to_json()

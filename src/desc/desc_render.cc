@@ -458,6 +458,7 @@ void WriteSmemJson(const SmemDescReport& r, json::Writer* w) {
     w->Key("operand").String(Name(l.operand)).Key("major").String(Name(l.major)).Key("dtype").String(Name(l.type));
     w->Key("padded").Bool(l.padded).Key("swizzle").String(Name(l.swizzle));
     w->Key("tile").BeginArray().Uint(l.mn).Uint(l.k).EndArray();
+    w->Key("tile_order").String(l.operand == Operand::kA ? "M,K" : "N,K");  // --tile's order: (MN, K)
     w->Key("smem_address").String(Hex(l.smem_address));
     w->Key("smem_bits").Int(f.smem_bits).Key("t").Int(f.t).Key("row_bytes").Int(f.row_bytes);
     w->Key("repeat_bytes").Int(f.repeat_bytes).Key("base_offset").Int(f.base_offset);

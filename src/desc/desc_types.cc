@@ -3,6 +3,7 @@
 #include "src/util/text_util.h"
 
 #include <array>
+#include <string>
 
 namespace tmapgen::desc {
 namespace {
@@ -25,13 +26,12 @@ bool ParseWith(const std::array<Alias, N>& table, std::string_view s, E* out) {
 
 constexpr std::array<std::string_view, kNumElemTypes> kElemNames = {"f16",  "bf16", "tf32", "e4m3", "e5m2",
                                                                     "e2m3", "e3m2", "e2m1", "s8",   "u8"};
-constexpr std::array<Alias, 24> kElemAliases = {{
-    {"f16", 0},     {"fp16", 0},     {"half", 0},     {"float16", 0},  {"bf16", 1},     {"bfloat16", 1},
-    {"tf32", 2},    {"tfloat32", 2}, {"f32", 2},      {"e4m3", 3},     {"fp8_e4m3", 3}, {"float_e4m3", 3},
-    {"e5m2", 4},    {"fp8_e5m2", 4}, {"float_e5m2", 4}, {"e2m3", 5},   {"fp6_e2m3", 5}, {"e3m2", 6},
-    {"fp6_e3m2", 6}, {"e2m1", 7},    {"fp4", 7},      {"fp4_e2m1", 7}, {"s8", 8},       {"u8", 9},
-}};
-constexpr std::array<Alias, 3> kElemAliases2 = {{{"int8", 8}, {"i8", 8}, {"uint8", 9}}};
+// Element types are read through the data-type name table (src/tmap/types.h), whose MMA column holds these values.
+#define TMAPGEN_SAME(x) static_assert(static_cast<int>(ElemType::x) == static_cast<int>(MmaOperandType::x), #x)
+TMAPGEN_SAME(kF16); TMAPGEN_SAME(kBF16); TMAPGEN_SAME(kTF32); TMAPGEN_SAME(kE4M3); TMAPGEN_SAME(kE5M2);
+TMAPGEN_SAME(kE2M3); TMAPGEN_SAME(kE3M2); TMAPGEN_SAME(kE2M1); TMAPGEN_SAME(kS8); TMAPGEN_SAME(kU8);
+#undef TMAPGEN_SAME
+static_assert(kNumElemTypes == static_cast<int>(MmaOperandType::kNone), "the MMA column ends with the element types");
 
 constexpr std::array<std::string_view, kNumDescSwizzles> kSwizzleNames = {"none", "32B", "64B", "128B",
                                                                          "128B_atom_32B"};
@@ -188,7 +188,33 @@ bool Parse(std::string_view s, Major* out) {
                                                {"MN-major", 1}, {"mnmajor", 1}, {"mn_major", 1}, {"M", 1}, {"N", 1}}};
   return ParseWith(kT, s, out);
 }
-bool Parse(std::string_view s, ElemType* out) { return ParseWith(kElemAliases, s, out) || ParseWith(kElemAliases2, s, out); }
+bool Parse(std::string_view s, ElemType* out) {
+  const int row = FindDataTypeName(s);
+  if (row < 0) return false;
+  const MmaOperandType m = DataTypeNameRow(row).mma;
+  if (m == MmaOperandType::kNone || m == MmaOperandType::kAmbiguous) return false;
+  *out = static_cast<ElemType>(m);
+  return true;
+}
+
+std::string RefusedElemType(std::string_view s) {
+  const int row = FindDataTypeName(s);
+  if (row < 0) return "";
+  const DataTypeName& d = DataTypeNameRow(row);
+  if (d.mma == MmaOperandType::kAmbiguous) {
+    const bool f8 = d.type == DataType::kUint8;
+    // PTX ISA: wgmma names .e4m3 and .e5m2 as different types; the tcgen05 instruction descriptor's A/B type
+    // field codes e4m3 0, e5m2 1, e2m3 3, e3m2 4.
+    return std::string(s) + " is " + std::string(d.holds) + " and does not say which: the MMA takes them as different " +
+           (f8 ? "types (wgmma .e4m3 / .e5m2; tcgen05 instruction-descriptor type 0 / 1); give e4m3 or e5m2"
+               : "types (tcgen05 instruction-descriptor type 3 / 4); give e2m3 or e3m2");
+  }
+  if (d.mma != MmaOperandType::kNone) return "";
+  const std::string what = d.holds.empty() ? "names the tensor-map type " + std::string(FullName(d.type))
+                                           : "is " + std::string(d.holds);
+  return std::string(s) + " " + what + ", which is not an MMA operand type; expected one of: " +
+         std::string(AcceptedNames(static_cast<ElemType*>(nullptr)));
+}
 bool Parse(std::string_view s, DescSwizzle* out) { return ParseWith(kSwizzleAliases, s, out); }
 bool Parse(std::string_view s, MmaKind* out) { return ParseWith(kKindAliases, s, out); }
 
@@ -197,7 +223,7 @@ std::string_view AcceptedNames(Operand*) { return "A, B"; }
 std::string_view AcceptedNames(Major*) { return "K, MN"; }
 std::string_view AcceptedNames(ElemType*) {
   return "f16, bf16, tf32, e4m3, e5m2, e2m3, e3m2, e2m1, s8, u8 (aliases: fp16, half, bfloat16, f32 (= tf32), fp4, "
-         "int8, uint8)";
+         "int8, uint8; every name of docs/schema.md \"Data types\" that names one of them)";
 }
 std::string_view AcceptedNames(DescSwizzle*) { return "none, 32B, 64B, 128B, 128B_atom_32B"; }
 std::string_view AcceptedNames(MmaKind*) { return "f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4"; }

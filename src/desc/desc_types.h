@@ -6,7 +6,10 @@
 // - Pure functions and constant tables only: no I/O, no allocation except the returned strings' views
 //   into static storage, thread-safe.
 // - Parse functions accept the short names printed by Name() case-insensitively plus a few documented
-//   aliases, and return false on anything else.
+//   aliases, and return false on anything else. Element types are read through the one data-type name table
+//   (src/tmap/types.h, DataTypeName::mma): a name that stands for one MMA type is accepted (int8 = s8,
+//   f32 = tf32, float8_e4m3fn = e4m3); one that does not (fp8, u16, ue8m0) is refused, and RefusedElemType
+//   says why.
 // - Sizes: ElemBits() is the width of one value as the MMA sees it (4 for e2m1, 6 for e2m3/e3m2);
 //   SmemBits() is the width one value occupies in shared memory: 6-bit values always occupy one byte
 //   (the padded 16U6_ALIGN16B layout: tcgen05 reads no packed 6-bit layout), 4-bit values occupy half
@@ -16,6 +19,7 @@
 #define TMAPGEN_SRC_DESC_DESC_TYPES_H_
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "src/tmap/types.h"
@@ -97,6 +101,10 @@ bool Parse(std::string_view s, Major* out);
 bool Parse(std::string_view s, ElemType* out);
 bool Parse(std::string_view s, DescSwizzle* out);
 bool Parse(std::string_view s, MmaKind* out);
+
+// Why a known data-type name is not an MMA element type ("fp8 ... give e4m3 or e5m2", "u16 names the
+// tensor-map type ..."); "" for an element type's name and for an unknown name.
+std::string RefusedElemType(std::string_view s);
 
 std::string_view AcceptedNames(DescArch*);
 std::string_view AcceptedNames(Operand*);

@@ -89,13 +89,6 @@ void ForEachTargetFailure(const TensorMapSpec& spec, const Validation& v, F&& fn
   }
 }
 
-// What a data-type alias the user wrote stood for (`fp8` -> UINT8): the report says which cuda.h type was
-// used. Empty when the spec's type was named directly.
-struct TypeAlias {
-  std::string written;  // as given ("e4m3")
-  std::string note;     // "e4m3 is not a tensor-map type: ... copied as CU_TENSOR_MAP_DATA_TYPE_UINT8"
-};
-
 // Changes from `from` to `to`, one "field: old -> new" line each.
 std::vector<std::string> DescribeChanges(const TensorMapSpec& from, const TensorMapSpec& to);
 // The same, each line handed to fn(const RuleText&), built on the stack. DescribeChanges is built on it.

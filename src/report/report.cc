@@ -269,16 +269,20 @@ void WriteMembers(const TensorMapSpec& s, const Validation& v, const ReportOptio
     o.Room(kSectionRoom);
     o.EndArray();
   }
-  if (!opt.alias.written.empty()) {
-    o.Room(kSectionRoom + Quoted(opt.alias.written.size()) + Plain(FullName(s.data_type).size()) +
-           Quoted(opt.alias.note.size()));
+  if (s.data_type_alias != kNoDataAlias) {
+    const DataTypeName& alias = DataTypeNameRow(s.data_type_alias);
+    const std::string_view note = DataAliasNote(s.data_type_alias);
+    o.Room(kSectionRoom + Quoted(alias.name.size()) + Plain(FullName(s.data_type).size()) + Quoted(alias.holds.size()) +
+           Quoted(note.size()));
     o.M(TMAPGEN_JSON_KO("data_type_alias"));
     o.M(TMAPGEN_JSON_FK("written"));
-    o.Str(opt.alias.written);
+    o.Str(alias.name);
     o.M(TMAPGEN_JSON_K("cuda_type"));
     o.Plain(FullName(s.data_type));
+    o.M(TMAPGEN_JSON_K("holds"));
+    o.Str(alias.holds);
     o.M(TMAPGEN_JSON_K("note"));
-    o.Str(opt.alias.note);
+    o.Str(note);
     o.EndObject();
   }
   o.Room(kSectionRoom);
@@ -365,6 +369,15 @@ void WriteMembers(const TensorMapSpec& s, const Validation& v, const ReportOptio
   }
   o.EndArray();
   o.EndObject();
+  // The order of every array of the spec (cuda.h's); for a box given in the tensor's order (Python
+  // for_tensor), that order too.
+  o.Room(kSectionRoom);
+  o.M(TMAPGEN_JSON_K("dim_order"));
+  o.Plain("innermost_first");
+  if (s.box_given_outermost_first) {
+    o.M(TMAPGEN_JSON_K("box_given_order"));
+    o.Plain("outermost_first");
+  }
   o.M(TMAPGEN_JSON_K("spec"));
   Spec(o, s);
   if (HasDenseDefaultStrides(s)) {
@@ -478,11 +491,21 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
     AddRow(&o, "tensor_data_type", StrCat(FullName(s.data_type), " (", ShortName(s.data_type), ", ", f.element_bits, " bits)"));
     AddRow(&o, "tensor_rank", StrCat(s.rank));
     if (s.Has(kFieldGlobalAddress)) AddRow(&o, "global_address", Hex(s.global_address));
-    AddRow(&o, "global_dim", Join(s.global_dim.data(), r));
+    // Every array in the order it is used: cuda.h's, dimension 0 (the contiguous one) first.
+    AddRow(&o, "global_dim", Join(s.global_dim.data(), r) + " (innermost first)");
     AddRow(&o, "global_strides", StrCat(Join(s.global_strides.data(), r > 0 ? r - 1 : 0), " B",
-                                        HasDenseDefaultStrides(s) ? " (dense default: not given)" : ""));
-    if (!IsIm2colMode(s.mode)) AddRow(&o, "box_dim", Join(s.box_dim.data(), r));
-    AddRow(&o, "element_strides", Join(s.element_strides.data(), r));
+                                        HasDenseDefaultStrides(s) ? " (dense default: not given)" : "",
+                                        " (dimension 1 first)"));
+    if (!IsIm2colMode(s.mode)) {
+      std::string box = Join(s.box_dim.data(), r) + " (innermost first";
+      if (s.box_given_outermost_first) {
+        uint32_t given[kMaxRank];
+        for (uint32_t i = 0; i < r; ++i) given[i] = s.box_dim[r - 1 - i];
+        box += StrCat(": the box ", Join(given, r), " given in the tensor's order, reversed");
+      }
+      AddRow(&o, "box_dim", box + ")");
+    }
+    AddRow(&o, "element_strides", Join(s.element_strides.data(), r) + " (innermost first)");
     if (s.mode == Mode::kIm2col) {
       const uint32_t n = r >= 2 ? std::min<uint32_t>(r - 2, 3) : 0;
       AddRow(&o, "pixel_box corners", StrCat("lower ", Join(s.pixel_box_lower_corner.data(), n), ", upper ",
@@ -528,7 +551,7 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
   if (LowestValidTarget(s, v.valid_targets, &min_target)) AddRow(&o, "minimum target", std::string(Name(min_target)));
   if (!s.has_target() && v.valid_targets != 0) AddRow(&o, "valid for", TargetList(v.valid_targets));
   if (!s.has_target() && v.failed_targets != 0) AddRow(&o, "not valid for", FailureSummary(TargetFailures(s, v)));
-  if (!opt.alias.written.empty()) AddRow(&o, "data type", opt.alias.note);
+  if (s.data_type_alias != kNoDataAlias) AddRow(&o, "data type", DataAliasNote(s.data_type_alias));
   if (opt.show_code) {
     for (const std::string& p : PtxForms(s)) AddRow(&o, "ptx", p);
   }

@@ -46,7 +46,6 @@ struct ReportOptions {
   bool show_spec = true;
   bool show_code = true;      // PTX forms and the host call in text reports
   bool nearest_valid = true;  // compute and show the nearest valid configuration
-  TypeAlias alias;            // set when the data type came from an alias (--dtype fp8)
 };
 
 

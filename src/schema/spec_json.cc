@@ -267,6 +267,7 @@ struct FastState {
     alignas(16) char bytes[32] = {};  // the name, zero-filled to 32 bytes
     uint8_t size = 0xff;              // 0xff: empty (a name of 32 bytes or more is not remembered)
     uint8_t value = 0;
+    uint8_t alias = 0;  // tensor_data_type: the data alias the name is (kNoDataAlias for a map type's name)
   };
   static constexpr int kNameSlots = 8;
   std::array<std::array<LastName, kNameSlots>, kKeys.size()> names{};
@@ -500,6 +501,30 @@ class FastReader {
     }
     return p;
   }
+  // tensor_data_type: as Enum, and a data alias ("e4m3") is remembered in the spec (types.h ParseDataType).
+  const char* DataTypeValue(const char* p, TensorMapSpec* s) const {
+    if (*p != '"') {
+      s->data_type_alias = kNoDataAlias;
+      return Enum(p, &s->data_type, kNumDataTypes, KeyOf(kFieldDataType));
+    }
+    std::string_view sv;
+    if ((p = Str(p, &sv)) == nullptr) return nullptr;
+    FastState::LastName& m = state_->names[KeyOf(kFieldDataType)][NameSlot(sv.data(), sv.size())];
+    if (SameName(sv.data(), sv.size(), m)) {
+      s->data_type = static_cast<DataType>(m.value);
+      s->data_type_alias = m.alias;
+      return p;
+    }
+    if (!ParseDataType(sv, &s->data_type, &s->data_type_alias)) return nullptr;
+    if (sv.size() < sizeof(m.bytes)) {
+      std::memset(m.bytes, 0, sizeof(m.bytes));
+      std::memcpy(m.bytes, sv.data(), sv.size());
+      m.size = static_cast<uint8_t>(sv.size());
+      m.value = static_cast<uint8_t>(s->data_type);
+      m.alias = s->data_type_alias;
+    }
+    return p;
+  }
   // An integer, or a "0x..." / decimal string read as the full reader's Address reads it.
   const char* Address(const char* p, uint64_t* out) const {
     if (*p != '"') return U64(p, out);
@@ -555,7 +580,7 @@ class FastReader {
       case KeyOf(kFieldMode): return Enum(p, &s.mode, 0, KeyOf(kFieldMode));
       case KeyOf(kFieldDirection): return Enum(p, &s.direction, 0, KeyOf(kFieldDirection));
       case KeyOf(kFieldReduceOp): return Enum(p, &s.reduce_op, 0, KeyOf(kFieldReduceOp));
-      case KeyOf(kFieldDataType): return Enum(p, &s.data_type, kNumDataTypes, KeyOf(kFieldDataType));
+      case KeyOf(kFieldDataType): return DataTypeValue(p, &s);
       case KeyOf(kFieldRank): return U32(p, &s.rank);
       case KeyOf(kFieldGlobalAddress): return Address(p, &s.global_address);
       case KeyOf(kFieldGlobalDim): return Array(p, &s.global_dim, kArrGlobalDim);
@@ -860,6 +885,19 @@ class ObjectReader {
     return true;
   }
 
+  // tensor_data_type: as Enum, and a data alias ("e4m3") is remembered in the spec (types.h ParseDataType).
+  bool DataTypeValue(od::value& v, const Path& path, TensorMapSpec* s) {
+    od::json_type t;
+    if (v.type().get(t)) return false;
+    s->data_type_alias = kNoDataAlias;
+    if (t == od::json_type::number) return Enum(v, path, &s->data_type, kNumDataTypes);
+    std::string_view sv;
+    bool ok = false;
+    if (!Str(v, path, &sv, &ok)) return false;
+    if (ok && !ParseDataType(sv, &s->data_type, &s->data_type_alias)) return UnknownName<DataType>(v, path, sv);
+    return true;
+  }
+
   bool DriverVersion(od::value& v, const Path& path, uint32_t* out) {
     od::json_type t;
     if (v.type().get(t)) return false;
@@ -920,7 +958,7 @@ class ObjectReader {
       case kFieldMode: return Enum(v, path, &s.mode, 0);
       case kFieldDirection: return Enum(v, path, &s.direction, 0);
       case kFieldReduceOp: return Enum(v, path, &s.reduce_op, 0);
-      case kFieldDataType: return Enum(v, path, &s.data_type, kNumDataTypes);
+      case kFieldDataType: return DataTypeValue(v, path, &s);
       case kFieldRank: return U32(v, path, &s.rank, &ok);
       case kFieldGlobalAddress: return Address(v, path, &s.global_address);
       case kFieldGlobalDim: return Array(v, key, &s.global_dim, kArrGlobalDim, &ObjectReader::U64);

@@ -64,12 +64,12 @@ struct TensorMapSpec {
   ReduceOp reduce_op = ReduceOp::kAdd;  // only for Direction::kReduce
 
   // cuTensorMapEncode* parameters.
-  DataType data_type = DataType::kFloat16;
+  DataType data_type = DataType::kFloat16;  // how it was named: data_type_alias, below
   uint32_t rank = 2;
   uint64_t global_address = 0;  // meaningful only when kFieldGlobalAddress is set
   std::array<uint64_t, kMaxRank> global_dim{};
   std::array<uint64_t, kMaxRank - 1> global_strides{};
-  std::array<uint32_t, kMaxRank> box_dim{};  // tiled, gather4, scatter4
+  std::array<uint32_t, kMaxRank> box_dim{};  // tiled, gather4, scatter4; innermost first, as every array here
   std::array<uint32_t, kMaxRank> element_strides{1, 1, 1, 1, 1};
   Interleave interleave = Interleave::kNone;
   Swizzle swizzle = Swizzle::kNone;
@@ -93,6 +93,16 @@ struct TensorMapSpec {
   uint32_t driver_version = 0;     // CUDA driver version as cuDriverGetVersion reports it (13000); 0 = unknown
 
   uint32_t set_fields = 0;
+
+  // How the user wrote what the map itself does not keep (in the struct's tail padding: the size of a spec is
+  // unchanged).
+  // - When the data type was given as a data alias ("e4m3", "int8": what the bytes hold, types.h), its row in
+  //   the data-type name table, so that reports say what it was read as; kNoDataAlias otherwise.
+  uint8_t data_type_alias = kNoDataAlias;
+  // - The box (and element_strides) were given in the tensor's own order, outermost first, and reversed into
+  //   box_dim (Python for_tensor): reports and the box rules' messages say which value of that box a
+  //   box_dim[i] is. The map is the same either way.
+  bool box_given_outermost_first = false;
 
   bool Has(Field f) const { return (set_fields & f) != 0; }
   bool has_target() const { return Has(kFieldTarget); }

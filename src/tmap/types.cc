@@ -4,6 +4,7 @@
 #include "src/util/text_util.h"
 
 #include <array>
+#include <string>
 
 namespace tmapgen {
 namespace {
@@ -24,21 +25,70 @@ constexpr std::array<std::string_view, kNumDataTypes> kDataTypeFull = {
     "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ",  "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B",
     "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B", "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B",
 };
-constexpr std::array<Alias, 62> kDataTypeAliases = {{
-    {"u8", 0}, {"uint8", 0}, {"u16", 1}, {"uint16", 1}, {"u32", 2}, {"uint32", 2}, {"s32", 3},
-    {"int32", 3}, {"i32", 3}, {"u64", 4}, {"uint64", 4}, {"s64", 5}, {"int64", 5}, {"i64", 5},
-    {"f16", 6}, {"fp16", 6}, {"float16", 6}, {"half", 6}, {"f32", 7}, {"fp32", 7}, {"float32", 7},
-    {"float", 7}, {"f64", 8}, {"fp64", 8}, {"float64", 8}, {"double", 8}, {"bf16", 9},
-    {"bfloat16", 9}, {"f32_ftz", 10}, {"float32_ftz", 10}, {"fp32_ftz", 10}, {"tf32", 11},
-    {"tfloat32", 11}, {"tf32_ftz", 12}, {"tfloat32_ftz", 12}, {"16u4_align8b", 13}, {"u4", 13},
-    {"b4x16", 13}, {"16u4_align16b", 14}, {"u4_align16b", 14}, {"b4x16_p64", 14},
-    {"16u6_align16b", 15}, {"u6", 15}, {"u6_align16b", 15}, {"b6x16_p32", 15}, {"b6p2x16", 15},
-    // The cuda.h enumerator names are matched separately; these are the bare suffixes.
-    {"UINT8", 0}, {"UINT16", 1}, {"UINT32", 2}, {"INT32", 3}, {"UINT64", 4}, {"INT64", 5},
-    {"FLOAT16", 6}, {"FLOAT32", 7}, {"FLOAT64", 8}, {"BFLOAT16", 9}, {"FLOAT32_FTZ", 10},
-    {"TFLOAT32", 11}, {"TFLOAT32_FTZ", 12}, {"16U4_ALIGN8B", 13}, {"16U4_ALIGN16B", 14},
-    {"16U6_ALIGN16B", 15},
-}};
+// The data-type names (types.h, DataTypeName; docs/schema.md "Data types"). Sources:
+// - cuda.h (CUDA 13.0) CUtensorMapDataType: UINT8 .. 16U6_ALIGN16B; it has no signed 8- or 16-bit type and no
+//   8-, 6- or 4-bit float type: such data is carried by the type of its width, whose copies move the bits.
+// - The MMA column: PTX ISA 9.7.15 (wgmma .atype/.btype: f16, bf16, tf32, e4m3, e5m2, s8, u8; 32-bit floats
+//   are read as tf32) and 9.7.16 (tcgen05.mma .kind::f8f6f4: e4m3, e5m2, e2m3, e3m2, e2m1; .kind::i8: s8, u8).
+// - The carriers of the data aliases: DeepGEMM csrc/jit_kernels/impls/runtime_utils.hpp l. 85-88 (commit
+//   54e2261) encodes torch.float8_e4m3fn as UINT8 and packed FP4 as 16U4_ALIGN8B; CUTLASS
+//   include/cute/arch/copy_sm90_desc.hpp l. 225-233 maps int8_t, float_e4m3_t, float_e5m2_t and
+//   float_ue8m0_t to UINT8 and float_e2m3_t / float_e3m2_t to 16U6_ALIGN16B.
+using M = MmaOperandType;
+using D = DataType;
+constexpr std::string_view kF8 = "an 8-bit float (FP8 E4M3)", kF8b = "an 8-bit float (FP8 E5M2)";
+constexpr std::string_view kF6a = "a 6-bit float (FP6 E2M3)", kF6b = "a 6-bit float (FP6 E3M2)";
+constexpr std::string_view kF4 = "a 4-bit float (FP4 E2M1)", kS8 = "a signed 8-bit integer";
+constexpr std::string_view kS16 = "a signed 16-bit integer";
+constexpr DataTypeName kDataTypeNameTable[] = {
+    // Row i: the short name of DataType i.
+    {"u8", D::kUint8, M::kU8, ""}, {"u16", D::kUint16, M::kNone, ""}, {"u32", D::kUint32, M::kNone, ""},
+    {"s32", D::kInt32, M::kNone, ""}, {"u64", D::kUint64, M::kNone, ""}, {"s64", D::kInt64, M::kNone, ""},
+    {"f16", D::kFloat16, M::kF16, ""}, {"f32", D::kFloat32, M::kTF32, ""}, {"f64", D::kFloat64, M::kNone, ""},
+    {"bf16", D::kBfloat16, M::kBF16, ""}, {"f32_ftz", D::kFloat32Ftz, M::kTF32, ""},
+    {"tf32", D::kTfloat32, M::kTF32, ""}, {"tf32_ftz", D::kTfloat32Ftz, M::kTF32, ""},
+    {"16u4_align8b", D::k16U4Align8B, M::kNone, ""}, {"16u4_align16b", D::k16U4Align16B, M::kNone, ""},
+    {"16u6_align16b", D::k16U6Align16B, M::kNone, ""},
+    // Other spellings of the same map types.
+    {"uint8", D::kUint8, M::kU8, ""}, {"uint16", D::kUint16, M::kNone, ""}, {"uint32", D::kUint32, M::kNone, ""},
+    {"int32", D::kInt32, M::kNone, ""}, {"i32", D::kInt32, M::kNone, ""}, {"uint64", D::kUint64, M::kNone, ""},
+    {"int64", D::kInt64, M::kNone, ""}, {"i64", D::kInt64, M::kNone, ""}, {"fp16", D::kFloat16, M::kF16, ""},
+    {"float16", D::kFloat16, M::kF16, ""}, {"half", D::kFloat16, M::kF16, ""}, {"fp32", D::kFloat32, M::kTF32, ""},
+    {"float32", D::kFloat32, M::kTF32, ""}, {"float", D::kFloat32, M::kTF32, ""},
+    {"fp64", D::kFloat64, M::kNone, ""}, {"float64", D::kFloat64, M::kNone, ""},
+    {"double", D::kFloat64, M::kNone, ""}, {"bfloat16", D::kBfloat16, M::kBF16, ""},
+    {"float32_ftz", D::kFloat32Ftz, M::kTF32, ""}, {"fp32_ftz", D::kFloat32Ftz, M::kTF32, ""},
+    {"tfloat32", D::kTfloat32, M::kTF32, ""}, {"tfloat32_ftz", D::kTfloat32Ftz, M::kTF32, ""},
+    {"u4", D::k16U4Align8B, M::kNone, ""}, {"b4x16", D::k16U4Align8B, M::kNone, ""},
+    {"u4_align16b", D::k16U4Align16B, M::kNone, ""}, {"b4x16_p64", D::k16U4Align16B, M::kNone, ""},
+    {"u6", D::k16U6Align16B, M::kNone, ""}, {"u6_align16b", D::k16U6Align16B, M::kNone, ""},
+    {"b6x16_p32", D::k16U6Align16B, M::kNone, ""}, {"b6p2x16", D::k16U6Align16B, M::kNone, ""},
+    // Data aliases: what the bytes hold, carried by the map type of their width.
+    {"e4m3", D::kUint8, M::kE4M3, kF8}, {"fp8_e4m3", D::kUint8, M::kE4M3, kF8},
+    {"float_e4m3", D::kUint8, M::kE4M3, kF8}, {"float8_e4m3fn", D::kUint8, M::kE4M3, kF8},
+    {"e5m2", D::kUint8, M::kE5M2, kF8b}, {"fp8_e5m2", D::kUint8, M::kE5M2, kF8b},
+    {"float_e5m2", D::kUint8, M::kE5M2, kF8b}, {"float8_e5m2", D::kUint8, M::kE5M2, kF8b},
+    {"fp8", D::kUint8, M::kAmbiguous, "an 8-bit float (FP8: E4M3 or E5M2)"},
+    {"ue8m0", D::kUint8, M::kNone, "an 8-bit scale factor (UE8M0)"},
+    {"ue4m3", D::kUint8, M::kNone, "an 8-bit scale factor (UE4M3)"},
+    {"s8", D::kUint8, M::kS8, kS8}, {"int8", D::kUint8, M::kS8, kS8}, {"i8", D::kUint8, M::kS8, kS8},
+    {"s16", D::kUint16, M::kNone, kS16}, {"int16", D::kUint16, M::kNone, kS16}, {"i16", D::kUint16, M::kNone, kS16},
+    {"e2m1", D::k16U4Align8B, M::kE2M1, kF4}, {"fp4", D::k16U4Align8B, M::kE2M1, kF4},
+    {"fp4_e2m1", D::k16U4Align8B, M::kE2M1, kF4},
+    {"e2m3", D::k16U6Align16B, M::kE2M3, kF6a}, {"fp6_e2m3", D::k16U6Align16B, M::kE2M3, kF6a},
+    {"e3m2", D::k16U6Align16B, M::kE3M2, kF6b}, {"fp6_e3m2", D::k16U6Align16B, M::kE3M2, kF6b},
+    {"fp6", D::k16U6Align16B, M::kAmbiguous, "a 6-bit float (FP6: E2M3 or E3M2)"},
+};
+constexpr int kNumDataTypeNames = static_cast<int>(sizeof(kDataTypeNameTable) / sizeof(kDataTypeNameTable[0]));
+static_assert(kNumDataTypeNames < 256, "rows are kept in one byte");
+constexpr bool ShortNamesFirst() {
+  for (int i = 0; i < kNumDataTypes; ++i)
+    if (static_cast<int>(kDataTypeNameTable[i].type) != i || !kDataTypeNameTable[i].holds.empty() ||
+        kDataTypeNameTable[i].name != internal_types::kDataTypeShort[i])
+      return false;
+  return true;
+}
+static_assert(ShortNamesFirst(), "row i is the short name of DataType i");
 
 constexpr std::array<std::string_view, kNumInterleaves> kInterleaveFull = {
     "CU_TENSOR_MAP_INTERLEAVE_NONE", "CU_TENSOR_MAP_INTERLEAVE_16B", "CU_TENSOR_MAP_INTERLEAVE_32B"};
@@ -202,7 +252,19 @@ template <size_t kSlots, size_t M>
 constexpr NameIndex<kSlots> MakeIndex(const std::array<Alias, M>& aliases) {
   return MakeIndex<kSlots>(std::array<std::string_view, 0>{}, aliases);
 }
-constexpr NameIndex<256> kDataTypeIndex = MakeIndex<256>(kDataTypeFull, kDataTypeAliases);
+// Every data-type name to its row: the cuda.h enumerators and their bare suffixes ("UINT8") to the row of
+// their type, then the table's names.
+constexpr NameIndex<256> MakeDataTypeIndex() {
+  NameIndex<256> idx;
+  for (int i = 0; i < kNumDataTypes; ++i) {
+    if (!idx.Add(kDataTypeFull[i], static_cast<uint8_t>(i))) throw "NameIndex full";
+    if (!idx.Add(kDataTypeFull[i].substr(24), static_cast<uint8_t>(i))) throw "NameIndex full";  // "UINT8"
+  }
+  for (int r = 0; r < kNumDataTypeNames; ++r)
+    if (!idx.Add(kDataTypeNameTable[r].name, static_cast<uint8_t>(r))) throw "NameIndex full";
+  return idx;
+}
+constexpr NameIndex<256> kDataTypeIndex = MakeDataTypeIndex();
 constexpr NameIndex<32> kInterleaveIndex = MakeIndex<32>(kInterleaveFull, kInterleaveAliases);
 constexpr NameIndex<32> kSwizzleIndex = MakeIndex<32>(internal_types::kSwizzleFull, kSwizzleAliases);
 constexpr NameIndex<32> kL2Index = MakeIndex<32>(kL2Full, kL2Aliases);
@@ -228,7 +290,66 @@ bool ParseIndexed(const NameIndex<kSlots>& idx, std::string_view s, E* out) {
 }
 }  // namespace
 
-bool Parse(std::string_view s, DataType* out) { return ParseIndexed(kDataTypeIndex, s, out); }
+bool Parse(std::string_view s, DataType* out) {
+  uint8_t row = 0;
+  if (!kDataTypeIndex.Find(s, &row) || !kDataTypeNameTable[row].holds.empty()) return false;
+  *out = kDataTypeNameTable[row].type;
+  return true;
+}
+bool ParseDataType(std::string_view s, DataType* out, uint8_t* alias) {
+  uint8_t row = 0;
+  if (!kDataTypeIndex.Find(s, &row)) return false;
+  *out = kDataTypeNameTable[row].type;
+  *alias = kDataTypeNameTable[row].holds.empty() ? kNoDataAlias : row;
+  return true;
+}
+int FindDataTypeName(std::string_view s) {
+  uint8_t row = 0;
+  return kDataTypeIndex.Find(s, &row) ? row : -1;
+}
+const DataTypeName* DataTypeNames(int* count) {
+  *count = kNumDataTypeNames;
+  return kDataTypeNameTable;
+}
+const DataTypeName& DataTypeNameRow(int row) {
+  return kDataTypeNameTable[row >= 0 && row < kNumDataTypeNames ? row : 0];
+}
+std::string_view DataAliasNote(uint8_t alias) {
+  // Built once: one text per data alias.
+  static const std::array<std::string, kNumDataTypeNames>* const notes = [] {
+    auto* n = new std::array<std::string, kNumDataTypeNames>();
+    for (int r = 0; r < kNumDataTypeNames; ++r) {
+      const DataTypeName& d = kDataTypeNameTable[r];
+      if (d.holds.empty()) continue;
+      std::string how;
+      switch (d.type) {
+        case DataType::kUint8: case DataType::kUint16:
+          // Bytes are bytes to a copy: what they mean matters only to the instruction that reads them.
+          how = d.holds.find("integer") != std::string_view::npos
+                    ? " (TMA moves the bytes unchanged: the signedness matters only to the code that reads them, "
+                      "an MMA's .s8 type or a kernel's arithmetic; the map's type fixes the element size, the NaN "
+                      "fill and the reductions)"
+                : d.holds.find("scale") != std::string_view::npos
+                    ? " (TMA moves the bytes unchanged: the scale format matters only to the block-scaled MMA that "
+                      "reads them; the map's type fixes the element size, the NaN fill and the reductions)"
+                    : " (TMA moves the bytes unchanged: the float format matters only to the MMA that reads them; "
+                      "the map's type fixes the element size, the NaN fill and the reductions)";
+          break;
+        case DataType::k16U4Align8B:
+          how = " (two 4-bit values per byte in global and shared memory, as .kind::mxf4 and .kind::mxf4nvf4 read "
+                "them; for .kind::f8f6f4 / mxf8f6f4, which read one value per byte, give 16u4_align16b)";
+          break;
+        default:
+          how = " (16 six-bit values in 12 bytes, padded to 16 bytes in shared memory; the only 6-bit type)";
+          break;
+      }
+      (*n)[r] = std::string(d.name) + " is " + std::string(d.holds) + ", not a tensor-map type: the map uses " +
+                std::string(FullName(d.type)) + how;
+    }
+    return n;
+  }();
+  return alias == kNoDataAlias || alias >= kNumDataTypeNames ? std::string_view() : (*notes)[alias];
+}
 bool Parse(std::string_view s, Interleave* out) { return ParseIndexed(kInterleaveIndex, s, out); }
 bool Parse(std::string_view s, Swizzle* out) { return ParseIndexed(kSwizzleIndex, s, out); }
 bool Parse(std::string_view s, L2Promotion* out) { return ParseIndexed(kL2Index, s, out); }
@@ -243,7 +364,9 @@ std::string_view AcceptedNames(DataType*) {
   return AcceptedList(
       "u8, u16, u32, s32, u64, s64, f16, f32, f64, bf16, f32_ftz, tf32, tf32_ftz, 16u4_align8b, "
       "16u4_align16b, 16u6_align16b (or the CU_TENSOR_MAP_DATA_TYPE_* names; aliases: uint8, int32, "
-      "fp16, half, float, double, bfloat16, b4x16, b4x16_p64, b6x16_p32)");
+      "fp16, half, float, double, bfloat16, b4x16, b4x16_p64, b6x16_p32; what the bytes hold: e4m3, e5m2, "
+      "fp8, ue8m0, ue4m3, s8, int8, s16, int16 (as u8/u16), e2m1, fp4 (16u4_align8b), e2m3, e3m2, fp6 "
+      "(16u6_align16b); docs/schema.md lists every name)");
 }
 std::string_view AcceptedNames(Interleave*) { return "none, 16B, 32B (or CU_TENSOR_MAP_INTERLEAVE_*)"; }
 std::string_view AcceptedNames(Swizzle*) {

@@ -7,8 +7,13 @@
 //   the driver as it is.
 // - Names: `FullName()` gives the cuda.h enumerator (`CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B`), `ShortName()`
 //   the short form used on the command line and in JSON (`128B_atom_32B`). `Parse...()` accepts both, case
-//   insensitively, plus a few documented aliases (`fp16`, `half`, `e4m3` is NOT an alias: it is a
-//   property of the data, not of the map). Parsing never allocates and returns false on an unknown name.
+//   insensitively, plus a few documented aliases (`fp16`, `half`). Parsing never allocates and returns
+//   false on an unknown name.
+// - Data types have one table of names (kDataTypeNames below, documented in docs/schema.md "Data types")
+//   read by every input. A name either spells a CUtensorMapDataType (`bf16`, `half`, `uint8`) or says what
+//   the bytes hold where cuda.h has no such type (`e4m3`, `int8`: a *data alias*, carried by the cuda.h type
+//   of the same width). `Parse(s, DataType*)` takes only the former; `ParseDataType` takes both and says
+//   which data alias was given, so that no input merges the two meanings silently.
 // - Pure functions and constant tables only: no I/O, no allocation on the hot paths, thread-safe.
 #ifndef TMAPGEN_SRC_TMAP_TYPES_H_
 #define TMAPGEN_SRC_TMAP_TYPES_H_
@@ -237,6 +242,7 @@ std::string_view Name(ReduceOp v);   // "add", ...
 inline std::string_view Name(Target v) { return Info(v).name; }  // "sm_90a" (inline: named in every per-target finding)
 std::string_view Name(Encoder v);    // "cuTensorMapEncodeTiled", ...
 
+// Names of the map type only: false for a data alias ("e4m3"), which only ParseDataType reads.
 bool Parse(std::string_view s, DataType* out);
 bool Parse(std::string_view s, Interleave* out);
 bool Parse(std::string_view s, Swizzle* out);
@@ -259,6 +265,39 @@ std::string_view AcceptedNames(Mode*);
 std::string_view AcceptedNames(Direction*);
 std::string_view AcceptedNames(ReduceOp*);
 std::string_view AcceptedNames(Target*);
+
+// ---- the data-type name table ---------------------------------------------------------------------
+// The MMA operand type a data-type name also names, for desc/idesc (PTX ISA 9.7.15 wgmma .atype/.btype,
+// 9.7.16 tcgen05.mma .kind types). The values are desc::ElemType's (src/desc/desc_types.cc checks them).
+enum class MmaOperandType : uint8_t {
+  kF16 = 0, kBF16, kTF32, kE4M3, kE5M2, kE2M3, kE3M2, kE2M1, kS8, kU8,
+  kNone,       // not an MMA operand type (u16, s32, the scale factors ue8m0/ue4m3, the packed map types)
+  kAmbiguous,  // names a width, not one MMA type (fp8: e4m3 or e5m2; fp6: e2m3 or e3m2)
+};
+
+// One name of a data type.
+struct DataTypeName {
+  std::string_view name;  // as documented, lower case ("e4m3"); matched ignoring ASCII case
+  DataType type;          // the one CUtensorMapDataType it stands for in a tensor map
+  MmaOperandType mma;     // what it names as an MMA operand type (desc, idesc)
+  // Data aliases: what the bytes hold ("an 8-bit float (FP8 E4M3)"), cuda.h having no type for it. Empty
+  // for the names of the map type itself.
+  std::string_view holds;
+};
+// The table: row i < kNumDataTypes is the short name of DataType i; then the other spellings of map
+// types; then the data aliases. The cuda.h enumerators (CU_TENSOR_MAP_DATA_TYPE_UINT8, or UINT8) are read
+// as the row of their type.
+const DataTypeName* DataTypeNames(int* count);
+inline constexpr uint8_t kNoDataAlias = 0;  // TensorMapSpec::data_type_alias when no data alias was given
+// The row of a name (cuda.h enumerators included), or -1.
+int FindDataTypeName(std::string_view s);
+const DataTypeName& DataTypeNameRow(int row);
+// Any name: *out is the map type; *alias the row of the data alias given, kNoDataAlias for a name of the
+// map type. False on an unknown name.
+bool ParseDataType(std::string_view s, DataType* out, uint8_t* alias);
+// What a data alias was read as, for reports: "e4m3 is an 8-bit float (FP8 E4M3), not a tensor-map type:
+// the map uses CU_TENSOR_MAP_DATA_TYPE_UINT8 (...)". Empty for kNoDataAlias.
+std::string_view DataAliasNote(uint8_t alias);
 
 }  // namespace tmapgen
 

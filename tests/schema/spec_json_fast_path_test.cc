@@ -193,6 +193,14 @@ TEST(SpecJsonFastPath, HandWrittenTextsReadAlike) {
       R"("tensor_data_type")",
       "{\"tensor_data_type\":\"bf16\",\"global_dim\":[64,\n32],\n\"box_dim\":[8,8]}",
       "{\"name\":\"a\":\"b\"," + base + "}\n,\"target\":\"sm_90a\"}",  // spec_json_fuzz, 2026-12-02
+      // Data-type names of the one table (src/tmap/types.h): data aliases are kept in the spec alike.
+      R"({"tensor_data_type":"e4m3","global_dim":[64,32],"box_dim":[16,8]})",
+      R"({"tensor_data_type":"E5M2","global_dim":[64,32],"box_dim":[16,8]})",
+      R"({"tensor_data_type":"int8","global_dim":[64,32],"box_dim":[16,8]})",
+      R"({"tensor_data_type":"fp8","global_dim":[64,32],"box_dim":[16,8]})",
+      R"({"tensor_data_type":"e2m1","global_dim":[128,32],"box_dim":[128,8]})",
+      R"({"tensor_data_type":"u8","global_dim":[64,32],"box_dim":[16,8]})",
+      R"({"tensor_data_type":"e4m3x","global_dim":[64,32],"box_dim":[16,8]})",
   };
   for (const std::string& t : texts) c.Check(t);
   EXPECT_GE(c.taken(), 30u);

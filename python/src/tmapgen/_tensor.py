@@ -329,6 +329,8 @@ def for_tensor(tensor: Any, box: Optional[Sequence[int]] = None, *, swizzle: Opt
     # Dims innermost first; the innermost dimension counts values (two per byte for packed 4-bit pairs).
     dims = [int(x) for x in reversed(v.shape)]
     dims[0] *= v.lanes
+    origin.append("global_dim %s (innermost first) is the shape %s (outermost first) reversed%s"
+                  % (dims, list(v.shape), " (dimension 0 counts %d values per element)" % v.lanes if v.lanes > 1 else ""))
     if v.strides_bits is None:  # C-contiguous
         acc, sb = v.stored_bits, []
         for i in range(rank - 1, -1, -1):
@@ -372,12 +374,15 @@ def for_tensor(tensor: Any, box: Optional[Sequence[int]] = None, *, swizzle: Opt
         if len(b) != rank:
             raise _error("box: %d values for a %d-dimensional tensor (the box is in the tensor's order, like "
                             "its shape %s)" % (len(b), rank, list(v.shape)))
-        b = list(reversed(b))
-        spec_fields["box_dim"] = b
+        spec_fields["box_dim"] = list(reversed(b))
+        origin.append("box_dim %s (innermost first) is the box %s given in the tensor's order (outermost first) "
+                      "reversed: box_dim[i] = box[%d - i]" % (spec_fields["box_dim"], b, rank - 1))
     if element_strides is not None:
         e = [int(x) for x in element_strides]
         if len(e) != rank:
             raise _error("element_strides: %d values for a %d-dimensional tensor (in the tensor's order)"
                             % (len(e), rank))
         spec_fields["element_strides"] = list(reversed(e))
-    return TensorMapSpec._with_origin(spec_fields, origin)
+        origin.append("element_strides %s (innermost first) are the element_strides %s given in the tensor's order reversed"
+                      % (spec_fields["element_strides"], e))
+    return TensorMapSpec._with_origin(spec_fields, origin, box is not None)

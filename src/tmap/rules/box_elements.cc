@@ -11,9 +11,11 @@
 namespace tmapgen::rules {
 
 // ---- box ----
-void MsgBoxRange(const TensorMapSpec&, const Finding& f, TextOut& o) {
-  if (f.value == 0) return TextAppend(&o, "box_dim[", f.index, "] = 0: a box has at least one element per dimension");
-  return TextAppend(&o, "box_dim[", f.index, "] = ", f.value, " exceeds 256 elements, the largest box extent");
+void MsgBoxRange(const TensorMapSpec& s, const Finding& f, TextOut& o) {
+  if (f.value == 0)
+    return TextAppend(&o, "box_dim[", f.index, "] ", BoxOrder(s, f.index), " = 0: a box has at least one element per dimension");
+  return TextAppend(&o, "box_dim[", f.index, "] ", BoxOrder(s, f.index), " = ", f.value,
+                    " exceeds 256 elements, the largest box extent");
 }
 namespace {
 // Whether box_dim[i] > 256 becomes the whole dimension: when the tensor has at most 256 elements along it (so that
@@ -35,7 +37,7 @@ bool PatchBoxRange(const Finding& f, TensorMapSpec* s) {
   return true;
 }
 void MsgBoxInner16(const TensorMapSpec& s, const Finding& f, TextOut& o) {
-  return TextAppend(&o, "box_dim[0] = ", s.box_dim[0], " x ", DT(s), " = ", Bits(f.value),
+  return TextAppend(&o, "box_dim[0] ", BoxOrder(s, 0), " = ", s.box_dim[0], " x ", DT(s), " = ", Bits(f.value),
              " is not a multiple of 16 bytes, as every box row must be");
 }
 namespace {
@@ -58,7 +60,8 @@ bool PatchBoxInner16(const Finding&, TensorMapSpec* s) {
   return true;
 }
 void MsgBoxPacked128(const TensorMapSpec& s, const Finding& f, TextOut& o) {
-  return TextAppend(&o, "box_dim[0] = ", f.value, ": ", FullName(s.data_type), " copies rows of exactly 128 elements");
+  return TextAppend(&o, "box_dim[0] ", BoxOrder(s, 0), " = ", f.value, ": ", FullName(s.data_type),
+                    " copies rows of exactly 128 elements");
 }
 void FixBoxPacked128(const TensorMapSpec&, const Finding&, TextOut& o) { return TextAppend(&o, "set box_dim[0] = 128"); }
 bool PatchBoxPacked128(const Finding&, TensorMapSpec* s) {
@@ -69,16 +72,18 @@ void MsgBoxExceedsTensor(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   // What one step of dimension i is in the box: an element of a row (0), a row (1), a slice of rows (2 and up).
   const int i = f.index;
   const int64_t n = f.value - f.limit;
-  return TextAppend(&o, "box_dim[", i, "] = ", f.value, " is larger than global_dim[", i, "] = ", f.limit,
-             ": every copy fills ", n, When(i == 0, " element"), When(i == 1, " row"), When(i >= 2, " slice"),
-             When(n != 1, 's'), When(i == 0, " per row"), When(i >= 2, " along dimension ", i), " with ",
+  return TextAppend(&o, "box_dim[", i, "] ", BoxOrder(s, f.index), " = ", f.value, " is larger than global_dim[", i,
+             "] = ", f.limit, ": every copy fills ", n, When(i == 0, " element"), When(i == 1, " row"),
+             When(i >= 2, " slice"), When(n != 1, 's'), When(i == 0, " per row"), When(i >= 2, " along dimension ", i),
+             " with ",
              s.oob_fill == OobFill::kNone ? "zeros" : "OOB-NaN", " and still counts them in the transaction bytes");
 }
 void FixBoxExceedsTensor(const TensorMapSpec&, const Finding& f, TextOut& o) {
   return TextAppend(&o, "box_dim[", f.index, "] = ", f.limit, " moves only real data, if the consumer allows it");
 }
 void MsgGather4BoxRows(const TensorMapSpec& s, const Finding& f, TextOut& o) {
-  return TextAppend(&o, "box_dim[1] = ", f.value, ": in ", Name(s.mode), " mode each of the four rows is its own box, "
+  return TextAppend(&o, "box_dim[1] ", BoxOrder(s, 1), " = ", f.value, ": in ", Name(s.mode),
+                    " mode each of the four rows is its own box, "
              "so the box is one row high");
 }
 void FixGather4BoxRows(const TensorMapSpec&, const Finding&, TextOut& o) {

@@ -26,6 +26,25 @@ inline uint64_t RoundUpTo(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; 
 inline Bytes Bits(int64_t bits) { return Bytes{bits}; }  // "600 B", "0.500 B" (rule_text.h)
 inline std::string_view DT(const TensorMapSpec& s) { return ShortName(s.data_type); }
 inline std::string_view SW(Swizzle w) { return FullName(w); }
+// The order box_dim[i] was read in, written after "box_dim[i] " in the box rules' messages, so that a value typed
+// in the other order is recognised: "(innermost first: the 2nd value)" for a box given as box_dim is (JSON,
+// --box, Python box_dim), or, for a box given in the tensor's order and reversed (Python for_tensor), which
+// value of that box it was. Constant texts, no allocation; the usual ones are at most 32 bytes, which a rule
+// text copies inline (rule_text.h).
+inline std::string_view BoxOrder(const TensorMapSpec& s, uint32_t i) {
+  static constexpr std::string_view kInner[kMaxRank] = {
+      "(innermost first: the 1st value)", "(innermost first: the 2nd value)", "(innermost first: the 3rd value)",
+      "(innermost first: the 4th value)", "(innermost first: the 5th value)"};
+  static constexpr std::string_view kGiven[kMaxRank] = {
+      "(innermost first: box[0] of for_tensor's box, which is outermost first)",
+      "(innermost first: box[1] of for_tensor's box, which is outermost first)",
+      "(innermost first: box[2] of for_tensor's box, which is outermost first)",
+      "(innermost first: box[3] of for_tensor's box, which is outermost first)",
+      "(innermost first: box[4] of for_tensor's box, which is outermost first)"};
+  const uint32_t r = Rank(s);
+  if (i >= r) return "(innermost first)";
+  return s.box_given_outermost_first ? kGiven[r - 1 - i] : kInner[i];
+}
 // Elements along dim 0 that make a multiple of 16 bytes: 128 / gcd(bits, 128).
 inline uint32_t Inner16Step(int bits) {
   int a = bits, b = 128;
