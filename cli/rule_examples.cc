@@ -68,6 +68,7 @@ constexpr Example kExamples[] = {
     {"mode-direction", "--mode gather4 --direction store"},
     {"swizzle-flip8b-load-only", "--swizzle 128B_atom_32B_flip_8B --direction store --target sm_100a"},
     {"reduce-op-type", "--direction reduce --reduce-op xor"},
+    {"store-past-row-end", "--dtype u8 --dims 466,64 --strides 480 --box 64,64 --swizzle none --direction store"},
     {"target-swizzle-atomicity", "--swizzle 128B_atom_32B --target sm_90a"},
     {"target-sub-byte", "--dtype 16u4_align8b --box 128,64 --target sm_90a"},
     {"target-mode", "--mode gather4 --target sm_90a"},

@@ -94,6 +94,7 @@ inline constexpr Covered kFastPathCovers[] = {
     {"mode-direction", Severity::kError, internal::kG | internal::kS | internal::kW128, false, "the mode's directions"},
     {"swizzle-flip8b-load-only", Severity::kError, kAllModes, false, "not FLIP_8B with a store"},
     {"reduce-op-type", Severity::kError, internal::kT | internal::kI | internal::kW, false, "scope: no reduction"},
+    {"store-past-row-end", Severity::kWarning, kAllModes, false, "scope: no reduction; not a store, or row bytes % 16 == 0"},
     {"target-swizzle-atomicity", Severity::kError, kAllModes, true, "no atomicity swizzle below cc 10.0"},
     {"target-sub-byte", Severity::kError, kAllModes, true, "scope: no sub-byte type"},
     {"target-mode", Severity::kError, internal::kW | internal::kW128 | internal::kG | internal::kS, true,

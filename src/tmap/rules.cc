@@ -199,6 +199,12 @@ constexpr Rule kRules[] = {
      "bf16; .inc/.dec: u32; .and/.or/.xor: u32, s32, u64).",
      CheckReduceOpType, MsgReduceOpType, FixReduceOpType, nullptr,
      "PTX ISA 9.2 section 9.7.9.25.5.3 (cp.reduce.async.bulk.tensor); bitwise ops measured on an H200 (docs/hardware.md)"},
+    {"store-past-row-end", Severity::kWarning, kAll, false, "global_dim[0]",
+     "A store or reduction whose row (global_dim[0] x element size) is not a multiple of 16 bytes also writes the rest "
+     "of the row's last 16-byte chunk, past the row's end (into the row pitch's padding, or past the tensor's end).",
+     CheckStorePastRowEnd, MsgStorePastRowEnd, FixStorePastRowEnd, nullptr,
+     "measured: H200 sm_90, driver 580.159.04 (docs/model.md M7: stores and reductions write the whole 16-byte chunk "
+     "holding a row's last element; tests/model/gpu/tma_probe.cu)"},
     {"target-swizzle-atomicity", Severity::kError, kAll, true, "swizzle",
      "The 128B_ATOM_* swizzles need compute capability 10.0 or later.",
      CheckTargetAtomicity, MsgTargetAtomicity, FixTargetAtomicity, PatchSwizzle128,

@@ -137,6 +137,7 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
   ok &= (s.oob_fill == OobFill::kNone) | ty.is_float;
   ok &= (set & IgnoredFields(M)) == 0;
   ok &= (s.swizzle != Swizzle::k128BAtom32BFlip8B) | (dir != Direction::kStore);
+  ok &= (dir != Direction::kStore) | ((row & 15) == 0);  // store-past-row-end
   if constexpr (M == Mode::kGather4 || M == Mode::kIm2colW128) ok &= dir != Direction::kStore;
   if constexpr (M == Mode::kScatter4) ok &= dir == Direction::kStore;
 

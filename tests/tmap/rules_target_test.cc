@@ -805,6 +805,8 @@ std::vector<Violation> OneViolationPerRule() {
   s = WithTarget(TiledF16(), Target::kSm100a); s.swizzle = Swizzle::k128BAtom32BFlip8B;
   s.direction = Direction::kStore; add("swizzle-flip8b-load-only", s);
   s = TiledF16(); s.direction = Direction::kReduce; s.reduce_op = ReduceOp::kInc; add("reduce-op-type", s);
+  s = TiledF16NoSwizzle(); s.direction = Direction::kStore; s.data_type = DataType::kUint8; s.global_dim[0] = 466;
+  s.global_strides[0] = 480; add("store-past-row-end", s);
   s = TiledF16(); s.swizzle = Swizzle::k128BAtom32B; add("target-swizzle-atomicity", s);
   add("target-sub-byte", WithTarget(PackedU4Align8(), Target::kSm90a));
   add("target-mode", WithTarget(Scatter4F16(), Target::kSm100));

@@ -983,6 +983,104 @@ TEST(ReduceOpType, PtxTypeTable) {
   EXPECT_TRUE(Clear(l, "reduce-op-type"));
 }
 
+// ============================== stores past the end of a row ==============================
+// docs/model.md M7 (measured on an H200): along dimension 0 a store or reduction writes the whole 16-byte chunk
+// that holds a row's last element. A u8 row of 466 bytes is written up to byte 479 (ceil16(466) = 480: 14 bytes
+// past its end); an s32 row of 466 elements (1,864 bytes) up to 1,871 (ceil16 = 1,872: 8 bytes past).
+TensorMapSpec StoreRows(DataType t, uint64_t dim0, uint64_t pitch, uint32_t box0) {
+  TensorMapSpec s = TiledF16NoSwizzle();
+  s.direction = Direction::kStore;
+  s.data_type = t;
+  s.global_dim = {dim0, 64, 0, 0, 0};
+  s.global_strides = {pitch, 0, 0, 0};
+  s.box_dim = {box0, 64, 0, 0, 0};
+  return s;
+}
+
+TEST(StorePastRowEnd, U8RowOf466BytesWrites14BytesPastItsEnd) {
+  const TensorMapSpec s = StoreRows(DataType::kUint8, 466, 480, 64);
+  ASSERT_TRUE(TripsWarning(s, "store-past-row-end"));
+  const Validation v = ValidateSpec(s);
+  const Finding* f = FindingOf(v, "store-past-row-end");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->uvalue(), 466u);
+  EXPECT_EQ(f->limit, 480);
+  EXPECT_EQ(FieldPath(Rules()[f->rule], s, *f), "global_dim[0]");
+  const std::string msg = MessageOf(s, v, "store-past-row-end");
+  EXPECT_NE(msg.find("global_dim[0] = 466 u8 elements make a 466-byte row"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("bytes 466-479 of it, 14 bytes past its end"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("the 14 bytes that the row pitch global_strides[0] = 480 B leaves after each row"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("after the tensor's last row they land past its last element"), std::string::npos) << msg;
+  const std::string fix = FixOf(s, v, "store-past-row-end");
+  EXPECT_NE(fix.find("14 bytes of slack after the tensor's last row"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("global_dim[0] = 480, a whole number of chunks"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("global_dim[0] = 464 (the row's whole 16-byte chunks)"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("the last 2 elements of each row"), std::string::npos) << fix;
+}
+
+TEST(StorePastRowEnd, S32RowOf1864BytesWrites8BytesPastItsEnd) {
+  TensorMapSpec s = StoreRows(DataType::kInt32, 466, 1872, 32);
+  ASSERT_TRUE(TripsWarning(s, "store-past-row-end"));
+  const Validation v = ValidateSpec(s);
+  EXPECT_EQ(FindingOf(v, "store-past-row-end")->uvalue(), 1864u);
+  EXPECT_EQ(FindingOf(v, "store-past-row-end")->limit, 1872);
+  EXPECT_NE(MessageOf(s, v, "store-past-row-end").find("8 bytes past its end"), std::string::npos);
+  EXPECT_NE(FixOf(s, v, "store-past-row-end").find("global_dim[0] = 464 (the row's whole"), std::string::npos);
+  // A reduction writes the same chunks (M7).
+  s.direction = Direction::kReduce;
+  s.reduce_op = ReduceOp::kAdd;
+  s.set_fields |= kFieldReduceOp;
+  ASSERT_TRUE(TripsWarning(s, "store-past-row-end"));
+  EXPECT_NE(MessageOf(s, ValidateSpec(s), "store-past-row-end").find("a reduction combines into whole 16-byte chunks"),
+            std::string::npos);
+}
+
+TEST(StorePastRowEnd, WholeChunkRowsLoadsAndInterleavedMapsDoNotFire) {
+  // Rows of exactly 30 and 29 chunks: nothing past the end.
+  EXPECT_TRUE(Clear(StoreRows(DataType::kUint8, 480, 480, 64), "store-past-row-end"));
+  EXPECT_TRUE(Clear(StoreRows(DataType::kUint8, 464, 480, 64), "store-past-row-end"));
+  EXPECT_TRUE(Clear(StoreRows(DataType::kInt32, 468, 1872, 32), "store-past-row-end"));
+  // Loads fill from exactly global_dim[0] (M7): no load direction fires.
+  for (Direction d : {Direction::kLoadCta, Direction::kLoadCluster, Direction::kPrefetch}) {
+    TensorMapSpec l = StoreRows(DataType::kUint8, 466, 480, 64);
+    l.direction = d;
+    EXPECT_TRUE(Clear(l, "store-past-row-end")) << Name(d);
+  }
+  // Interleaved stores write whole 16- or 32-byte slices (M6).
+  TensorMapSpec il = Interleave16Rank3();
+  il.direction = Direction::kStore;
+  EXPECT_TRUE(Clear(il, "store-past-row-end", Verdict::kAny));
+}
+
+TEST(StorePastRowEnd, OneRowTensorsSpillPastTheTensorsEnd) {
+  TensorMapSpec s = StoreRows(DataType::kUint8, 466, 480, 64);
+  s.rank = 1;
+  s.global_dim = {466, 0, 0, 0, 0};
+  s.global_strides = {0, 0, 0, 0};
+  s.box_dim = {64, 0, 0, 0, 0};
+  ASSERT_TRUE(TripsWarning(s, "store-past-row-end"));
+  EXPECT_NE(MessageOf(s, ValidateSpec(s), "store-past-row-end").find("the tensor is one row, so they land past its last "
+                                                                     "element"), std::string::npos);
+  // A row shorter than one chunk has no whole chunk to store through a map.
+  s.global_dim = {11, 0, 0, 0, 0};
+  s.box_dim = {16, 0, 0, 0, 0};
+  const Validation v = ValidateSpec(s);
+  EXPECT_NE(FixOf(s, v, "store-past-row-end").find("write the rows by other means"), std::string::npos) << Dump(s, v);
+}
+
+// The validator's fast path must not answer a spec the rule fires on (src/tmap/fast_path.h).
+TEST(StorePastRowEnd, FastPathDefersToTheTable) {
+  const TensorMapSpec s = StoreRows(DataType::kUint8, 466, 480, 64);
+  Validation fast;
+  EXPECT_FALSE(ValidateFastPath(s, &fast));
+  EXPECT_FALSE(ValidateFastPath(WithoutTarget(s), &fast));
+  Validation table;
+  ValidateByTable(s, &table);
+  EXPECT_TRUE(HasRule(table, "store-past-row-end"));
+  TensorMapSpec whole = StoreRows(DataType::kUint8, 480, 480, 64);
+  EXPECT_TRUE(ValidateFastPath(whole, &fast));
+}
+
 // ============================== shared memory ==============================
 // [CPG] alignment table (quoted in [SPEC] 1.8): "Shared memory address: must be 128 byte aligned."
 TEST(SmemAlign128, AddressAndAlignment) {

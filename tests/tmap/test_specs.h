@@ -86,6 +86,7 @@ inline constexpr std::string_view kCoveredRuleIds[] = {
     "mode-direction",                    // rules_tiled_test.cc, rules_im2col_test.cc
     "swizzle-flip8b-load-only",          // rules_tiled_test.cc
     "reduce-op-type",                    // rules_tiled_test.cc, rules_im2col_test.cc
+    "store-past-row-end",                // rules_tiled_test.cc
     "target-swizzle-atomicity",          // rules_target_test.cc
     "target-sub-byte",                   // rules_target_test.cc
     "target-mode",                       // rules_target_test.cc

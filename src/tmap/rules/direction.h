@@ -1,4 +1,5 @@
-// direction.h: the rules about the declared use: modes per direction, the 8-byte flip, reduction operations.
+// direction.h: the rules about the declared use: modes per direction, the 8-byte flip, reduction operations,
+//   stores past the end of a row.
 //
 // Contract (src/tmap/rule.h)
 // - The checks are defined here, inline, so that the table in src/tmap/rules.cc calls them directly and
@@ -65,6 +66,21 @@ inline void CheckReduceOpType(const CheckContext& c, uint16_t r, FindingList* o)
 }
 void MsgReduceOpType(const TensorMapSpec& s, const Finding&, TextOut& o);
 void FixReduceOpType(const TensorMapSpec& s, const Finding&, TextOut& o);
+
+// ---- stores past the end of a row ----
+// Measured on an H200 (docs/model.md M7): along dimension 0 a store or a reduction writes the whole 16-byte
+// chunk that holds a row's last element, so a row whose bytes (global_dim[0] x element size) are not a multiple
+// of 16 gets the rest of that chunk written past its end. Interleaved maps count dimension 0 in whole 16- or
+// 32-byte slices (M6): their rows end on a chunk. Value: the row's bytes; limit: the row rounded up to 16 bytes.
+inline void CheckStorePastRowEnd(const CheckContext& c, uint16_t r, FindingList* o) {
+  const TensorMapSpec& s = c.spec;
+  if (!IsStoreLike(s.direction) || s.interleave != Interleave::kNone) return;
+  if (s.global_dim[0] == 0 || s.global_dim[0] > k2Pow32) return;  // global-dim-range reports those
+  const uint64_t row = RowBytes(s);
+  if ((row & 15) != 0) o->AddU(r, 0, row, static_cast<int64_t>(RoundUpTo(row, 16)));
+}
+void MsgStorePastRowEnd(const TensorMapSpec& s, const Finding& f, TextOut& o);
+void FixStorePastRowEnd(const TensorMapSpec& s, const Finding& f, TextOut& o);
 
 }  // namespace tmapgen::rules
 
