@@ -405,8 +405,9 @@ std::string RenderSmemText(const SmemDescReport& r, bool color) {
     o += Row("map", StrCat(Name(md.map.mode), " ", ShortName(md.map.data_type), ", swizzle ", ShortName(md.map.swizzle),
                         ", box rows of ", md.inner_bytes, " B x ", md.rows, " rows", md.slabs > 1 ? StrCat(" x ", md.slabs, " slabs") : ""));
     o += Row("destination", md.smem_known ? Hex(md.dst) : std::string("unknown (assumed 0x0, on the swizzle repeat)"));
+    const std::string_view note = md.type_inferred ? TypeFromMapNote(md.map.data_type, md.use.arch) : std::string_view();
     o += Row("feeds", StrCat("operand ", Name(md.use.operand), ", ", Name(md.use.major), "-major, ", Name(md.layout.type),
-                          md.type_inferred ? " (from the map's data type)" : ""));
+                          !md.type_inferred ? "" : note.empty() ? " (from the map's data type)" : StrCat(" (", note, ")")));
     o += Row("matching descriptor", V64(md.desc.bits()));
     if (r.user_value) {
       const ChunkCompare cc = CompareChunks(md, d);
@@ -498,6 +499,9 @@ void WriteSmemJson(const SmemDescReport& r, json::Writer* w) {
     w->Key("inner_bytes").Uint(md.inner_bytes).Key("rows").Uint(md.rows).Key("slabs").Uint(md.slabs);
     w->Key("destination").String(Hex(md.dst)).Key("destination_known").Bool(md.smem_known);
     w->Key("dtype").String(Name(md.layout.type)).Key("dtype_inferred").Bool(md.type_inferred);
+    if (md.type_inferred && !TypeFromMapNote(md.map.data_type, md.use.arch).empty())
+      w->Key("map_dtype").String(ShortName(md.map.data_type))
+          .Key("dtype_note").String(TypeFromMapNote(md.map.data_type, md.use.arch));
     if (r.user_value) {
       const ChunkCompare cc = CompareChunks(md, d);
       w->Key("chunks_compared").Uint(cc.compared ? cc.total : 0).Key("chunks_mismatched").Uint(cc.mismatched);

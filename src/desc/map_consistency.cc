@@ -15,11 +15,32 @@ bool ElemTypeForMap(DataType t, ElemType* out, bool* padded) {
     case DataType::kFloat32: case DataType::kFloat32Ftz: case DataType::kTfloat32: case DataType::kTfloat32Ftz:
       *out = ElemType::kTF32;
       return true;
-    case DataType::kUint8: *out = ElemType::kE4M3; return true;
+    case DataType::kUint8: *out = ElemType::kU8; return true;  // the layout is any 8-bit type's (TypeFromMapNote)
     case DataType::k16U4Align8B: *out = ElemType::kE2M1; return true;
     case DataType::k16U4Align16B: *out = ElemType::kE2M1; *padded = true; return true;
     case DataType::k16U6Align16B: *out = ElemType::kE2M3; *padded = true; return true;
     default: return false;
+  }
+}
+
+std::string_view TypeFromMapNote(DataType t, DescArch arch) {
+  const bool wg = arch == DescArch::kWgmma;
+  switch (t) {
+    case DataType::kFloat16: case DataType::kBfloat16: case DataType::kTfloat32: return "";
+    case DataType::kFloat32: case DataType::kFloat32Ftz: case DataType::kTfloat32Ftz:
+      return wg ? "the map's 32-bit elements, read as .tf32 by wgmma, its only 32-bit operand type"
+                : "the map's 32-bit elements, read as tf32 by .kind::tf32, the only 32-bit operand type";
+    case DataType::kUint8:
+      return wg ? "the map says u8: 8-bit elements whose type the instruction decides: wgmma .atype/.btype e4m3 or e5m2, "
+                  "or u8 or s8 for integer wgmma"
+                : "the map says u8: 8-bit elements whose type the MMA decides: the instruction descriptor's A/B type "
+                  "fields, e4m3, e5m2, ... under .kind::f8f6f4, u8 or s8 under .kind::i8";
+    case DataType::k16U4Align8B: case DataType::k16U4Align16B:
+      return "the map's 4-bit elements, read as e2m1, the one 4-bit type of .kind::f8f6f4, .kind::mxf4 and .kind::mxf4nvf4";
+    case DataType::k16U6Align16B:
+      return "the map's 6-bit elements, padded to 8 bits: e2m3 or e3m2 is the choice of the instruction descriptor's "
+             "A/B type fields under .kind::f8f6f4 and .kind::mxf8f6f4; the layout is the same";
+    default: return "";
   }
 }
 

@@ -22,6 +22,7 @@
 #define TMAPGEN_SRC_DESC_MAP_CONSISTENCY_H_
 
 #include <cstdint>
+#include <string_view>
 
 #include "src/tmap/derived_facts.h"
 #include "src/desc/desc_types.h"
@@ -63,8 +64,14 @@ struct MapDerivation {
   SmemDesc desc;                // the descriptor that reads it as written
 };
 
-// The MMA element type of a map data type (8-bit maps give e4m3 unless the use names a type).
+// The MMA element type of a map data type, as far as the map decides it: f16, bf16; tf32 for the 32-bit types;
+// u8 for UINT8 (an 8-bit layout: e4m3, e5m2, u8 or s8 is the MMA's choice); e2m1 for 16U4; e2m3 for 16U6 (a
+// 6-bit layout: e2m3 or e3m2 is the instruction descriptor's choice). Only the element size shapes the layout.
 bool ElemTypeForMap(DataType t, ElemType* out, bool* padded);
+// What the MMA, not the map, decides about the element type read from a map of type t ("" where the map's type
+// is the operand type): wgmma's .atype/.btype (PTX ISA 9.2 section 9.7.15.5.1), the tcgen05 instruction
+// descriptor's A/B type fields per .kind (section 9.7.16.4.2, Tables 42-44).
+std::string_view TypeFromMapNote(DataType t, DescArch arch);
 
 void DeriveFromMap(const TensorMapSpec& map, const MapUse& use, MapDerivation* out);
 

@@ -94,5 +94,40 @@ TEST(Text, ColorsOnlyWhenAsked) {
   EXPECT_NE(RenderSmemText(r, true).find('\033'), std::string::npos);
 }
 
+// A UINT8 map (cuda.h CU_TENSOR_MAP_DATA_TYPE_UINT8) says only that its elements are 8 bits: what they hold is the
+// MMA's choice (PTX ISA 9.2 section 9.7.15.5.1: wgmma .atype/.btype .e4m3/.e5m2, or .u8/.s8 for integer wgmma;
+// section 9.7.16.4.2, Tables 42-44: the tcgen05 instruction descriptor's A/B type fields, e4m3/e5m2/e2m3/e3m2/e2m1
+// under .kind::f8f6f4, u8/s8 under .kind::i8). The report names the map's type and what decides the rest.
+TEST(Text, AU8MapIsCalledU8AndTheMmaDecidesWhatItHolds) {
+  for (DescArch arch : {DescArch::kTcgen05, DescArch::kWgmma}) {
+    SmemDescReport r;
+    MapUse use;
+    use.arch = arch;
+    DeriveFromMap(test::Map2d(DataType::kUint8, 128, 128, Swizzle::k128B, 0x400), use, &r.map);
+    r.has_map = true;
+    r.has_layout = true;
+    r.layout = r.map.layout;
+    r.facts = r.map.facts;
+    r.desc = r.map.desc;
+    FinishSmemReport(&r);
+    const std::string t = RenderSmemText(r, false);
+    SCOPED_TRACE(t);
+    EXPECT_EQ(t.find("e4m3 (from the map's data type)"), std::string::npos);
+    EXPECT_NE(t.find("K-major, u8 (the map says u8: 8-bit elements whose type the "), std::string::npos);
+    if (arch == DescArch::kWgmma) {
+      EXPECT_NE(t.find("wgmma .atype/.btype e4m3 or e5m2, or u8 or s8 for integer wgmma"), std::string::npos);
+    } else {
+      EXPECT_NE(t.find("A/B type fields, e4m3, e5m2, ... under .kind::f8f6f4, u8 or s8 under .kind::i8"), std::string::npos);
+    }
+    json::Writer w;
+    WriteSmemJson(r, &w);
+    EXPECT_NE(w.str().find("\"dtype\":\"u8\",\"dtype_inferred\":true,\"map_dtype\":\"u8\",\"dtype_note\":\"the map says u8"),
+              std::string::npos) << w.str();
+  }
+  // A bf16 map decides its operand type: no note.
+  const SmemDescReport b = MapReport(Swizzle::k128B, 64, 0x400);
+  EXPECT_NE(RenderSmemText(b, false).find("bf16 (from the map's data type)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tmapgen::desc
