@@ -10,7 +10,8 @@ namespace tmapgen::fuzz {
 inline bool SameFacts(const DerivedFacts& a, const DerivedFacts& b) {
   return a.encoder == b.encoder && a.element_bits == b.element_bits && a.smem_element_bits == b.smem_element_bits &&
          a.inner_box_bytes == b.inner_box_bytes && a.elements_per_copy == b.elements_per_copy &&
-         a.transaction_bytes == b.transaction_bytes && a.halo_adds_bytes == b.halo_adds_bytes &&
+         a.bytes_per_copy == b.bytes_per_copy && a.transaction_bytes == b.transaction_bytes &&
+         a.halo_adds_bytes == b.halo_adds_bytes &&
          a.bytes_per_halo_pixel == b.bytes_per_halo_pixel && a.smem_footprint_bytes == b.smem_footprint_bytes &&
          a.smem_row_pitch == b.smem_row_pitch && a.coord0_multiple == b.coord0_multiple &&
          a.smem_alignment_required == b.smem_alignment_required &&

@@ -90,7 +90,8 @@ std::string ResultJson(const Result& r) {
 
 const char* kReportDoc =
     "What tmapgen says about one spec: the verdict, every finding with its fix, and the facts a kernel\n"
-    "needs (transaction bytes, shared-memory footprint and alignment, swizzle repeat, PTX forms, targets).\n\n"
+    "needs (bytes per copy and how the copy completes, shared-memory footprint and alignment, swizzle repeat,\n"
+    "PTX forms, targets).\n\n"
     "str(report) is the command line's text report; to_json() its JSON report (docs/json-report.md).\n"
     "A Report is never an error: an invalid spec gives valid=False and its diagnostics.";
 
@@ -284,8 +285,18 @@ void BindReport(nb::module_& m) {
   c.def_prop_ro("inner_box_bytes", [](const Result& r) { return Facts(NeedSpec(r)).inner_box_bytes; },
                 "Bytes of the innermost box dimension (box_dim[0], or channels_per_pixel for im2col) in shared memory.");
   c.def_prop_ro("elements_per_copy", [](const Result& r) { return Facts(NeedSpec(r)).elements_per_copy; });
+  c.def_prop_ro("bytes_per_copy", [](const Result& r) { return Facts(NeedSpec(r)).bytes_per_copy; },
+                "Bytes of tensor data one copy moves, in every direction: what a load writes into shared memory, what\n"
+                "a store or reduction reads from shared memory into global memory, what a prefetch brings into L2.");
   c.def_prop_ro("transaction_bytes", [](const Result& r) { return Facts(NeedSpec(r)).transaction_bytes; },
-                "Bytes one copy moves: the mbarrier expect_tx count of a load.");
+                "The mbarrier complete_tx count of a load (arm the mbarrier with it: mbarrier.arrive.expect_tx).\n"
+                "0 for store, reduce and prefetch, which signal no mbarrier (see completion and bytes_per_copy).");
+  c.def_prop_ro("completion",
+                [](const Result& r) { return std::string(Name(CompletionOf(NeedSpec(r).spec.direction))); },
+                "How a copy completes: \"mbarrier::complete_tx::bytes\" (load, load_cluster), \"bulk_group\" (store,\n"
+                "reduce: cp.async.bulk.commit_group / wait_group.read) or \"none\" (prefetch).");
+  c.def_prop_ro("smem_role", [](const Result& r) { return std::string(Name(SmemRoleOf(NeedSpec(r).spec.direction))); },
+                "What shared memory is to the copy: \"destination\" (loads), \"source\" (store, reduce), \"none\" (prefetch).");
   c.def_prop_ro("bytes_per_halo_pixel",
                 [](const Result& r) -> nb::object {
                   const DerivedFacts f = Facts(NeedSpec(r));
@@ -294,7 +305,8 @@ void BindReport(nb::module_& m) {
                 nb::sig("def bytes_per_halo_pixel(self) -> int | None"),
                 "im2col::w modes: bytes each halo pixel (wHalo, an instruction operand) adds to a copy; else None.");
   c.def_prop_ro("smem_bytes", [](const Result& r) { return Facts(NeedSpec(r)).smem_footprint_bytes; },
-                "Shared memory one copy's destination must provide (the footprint), bytes.");
+                "Shared memory one copy occupies (the footprint), bytes: the destination of a load, the source of\n"
+                "a store or reduction; 0 for a prefetch.");
   c.def_prop_ro("smem_footprint_bytes", [](const Result& r) { return Facts(NeedSpec(r)).smem_footprint_bytes; }, "Same as smem_bytes.");
   c.def_prop_ro("smem_row_pitch", [](const Result& r) { return Facts(NeedSpec(r)).smem_row_pitch; },
                 "Bytes from one box row to the next in shared memory.");

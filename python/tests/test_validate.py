@@ -41,6 +41,27 @@ def test_valid_gemm_tile_facts():
     assert r.derived["transaction_bytes"] == r.transaction_bytes
 
 
+def test_facts_are_worded_per_direction():
+    # PTX ISA 9.2 sections 9.7.9.25.5.2-9.7.9.25.5.4: loads into shared memory complete with
+    # .mbarrier::complete_tx::bytes (the mbarrier counts the box's 64 x 128 x 2 bytes); stores and reductions
+    # into global memory with .bulk_group (no mbarrier; shared memory is their source); a prefetch to L2 has
+    # neither shared memory nor a completion mechanism.
+    box = 64 * 128 * 2
+    load = tmapgen.validate(**GEMM_TILE, target="sm_90a")
+    assert (load.bytes_per_copy, load.transaction_bytes, load.completion, load.smem_role) == \
+        (box, box, "mbarrier::complete_tx::bytes", "destination")
+    for direction in ("store", "reduce"):
+        extra = {"reduce_op": "add"} if direction == "reduce" else {}
+        r = tmapgen.validate(**GEMM_TILE, target="sm_90a", direction=direction, **extra)
+        assert r.valid, r.errors
+        assert (r.bytes_per_copy, r.transaction_bytes, r.completion, r.smem_role) == (box, 0, "bulk_group", "source")
+        assert r.smem_bytes == box
+        assert r.derived["completion"] == "bulk_group" and r.derived["bytes_per_copy"] == box
+        assert "expect_tx" not in str(r) and "transaction bytes" not in str(r)
+    p = tmapgen.validate(**GEMM_TILE, target="sm_90a", direction="prefetch")
+    assert (p.bytes_per_copy, p.transaction_bytes, p.completion, p.smem_role, p.smem_bytes) == (box, 0, "none", "none", 0)
+
+
 def test_without_target_every_target_is_tried():
     r = tmapgen.validate(**GEMM_TILE)
     assert r.valid and r.target is None

@@ -189,7 +189,7 @@ std::string TargetsText(const PlannedMap& m) {
 }
 
 // The number of elements one copy moves, as a C++ expression of the constants (so that editing a box
-// constant breaks the static_assert against kTransactionBytes).
+// constant breaks the static_assert against kTransactionBytes or kBytesPerCopy).
 std::string ElementsExpr(const TensorMapSpec& s) {
   if (IsIm2colMode(s.mode))
     return s.mode == Mode::kIm2colW128 ? "128ull * kChannelsPerPixel" : "1ull * kPixelsPerColumn * kChannelsPerPixel";
@@ -318,15 +318,35 @@ void EmitMapConstants(const PlannedMap& m, std::string* o) {
   }
   *o += "// Derived facts (src/tmap/derived_facts.h), checked below.\n";
   *o += StrCat("constexpr unsigned long long kElementsPerCopy = ", Ull(f.elements_per_copy), ";\n");
-  *o += StrCat("constexpr unsigned kTransactionBytes = ", U(f.transaction_bytes), ";  // mbarrier expect_tx bytes of one ",
-            s.direction == Direction::kPrefetch ? "prefetch (none)" : "copy",
-            f.element_bits != f.smem_element_bits ? StrCat(" (packed: ", f.element_bits, " bits per element, as CUTLASS "
-                                                           "and DeepGEMM arm it; the shared-memory image is kSmemFootprintBytes)")
-                                                  : std::string(),
-            f.halo_adds_bytes ? StrCat(", plus ", s.mode == Mode::kIm2colW128 ? "4 x " : "", "kBytesPerHaloPixel per halo pixel (wHalo)")
-                              : std::string(), "\n");
+  // The bytes of one copy, named for what they are in the map's direction (PTX ISA 9.2 sections 9.7.9.25.5.2-
+  // 9.7.9.25.5.4): a load's are the count its mbarrier waits for; a store or reduction completes through a bulk
+  // async-group and a prefetch through nothing, so theirs are only the bytes moved.
+  const bool load = IsLoad(s.direction), prefetch = s.direction == Direction::kPrefetch;
+  const std::string packed = f.element_bits != f.smem_element_bits
+                                 ? StrCat(" (packed: ", f.element_bits, " bits per element", load ? ", as CUTLASS and DeepGEMM "
+                                          "arm it" : "", "; the shared-memory image is kSmemFootprintBytes)")
+                                 : std::string();
+  const std::string halo =
+      f.halo_adds_bytes ? StrCat(", plus ", s.mode == Mode::kIm2colW128 ? "4 x " : "", "kBytesPerHaloPixel per halo pixel (wHalo)")
+                        : std::string();
+  const char* bytes_name = load ? "kTransactionBytes" : "kBytesPerCopy";
+  if (load) {
+    *o += StrCat("constexpr unsigned kTransactionBytes = ", U(f.transaction_bytes), ";  // mbarrier expect_tx bytes of one copy",
+                 packed, halo, "\n");
+  } else if (prefetch) {
+    *o += StrCat("constexpr unsigned kBytesPerCopy = ", U(f.bytes_per_copy), ";  // bytes of the box one prefetch brings into "
+                 "L2 (at most: the part inside the tensor)", halo, "; no shared memory, no completion to wait for\n");
+  } else {
+    *o += StrCat("constexpr unsigned kBytesPerCopy = ", U(f.bytes_per_copy), ";  // bytes one ",
+                 s.direction == Direction::kStore ? "store writes" : "reduction combines", " from shared memory (the source) "
+                 "into global memory", packed, "\n");
+    *o += "// Completion: a bulk async-group, not an mbarrier. After the copy: cp.async.bulk.commit_group; before the\n"
+          "// source is written again: cp.async.bulk.wait_group.read N; before the global writes are relied on:\n"
+          "// cp.async.bulk.wait_group N.\n";
+  }
   if (f.halo_adds_bytes) *o += StrCat("constexpr unsigned kBytesPerHaloPixel = ", U(f.bytes_per_halo_pixel), ";\n");
-  *o += StrCat("constexpr unsigned kSmemFootprintBytes = ", U(f.smem_footprint_bytes), ";  // shared memory one box occupies\n");
+  *o += StrCat("constexpr unsigned kSmemFootprintBytes = ", U(f.smem_footprint_bytes), ";  // shared memory one box occupies",
+               load ? "" : prefetch ? " (none: a prefetch does not use shared memory)" : " (the copy's source)", "\n");
   *o += StrCat("constexpr unsigned kSmemAlignmentRecommended = ", U(f.smem_alignment_recommended),
             ";  // align the box to this (swizzle repeat: phase 0, descriptors with base offset 0)\n");
   *o += StrCat("constexpr unsigned kSmemAlignmentRequired = ", U(f.smem_alignment_required),
@@ -339,11 +359,14 @@ void EmitMapConstants(const PlannedMap& m, std::string* o) {
   *o += StrCat("constexpr unsigned kGlobalAddressAlignment = ", U(GlobalAlignment(s)), ";  // bytes, for Encode and ReplaceAddress\n");
   *o += "// Invariants: an edited constant that breaks the validated configuration stops the build.\n";
   const std::string id = m.ident;
-  *o += StrCat("static_assert(kElementsPerCopy == ", ElementsExpr(s), ", \"", id, ": box and transaction count disagree\");\n");
-  if (s.direction != Direction::kPrefetch)
-    *o += StrCat("static_assert(kTransactionBytes == (kElementsPerCopy * kElementBits + 7u) / 8u, \"", id,
-              ": transaction bytes are the box's data in its global (packed) size\");\n");
-  *o += StrCat("static_assert(kSmemFootprintBytes >= kTransactionBytes, \"", id, ": the footprint holds the box\");\n");
+  *o += StrCat("static_assert(kElementsPerCopy == ", ElementsExpr(s), ", \"", id, ": box and ", load ? "transaction count" :
+               "bytes per copy", " disagree\");\n");
+  *o += StrCat("static_assert(", bytes_name, " == (kElementsPerCopy * kElementBits + 7u) / 8u, \"", id, ": ",
+               load ? "transaction bytes" : "bytes per copy", " are the box's data in its global (packed) size\");\n");
+  if (prefetch)
+    *o += StrCat("static_assert(kSmemFootprintBytes == 0u, \"", id, ": a prefetch uses no shared memory\");\n");
+  else
+    *o += StrCat("static_assert(kSmemFootprintBytes >= ", bytes_name, ", \"", id, ": the footprint holds the box\");\n");
   *o += StrCat("static_assert(kSmemAlignmentRecommended >= kSmemAlignmentRequired && (kSmemAlignmentRecommended & (kSmemAlignmentRecommended - 1u)) == 0u && "
             "kSmemAlignmentRecommended % 128u == 0u, \"", id, ": shared-memory alignment is a power of two >= 128\");\n");
   *o += StrCat("static_assert(kSwizzleRepeatBytes == 0u || kSmemAlignmentRecommended % kSwizzleRepeatBytes == 0u, \"", id,
@@ -854,7 +877,10 @@ std::string GenerateJson(const Plan& plan, const Options& opt) {
     w.EndArray();
     w.Key("derived").BeginObject();
     w.Key("elements_per_copy").Uint(f.elements_per_copy);
+    w.Key("bytes_per_copy").Uint(f.bytes_per_copy);
     w.Key("transaction_bytes").Uint(f.transaction_bytes);
+    w.Key("completion").String(Name(CompletionOf(m.spec.direction)));
+    w.Key("smem_role").String(Name(SmemRoleOf(m.spec.direction)));
     if (f.halo_adds_bytes) w.Key("bytes_per_halo_pixel").Uint(f.bytes_per_halo_pixel);
     w.Key("smem_footprint_bytes").Uint(f.smem_footprint_bytes);
     w.Key("smem_alignment_recommended").Uint(f.smem_alignment_recommended);

@@ -117,7 +117,8 @@ std::string RenderText(const ShowData& d, int max_lines) {
   std::string o;
   o += Summary(d) + "\n";
   o += StrCat("rows ", L.rows, " (", L.main_rows, " main) x ", L.row_bytes, " B, pitch ", L.row_pitch, " B; footprint ",
-           L.footprint_bytes, " B; transaction bytes ", L.transaction_bytes, "; swizzle base offset ", d.swizzle_base_offset,
+           L.footprint_bytes, " B; ", IsLoad(d.instr.direction) ? "transaction bytes " : "bytes per copy ", L.transaction_bytes,
+           "; swizzle base offset ", d.swizzle_base_offset,
            " of ", SwizzlePatternRows(d.spec.swizzle), "\n");
   o += "cell = row.chunk of the copy (row = box row, gather row or im2col pixel; chunk = 16 B);"
        " * out of bounds, + partly, h halo, f 8-byte halves flipped, . untouched\n\n";
@@ -221,7 +222,8 @@ std::string RenderSvg(const ShowData& d, int max_lines) {
   o += StrCat("<rect width=\"", width, "\" height=\"", height, "\" fill=\"white\"/>\n");
   o += StrCat("<text x=\"", margin, "\" y=\"22\" font-size=\"14\" font-weight=\"bold\">", Esc(Summary(d)), "</text>\n");
   o += StrCat("<text x=\"", margin, "\" y=\"40\">rows ", L.rows, " x ", L.row_bytes, " B, pitch ", L.row_pitch, " B, footprint ",
-           L.footprint_bytes, " B, transaction ", L.transaction_bytes, " B, swizzle base offset ", d.swizzle_base_offset,
+           L.footprint_bytes, " B, ", IsLoad(d.instr.direction) ? "transaction " : "per copy ", L.transaction_bytes,
+           " B, swizzle base offset ", d.swizzle_base_offset,
            " of ", SwizzlePatternRows(d.spec.swizzle), "</text>\n");
   o += StrCat("<text x=\"", margin, "\" y=\"56\" fill=\"#555\">cell = row.chunk (16 B); same colour = same data; hatched = out of bounds "
            "(filled on load); h = halo; f = 8-byte halves flipped</text>\n");

@@ -333,12 +333,18 @@ void WriteMembers(const TensorMapSpec& s, const Validation& v, const ReportOptio
   o.U(f.inner_box_bytes);
   o.M(TMAPGEN_JSON_K("elements_per_copy"));
   o.U(f.elements_per_copy);
+  o.M(TMAPGEN_JSON_K("bytes_per_copy"));
+  o.U(f.bytes_per_copy);
   o.M(TMAPGEN_JSON_K("transaction_bytes"));
   o.U(f.transaction_bytes);
+  o.M(TMAPGEN_JSON_K("completion"));
+  o.Plain(Name(CompletionOf(s.direction)));
   if (f.halo_adds_bytes) {
     o.M(TMAPGEN_JSON_K("bytes_per_halo_pixel"));
     o.U(f.bytes_per_halo_pixel);
   }
+  o.M(TMAPGEN_JSON_K("smem_role"));
+  o.Plain(Name(SmemRoleOf(s.direction)));
   o.M(TMAPGEN_JSON_K("smem_footprint_bytes"));
   o.U(f.smem_footprint_bytes);
   o.M(TMAPGEN_JSON_K("smem_row_pitch"));
@@ -523,18 +529,44 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
     if (s.Has(kFieldDriverVersion)) AddRow(&o, "driver_version", StrCat(s.driver_version));
   }
   StrAppend(&o, c.bold(), "derived", c.off(), "\n");
-  std::string tx = StrCat(f.transaction_bytes, " B per copy (mbarrier expect_tx), ", f.elements_per_copy, " elements");
-  if (f.halo_adds_bytes)
-    tx += StrCat(s.mode == Mode::kIm2colW128 ? "; plus 4 x wHalo x " : "; plus wHalo x ", f.bytes_per_halo_pixel, " B of halo");
-  if (f.element_bits != f.smem_element_bits && s.interleave == Interleave::kNone)
-    tx += StrCat("; packed size (", f.element_bits, " bits per element): the shared-memory image is 1 byte per element, ",
-                 f.smem_footprint_bytes, " B (CUTLASS and DeepGEMM arm the packed size; docs/hardware.md)");
-  if (s.direction == Direction::kPrefetch) tx = "0 B (prefetch to L2 writes no shared memory)";
-  AddRow(&o, "transaction bytes", tx);
-  AddRow(&o, "shared memory", StrCat(f.smem_footprint_bytes, " B per copy; destination aligned to ", f.smem_alignment_required,
-                                " B (required)", f.smem_alignment_recommended > f.smem_alignment_required
-                                                     ? StrCat(", ", f.smem_alignment_recommended, " B recommended (swizzle repeat)")
-                                                     : std::string()));
+  // Each direction's facts in its own words (PTX ISA 9.2 sections 9.7.9.25.5.2-9.7.9.25.5.4): a load is counted
+  // by its mbarrier and writes shared memory; a store or reduction reads shared memory and completes through a
+  // bulk async-group; a prefetch touches no shared memory and completes through nothing.
+  const std::string halo =
+      f.halo_adds_bytes
+          ? StrCat(s.mode == Mode::kIm2colW128 ? "; plus 4 x wHalo x " : "; plus wHalo x ", f.bytes_per_halo_pixel, " B of halo")
+          : std::string();
+  const bool packed = f.element_bits != f.smem_element_bits && s.interleave == Interleave::kNone;
+  const std::string alignment = StrCat(" aligned to ", f.smem_alignment_required, " B (required)",
+                                       f.smem_alignment_recommended > f.smem_alignment_required
+                                           ? StrCat(", ", f.smem_alignment_recommended, " B recommended (swizzle repeat)")
+                                           : std::string());
+  if (IsLoad(s.direction)) {
+    std::string tx = StrCat(f.transaction_bytes, " B per copy (mbarrier expect_tx), ", f.elements_per_copy, " elements", halo);
+    if (packed)
+      tx += StrCat("; packed size (", f.element_bits, " bits per element): the shared-memory image is 1 byte per element, ",
+                   f.smem_footprint_bytes, " B (CUTLASS and DeepGEMM arm the packed size; docs/hardware.md)");
+    AddRow(&o, "transaction bytes", tx);
+    AddRow(&o, "shared memory", StrCat(f.smem_footprint_bytes, " B per copy; destination", alignment));
+  } else if (IsStoreLike(s.direction)) {
+    std::string moved = StrCat(f.bytes_per_copy, " B per copy from shared memory ",
+                               s.direction == Direction::kStore ? std::string("to global memory")
+                                                                : StrCat("combined into global memory (.", Name(s.reduce_op), ")"),
+                               ", ", f.elements_per_copy, " elements (elements outside the tensor are skipped)");
+    if (packed)
+      moved += StrCat("; packed size (", f.element_bits, " bits per element): the shared-memory source is 1 byte per "
+                      "element, ", f.smem_footprint_bytes, " B");
+    AddRow(&o, "bytes per copy", moved);
+    AddRow(&o, "completion", "a bulk async-group, no mbarrier: cp.async.bulk.commit_group after the copy, "
+                             "cp.async.bulk.wait_group.read before the source is written again, cp.async.bulk.wait_group "
+                             "before the global writes are relied on");
+    AddRow(&o, "shared memory", StrCat(f.smem_footprint_bytes, " B per copy; source", alignment));
+  } else {
+    AddRow(&o, "bytes per copy", StrCat("up to ", f.bytes_per_copy, " B per copy brought into L2 (the part of the box inside "
+                                        "the tensor), ", f.elements_per_copy, " elements", halo));
+    AddRow(&o, "completion", "none: a prefetch to L2 signals no mbarrier and joins no bulk async-group");
+    AddRow(&o, "shared memory", "none (a prefetch to L2 neither reads nor writes shared memory)");
+  }
   if (s.swizzle != Swizzle::kNone)
     AddRow(&o, "swizzle", StrCat(f.swizzle_span, " B span, ", f.swizzle_atomicity, " B atoms, repeats every ", f.swizzle_repeat,
                             " B", f.swizzle_base_offset >= 0 ? StrCat(", base offset ", f.swizzle_base_offset) : std::string()));

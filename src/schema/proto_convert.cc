@@ -166,6 +166,9 @@ void FillReport(int index, const TensorMapSpec& s, const Validation& v, const En
   df->set_global_extent_bytes(f.global_extent_bytes);
   df->set_smem_row_pitch(f.smem_row_pitch);
   df->set_coord0_multiple(f.coord0_multiple);
+  df->set_bytes_per_copy(f.bytes_per_copy);
+  df->set_completion(std::string(Name(CompletionOf(s.direction))));
+  df->set_smem_role(std::string(Name(SmemRoleOf(s.direction))));
   for (const std::string& p : PtxForms(s)) df->add_ptx(p);
   SpecToProto(s, r->mutable_spec());
   if (!v.valid) {

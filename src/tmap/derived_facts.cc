@@ -46,7 +46,7 @@ void ComputeDerivedFacts(const TensorMapSpec& s, DerivedFacts* out) {
     f.inner_box_bytes = CeilDiv(SatMul(s.channels_per_pixel, sbits), 8);
     const uint64_t pixels = s.mode == Mode::kIm2colW128 ? 128 : s.pixels_per_column;
     f.elements_per_copy = SatMul(pixels, s.channels_per_pixel);
-    f.halo_adds_bytes = IsWideMode(s.mode);  // bytes_per_halo_pixel is set with the transaction bytes
+    f.halo_adds_bytes = IsWideMode(s.mode) && !IsStoreLike(s.direction);  // set with the transaction bytes
   } else {
     f.inner_box_bytes = CeilDiv(SatMul(s.box_dim[0], sbits), 8);
     if (IsGatherScatter(s.mode)) {
@@ -78,7 +78,8 @@ void ComputeDerivedFacts(const TensorMapSpec& s, DerivedFacts* out) {
   // ALIGN16B types, whose shared-memory image is 1 byte per element (CUTLASS's block-scaled collectives
   // count sizeof_bits of the 4/6-bit type, DeepGEMM arms SMEM_B_SIZE_PER_STAGE / 2; docs/hardware.md).
   const uint64_t gbits = static_cast<uint64_t>(f.element_bits);
-  f.transaction_bytes = s.direction == Direction::kPrefetch ? 0 : CeilDiv(SatMul(f.elements_per_copy, gbits), 8);
+  f.bytes_per_copy = CeilDiv(SatMul(f.elements_per_copy, gbits), 8);
+  f.transaction_bytes = IsLoad(s.direction) ? f.bytes_per_copy : 0;
   if (f.halo_adds_bytes) f.bytes_per_halo_pixel = CeilDiv(SatMul(s.channels_per_pixel, gbits), 8);
   const uint64_t smem_bytes = CeilDiv(SatMul(f.elements_per_copy, sbits), 8);  // the image in shared memory
   const uint64_t granule = f.swizzle_span > 16 ? f.swizzle_span : 16;

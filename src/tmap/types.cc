@@ -226,6 +226,22 @@ std::string_view FullName(Im2colWideMode v) { return kWideFull[static_cast<int>(
 std::string_view ShortName(Im2colWideMode v) { return kWideShort[static_cast<int>(v)]; }
 std::string_view Name(Mode v) { return kModeNames[static_cast<int>(v)]; }
 std::string_view Name(Direction v) { return kDirectionNames[static_cast<int>(v)]; }
+std::string_view Name(Completion v) {
+  switch (v) {
+    case Completion::kMbarrierCompleteTx: return "mbarrier::complete_tx::bytes";
+    case Completion::kBulkGroup: return "bulk_group";
+    case Completion::kNone: return "none";
+  }
+  return "none";
+}
+std::string_view Name(SmemRole v) {
+  switch (v) {
+    case SmemRole::kDestination: return "destination";
+    case SmemRole::kSource: return "source";
+    case SmemRole::kNone: return "none";
+  }
+  return "none";
+}
 std::string_view Name(ReduceOp v) { return kReduceNames[static_cast<int>(v)]; }
 std::string_view Name(Encoder v) {
   switch (v) {

@@ -168,6 +168,21 @@ constexpr inline bool IsGatherScatter(Mode m) { return m == Mode::kGather4 || m 
 constexpr inline bool IsLoad(Direction d) { return d == Direction::kLoadCta || d == Direction::kLoadCluster; }       // load to shared::cta or shared::cluster
 constexpr inline bool IsStoreLike(Direction d) { return d == Direction::kStore || d == Direction::kReduce; }  // store or reduce
 
+// How a copy in each direction completes (PTX ISA 9.2 sections 9.7.9.25.5.2-9.7.9.25.5.4): a load into shared
+// memory (.shared::cta or .shared::cluster) signals an mbarrier (.mbarrier::complete_tx::bytes, counting the bytes
+// written); a store or a reduction into global memory joins a bulk async-group (.bulk_group: committed with
+// cp.async.bulk.commit_group, waited for with cp.async.bulk.wait_group, .read when only the shared-memory source
+// is to be reused); cp.async.bulk.prefetch.tensor has no completion mechanism.
+enum class Completion : uint8_t { kMbarrierCompleteTx = 0, kBulkGroup = 1, kNone = 2 };
+constexpr inline Completion CompletionOf(Direction d) {
+  return IsLoad(d) ? Completion::kMbarrierCompleteTx : IsStoreLike(d) ? Completion::kBulkGroup : Completion::kNone;
+}
+// What shared memory is to a copy in each direction.
+enum class SmemRole : uint8_t { kDestination = 0, kSource = 1, kNone = 2 };
+constexpr inline SmemRole SmemRoleOf(Direction d) {
+  return IsLoad(d) ? SmemRole::kDestination : IsStoreLike(d) ? SmemRole::kSource : SmemRole::kNone;
+}
+
 // Targets.
 struct TargetInfo {
   Target target;
@@ -239,6 +254,8 @@ std::string_view ShortName(Im2colWideMode v);
 std::string_view Name(Mode v);       // "tiled", "im2col", "im2col::w", "im2col::w::128", "gather4", "scatter4"
 std::string_view Name(Direction v);  // "load", "load_cluster", "store", "reduce", "prefetch"
 std::string_view Name(ReduceOp v);   // "add", ...
+std::string_view Name(Completion v); // "mbarrier::complete_tx::bytes", "bulk_group", "none"
+std::string_view Name(SmemRole v);   // "destination", "source", "none"
 inline std::string_view Name(Target v) { return Info(v).name; }  // "sm_90a" (inline: named in every per-target finding)
 std::string_view Name(Encoder v);    // "cuTensorMapEncodeTiled", ...
 

@@ -233,9 +233,11 @@ bool FastFor(const TensorMapSpec& s, Validation* v) {
   f.smem_element_bits = 8 << lb;
   f.inner_box_bytes = inner;
   f.elements_per_copy = elements;
-  f.transaction_bytes = prefetch ? 0 : smem_bytes;
-  f.halo_adds_bytes = kWide;
-  f.bytes_per_halo_pixel = kWide ? static_cast<uint64_t>(s.channels_per_pixel) << lb : 0;
+  f.bytes_per_copy = smem_bytes;
+  f.transaction_bytes = IsLoad(dir) ? smem_bytes : 0;
+  const bool halo = kWide && dir != Direction::kStore;  // loads and prefetches take wHalo; stores do not
+  f.halo_adds_bytes = halo;
+  f.bytes_per_halo_pixel = halo ? static_cast<uint64_t>(s.channels_per_pixel) << lb : 0;
   f.smem_footprint_bytes = footprint;
   f.smem_row_pitch = inner;
   f.coord0_multiple = 16u >> lb;  // 16 bytes of elements

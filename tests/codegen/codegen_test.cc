@@ -2,6 +2,7 @@
 // the specs (cuda.h units, PTX ISA Table 33 encodings), never copied from the tool's output.
 #include <gtest/gtest.h>
 #include <dirent.h>
+#include <cctype>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -181,6 +182,46 @@ TEST(GenerateCpp, Im2colAndWideEncoders) {
   EXPECT_TRUE(Contains(h, "CUDA_VERSION >= 12080"));  // im2col::w needs the 12.8 driver API
   // Default im2col: 64 channels x 128 pixels x 2 B.
   EXPECT_TRUE(Contains(h, "constexpr unsigned kTransactionBytes = 16384u;"));
+}
+
+// A store or reduction completes through a bulk async-group and a prefetch through nothing (PTX ISA 9.2 sections
+// 9.7.9.25.5.2-9.7.9.25.5.4: .bulk_group for the .global destination; cp.async.bulk.prefetch.tensor has no
+// completion mechanism): their headers name the bytes a copy moves (64 x 128 x 2 B = 16,384), never an mbarrier
+// count.
+TEST(GenerateCpp, StoreReduceAndPrefetchHeadersNameNoTransactionCount) {
+  for (const char* dir : {"store", "reduce", "prefetch"}) {
+    SCOPED_TRACE(dir);
+    std::string spec = kTileA;
+    spec.insert(spec.size() - 1, std::string(", \"direction\": \"") + dir + "\"" +
+                                     (std::string(dir) == "reduce" ? ", \"reduce_op\": \"add\"" : ""));
+    Input in;
+    in.specs = {Spec(spec.c_str())};
+    const std::string h = GenerateCpp(in, Options());
+    ASSERT_FALSE(h.empty());
+    std::string lower = h;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    EXPECT_EQ(lower.find("expect_tx"), std::string::npos);
+    EXPECT_EQ(lower.find("transaction"), std::string::npos);
+    EXPECT_TRUE(Contains(h, "constexpr unsigned kBytesPerCopy = 16384u;"));
+    EXPECT_TRUE(Contains(h, "static_assert(kBytesPerCopy == (kElementsPerCopy * kElementBits + 7u) / 8u"));
+    if (std::string(dir) == "prefetch") {
+      EXPECT_TRUE(Contains(h, "constexpr unsigned kSmemFootprintBytes = 0u;"));
+      EXPECT_TRUE(Contains(h, "static_assert(kSmemFootprintBytes == 0u"));
+      EXPECT_EQ(lower.find("mbarrier"), std::string::npos);
+    } else {
+      EXPECT_TRUE(Contains(h, "// Completion: a bulk async-group, not an mbarrier."));
+      EXPECT_TRUE(Contains(h, "cp.async.bulk.commit_group"));
+      EXPECT_TRUE(Contains(h, "cp.async.bulk.wait_group.read"));
+      EXPECT_TRUE(Contains(h, "from shared memory (the source)"));
+    }
+    Plan plan;
+    std::string err;
+    ASSERT_TRUE(MakePlan(in, Options(), &plan, &err)) << err;
+    const std::string j = GenerateJson(plan, Options());
+    EXPECT_TRUE(Contains(j, std::string("\"completion\": \"") + (std::string(dir) == "prefetch" ? "none" : "bulk_group")))
+        << j;
+    EXPECT_TRUE(Contains(j, "\"bytes_per_copy\": 16384")) << j;
+  }
 }
 
 TEST(GenerateCpp, InvalidPlanGeneratesNothing) {

@@ -18,6 +18,7 @@ void ExpectSameFacts(const DerivedFacts& a, const DerivedFacts& b) {
   EXPECT_EQ(a.smem_element_bits, b.smem_element_bits);
   EXPECT_EQ(a.inner_box_bytes, b.inner_box_bytes);
   EXPECT_EQ(a.elements_per_copy, b.elements_per_copy);
+  EXPECT_EQ(a.bytes_per_copy, b.bytes_per_copy);
   EXPECT_EQ(a.transaction_bytes, b.transaction_bytes);
   EXPECT_EQ(a.halo_adds_bytes, b.halo_adds_bytes);
   EXPECT_EQ(a.bytes_per_halo_pixel, b.bytes_per_halo_pixel);

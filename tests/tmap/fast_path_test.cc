@@ -32,7 +32,7 @@ namespace {
 
 bool SameFacts(const DerivedFacts& a, const DerivedFacts& b, std::string* why) {
   TMAPGEN_SAME(encoder) TMAPGEN_SAME(element_bits) TMAPGEN_SAME(smem_element_bits) TMAPGEN_SAME(inner_box_bytes)
-  TMAPGEN_SAME(elements_per_copy) TMAPGEN_SAME(transaction_bytes) TMAPGEN_SAME(halo_adds_bytes)
+  TMAPGEN_SAME(elements_per_copy) TMAPGEN_SAME(bytes_per_copy) TMAPGEN_SAME(transaction_bytes) TMAPGEN_SAME(halo_adds_bytes)
   TMAPGEN_SAME(bytes_per_halo_pixel) TMAPGEN_SAME(smem_footprint_bytes) TMAPGEN_SAME(smem_row_pitch)
   TMAPGEN_SAME(coord0_multiple) TMAPGEN_SAME(smem_alignment_required) TMAPGEN_SAME(smem_alignment_recommended)
   TMAPGEN_SAME(swizzle_span) TMAPGEN_SAME(swizzle_repeat) TMAPGEN_SAME(swizzle_atomicity)

@@ -424,7 +424,10 @@ TEST(DerivedFacts, Gather4FourRows) {
   const Validation v = ValidateSpec(Gather4F16());
   EXPECT_EQ(v.facts.elements_per_copy, 256u);
   EXPECT_EQ(v.facts.transaction_bytes, 512u);
-  EXPECT_EQ(ValidateSpec(Scatter4F16()).facts.transaction_bytes, 512u);
+  // scatter4 is a store: the same 512 bytes move, but through a bulk async-group, with no mbarrier to count them
+  // (PTX ISA 9.2 section 9.7.9.25.5.2: .global destination, .bulk_group).
+  EXPECT_EQ(ValidateSpec(Scatter4F16()).facts.bytes_per_copy, 512u);
+  EXPECT_EQ(ValidateSpec(Scatter4F16()).facts.transaction_bytes, 0u);
 }
 
 // [PTX-CN] 5.5.4.1: Pixels-per-Column elements in NDHW space x Channels-per-Pixel along C: 128 x 64 x 2 B =
