@@ -1007,7 +1007,7 @@ TEST(StorePastRowEnd, U8RowOf466BytesWrites14BytesPastItsEnd) {
   EXPECT_EQ(f->limit, 480);
   EXPECT_EQ(FieldPath(Rules()[f->rule], s, *f), "global_dim[0]");
   const std::string msg = MessageOf(s, v, "store-past-row-end");
-  EXPECT_NE(msg.find("global_dim[0] = 466 u8 elements make a 466-byte row"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("global_dim[0] = 466 u8 elements make a row of 466 bytes"), std::string::npos) << msg;
   EXPECT_NE(msg.find("bytes 466-479 of it, 14 bytes past its end"), std::string::npos) << msg;
   EXPECT_NE(msg.find("the 14 bytes that the row pitch global_strides[0] = 480 B leaves after each row"), std::string::npos) << msg;
   EXPECT_NE(msg.find("after the tensor's last row they land past its last element"), std::string::npos) << msg;

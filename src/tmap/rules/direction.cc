@@ -75,8 +75,8 @@ void MsgStorePastRowEnd(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const bool store = s.direction == Direction::kStore;
   const uint32_t next = NextRowDim(s);
   TextAppend(&o, store ? "a store writes" : "a reduction combines into", " whole 16-byte chunks along dimension 0 (measured "
-             "on an H200, docs/model.md M7): global_dim[0] = ", s.global_dim[0], " ", DT(s), " elements make a ", row,
-             "-byte row, so a copy that reaches the end of a row also ", store ? "writes" : "reduces into", " bytes ", row,
+             "on an H200, docs/model.md M7): global_dim[0] = ", s.global_dim[0], " ", DT(s), " elements make a row of ", row,
+             " bytes, so a copy that reaches the end of a row also ", store ? "writes" : "reduces into", " bytes ", row,
              "-", chunked - 1, " of it, ", past, " byte", past == 1 ? "" : "s", " past its end");
   if (next == 0)
     return TextAppend(&o, ": the tensor is one row, so they land past its last element, on whatever follows the tensor "
@@ -102,8 +102,8 @@ void FixStorePastRowEnd(const TensorMapSpec& s, const Finding& f, TextOut& o) {
              ", a whole number of chunks); if they are not (the next columns of a wider tensor, other data after the "
              "tensor), ");
   if (whole == 0)
-    return TextAppend(&o, "write the rows by other means (st.global from registers): a ", row,
-                      "-byte row is shorter than one 16-byte chunk");
+    return TextAppend(&o, "write the rows by other means (st.global from registers): a row of ", row,
+                      " bytes is shorter than one 16-byte chunk");
   return TextAppend(&o, "store through a map with global_dim[0] = ", whole_elements, " (the row's whole 16-byte chunks) and "
                     "write the last ", rest, " element", rest == 1 ? "" : "s", " of each row by other means (st.global "
                     "from registers)");
