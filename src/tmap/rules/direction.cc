@@ -70,6 +70,15 @@ uint32_t NextRowDim(const TensorMapSpec& s) {
 }
 }  // namespace
 
+void CheckStorePastRowEndOfStore(const CheckContext& c, uint16_t r, FindingList* o) {
+  const TensorMapSpec& s = c.spec;
+  if (s.interleave != Interleave::kNone) return;
+  const uint64_t d0 = s.global_dim[0];
+  if (d0 - 1 >= k2Pow32) return;  // 0 or over 2^32: global-dim-range reports those
+  const uint64_t row = (d0 * static_cast<uint64_t>(DataTypeBits(s.data_type)) + 7) / 8;  // RowBytes: no overflow here
+  if ((row & 15) != 0) o->AddU(r, 0, row, static_cast<int64_t>(RoundUpTo(row, 16)));
+}
+
 void MsgStorePastRowEnd(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const uint64_t row = f.uvalue(), chunked = static_cast<uint64_t>(f.limit), past = chunked - row;
   const bool store = s.direction == Direction::kStore;

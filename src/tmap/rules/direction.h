@@ -72,12 +72,10 @@ void FixReduceOpType(const TensorMapSpec& s, const Finding&, TextOut& o);
 // chunk that holds a row's last element, so a row whose bytes (global_dim[0] x element size) are not a multiple
 // of 16 gets the rest of that chunk written past its end. Interleaved maps count dimension 0 in whole 16- or
 // 32-byte slices (M6): their rows end on a chunk. Value: the row's bytes; limit: the row rounded up to 16 bytes.
+// Stores and reductions only: the rest is out of line (direction.cc), so that the check costs loads one test.
+void CheckStorePastRowEndOfStore(const CheckContext& c, uint16_t r, FindingList* o);
 inline void CheckStorePastRowEnd(const CheckContext& c, uint16_t r, FindingList* o) {
-  const TensorMapSpec& s = c.spec;
-  if (!IsStoreLike(s.direction) || s.interleave != Interleave::kNone) return;
-  if (s.global_dim[0] == 0 || s.global_dim[0] > k2Pow32) return;  // global-dim-range reports those
-  const uint64_t row = RowBytes(s);
-  if ((row & 15) != 0) o->AddU(r, 0, row, static_cast<int64_t>(RoundUpTo(row, 16)));
+  if (IsStoreLike(c.spec.direction)) CheckStorePastRowEndOfStore(c, r, o);
 }
 void MsgStorePastRowEnd(const TensorMapSpec& s, const Finding& f, TextOut& o);
 void FixStorePastRowEnd(const TensorMapSpec& s, const Finding& f, TextOut& o);
