@@ -77,6 +77,11 @@ if [ ! -d "$SRC/abseil" ] || [ ! -d "$SRC/simdjson" ]; then
   (cd "$SRC" && ln -sfn "$(ls -d abseil-*/ | head -1)" abseil && ln -sfn "$(ls -d simdjson-*/ | head -1)" simdjson)
 fi
 
+# Debian's Abseil adds "-Wl,--push-state,--as-needed -latomic -Wl,--pop-state" to every link (its patch
+# latomic.diff, for armel); x86-64 needs no libatomic and Zig's linker takes no --push-state: reverted here.
+if grep -q -- '--push-state' "$SRC/abseil/absl/copts/AbseilConfigureCopts.cmake"; then
+  (cd "$SRC/abseil" && patch -s -R -p1 <debian/patches/latomic.diff)
+fi
 [ "${1:-}" = --sources-only ] && exit 0
 
 # ---------------------------------------------------------------------------------------- licences
@@ -100,6 +105,11 @@ for PY in "${PYS[@]}"; do
   tag=$("$PY" -c 'import sys; print("cp%d%d" % sys.version_info[:2])')
   log "wheel for $PY ($tag)"
   raw=$W/raw-$tag; rm -rf "$raw"; mkdir -p "$raw"
+  # A venv per interpreter with a current pip (config settings, -C, need pip 23.1).
+  if [ ! -x "$W/py-$tag/bin/python" ]; then
+    "$PY" -m venv "$W/py-$tag" && "$W/py-$tag/bin/pip" install -q -U pip
+  fi
+  PY=$W/py-$tag/bin/python
   # ccache in front of the compiler: the core, Abseil and simdjson objects are the same for every
   # interpreter. The stable ABI (abi3) from Python 3.12 on.
   $NICE "$PY" -m pip wheel --no-deps -v -w "$raw" "$ROOT/python" \
@@ -111,6 +121,6 @@ for PY in "${PYS[@]}"; do
     -Ccmake.define.CMAKE_C_COMPILER_LAUNCHER=ccache >"$W/wheel-$tag.log" 2>&1 || { tail -40 "$W/wheel-$tag.log"; exit 1; }
   # auditwheel checks the glibc symbol versions and libraries of every ELF file in the wheel and writes the tag;
   # it fails when a file needs more than manylinux_2_28 allows.
-  "$TOOLS/bin/auditwheel" repair --plat manylinux_2_28_x86_64 --only-plat -w "$OUT" "$raw"/tmapgen-*.whl
+  PATH=$TOOLS/bin:$PATH "$TOOLS/bin/auditwheel" repair --plat manylinux_2_28_x86_64 --only-plat -w "$OUT" "$raw"/tmapgen-*.whl
 done
 ls -l "$OUT"
