@@ -175,7 +175,7 @@ for mode in "${modes[@]}"; do
         fail "debootstrap failed: $(tail -5 "$W/debootstrap.log")"
       mv "$R.tmp" "$R"
     fi
-    rglibc=$(chroot "$R" ldd --version | head -1)
+    rglibc=$(chroot "$R" ldd --version | sed -n 1p)
     rpy=$(chroot "$R" python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
     tag=cp${rpy/./}
     whl=$(wheel_for "$tag")
