@@ -28,8 +28,15 @@ target_link_libraries(tmapgen_trace_inject PRIVATE
   $<TARGET_FILE:tmapgen_trace> $<TARGET_FILE:tmapgen_core>
   absl::strings absl::str_format absl::status absl::statusor
   ${CMAKE_DL_LIBS} Threads::Threads)
+# --exclude-libs hides the archives' symbols where the linker has it (GNU ld, gold, lld; not Zig's, which the
+# wheel uses: there the version script's "local: *" alone keeps them inside).
+include(CheckLinkerFlag)
+check_linker_flag(CXX "-Wl,--exclude-libs,ALL" TMAPGEN_HAVE_EXCLUDE_LIBS)
+if(TMAPGEN_HAVE_EXCLUDE_LIBS)
+  target_link_options(tmapgen_trace_inject PRIVATE -Wl,--exclude-libs,ALL)
+endif()
 target_link_options(tmapgen_trace_inject PRIVATE
-  -Wl,--exclude-libs,ALL -Wl,--gc-sections -Wl,-z,defs
+  -Wl,--gc-sections -Wl,-z,defs
   -Wl,--version-script=${CMAKE_CURRENT_SOURCE_DIR}/src/trace/inject/exports.map)
 set_target_properties(tmapgen_trace_inject PROPERTIES
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}
