@@ -172,7 +172,7 @@ TEST(Cli, StridesNotGivenAreTheDenseTensorsNotAPaddedPitch) {
   // Given explicitly, the padded pitch is the user's: valid, and not marked as a default.
   const Result p = RunTool("--dtype bf16 --dims 4100,8192 --strides 8208 --box 64,128 --swizzle 128B --target sm_90a");
   EXPECT_EQ(p.code, 0) << p.out;
-  EXPECT_NE(p.out.find("global_strides        [8208] B\n"), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("global_strides        [8208] B (dimension 1 first)\n"), std::string::npos) << p.out;
   // Rank 3, u8: dense [24, 24 x 3 = 72], neither a multiple of 16; the padded tensor is [32, 32 x 3 = 96] (each
   // stride the one below times its dimension: rounding 72 on its own to 80 would overlap the 32-byte rows).
   const Result u = RunTool("--dtype u8 --dims 24,3,2 --box 16,3,2 --swizzle none --target sm_90a");
