@@ -3,9 +3,10 @@
 #
 #   bash scripts/build-wheel.sh [PYTHON...]      e.g. python3.9 python3.11   (default: python3)
 #
-# One wheel per interpreter in dist/wheel/: the Python package (import tmapgen), the command line
-# (tmapgen/bin/tmapgen, started by the `tmapgen` console script) and the trace injection library next to it
-# (tmapgen/bin/libtmapgen_trace_inject.so, where `tmapgen trace` looks first), tagged manylinux_2_28_x86_64.
+# One wheel per interpreter in dist/wheel/: the Python package (import tmapgen), the command line (the C++
+# binary itself as the wheel's script: pip puts it in the environment's bin/) and the trace injection library
+# (in the environment's lib/tmapgen/, where `tmapgen trace` looks: ../lib/tmapgen/ from its own path), tagged
+# manylinux_2_28_x86_64.
 #
 # Everything is compiled by Zig's clang for x86_64-linux-gnu.2.28 (the `ziglang` package on PyPI), so the
 # binaries use no glibc symbol newer than 2.28; libc++ is linked statically. Abseil and simdjson are built
@@ -111,9 +112,9 @@ for PY in "${PYS[@]}"; do
   fi
   PY=$W/py-$tag/bin/python
   # ccache in front of the compiler: the core, Abseil and simdjson objects are the same for every
-  # interpreter. The stable ABI (abi3) from Python 3.12 on.
+  # interpreter. One wheel per Python version (cpXY-cpXY): not the stable ABI, whose build fails (see below).
   $NICE "$PY" -m pip wheel --no-deps -v -w "$raw" "$ROOT/python" \
-    -Cbuild-dir="$W/skb-$tag" -Cwheel.py-api=cp312 -Cbuild.verbose=false \
+    -Cbuild-dir="$W/skb-$tag" -Cbuild.verbose=false \
     -Ccmake.define.TMAPGEN_WHEEL_COMMAND=ON \
     -Ccmake.define.TMAPGEN_DEPS_SOURCE_DIR="$SRC" \
     -Ccmake.define.TMAPGEN_WHEEL_LICENSES="$LIC" \

@@ -128,7 +128,7 @@ EOF
 
 wheel_for() {  # wheel_for cpXY -> the wheel path
   local tag=$1 w
-  w=$(ls "$ROOT"/dist/wheel/tmapgen-*-"$tag"-*manylinux_2_28_x86_64.whl "$ROOT"/dist/wheel/tmapgen-*-cp312-abi3-*manylinux_2_28_x86_64.whl 2>/dev/null | head -1)
+  w=$(ls "$ROOT"/dist/wheel/tmapgen-*-"$tag"-*manylinux_2_28_x86_64.whl 2>/dev/null | head -1)
   [ -n "$w" ] || fail "no wheel for $tag in dist/wheel/ (bash scripts/build-wheel.sh PYTHON)"
   echo "$w"
 }
