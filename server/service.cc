@@ -34,6 +34,10 @@
 namespace tmapgen::server {
 namespace {
 
+// The refusal of a Codegen or Decode call when the heavy pool's queue is full (both share the pool).
+constexpr const char* kHeavyQueueFullMessage =
+    "server busy: the queue of Codegen and Decode calls is full (--heavy-queue); retry later";
+
 using Clock = std::chrono::steady_clock;
 using grpc::ByteBuffer;
 
@@ -385,7 +389,7 @@ class UnaryCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer>, 
       case Method::kCodegen: {
         auto req = std::make_shared<v2::CodegenRequest>();
         if (!ParseBytes(&in_, req.get())) return Reply(Unparseable<v2::CodegenRequest>());
-        return Queue(&core->heavy(), Refusal::kHeavyQueueFull, "server busy: the queue of Codegen and Decode calls is full (--heavy-queue); retry later",
+        return Queue(&core->heavy(), Refusal::kHeavyQueueFull, kHeavyQueueFullMessage,
                      [core, ctx, out, req]() {
                        v2::CodegenResponse res;
                        return Answer(core, ctx, core->engine().Codegen(*req, &res), res, out);
@@ -394,7 +398,7 @@ class UnaryCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer>, 
       case Method::kDecode: {
         auto req = std::make_shared<v2::DecodeRequest>();
         if (!ParseBytes(&in_, req.get())) return Reply(Unparseable<v2::DecodeRequest>());
-        return Queue(&core->heavy(), Refusal::kHeavyQueueFull, "server busy: the queue of Codegen and Decode calls is full (--heavy-queue); retry later",
+        return Queue(&core->heavy(), Refusal::kHeavyQueueFull, kHeavyQueueFullMessage,
                      [core, ctx, out, req]() {
                        v2::DecodeResponse res;
                        return Answer(core, ctx, core->engine().Decode(*req, &res), res, out);
