@@ -229,7 +229,7 @@ constexpr char kTensormapReplaceGuard[] =
     "#endif\n\n";
 
 // The whole 128-byte map, encoded offline (src/blob, docs/tensormap-layout.md), with global address 0: a build
-// farm without a GPU gets the exact bytes; the address is patched at run time (issue 12).
+// farm without a GPU gets the exact bytes; the address is patched at run time.
 void EmitFullMap(const PlannedMap& m, std::string* o) {
   TensorMapSpec s = m.spec;
   s.global_address = 0;

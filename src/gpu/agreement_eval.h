@@ -1,5 +1,5 @@
 // agreement_eval.h: one spec, the validator's verdict against the driver's (the core of `tmapgen sweep
-// --random` and tools/driver_agreement.cc; docs/hardware.md describes the classes).
+// --random` and tools/driver_agreement.cc; docs/lab/hardware-history.md, "Method", describes the classes).
 //
 // Contract
 // - Evaluate validates `s` for kAgreementTarget, and (driver_view) its driver view: what the driver sees

@@ -1,4 +1,4 @@
-// codegen_example.h: `tmapgen check --codegen-example` (issue 7): the example kernel that uses a generated
+// codegen_example.h: `tmapgen check --codegen-example`: the example kernel that uses a generated
 // header runs on the GPU through the GPU-check machinery.
 //
 // What runs

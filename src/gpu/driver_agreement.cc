@@ -1,5 +1,5 @@
 // driver_agreement.cc: the random validator-vs-driver sweep (see driver_agreement.h; the classes are
-// described in tools/driver_agreement.cc and docs/hardware.md). One spec's verdicts come from
+// described in tools/driver_agreement.cc and docs/lab/hardware-history.md, "Method"). One spec's verdicts come from
 // agreement_eval, the specs from random_spec, the minimal disagreeing specs from agreement_shrink.
 #include "src/gpu/driver_agreement.h"
 

@@ -427,7 +427,7 @@ void WriteReportJson(int index, const TensorMapSpec& s, const Validation& v, con
     json::WriterSink o(w);
     WriteMembers(s, v, opt, o);
   }
-  const OfflineBytes offline = ComputeOfflineBytes(s, v, enc);  // issue 12: the bytes without a driver
+  const OfflineBytes offline = ComputeOfflineBytes(s, v, enc);  // the 128 bytes, computed without a driver
   WriteOfflineBytesJson(offline, w);
   if (enc.attempted) {
     w->Key("encoding").BeginObject();
@@ -630,7 +630,7 @@ std::string RenderReportText(int index, const TensorMapSpec& s, const Validation
     }
     if (!enc.note.empty()) StrAppend(&o, "  ", enc.note, "\n");
   }
-  o += RenderOfflineBytesText(ComputeOfflineBytes(s, v, enc), opt.color);  // issue 12
+  o += RenderOfflineBytesText(ComputeOfflineBytes(s, v, enc), opt.color);  // the bytes without a driver
   return o;
 }
 

@@ -1,9 +1,9 @@
 // spec_json.cc: see spec_json.h for the contract.
 //
-// Reading: a text in the common form is read by FastReader, one pass without simdjson (docs/perf.md
+// Reading: a text in the common form is read by FastReader, one pass without simdjson (docs/lab/perf-history.md
 // section 13); any other text, and every error, by the full reader: simdjson's On-Demand front end walks
-// the object once and each field is read straight into the spec (docs/perf.md measures it against the DOM
-// front end). simdjson reports failures as codes without
+// the object once and each field is read straight into the spec (docs/lab/perf-history.md, section 13, measures it against
+// the DOM front end). simdjson reports failures as codes without
 // a place; the first failure is then explained and placed by json_diagnostics (FindSyntaxError for text
 // that is not JSON, Describe for "got ..."), on the error path only.
 #include "src/schema/spec_json.h"
@@ -682,7 +682,7 @@ class ObjectReader {
     if (failed_) return Result();
     // On-Demand does not check the structure of what it skips: a trace member, and also any value read
     // in place (Str, keys) is skipped by the next step, so `{"name":"a":"b",...}\n,...}` could pass as an
-    // object without its second member (spec_json_fuzz found it, 2026-12-02). The text is checked whole
+    // object without its second member (spec_json_fuzz found this). The text is checked whole
     // before it is accepted; this reader runs only for the texts the fast path declines.
     if (std::optional<json::SyntaxError> e = json::FindSyntaxError(text_)) return At(e->offset, e->path, e->message);
     return FinishSpec(s_, counts_.data());

@@ -13,7 +13,7 @@
 namespace tmapgen {
 
 // The compact form is written through a pointer into the writer's buffer and appended as one value (a fifth
-// of the instructions of Writer calls: docs/perf.md, section 13); pretty output makes Writer calls; both from
+// of the instructions of Writer calls: docs/lab/perf-history.md, section 13); pretty output makes Writer calls; both from
 // one body, WriteSpec (src/json/json_sink.h; tests/schema: WriteSpecJson compact vs pretty).
 // Room for the compact form: every key and punctuation (under 600 bytes), 14 integers of at most 21
 // bytes each plus 5 arrays of 5, and the strings' QuotedBound (the table names are under 48 bytes).

@@ -10,7 +10,7 @@
 //   result with STLStringResizeUninitialized, which under libstdc++ is a plain resize() that zero-fills
 //   the string before the pieces are copied over it (and more than four arguments go through an
 //   initializer_list). Here the pieces are joined in a stack buffer and the result is made in one
-//   allocation (docs/perf.md, "The validator next to the driver", has the instruction counts).
+//   allocation (docs/lab/perf-history.md, section 12, has the instruction counts).
 #ifndef TMAPGEN_SRC_UTIL_STRINGS_H_
 #define TMAPGEN_SRC_UTIL_STRINGS_H_
 

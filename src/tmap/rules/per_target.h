@@ -95,7 +95,7 @@ void MsgTargetSmemCapacity(const TensorMapSpec&, const Finding& f, TextOut& o);
 // shared memory per block (232,448 B on the H200), whatever the map is used for (it never sees the
 // direction). Its box size: tiled prod(floor(box_dim[i] / element_strides[i])) x element size, im2col
 // channels x pixels_per_column x element size -- im2col::w::128 too, although a copy of that mode always
-// moves 128 pixels (PTX ISA 5.5.5): the driver sizes the box from pixels_per_column (H200 sweep of issue 15,
+// moves 128 pixels (PTX ISA 5.5.5): the driver sizes the box from pixels_per_column (an H200 sweep,
 // docs/hardware.md B5). Other targets are assumed to use their own shared-memory size. (What the hardware
 // moves -- element_strides[0] ignored, 128 pixels for im2col::w::128 -- is checked by target-smem-capacity.)
 inline uint64_t DriverBoxBytes(const TensorMapSpec& s) {
