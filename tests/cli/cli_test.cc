@@ -70,13 +70,13 @@ TEST(Cli, DefaultBuildIsValidAndExitsZero) {
 }
 
 TEST(Cli, Im2colWSwizzle128BJustWorks) {
-  // The issue's example command. im2col::w needs sm_100 (PTX target table), so with no GPU the report
-  // lists the Blackwell targets, and exits 0.
+  // The quick start's default map (scripts/run.sh). im2col::w needs sm_100 (PTX target table), so with no GPU the
+  // report lists the Blackwell targets, and exits 0.
   const Result r = RunTool("--mode im2col::w --swizzle 128B");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("cuTensorMapEncodeIm2colWide"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("sm_100a"), std::string::npos) << r.out;
-  // sm_90a is listed only among the targets it is not valid for, with the rule (issue 15).
+  // sm_90a is listed only among the targets it is not valid for, with the rule.
   const size_t valid_for = r.out.find("valid for ");
   ASSERT_NE(valid_for, std::string::npos) << r.out;
   const std::string valid_line = r.out.substr(valid_for, r.out.find('\n', valid_for) - valid_for);
@@ -432,7 +432,7 @@ TEST(Cli, TextFormatInputAndOutput) {
   EXPECT_EQ(b.code, 2) << b.out;
   // Compiler style, 1-based like the JSON input: the bad value is line 1, column 19.
   EXPECT_NE(b.out.find("bad.textproto:1:19: error[input-error]"), std::string::npos) << b.out;
-  // An unknown field or enum value gets "did you mean" (issue 15).
+  // An unknown field or enum value gets "did you mean".
   const std::string typo = WriteFile("typo.textproto", "tensor_data_typ: CU_TENSOR_MAP_DATA_TYPE_BFLOAT16\nglobal_dim: [8]\n");
   const Result t = RunTool("validate " + typo);
   EXPECT_EQ(t.code, 2) << t.out;

@@ -1,6 +1,6 @@
-// Issue 15, "Honest output": what the command line prints for values, targets, ranks, input errors, types,
+// Honest output: what the command line prints for values, targets, ranks, input errors, types,
 // colors, flags and the remote port. Expected values come from the input itself, cuda.h, the PTX ISA, or the
-// conventions the issue names (compiler-style FILE:LINE:COLUMN, no-color.org), never from running the tool.
+// conventions of other tools (compiler-style FILE:LINE:COLUMN, no-color.org), never from running the tool.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -89,7 +89,7 @@ TEST(HonestOutput, InputErrorsAreCompilerStyleWithTheFile) {
   EXPECT_TRUE(Has(l.out, "did you mean \"box_dim\"")) << l.out;
 }
 
-// An input without a spec must not pass a CI job (issue 15): exit 2 with the reason.
+// An input without a spec must not pass a CI job: exit 2 with the reason.
 TEST(HonestOutput, EmptyInputIsAnError) {
   for (const std::string& text : {std::string(), std::string("\n\n  \n")}) {
     const std::string f = WriteFile("empty.jsonl", text);

@@ -1,4 +1,4 @@
-// `tmapgen rules` and `tmapgen explain ID` (issue 15): every rule the tool can emit is listed, and every
+// `tmapgen rules` and `tmapgen explain ID`: every rule the tool can emit is listed, and every
 // rule's example trips it.
 #include <gtest/gtest.h>
 

@@ -213,7 +213,7 @@ TEST(IdescCmd, BuildAndDecode) {
   EXPECT_TRUE(Contains(r.out, "idesc-m"));
 }
 
-// --a-source chooses the form (issue 15): M = 128, N = 8 is valid with A in shared memory (PTX Table 39; CUTLASS
+// --a-source chooses the form: M = 128, N = 8 is valid with A in shared memory (PTX Table 39; CUTLASS
 // SM100_MMA_F16BF16_SS) and invalid with A in tensor memory (CUTLASS SM100_MMA_F16BF16_TS: N % 16 for M = 128).
 // --help states the rule of the chosen form; a decoded value is judged for the form given.
 TEST(IdescCmd, ASourceFormAndHelp) {

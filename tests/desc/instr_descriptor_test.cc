@@ -195,7 +195,7 @@ TEST(IdescShapes, F16) {
   EXPECT_EQ(InstrK(s), 32u);
 }
 
-// The form decides the shapes (issue 15). PTX ISA 9.7.16.2.1 Table 39 (.kind::f16, .kind::tf32: "64xNxK, 128xNxK;
+// The form decides the shapes. PTX ISA 9.7.16.2.1 Table 39 (.kind::f16, .kind::tf32: "64xNxK, 128xNxK;
 // N = {8, 16, 24, ... 256} steps of 8" for cta_group 1, "N = {16, 32, ... 256} steps of 16" for cta_group 2) does not
 // separate the A source. CUTLASS cute/arch/mma_sm100_umma.hpp (commit 7107b0553) does:
 //   SM100_MMA_F16BF16_SS / SM100_MMA_TF32_SS (l. 86-89, 46-49): M 64 or 128, N % 8 == 0, 8 <= N <= 256;

@@ -36,7 +36,7 @@ std::string MessageOf(const test::MapRun& r, const SmemDesc& user, std::string_v
   return "";
 }
 
-// ============================== the cases ==============================
+// ============================== worked cases ==============================
 // A 128B-swizzled bf16 K-major box [64, 128] at 0x400: rows of 64 x 2 = 128 B (one swizzle atom along K),
 // 8 rows per atom: SBO = 1024 B; 0x400 is on the 1024-byte repeat: base offset 0 ([PTX-TC] Table 41).
 // tcgen05 value: start 0x40 | LBO 1 << 16 | SBO 64 << 32 | 0b001 << 46 | 128B (2) << 61.

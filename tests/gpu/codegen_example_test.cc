@@ -1,4 +1,4 @@
-// The codegen example (issue 7) through the GPU-check machinery: the kernel built with
+// The codegen example through the GPU-check machinery: the kernel built with
 // examples/codegen/tile_a.gen.h, the map from the embedded examples/codegen/tile.json, every byte against the
 // model. The spec checks run anywhere; the hardware run is skipped, with the reason, without a usable GPU.
 #include <gtest/gtest.h>

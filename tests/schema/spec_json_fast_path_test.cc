@@ -192,7 +192,7 @@ TEST(SpecJsonFastPath, HandWrittenTextsReadAlike) {
       R"([{"tensor_data_type":"bf16","global_dim":[64],"box_dim":[8]}])",
       R"("tensor_data_type")",
       "{\"tensor_data_type\":\"bf16\",\"global_dim\":[64,\n32],\n\"box_dim\":[8,8]}",
-      "{\"name\":\"a\":\"b\"," + base + "}\n,\"target\":\"sm_90a\"}",  // spec_json_fuzz, 2026-12-02
+      "{\"name\":\"a\":\"b\"," + base + "}\n,\"target\":\"sm_90a\"}",  // found by spec_json_fuzz
       // Data-type names of the one table (src/tmap/types.h): data aliases are kept in the spec alike.
       R"({"tensor_data_type":"e4m3","global_dim":[64,32],"box_dim":[16,8]})",
       R"({"tensor_data_type":"E5M2","global_dim":[64,32],"box_dim":[16,8]})",

@@ -276,7 +276,7 @@ TEST(SpecJson, TextThatIsNotJsonWinsOverAProblemWithAField) {
 
 // On-Demand does not check what it skips; a string value read in place is skipped by the next step. A text
 // whose first member's value is followed by ':' must still be "not JSON", whatever bytes follow it in the
-// buffer (spec_json_fuzz, 2026-12-02: it passed as an object, and the answer depended on the padding).
+// buffer (spec_json_fuzz found such a text passing as an object, with an answer that depended on the padding).
 TEST(SpecJson, WhatOnDemandSkipsIsCheckedToo) {
   const std::string text = "{\"name\":\"a\":\"b\",\"tensor_data_type\":\"bf16\",\"global_dim\":[8],\"box_dim\":[8]}\n,\"x\":1}";
   const InputError e = MustFail(text);

@@ -78,7 +78,7 @@ TEST(JsonLines, LinesBlanksCrLfAndTheLastLine) {
 }
 
 TEST(JsonLines, AnOverLongLineIsSkippedAndTheNextLinesAreRead) {
-  // Issue 10: a line over the bound used to stop the whole input. Limit 10 bytes here.
+  // A line over the bound must not stop the whole input: the lines after it are read. Limit 10 bytes here.
   const std::string input = "{short}\n{" + std::string(30, 'x') + "}\n{after}\n{" + std::string(11, 'y') + "}";
   const std::vector<Got> got = SplitEveryWay(StreamFormat::kJsonLines, input, 10);
   const std::string msg = "the line is longer than 10 bytes, the limit for one spec (docs/schema.md); it was skipped";

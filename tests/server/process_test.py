@@ -312,7 +312,7 @@ def pb_bytes(field, data):
     return varint(field << 3 | 2) + varint(len(data)) + data
 
 
-# The v1 argv requests of the issue, encoded by hand (their messages are gone from tmapd.proto):
+# The retired v1 argv requests, encoded by hand (their messages are gone from tmapd.proto):
 # DescriptorRequest{kind=1, args=2, for_map=3}, CodegenRequest{files=1 (SpecFile{name=1, content=2}), args=2},
 # CheckRequest{files=1, args=2}.
 def old_descriptor(args):
@@ -328,7 +328,7 @@ SPEC_TEXT = ('{"name":"a_tile","tensor_data_type":"bf16","global_dim":[1024,1024
 
 
 class AttackTest(unittest.TestCase):
-    """Issue 10's attacks: a request that names a server file can neither read nor write it. The old argv
+    """File attacks: a request that names a server file can neither read nor write it. The old argv
     methods are gone (UNIMPLEMENTED), the v2 messages have no field that the server opens, and under
     strace (where installed) the server is seen opening none of the paths."""
 
@@ -517,7 +517,7 @@ def answers(address, timeout=5):
 
 
 class HardeningTest(unittest.TestCase):
-    """Issue 10, part 2: each found by a hostile client on loopback."""
+    """Hardening: each case was found by a hostile client on loopback."""
 
     def test_descriptor_exhaustion_recovers(self):
         import resource

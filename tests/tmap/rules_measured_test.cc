@@ -53,7 +53,7 @@ TEST(Im2colSpatialDimInt32, InterleavedUsesTheShiftedDim) {
   EXPECT_FALSE(HasRule(ValidateSpec(s), "im2col-spatial-dim-int32")) << Dump(s, ValidateSpec(s));
 }
 
-// B5 (issue 15): im2col::w::128 always loads 128 pixels and ignores pixels_per_column (PTX ISA 5.5.5), but the
+// B5: im2col::w::128 always loads 128 pixels and ignores pixels_per_column (PTX ISA 5.5.5), but the
 // driver sizes the box from pixels_per_column: an H200 sweep accepted im2col::w::128 maps whose 128-pixel box is
 // over the shared-memory limit (docs/hardware.md B5). f64, 256 channels, no swizzle: 2048 B per pixel.
 //   pixels_per_column = 64: the driver's box 131,072 B (accepted); the hardware's 128 x 2048 = 262,144 B > 232,448

@@ -493,7 +493,7 @@ TEST(DerivedFacts, PackedTypesInSharedMemory) {
   EXPECT_EQ(u4.facts.global_extent_bytes, 2048u * 256);
 }
 
-// The two boxes of issue 15, from the same sources: a 128 x 128 16U4_ALIGN16B box (DeepGEMM's BLOCK_K = 128 x a
+// Two sub-byte boxes of production GEMMs, same sources: a 128 x 128 16U4_ALIGN16B box (DeepGEMM's BLOCK_K = 128 x a
 // 128-row block) moves 8,192 transaction bytes into a 16,384-byte footprint; a 128 x 32 16U6_ALIGN16B box 3,072
 // bytes into 4,096. The report says so in words.
 TEST(DerivedFacts, PackedTransactionBytesOfProductionBoxes) {

@@ -310,7 +310,7 @@ TEST(GlobalStrideMax, UnusedStrideOfAnExtentOneDimension) {
   EXPECT_FALSE(NearestValid(u, &repaired));
 }
 
-// Overlap is decided on the address sets (issue 15): a stride smaller than the row, or a dimension whose
+// Overlap is decided on the address sets: a stride smaller than the row, or a dimension whose
 // steps land inside a row reached along another dimension, reads (loads) or writes (stores) the same bytes for
 // two positions. [CUDA_H] describes the dense nested case ("Each following dimension specified includes previous
 // dimension stride: globalStrides[0] = globalDim[0] * elementSizeInBytes(tensorDataType) + padding[0]; ...") but
@@ -470,7 +470,7 @@ TEST(GlobalAddressAlign16, EightFailsSixteenPasses) {
   EXPECT_TRUE(Clear(WithGlobalAddress(TiledF16NoSwizzle(), 0), "global-address-align-16"));
 }
 
-// The fix must not contradict the report (issue 15): a tensor at 0x1008 cannot be mapped from 0x1000 with 8 B
+// The fix must not contradict the report: a tensor at 0x1008 cannot be mapped from 0x1000 with 8 B
 // added to the coordinates, because x0 must be a multiple of 16 bytes (derived fact coord0_multiple, measured:
 // docs/model.md M2) and 8 B is half of that. A 128-byte misalignment of 64 B (16-aligned, under a swizzle) can be:
 // 64 B = 32 f16 elements, a multiple of the 8-element x0 step. Packed 16U4_ALIGN16B at 0x1010 (32-byte rule): 16 B

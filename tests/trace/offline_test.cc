@@ -1,5 +1,5 @@
 // What src/blob adds to a trace, on maps the real driver wrote for real programs: the records of the H200
-// runs (docs/hardware.md, "tmapgen trace on real programs"): Triton's host descriptors, JAX's (XLA),
+// runs (docs/lab/hardware-history.md, "tmapgen trace on real programs"): Triton's host descriptors, JAX's (XLA),
 // reject.cc's im2col and im2col::w, the codegen example. The bytes in them are the driver's; the expected
 // result is that tmapgen's offline encoder reproduces them, and that a map passed to
 // cuTensorMapReplaceAddress decodes to the parameters of the encode it came from.
