@@ -1,4 +1,4 @@
-// The metrics hooks' cost per call (server/metrics.h; docs/perf.md, "Metrics"): what the service adds to a
+// The metrics hooks' cost per call (server/metrics.h; docs/perf.md, "tmapd under load"): what the service adds to a
 // unary call when --metrics-listen is on (CallStarted + CallEnded: gauge up and down, the counter of the
 // method and code, the latency histogram, and for Validate the two spec counters), on one thread and on
 // two threads at once (the histogram's mutex and the atomics shared).

@@ -1,4 +1,4 @@
-// codegen_example.cuh: the codegen example run through the GPU-check machinery (issue 7; `tmapgen check
+// codegen_example.cuh: the codegen example run through the GPU-check machinery (`tmapgen check
 // --codegen-example`, src/gpu/codegen_example.h). The kernel takes its shapes from the generated header
 // examples/codegen/tile_a.gen.h (`tmapgen codegen examples/codegen/tile.json`), device part only
 // (TMAPGEN_GEN_NO_HOST): the shared buffer is kSmemFootprintBytes at kSmemAlignmentRecommended, the mbarrier is armed

@@ -15,7 +15,8 @@
 //   that read them is `lag` groups old. The block has 32 threads in the first scheme, 64 in the second.
 // - Cache hint: kTmaBenchLoadEvictLast adds .L2::cache_hint with createpolicy.fractional.L2::evict_last
 //   (fraction 1.0) to the loads. (Policies on the stores, and evict_first / evict_normal / evict_unchanged
-//   or half-fraction policies on the loads, were measured and helped none of the maps: docs/perf.md.)
+//   or half-fraction policies on the loads, were measured and helped none of the maps:
+//   docs/lab/perf-history.md, section 8.)
 // - One way (timing only, `tmapgen bench --one-way`): kTmaBenchLoadOnly loads every group and stores none (a
 //   stage is loaded again once its last load landed); kTmaBenchStoreOnly stores every group from shared memory as
 //   it is (no loads), at most stages - 1 store groups (and at most 3) reading shared memory at once. Nothing they
@@ -26,7 +27,7 @@
 // - Shared memory: `stages` x `boxes` x box_bytes after the dynamic window is rounded up to 1024 bytes
 //   (the 128B swizzle repeat); at most kTmaBenchMaxStages stages.
 //
-// What the shapes do on an H200 (measured, docs/perf.md section 8): grouping boxes so that one SM asks for
+// What the shapes do on an H200 (measured, docs/lab/perf-history.md section 8): grouping boxes so that one SM asks for
 // 256 contiguous bytes of each row, and the evict_last hint on loads, bring the 128B-swizzled maps from
 // 87 % to about 93 % of cuMemcpyDtoD in static order, and the counter's order from there to about 100 %
 // (the static order's fraction fell with the tensor's size: 95.8 % at 1 GiB, 93 % at 16 GiB); more bytes in

@@ -1,4 +1,4 @@
-// tma_check.cuh: the on-GPU checks of tmapgen (issue 5). Built by cmake/kernels.cmake for sm_90a and
+// tma_check.cuh: the on-GPU checks of tmapgen. Built by cmake/kernels.cmake for sm_90a and
 // sm_100a into one fatbin that is embedded in the tmapgen binary and loaded through the driver API
 // (src/gpu/gpu_api.h); nothing links against CUDA.
 //

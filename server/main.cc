@@ -259,8 +259,8 @@ int main(int argc, char** argv) {
 
   // gRPC's poller: with "poll", the thread that waits on a completion queue polls the connections itself,
   // so that the Validate thread reads, answers and writes without handing the call to another thread
-  // (docs/perf.md: half the CPU per call and a quarter of the p99 of epoll1 on 2 cores). GRPC_POLL_STRATEGY
-  // set in the environment wins.
+  // (docs/lab/perf-history.md, section 7: half the CPU per call and a quarter of the p99 of epoll1 on 2
+  // cores). GRPC_POLL_STRATEGY set in the environment wins.
   setenv("GRPC_POLL_STRATEGY", poll_strategy.c_str(), /*overwrite=*/0);
 
   // SIGTERM/SIGINT are taken by a thread (sigwait), so block them before gRPC starts its threads.

@@ -1,5 +1,5 @@
 // validator_vs_driver.cc: the validator timed next to the real CUDA driver's encoders, in one process
-// (issue 14 item 2; docs/perf.md has the figures).
+// (docs/perf.md, "The validator next to the driver", has the figures).
 //
 // tmapgen_validator_vs_driver [--rounds R] [--batch-ms M] [--cpu N] [--no-driver] [--mode NAME]
 //                             [--kind valid|1error|several] [--column NAME] [--calls N]

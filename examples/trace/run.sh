@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# examples/trace/run.sh [BUILD_DIR] [OUT_DIR]: the programs of docs/hardware.md "tmapgen trace on real
-# programs", each under `tmapgen trace`, on a GPU host (CUDA toolkit for reject.cc; PyTorch, Triton, JAX for
-# the Python ones: a missing one is reported and skipped). Records and reports land in OUT_DIR.
+# examples/trace/run.sh [BUILD_DIR] [OUT_DIR]: the programs of docs/lab/hardware-history.md
+# "tmapgen trace on real programs", each under `tmapgen trace`, on a GPU host (CUDA toolkit for reject.cc;
+# PyTorch, Triton, JAX for the Python ones: a missing one is reported and skipped). Records and reports land in OUT_DIR.
 # SKIP="inductor cublas" leaves those programs out (the Inductor one autotunes for minutes).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
