@@ -1,7 +1,8 @@
 // remote.cc: tmapgen --remote (see remote.h). The arguments and the inputs are read by the same code as
 // the local command (cli/common_flags.h, cli/spec_input.h), so that remote and local runs read the same
-// specs and print the same bytes; the server validates, encodes and renders (server/engine.cc, which mirrors
-// Emitter::Spec). Input errors are rendered here, as locally: they never reach the server.
+// specs and print the same bytes; the server validates, encodes and renders. Input errors are rendered
+// here, as locally: they never reach the server. What travels is converted by src/rpc, the same code
+// tmapd converts it back with.
 #include "cli/remote.h"
 
 #include <google/protobuf/io/coded_stream.h>
@@ -28,12 +29,16 @@
 #include "cli/codegen_cmd.h"
 #include "cli/desc_cmd.h"
 #include "proto/tmapd_v2.grpc.pb.h"
-#include "server/api_convert.h"
-#include "server/grpc_status.h"
-#include "server/net_address.h"
 #include "src/json/json_writer.h"
-#include "src/schema/proto_convert.h"
+#include "src/net/grpc_status.h"
+#include "src/net/net_address.h"
 #include "src/report/report.h"
+#include "src/rpc/check.h"
+#include "src/rpc/codegen.h"
+#include "src/rpc/decode.h"
+#include "src/rpc/instruction_descriptor.h"
+#include "src/rpc/matrix_descriptor.h"
+#include "src/schema/proto_convert.h"
 #include "src/schema/spec_json.h"
 #include "src/schema/spec_stream.h"
 #include "src/util/status.h"
@@ -122,7 +127,7 @@ bool ResolveList(const std::string& list, std::string* target, std::string* err)
     const size_t comma = list.find(',', start);
     const std::string one = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     std::string host, port;
-    if (!server::SplitHostPort(one, &host, &port)) {
+    if (!net::SplitHostPort(one, &host, &port)) {
       *err = StrCat("--remote: \"", one, "\" is not HOST:PORT");
       return false;
     }
@@ -168,7 +173,7 @@ void Prepare(const Conn& c, grpc::ClientContext* ctx) {
 }
 
 int CallFailed(const Conn& c, const grpc::Status& s) {
-  std::fprintf(stderr, "tmapgen: remote %s: %s: %s\n", c.target.c_str(), server::CodeName(s.error_code()),
+  std::fprintf(stderr, "tmapgen: remote %s: %s: %s\n", c.target.c_str(), net::CodeName(s.error_code()),
                s.error_message().c_str());
   return 2;
 }
@@ -576,7 +581,7 @@ class BatchRun {
       if (Resumable(e.status.error_code()) && idle < kRetries) {
         std::fflush(stdout);
         std::fprintf(stderr, "tmapgen: replica %s failed after %zu of %zu specs (%s: %s); resuming the remaining %zu on "
-                     "another replica\n", e.peer.c_str(), done_, n, server::CodeName(e.status.error_code()),
+                     "another replica\n", e.peer.c_str(), done_, n, net::CodeName(e.status.error_code()),
                      e.status.error_message().c_str(), n - done_);
         if (e.answered == 0) std::this_thread::sleep_for(std::chrono::milliseconds(100 << idle));
         ++idle;
@@ -656,7 +661,7 @@ int RemoteDescriptor(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<
   if (!ParseDescArgs(args, &a, &err) || a.help) return kRunLocally;  // the local command's message
   if (!LoadDescMap(&a, &err)) return kRunLocally;
   v2::MatrixDescriptorRequest req;
-  server::ToProto(a.request, &req);
+  rpc::ToProto(a.request, &req);
   req.mutable_render()->set_format(a.json ? v2::Rendering::JSON : v2::Rendering::TEXT);
   req.mutable_render()->set_color(a.color);
   req.set_svg(!a.svg.empty());
@@ -687,7 +692,7 @@ int RemoteIdesc(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::
   std::string err;
   if (!ParseIdescArgs(args, &a, &err) || a.help) return kRunLocally;
   v2::InstructionDescriptorRequest req;
-  server::ToProto(a.request, &req);
+  rpc::ToProto(a.request, &req);
   req.mutable_render()->set_format(a.json ? v2::Rendering::JSON : v2::Rendering::TEXT);
   req.mutable_render()->set_color(a.color);
   v2::InstructionDescriptorResponse res;
@@ -711,7 +716,7 @@ int RemoteCodegen(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std
     return 2;
   }
   v2::CodegenRequest req;
-  server::ToProto(a.input, a.options, a.lang, &req);
+  rpc::ToProto(a.input, a.options, a.lang, &req);
   v2::CodegenResponse res;
   grpc::ClientContext ctx;
   Prepare(conn, &ctx);
@@ -758,7 +763,7 @@ int RemoteDecode(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std:
     labels.push_back(s.label);
   }
   v2::DecodeRequest req;
-  server::ToProto(maps, labels, a.options, &req);
+  rpc::ToProto(maps, labels, a.options, &req);
   v2::DecodeResponse res;
   grpc::ClientContext ctx;
   Prepare(conn, &ctx);
@@ -782,7 +787,7 @@ int RemoteCheck(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::
       return 2;
     }
   v2::CheckRequest req;
-  server::ToProto(specs, names, a.seed, a.verbose, &req);
+  rpc::ToProto(specs, names, a.seed, a.verbose, &req);
   v2::CheckResponse res;
   grpc::ClientContext ctx;
   Prepare(conn, &ctx);
@@ -848,7 +853,7 @@ int RunRemote(std::vector<std::string>* args_io) {
   if (!conn.token.empty() && conn.tls_ca.empty()) {
     // A bearer token in plaintext is readable by anyone on the path: only to this machine.
     bool loopback = false;
-    const absl::Status s = server::TargetIsLoopback(conn.target, &loopback);
+    const absl::Status s = net::TargetIsLoopback(conn.target, &loopback);
     if (!loopback)
       return Fail(StrCat("--remote ", conn.target, ": refusing to send the token in plaintext to ",
                          s.ok() ? "an address that is not loopback" : StrCat("an address that cannot be checked (", s.message(), ")"),

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "server/api_convert.h"
+#include "src/rpc/check.h"
 #include "src/gpu/check_report.h"
 
 int main(int argc, char** argv) {
@@ -46,12 +46,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tmapd_check_worker: standard input is not a tmapgen.v2.CheckRequest\n");
     return 2;
   }
-  tmapgen::server::RequestLimits limits;
+  tmapgen::rpc::RequestLimits limits;
   limits.max_check_specs = 1u << 20;  // tmapd applied its own limit
   std::vector<tmapgen::TensorMapSpec> specs;
   std::vector<std::string> names;
   uint64_t seed = 1;
-  const absl::Status st = tmapgen::server::FromProto(req, limits, &specs, &names, &seed);
+  const absl::Status st = tmapgen::rpc::FromProto(req, limits, &specs, &names, &seed);
   if (!st.ok()) {
     std::fprintf(stderr, "tmapd_check_worker: %s\n", std::string(st.message()).c_str());
     return 2;
@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
     return 3;
   }
   tmapgen::v2::CheckResponse res;
-  tmapgen::server::ToProto(rep, &res);
+  tmapgen::rpc::ToProto(rep, &res);
   if (req.render().format() == tmapgen::v2::Rendering::TEXT) res.set_rendered(tmapgen::gpu::RenderCheckText(rep, req.verbose()));
   std::string out;
   if (!res.SerializeToString(&out)) return 2;

@@ -267,13 +267,13 @@ absl::Status Engine::BatchStep(const std::function<const v1::TensorMapSpec&(uint
 
 absl::Status Engine::MatrixDescriptor(const v2::MatrixDescriptorRequest& req, v2::MatrixDescriptorResponse* out) const {
   desc::MatrixRequest r;
-  if (absl::Status s = FromProto(req, &r); !s.ok()) return s;
+  if (absl::Status s = rpc::FromProto(req, &r); !s.ok()) return s;
   const v2::Rendering& ren = req.render();
   if (ren.format() < v2::Rendering::NONE || ren.format() > v2::Rendering::JSON)
     return Invalid(StrCat("render.format: unknown value ", static_cast<int>(ren.format())));
   desc::SmemDescReport rep;
   desc::RunMatrixRequest(r, &rep);
-  ToProto(rep, out);
+  rpc::ToProto(rep, out);
   if (ren.format() != v2::Rendering::NONE)
     out->set_rendered(desc::RenderMatrixReport(rep, ren.format() == v2::Rendering::JSON, ren.color()));
   if (req.svg()) out->set_svg(desc::DrawSvg(rep));
@@ -283,13 +283,13 @@ absl::Status Engine::MatrixDescriptor(const v2::MatrixDescriptorRequest& req, v2
 absl::Status Engine::InstructionDescriptor(const v2::InstructionDescriptorRequest& req,
                                            v2::InstructionDescriptorResponse* out) const {
   desc::IdescRequest r;
-  if (absl::Status s = FromProto(req, &r); !s.ok()) return s;
+  if (absl::Status s = rpc::FromProto(req, &r); !s.ok()) return s;
   const v2::Rendering& ren = req.render();
   if (ren.format() < v2::Rendering::NONE || ren.format() > v2::Rendering::JSON)
     return Invalid(StrCat("render.format: unknown value ", static_cast<int>(ren.format())));
   desc::IdescResult res;
   desc::RunIdescRequest(r, &res);
-  ToProto(res, out);
+  rpc::ToProto(res, out);
   if (ren.format() != v2::Rendering::NONE)
     out->set_rendered(desc::RenderIdescResult(res, ren.format() == v2::Rendering::JSON, ren.color()));
   return absl::OkStatus();
@@ -299,7 +299,7 @@ absl::Status Engine::Codegen(const v2::CodegenRequest& req, v2::CodegenResponse*
   codegen::Input in;
   codegen::Options opt;
   codegen::Lang lang = codegen::Lang::kCpp;
-  if (absl::Status s = FromProto(req, request_limits_, &in, &opt, &lang); !s.ok()) return s;
+  if (absl::Status s = rpc::FromProto(req, request_limits_, &in, &opt, &lang); !s.ok()) return s;
   opt.max_output_bytes = static_cast<size_t>(limits_.max_message_bytes);
   codegen::Plan plan;
   codegen::Output gen;
@@ -313,7 +313,7 @@ absl::Status Engine::Codegen(const v2::CodegenRequest& req, v2::CodegenResponse*
     return Exhausted(StrCat("response: the generated ", gen.generated ? "code" : "rejection", " of ", plan.maps.size(),
                             " maps passes the message limit of ", limits_.max_message_bytes,
                             " bytes (max_message_bytes); generate fewer maps per call"));
-  ToProto(plan, gen, lang, out);
+  rpc::ToProto(plan, gen, lang, out);
   return absl::OkStatus();
 }
 
@@ -331,7 +331,7 @@ absl::Status Engine::CheckLimits(const v2::CheckRequest& req) const {
   std::vector<TensorMapSpec> specs;
   std::vector<std::string> names;
   uint64_t seed = 1;
-  if (absl::Status s = FromProto(req, request_limits_, &specs, &names, &seed); !s.ok()) return s;
+  if (absl::Status s = rpc::FromProto(req, request_limits_, &specs, &names, &seed); !s.ok()) return s;
   // The tensors the check allocates: refuse a spec whose global extent is over the limit.
   Validation v;
   for (size_t k = 0; k < specs.size(); ++k) {
@@ -383,7 +383,7 @@ absl::Status Engine::Decode(const v2::DecodeRequest& req, v2::DecodeResponse* ou
   std::vector<blob::MapBytes> maps;
   std::vector<std::string> labels;
   blob::DecodeOptions o;
-  if (absl::Status s = FromProto(req, request_limits_, &maps, &labels, &o); !s.ok()) return s;
+  if (absl::Status s = rpc::FromProto(req, request_limits_, &maps, &labels, &o); !s.ok()) return s;
   const bool render = req.render().format() != v2::Rendering::NONE;
   blob::Decoded d;
   json::Writer w;
@@ -396,7 +396,7 @@ absl::Status Engine::Decode(const v2::DecodeRequest& req, v2::DecodeResponse* ou
     blob::Decode(maps[i], &d);
     bool valid = false;
     v2::DecodedMap* m = out->add_maps();
-    ToProto(static_cast<int>(i), labels[i], d, o, &valid, m);
+    rpc::ToProto(static_cast<int>(i), labels[i], d, o, &valid, m);
     all = all && valid && blob::Clean(d);
     const size_t before = rendered.size();
     if (render) rendered += blob::RenderDecoded(static_cast<int>(i), labels[i], maps[i], d, o, &valid, &w);

@@ -7,7 +7,7 @@
 // Contract
 // - Every method takes a parsed request message and either fills the response and returns OK, or
 //   returns an error whose message starts with the request field it is about ("spec.mode: ...",
-//   "first_index: ..."; api_convert.h FieldOf). INVALID_ARGUMENT: a malformed request;
+//   "first_index: ..."; src/rpc/common.h FieldOf). INVALID_ARGUMENT: a malformed request;
 //   RESOURCE_EXHAUSTED: a limit; FAILED_PRECONDITION: no GPU; UNAVAILABLE: the GPU worker died or
 //   could not start; DEADLINE_EXCEEDED and CANCELLED: from the call.
 // - An invalid but well-formed spec or descriptor is an OK answer with valid = false.
@@ -27,7 +27,11 @@
 #include "absl/status/status.h"
 #include "proto/tmapd.pb.h"
 #include "proto/tmapd_v2.pb.h"
-#include "server/api_convert.h"
+#include "src/rpc/check.h"
+#include "src/rpc/codegen.h"
+#include "src/rpc/decode.h"
+#include "src/rpc/instruction_descriptor.h"
+#include "src/rpc/matrix_descriptor.h"
 #include "src/schema/spec_json.h"
 #include "src/tmap/types.h"
 
@@ -137,7 +141,7 @@ class Engine {
   void InputErrorResult(int index, const InputError& e, const v1::RenderOptions& o, v1::Result* out) const;
 
   Limits limits_;
-  RequestLimits request_limits_;
+  rpc::RequestLimits request_limits_;
   std::string instance_;
   std::vector<std::string> services_;
   bool gpu_present_ = false;

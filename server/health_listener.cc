@@ -6,15 +6,15 @@
 
 #include <chrono>
 
-#include "server/net_address.h"
+#include "src/net/net_address.h"
 #include "src/util/strings.h"
 
 namespace tmapgen::server {
 
 std::unique_ptr<HealthListener> HealthListener::Start(const std::string& listen, const std::vector<std::string>& services,
                                                       std::string* error) {
-  ListenPlan plan;
-  if (absl::Status s = ResolveListen(listen, &plan); !s.ok()) {
+  net::ListenPlan plan;
+  if (absl::Status s = net::ResolveListen(listen, &plan); !s.ok()) {
     *error = StrCat("--health-listen: ", s.message());
     return nullptr;
   }

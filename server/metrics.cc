@@ -7,7 +7,7 @@
 #include <atomic>
 #include <mutex>
 
-#include "server/net_address.h"
+#include "src/net/net_address.h"
 #include "src/util/strings.h"
 
 #if TMAPGEN_HAVE_PROMETHEUS
@@ -136,8 +136,8 @@ Metrics::Metrics() : impl_(std::make_unique<Impl>()) {
 Metrics::~Metrics() = default;
 
 std::unique_ptr<Metrics> Metrics::Start(const std::string& listen, bool allow_remote, std::string* error) {
-  ListenPlan plan;
-  if (absl::Status s = ResolveListen(listen, &plan); !s.ok()) {
+  net::ListenPlan plan;
+  if (absl::Status s = net::ResolveListen(listen, &plan); !s.ok()) {
     *error = StrCat("--metrics-listen: ", s.message());
     return nullptr;
   }

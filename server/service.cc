@@ -25,10 +25,10 @@
 #include "server/accept_guard.h"
 #include "server/check_worker.h"
 #include "server/gpu_queue.h"
-#include "server/grpc_status.h"
 #include "server/metrics.h"
-#include "server/net_address.h"
 #include "server/request_log.h"
+#include "src/net/grpc_status.h"
+#include "src/net/net_address.h"
 #include "src/util/strings.h"
 
 namespace tmapgen::server {
@@ -211,7 +211,7 @@ class Core {
     const auto us = std::chrono::duration_cast<std::chrono::microseconds>(answered - start).count();
     if (metrics_) metrics_->CallEnded(method, static_cast<int>(code), us);
     if (!log_) return;
-    log_->Line(method.c_str(), CodeName(code), us, extra);
+    log_->Line(method.c_str(), net::CodeName(code), us, extra);
   }
   void FlushLog() {
     if (log_) log_->Flush();
@@ -252,7 +252,7 @@ grpc::Status Answer(Core* core, grpc::ServerContextBase* ctx, const absl::Status
   if (!s.ok()) {
     core->RefusedByEngine(s);
     std::string field;
-    grpc::Status g = ToGrpc(s, &field);
+    grpc::Status g = net::ToGrpc(s, &field);
     if (!field.empty()) ctx->AddTrailingMetadata("tmapgen-field", field);
     return g;
   }
@@ -715,7 +715,7 @@ class BatchCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer>, 
   grpc::Status Failed(const absl::Status& s) {
     core_->RefusedByEngine(s);
     std::string field;
-    grpc::Status g = ToGrpc(s, &field);
+    grpc::Status g = net::ToGrpc(s, &field);
     if (!field.empty()) ctx_->AddTrailingMetadata("tmapgen-field", field);
     return g;
   }
@@ -884,7 +884,7 @@ class AsyncValidate {
           if (!a.ok()) {
             core_->RefusedByEngine(a);
             std::string field;
-            st = ToGrpc(a, &field);
+            st = net::ToGrpc(a, &field);
             if (!field.empty()) ctx_.AddTrailingMetadata("tmapgen-field", field);
           } else if (res.ByteSizeLong() > core_->limits().max_message_bytes) {
             core_->Refused(Refusal::kResponseTooLarge);
@@ -941,8 +941,8 @@ std::unique_ptr<Server> Server::Start(const ServerConfig& c, std::string* error)
     *error = "TLS needs both a certificate and a key";
     return nullptr;
   }
-  ListenPlan plan;
-  if (absl::Status s = ResolveListen(c.listen, &plan); !s.ok()) {
+  net::ListenPlan plan;
+  if (absl::Status s = net::ResolveListen(c.listen, &plan); !s.ok()) {
     *error = std::string(s.message());
     return nullptr;
   }

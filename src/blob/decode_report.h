@@ -1,7 +1,7 @@
 // decode_report.h: what `tmapgen decode` says about one 128-byte map (blob.h Decode): every field, the
 // recognised and unexplained bits, the findings, and the validation report of the recovered spec, as text
 // for people or one JSON object (the spec in the schema form, so that `tmapgen validate` reads it back).
-// The command line (cli/blob_cmd.cc) and tmapd's Decode (server/api_convert.cc) print the same.
+// The command line (cli/blob_cmd.cc) and tmapd's Decode (server/engine.cc) print the same.
 //
 // Contract
 // - Render*/Decode* fill *valid: the recovered spec validates (for the options' target, or every target), or

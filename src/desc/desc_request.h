@@ -1,6 +1,6 @@
 // desc_request.h: what `tmapgen desc ...` and `tmapgen idesc ...` ask for, as plain values, and running
 // them. The command line parses its flags into these requests (cli/desc_cmd.cc), tmapd converts its
-// messages into the same requests (server/api_convert.cc), and both run them here, so that a remote
+// messages into the same requests (src/rpc/), and both run them here, so that a remote
 // answer is the local one.
 //
 // Contract

@@ -26,15 +26,23 @@
 #include "cli/desc_cmd.h"
 #include "proto/tmapd.grpc.pb.h"
 #include "proto/tmapd_v2.grpc.pb.h"
-#include "server/api_convert.h"
 #include "server/check_worker.h"
 #include "server/gpu_queue.h"
-#include "server/grpc_status.h"
-#include "server/net_address.h"
 #include "server/service.h"
+#include "src/net/grpc_status.h"
+#include "src/net/net_address.h"
+#include "src/rpc/codegen.h"
+#include "src/rpc/instruction_descriptor.h"
+#include "src/rpc/matrix_descriptor.h"
 
 namespace tmapgen::server {
 namespace {
+
+using net::CapEchoes;
+using net::ListenPlan;
+using net::ResolveListen;
+using net::TargetIsLoopback;
+using rpc::ToProto;
 
 std::unique_ptr<Server> StartServer(ServerConfig c = ServerConfig()) {
   c.listen = "127.0.0.1:0";

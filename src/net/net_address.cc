@@ -1,5 +1,5 @@
 // net_address.cc: see net_address.h.
-#include "server/net_address.h"
+#include "src/net/net_address.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -10,7 +10,7 @@
 
 #include "src/util/strings.h"
 
-namespace tmapgen::server {
+namespace tmapgen::net {
 namespace {
 
 bool IsLoopback(const sockaddr* sa) {
@@ -151,4 +151,4 @@ absl::Status TargetIsLoopback(const std::string& target, bool* loopback) {
   return absl::OkStatus();
 }
 
-}  // namespace tmapgen::server
+}  // namespace tmapgen::net

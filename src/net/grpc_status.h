@@ -1,9 +1,9 @@
-// grpc_status.h: the one place where the service's errors (absl::Status, from engine.h and
-// api_convert.h) become gRPC statuses. The codes map 1:1 (gRPC and Abseil share the canonical code
-// space); the field a message starts with ("spec.mode: ...") also goes into the trailing metadata
-// entry "tmapgen-field", for programs.
-#ifndef TMAPGEN_SERVER_GRPC_STATUS_H_
-#define TMAPGEN_SERVER_GRPC_STATUS_H_
+// grpc_status.h: the one place where the service's errors (absl::Status, from server/engine.h and
+// src/rpc) become gRPC statuses, and where the client names a gRPC code. The codes map 1:1 (gRPC and
+// Abseil share the canonical code space); the field a message starts with ("spec.mode: ...") also goes
+// into the trailing metadata entry "tmapgen-field", for programs.
+#ifndef TMAPGEN_SRC_NET_GRPC_STATUS_H_
+#define TMAPGEN_SRC_NET_GRPC_STATUS_H_
 
 #include <grpcpp/grpcpp.h>
 
@@ -11,7 +11,7 @@
 
 #include "absl/status/status.h"
 
-namespace tmapgen::server {
+namespace tmapgen::net {
 
 grpc::StatusCode ToGrpcCode(absl::StatusCode c);
 // The status, its message capped by CapEchoes; *field (when given) receives the field path it starts with.
@@ -26,6 +26,6 @@ std::string CapEchoes(const std::string& message);
 // "OK", "INVALID_ARGUMENT", ... for logs and client messages.
 const char* CodeName(grpc::StatusCode c);
 
-}  // namespace tmapgen::server
+}  // namespace tmapgen::net
 
-#endif  // TMAPGEN_SERVER_GRPC_STATUS_H_
+#endif  // TMAPGEN_SRC_NET_GRPC_STATUS_H_

@@ -11,15 +11,15 @@
 //   "ipv4:A:P,B:P", "ipv6:[A]:P,...", "unix:PATH". True only when every address it resolves to is
 //   loopback; other schemes are not loopback. Errors (a name that does not resolve) are INVALID_ARGUMENT
 //   or UNAVAILABLE with the reason.
-#ifndef TMAPGEN_SERVER_NET_ADDRESS_H_
-#define TMAPGEN_SERVER_NET_ADDRESS_H_
+#ifndef TMAPGEN_SRC_NET_NET_ADDRESS_H_
+#define TMAPGEN_SRC_NET_NET_ADDRESS_H_
 
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 
-namespace tmapgen::server {
+namespace tmapgen::net {
 
 struct ListenPlan {
   std::vector<std::string> bind;  // numeric addresses, gRPC's syntax
@@ -33,6 +33,6 @@ absl::Status TargetIsLoopback(const std::string& target, bool* loopback);
 // HOST and PORT of "HOST:PORT" / "[V6]:PORT"; false when there is no port.
 bool SplitHostPort(const std::string& hp, std::string* host, std::string* port);
 
-}  // namespace tmapgen::server
+}  // namespace tmapgen::net
 
-#endif  // TMAPGEN_SERVER_NET_ADDRESS_H_
+#endif  // TMAPGEN_SRC_NET_NET_ADDRESS_H_

@@ -1,9 +1,9 @@
 // grpc_status.cc: see grpc_status.h.
-#include "server/grpc_status.h"
+#include "src/net/grpc_status.h"
 
-#include "server/api_convert.h"
+#include "src/rpc/common.h"
 
-namespace tmapgen::server {
+namespace tmapgen::net {
 
 grpc::StatusCode ToGrpcCode(absl::StatusCode c) {
   switch (c) {
@@ -78,7 +78,7 @@ std::string CapEchoes(const std::string& m) {
 }
 
 grpc::Status ToGrpc(const absl::Status& s, std::string* field) {
-  if (field != nullptr) *field = s.ok() ? "" : FieldOf(s);
+  if (field != nullptr) *field = s.ok() ? "" : rpc::FieldOf(s);
   if (s.ok()) return grpc::Status::OK;
   return grpc::Status(ToGrpcCode(s.code()), CapEchoes(std::string(s.message())));
 }
@@ -92,4 +92,4 @@ const char* CodeName(grpc::StatusCode c) {
   return i >= 0 && i <= 16 ? kNames[i] : "UNKNOWN";
 }
 
-}  // namespace tmapgen::server
+}  // namespace tmapgen::net
