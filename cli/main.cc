@@ -20,6 +20,7 @@
 #include "cli/check_cmd.h"
 #include "cli/common_flags.h"
 #include "cli/desc_cmd.h"
+#include "cli/plan_cmd.h"
 #include "cli/sweep_cmd.h"
 #include "cli/trace_cmd.h"
 #include "cli/remote.h"
@@ -78,6 +79,7 @@ const char* kUsage =
     "       tmapgen desc wgmma|tcgen05|decode ...   shared-memory matrix descriptors (tmapgen desc --help)\n"
     "       tmapgen codegen SPEC... --lang cpp|json|ptx [-o FILE]  code for validated maps (tmapgen codegen --help)\n"
     "       tmapgen idesc [decode VALUE] ...         tcgen05 instruction descriptors (tmapgen idesc --help)\n"
+    "       tmapgen plan gemm --m M --n N --k K ...  a GEMM tile's maps, smem, barriers, descriptors (tmapgen plan --help)\n"
     "       tmapgen decode BLOB... [--target T] [--format text|json]   128-byte CUtensorMaps back into fields\n"
     "       tmapgen diff A B                         two maps (or specs) field by field (tmapgen decode --help)\n"
     "       tmapgen layout [--format text|json|markdown]   the CUtensorMap layout table\n"
@@ -321,6 +323,7 @@ int Main(int argc, char** argv) {
     if (args[0] == "codegen") return RunCodegenCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "trace") return RunTraceCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "idesc") return RunIdescCommand(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (args[0] == "plan") return RunPlanCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "decode") return RunDecodeCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "diff") return RunDiffCommand(std::vector<std::string>(args.begin() + 1, args.end()));
     if (args[0] == "layout") return RunLayoutCommand(std::vector<std::string>(args.begin() + 1, args.end()));
@@ -331,7 +334,7 @@ int Main(int argc, char** argv) {
       args.erase(args.begin());
     } else if (!args[0].empty() && args[0][0] != '-') {
       return Usage(StrCat("unknown command \"", args[0], "\"",
-                          DidYouMean(args[0], {"validate", "build", "rules", "explain", "desc", "idesc", "codegen", "show",
+                          DidYouMean(args[0], {"validate", "build", "rules", "explain", "desc", "idesc", "plan", "codegen", "show",
                                                "check", "sweep", "bench", "decode", "diff", "layout", "trace"})));
     }
   }

@@ -1,0 +1,301 @@
+// plan_cmd.cc: tmapgen plan gemm (docs/plan.md).
+#include "cli/plan_cmd.h"
+
+#include <charconv>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cli/common_flags.h"
+#include "src/plan/plan_render.h"
+#include "src/util/status.h"
+#include "src/util/strings.h"
+#include "src/util/suggest.h"
+
+namespace tmapgen::cli {
+
+namespace {
+
+const char* kPlanUsage =
+    "usage: tmapgen plan gemm --m M --n N --k K [--tile BMxBNxBK] [--dtype T | --a-type T --b-type T]\n"
+    "                         [--a-major k|mn] [--b-major k|mn] [--cluster MxN] [--multicast a|b|ab|none]\n"
+    "                         [--stages N|auto] [--target sm_90a|sm_100a] [--format text|json] ...\n";
+
+const char* kPlanHelp =
+    "\nPlans a GEMM tile D = A x B (+ C): every tensor map, the shared-memory plan, the copies and barrier counts\n"
+    "of each CTA of the cluster, the matrix descriptors of every K step, the MMA instruction and the edge tiles,\n"
+    "each checked (docs/plan.md). A is M x K, B is N x K (K-major: K contiguous).\n"
+    "\nproblem:\n"
+    "  --m M, --n N, --k K                 the problem (default 4096 each)\n"
+    "  --dtype T                           A and B type: bf16 f16 tf32 e4m3 e5m2 s8 u8 (default bf16)\n"
+    "  --a-type T, --b-type T              A's and B's types apart\n"
+    "  --a-major k|mn, --b-major k|mn      which dimension is contiguous in global memory (default k)\n"
+    "  --lda N, --ldb N, --ldc N, --ldd N  elements between rows (default dense)\n"
+    "  --d-type T, --c-type T              D's type (default bf16); --c-type also plans a C load (beta != 0)\n"
+    "  --cd-layout row|col                 C and D row-major (N contiguous, default) or column-major\n"
+    "  --accumulator f32|f16|s32           (default f32; s32 for s8/u8)\n"
+    "tile and pipeline:\n"
+    "  --tile BMxBNxBK                     per CTA (default 128x128x64); or --bm, --bn, --bk\n"
+    "  --stages N|auto                     pipeline stages (default auto: as many as fit)\n"
+    "  --swizzle-a S, --swizzle-b S, --swizzle-cd S\n"
+    "                                      none 32B 64B 128B, or widest (default: the widest that fits)\n"
+    "  --warpgroups N                      wgmma consumer warpgroups splitting BM (default BM/64, at most 2)\n"
+    "  --no-epilogue                       no D store buffer and map\n"
+    "cluster:\n"
+    "  --cluster MxN                       cluster_m x cluster_n CTAs (default 1x1)\n"
+    "  --multicast a|b|ab|none             multicast A (along the cluster's N) and/or B (along its M)\n"
+    "  --multicast-issue slice|leader      every CTA issues a slice (CUTLASS, default) or the first issues all (DeepGEMM)\n"
+    "target:\n"
+    "  --target T                          sm_90a (wgmma) or an sm_100a-family target (tcgen05; modelled, not run)\n"
+    "  --cta-group 1|2                     tcgen05: 2-CTA MMA over CTA pairs along M\n"
+    "output:\n"
+    "  --format text|json                  (default text); --pretty indents the JSON\n"
+    "\nexit status: 0 valid plan, 1 invalid plan, 2 bad usage\n";
+
+struct Flag {
+  std::string_view name;
+  bool takes_value;
+};
+
+const std::vector<Flag>& GemmFlags() {
+  static const std::vector<Flag> f = {
+      {"m", true},           {"n", true},           {"k", true},          {"dtype", true},       {"a-type", true},
+      {"b-type", true},      {"a-major", true},     {"b-major", true},    {"lda", true},         {"ldb", true},
+      {"ldc", true},         {"ldd", true},         {"d-type", true},     {"c-type", true},      {"cd-layout", true},
+      {"accumulator", true}, {"tile", true},        {"bm", true},         {"bn", true},          {"bk", true},
+      {"stages", true},      {"swizzle-a", true},   {"swizzle-b", true},  {"swizzle-cd", true},  {"warpgroups", true},
+      {"no-epilogue", false}, {"cluster", true},    {"multicast", true},  {"multicast-issue", true},
+      {"target", true},      {"cta-group", true},   {"format", true},     {"pretty", false},     {"help", false},
+      {"h", false},
+  };
+  return f;
+}
+
+bool Fail(std::string* err, std::string m) {
+  *err = std::move(m);
+  return false;
+}
+
+bool Uint(std::string_view flag, std::string_view v, uint64_t* out, std::string* err) {
+  auto r = std::from_chars(v.data(), v.data() + v.size(), *out);
+  if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size())
+    return Fail(err, StrCat("--", flag, ": expected an unsigned integer, got \"", v, "\""));
+  return true;
+}
+bool U32(std::string_view flag, std::string_view v, uint32_t* out, std::string* err) {
+  uint64_t x = 0;
+  if (!Uint(flag, v, &x, err)) return false;
+  if (x > UINT32_MAX) return Fail(err, StrCat("--", flag, ": ", v, " is out of range"));
+  *out = static_cast<uint32_t>(x);
+  return true;
+}
+
+// "AxB" or "AxBxC" (x or comma).
+bool Dims(std::string_view flag, std::string_view v, uint32_t* out, size_t n, std::string* err) {
+  size_t at = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t end = i + 1 < n ? v.find_first_of("x,", at) : v.size();
+    if (end == std::string_view::npos)
+      return Fail(err, StrCat("--", flag, ": expected ", n == 3 ? "BMxBNxBK" : "MxN", ", got \"", v, "\""));
+    if (!U32(flag, v.substr(at, end - at), &out[i], err)) return false;
+    at = end + 1;
+  }
+  return true;
+}
+
+template <typename E>
+bool Enum(std::string_view flag, std::string_view v, E* out, std::string* err) {
+  if (desc::Parse(v, out)) return true;
+  const std::string why = std::is_same_v<E, desc::ElemType> ? desc::RefusedElemType(v) : std::string();
+  if (!why.empty()) return Fail(err, StrCat("--", flag, ": ", why));
+  return Fail(err, StrCat("--", flag, ": unknown value \"", v, "\"; expected one of: ",
+                          desc::AcceptedNames(static_cast<E*>(nullptr))));
+}
+
+bool Swz(std::string_view flag, std::string_view v, bool* has, desc::DescSwizzle* out, std::string* err) {
+  if (v == "widest" || v == "auto") {
+    *has = false;
+    return true;
+  }
+  *has = true;
+  return Enum(flag, v, out, err);
+}
+
+bool MapType(std::string_view flag, std::string_view v, DataType* out, std::string* err) {
+  if (tmapgen::Parse(v, out)) return true;
+  return Fail(err, StrCat("--", flag, ": unknown value \"", v, "\"; expected f16, bf16, f32 or s32"));
+}
+
+}  // namespace
+
+bool ParsePlanGemmArgs(const std::vector<std::string>& args, PlanGemmArgs* out, std::string* err) {
+  *out = PlanGemmArgs();
+  plan::GemmRequest& r = out->request;
+  std::vector<std::pair<std::string, std::string>> items;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.size() < 2 || a[0] != '-') return Fail(err, StrCat("unexpected argument \"", a, "\""));
+    std::string name = a.substr(a[1] == '-' ? 2 : 1), value;
+    bool has_value = false;
+    if (const size_t eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has_value = true;
+    }
+    for (char& c : name)
+      if (c == '_') c = '-';
+    const Flag* def = nullptr;
+    for (const Flag& f : GemmFlags())
+      if (f.name == name) def = &f;
+    if (def == nullptr) {
+      std::vector<std::string_view> names;
+      for (const Flag& f : GemmFlags()) names.push_back(f.name);
+      return Fail(err, StrCat("unknown flag ", a, DidYouMean(name, names, "--")));
+    }
+    if (def->takes_value && !has_value) {
+      if (i + 1 >= args.size()) return Fail(err, StrCat("--", name, " needs a value"));
+      value = args[++i];
+    } else if (!def->takes_value && has_value) {
+      return Fail(err, StrCat("--", name, " takes no value"));
+    }
+    items.emplace_back(name, value);
+  }
+  for (const auto& [f, v] : items) {
+    if (f == "help" || f == "h") out->help = true;
+    else if (f == "m") { if (!Uint(f, v, &r.m, err)) return false; }
+    else if (f == "n") { if (!Uint(f, v, &r.n, err)) return false; }
+    else if (f == "k") { if (!Uint(f, v, &r.k, err)) return false; }
+    else if (f == "dtype") {
+      if (!Enum(f, v, &r.a_type, err)) return false;
+      r.b_type = r.a_type;
+    }
+    else if (f == "a-type") { if (!Enum(f, v, &r.a_type, err)) return false; }
+    else if (f == "b-type") { if (!Enum(f, v, &r.b_type, err)) return false; }
+    else if (f == "a-major") { if (!Enum(f, v, &r.a_major, err)) return false; }
+    else if (f == "b-major") { if (!Enum(f, v, &r.b_major, err)) return false; }
+    else if (f == "lda") { if (!Uint(f, v, &r.lda, err)) return false; }
+    else if (f == "ldb") { if (!Uint(f, v, &r.ldb, err)) return false; }
+    else if (f == "ldc") { if (!Uint(f, v, &r.ldc, err)) return false; }
+    else if (f == "ldd") { if (!Uint(f, v, &r.ldd, err)) return false; }
+    else if (f == "d-type") { if (!MapType(f, v, &r.d_type, err)) return false; }
+    else if (f == "c-type") {
+      if (!MapType(f, v, &r.c_type, err)) return false;
+      r.has_c = true;
+    }
+    else if (f == "cd-layout") {
+      if (!plan::Parse(v, &r.cd_layout)) return Fail(err, StrCat("--cd-layout: expected row or col, got \"", v, "\""));
+    }
+    else if (f == "accumulator") {
+      if (!desc::Parse(v, &r.accumulator)) return Fail(err, StrCat("--accumulator: expected f32, f16 or s32, got \"", v, "\""));
+      r.has_accumulator = true;
+    }
+    else if (f == "tile") {
+      uint32_t t[3];
+      if (!Dims(f, v, t, 3, err)) return false;
+      r.bm = t[0];
+      r.bn = t[1];
+      r.bk = t[2];
+    }
+    else if (f == "bm") { if (!U32(f, v, &r.bm, err)) return false; }
+    else if (f == "bn") { if (!U32(f, v, &r.bn, err)) return false; }
+    else if (f == "bk") { if (!U32(f, v, &r.bk, err)) return false; }
+    else if (f == "stages") {
+      if (v == "auto") r.stages = 0;
+      else if (!U32(f, v, &r.stages, err)) return false;
+      else if (r.stages == 0) return Fail(err, "--stages: give at least 1, or auto");
+    }
+    else if (f == "swizzle-a") { if (!Swz(f, v, &r.has_swizzle_a, &r.swizzle_a, err)) return false; }
+    else if (f == "swizzle-b") { if (!Swz(f, v, &r.has_swizzle_b, &r.swizzle_b, err)) return false; }
+    else if (f == "swizzle-cd") { if (!Swz(f, v, &r.has_swizzle_cd, &r.swizzle_cd, err)) return false; }
+    else if (f == "warpgroups") { if (!U32(f, v, &r.math_warpgroups, err)) return false; }
+    else if (f == "no-epilogue") r.epilogue = false;
+    else if (f == "cluster") {
+      uint32_t c[2];
+      if (!Dims(f, v, c, 2, err)) return false;
+      r.cluster_m = c[0];
+      r.cluster_n = c[1];
+    }
+    else if (f == "multicast") {
+      if (v == "a") { r.multicast_a = true; r.multicast_b = false; }
+      else if (v == "b") { r.multicast_a = false; r.multicast_b = true; }
+      else if (v == "ab" || v == "both") { r.multicast_a = r.multicast_b = true; }
+      else if (v == "none") { r.multicast_a = r.multicast_b = false; }
+      else return Fail(err, StrCat("--multicast: expected a, b, ab or none, got \"", v, "\""));
+    }
+    else if (f == "multicast-issue") {
+      if (!plan::Parse(v, &r.mcast_issue)) return Fail(err, StrCat("--multicast-issue: expected slice or leader, got \"", v, "\""));
+    }
+    else if (f == "target") {
+      if (!tmapgen::Parse(v, &r.target))
+        return Fail(err, StrCat("--target: unknown value \"", v, "\"; expected one of: ",
+                                tmapgen::AcceptedNames(static_cast<Target*>(nullptr))));
+    }
+    else if (f == "cta-group") {
+      uint32_t g = 0;
+      if (!U32(f, v, &g, err)) return false;
+      r.cta_group = static_cast<int>(g);
+    }
+    else if (f == "format") {
+      if (v == "json") out->json = true;
+      else if (v == "text") out->json = false;
+      else return Fail(err, StrCat("--format: expected text or json, got \"", v, "\""));
+    }
+    else if (f == "pretty") out->pretty = true;
+  }
+  if (out->help) return true;
+  const absl::Status st = plan::CheckGemmRequest(r);
+  if (!st.ok()) {
+    // The request field names the flag: "bm: ..." -> "--bm: ...".
+    std::string m(StatusMessage(st));
+    for (size_t i = 0; i < m.size() && m[i] != ':'; ++i)
+      if (m[i] == '_') m[i] = '-';
+    return Fail(err, StrCat("--", m));
+  }
+  return true;
+}
+
+int RunPlanCommandTo(const std::vector<std::string>& args_in, std::string* out, std::string* err) {
+  std::vector<std::string> args = args_in;
+  if (!args.empty() && args[0] == "plan") args.erase(args.begin());
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    *(args.empty() ? err : out) += kPlanUsage;
+    if (args.empty()) return 2;
+    *out += kPlanHelp;
+    return 0;
+  }
+  const std::string sub = args[0];
+  args.erase(args.begin());
+  if (sub != "gemm") {
+    *err += StrCat("tmapgen: plan: unknown plan \"", sub, "\"", DidYouMean(sub, {"gemm"}, ""),
+                   sub == "conv" ? " (plan conv is not implemented yet)" : "", "\n", HelpHint("plan"));
+    return 2;
+  }
+  PlanGemmArgs a;
+  std::string msg;
+  if (!ParsePlanGemmArgs(args, &a, &msg)) {
+    *err += StrCat("tmapgen: plan gemm: ", msg, "\n", HelpHint("plan"));
+    return 2;
+  }
+  if (a.help) {
+    *out += kPlanUsage;
+    *out += kPlanHelp;
+    return 0;
+  }
+  plan::GemmPlan p;
+  plan::RunGemmPlan(a.request, &p);
+  *out += a.json ? plan::RenderGemmJson(p, a.pretty) : plan::RenderGemmText(p);
+  return p.valid ? 0 : 1;
+}
+
+int RunPlanCommand(const std::vector<std::string>& args) {
+  std::string out, err;
+  const int rc = RunPlanCommandTo(args, &out, &err);
+  if (!out.empty()) std::fwrite(out.data(), 1, out.size(), stdout);
+  if (!err.empty()) std::fwrite(err.data(), 1, err.size(), stderr);
+  std::fflush(stdout);
+  return rc;
+}
+
+}  // namespace tmapgen::cli

@@ -1,0 +1,56 @@
+// tmapgen plan: exit status, usage errors that name the flag, and the two formats (cli/plan_cmd.h).
+#include "cli/plan_cmd.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <string>
+#include <vector>
+
+namespace tmapgen::cli {
+namespace {
+
+int RunPlan(const std::vector<std::string>& args, std::string* out, std::string* err) {
+  out->clear();
+  err->clear();
+  return RunPlanCommandTo(args, out, err);
+}
+
+TEST(PlanCmd, ValidInvalidAndBadUsage) {
+  std::string out, err;
+  EXPECT_EQ(RunPlan({"gemm", "--m", "4096", "--n", "4096", "--k", "4096"}, &out, &err), 0) << err;
+  EXPECT_NE(out.find("verdict: valid"), std::string::npos);
+  // K = 4100 bf16: a row pitch of 8200 B, not a multiple of 16 (cuda.h): the plan is invalid.
+  EXPECT_EQ(RunPlan({"gemm", "--k", "4100"}, &out, &err), 1);
+  EXPECT_NE(out.find("global-stride-align-16"), std::string::npos);
+  EXPECT_EQ(RunPlan({"gemm", "--tile", "128x264x64"}, &out, &err), 2);
+  EXPECT_NE(err.find("--bn:"), std::string::npos) << err;
+  EXPECT_EQ(RunPlan({"gemm", "--tiles", "128x128x64"}, &out, &err), 2);
+  EXPECT_NE(err.find("did you mean \"--tile\""), std::string::npos) << err;
+  EXPECT_EQ(RunPlan({"gemm", "--dtype", "fp8"}, &out, &err), 2);
+  EXPECT_NE(err.find("--dtype:"), std::string::npos) << err;
+  EXPECT_EQ(RunPlan({"gemm", "--cta-group", "2"}, &out, &err), 2);
+  EXPECT_NE(err.find("--cta-group:"), std::string::npos) << err;
+  EXPECT_EQ(RunPlan({"conv"}, &out, &err), 2);
+  EXPECT_EQ(RunPlan({}, &out, &err), 2);
+  EXPECT_EQ(RunPlan({"--help"}, &out, &err), 0);
+  EXPECT_EQ(RunPlan({"gemm", "--help"}, &out, &err), 0);
+  EXPECT_NE(out.find("--multicast"), std::string::npos);
+}
+
+TEST(PlanCmd, JsonFormat) {
+  std::string out, err;
+  EXPECT_EQ(RunPlan({"gemm", "--cluster", "2x1", "--multicast", "b", "--format", "json"}, &out, &err), 0) << err;
+  ASSERT_FALSE(out.empty());
+  EXPECT_EQ(out.front(), '{');
+  EXPECT_EQ(out.find('\n'), out.size() - 1);  // one line
+  // CUTLASS: B is multicast over the cluster's M: both CTAs' B mask is 0b11, each barrier expects 32768 B.
+  EXPECT_NE(out.find("\"mask_b\":3"), std::string::npos);
+  EXPECT_NE(out.find("\"expect_tx\":32768"), std::string::npos);
+  EXPECT_EQ(RunPlan({"gemm", "--format", "json", "--pretty"}, &out, &err), 0);
+  EXPECT_GT(std::count(out.begin(), out.end(), '\n'), 10);
+}
+
+}  // namespace
+}  // namespace tmapgen::cli
