@@ -79,7 +79,7 @@ const char* kUsage =
     "       tmapgen desc wgmma|tcgen05|decode ...   shared-memory matrix descriptors (tmapgen desc --help)\n"
     "       tmapgen codegen SPEC... --lang cpp|json|ptx [-o FILE]  code for validated maps (tmapgen codegen --help)\n"
     "       tmapgen idesc [decode VALUE] ...         tcgen05 instruction descriptors (tmapgen idesc --help)\n"
-    "       tmapgen plan gemm --m M --n N --k K ...  a GEMM tile's maps, smem, barriers, descriptors (tmapgen plan --help)\n"
+    "       tmapgen plan gemm|conv ...              a GEMM or convolution tile: maps, smem, barriers, descriptors\n"
     "       tmapgen decode BLOB... [--target T] [--format text|json]   128-byte CUtensorMaps back into fields\n"
     "       tmapgen diff A B                         two maps (or specs) field by field (tmapgen decode --help)\n"
     "       tmapgen layout [--format text|json|markdown]   the CUtensorMap layout table\n"

@@ -1,6 +1,7 @@
 // plan_cmd.cc: tmapgen plan gemm (docs/plan.md).
 #include "cli/plan_cmd.h"
 
+#include <array>
 #include <charconv>
 #include <cstdio>
 #include <string>
@@ -21,7 +22,24 @@ namespace {
 const char* kPlanUsage =
     "usage: tmapgen plan gemm --m M --n N --k K [--tile BMxBNxBK] [--dtype T | --a-type T --b-type T]\n"
     "                         [--a-major k|mn] [--b-major k|mn] [--cluster MxN] [--multicast a|b|ab|none]\n"
-    "                         [--stages N|auto] [--target sm_90a|sm_100a] [--format text|json] ...\n";
+    "                         [--stages N|auto] [--target sm_90a|sm_100a] [--format text|json] ...\n"
+    "       tmapgen plan conv --n N --c C --k K --h H --w W [--d D] --r R --s S [--t T] [--pad P] [--stride S]\n"
+    "                         [--dilation L] [--dtype T] [--tile BMxBNxBK] [--cluster MxN --multicast b] ...\n";
+
+const char* kConvHelp =
+    "\nPlans a forward convolution as an implicit GEMM (channels last: NHWC activations, KRSC filter, NPQK output):\n"
+    "the im2col map with its corners and traversal strides, the filter map, the coordinates of a tile and the\n"
+    "im2col offsets of every filter tap, and the plan of the equivalent GEMM (docs/plan.md).\n"
+    "  --n N, --c C, --k K                 images, input channels, output channels\n"
+    "  --h H, --w W, --d D                 input size (--d makes it 3D: NDHWC)\n"
+    "  --r R, --s S, --t T                 filter size (--t for 3D)\n"
+    "  --pad P, --stride S, --dilation L   one value for every dimension, or one per dimension outermost first\n"
+    "                                      (h,w or d,h,w); padding is the same before and after\n"
+    "  --dtype T                           bf16 f16 tf32 e4m3 e5m2 s8 u8 (default bf16); --out-type T (default bf16)\n"
+    "  --tile BMxBNxBK                     output pixels x output channels x channels of one tap (default 128x128x64)\n"
+    "  --stages N|auto, --cluster MxN, --multicast b|none, --multicast-issue slice|leader, --swizzle S,\n"
+    "  --target T, --format text|json, --pretty\n"
+    "\nexit status: 0 valid plan, 1 invalid plan, 2 bad usage\n";
 
 const char* kPlanHelp =
     "\nPlans a GEMM tile D = A x B (+ C): every tensor map, the shared-memory plan, the copies and barrier counts\n"
@@ -256,6 +274,155 @@ bool ParsePlanGemmArgs(const std::vector<std::string>& args, PlanGemmArgs* out, 
   return true;
 }
 
+namespace {
+
+const std::vector<Flag>& ConvFlags() {
+  static const std::vector<Flag> f = {
+      {"n", true},        {"c", true},       {"k", true},          {"h", true},      {"w", true},
+      {"d", true},        {"r", true},       {"s", true},          {"t", true},      {"pad", true},
+      {"stride", true},   {"dilation", true}, {"dtype", true},     {"out-type", true}, {"tile", true},
+      {"stages", true},   {"cluster", true}, {"multicast", true},  {"multicast-issue", true},
+      {"swizzle", true},  {"target", true},  {"format", true},     {"pretty", false}, {"help", false},
+  };
+  return f;
+}
+
+// One value for every dimension, or one per dimension outermost first (h,w or d,h,w); stored W first.
+bool PerDim(std::string_view flag, std::string_view v, int spatial, std::array<uint32_t, 3>* out, std::string* err) {
+  std::vector<uint32_t> vals;
+  size_t at = 0;
+  while (true) {
+    const size_t end = v.find(',', at);
+    uint32_t x = 0;
+    if (!U32(flag, v.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at), &x, err)) return false;
+    vals.push_back(x);
+    if (end == std::string_view::npos) break;
+    at = end + 1;
+  }
+  if (vals.size() == 1) {
+    for (int i = 0; i < spatial; ++i) (*out)[static_cast<size_t>(i)] = vals[0];
+    return true;
+  }
+  if (vals.size() != static_cast<size_t>(spatial))
+    return Fail(err, StrCat("--", flag, ": expected 1 or ", spatial, " values (", spatial == 2 ? "h,w" : "d,h,w", "), got ",
+                            vals.size()));
+  for (int i = 0; i < spatial; ++i) (*out)[static_cast<size_t>(i)] = vals[vals.size() - 1 - static_cast<size_t>(i)];
+  return true;
+}
+
+bool SplitFlags(const std::vector<std::string>& args, const std::vector<Flag>& defs,
+                std::vector<std::pair<std::string, std::string>>* items, std::string* err) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.size() < 2 || a[0] != '-') return Fail(err, StrCat("unexpected argument \"", a, "\""));
+    std::string name = a.substr(a[1] == '-' ? 2 : 1), value;
+    bool has_value = false;
+    if (const size_t eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has_value = true;
+    }
+    for (char& c : name)
+      if (c == '_') c = '-';
+    const Flag* def = nullptr;
+    for (const Flag& f : defs)
+      if (f.name == name) def = &f;
+    if (def == nullptr) {
+      std::vector<std::string_view> names;
+      for (const Flag& f : defs) names.push_back(f.name);
+      return Fail(err, StrCat("unknown flag ", a, DidYouMean(name, names, "--")));
+    }
+    if (def->takes_value && !has_value) {
+      if (i + 1 >= args.size()) return Fail(err, StrCat("--", name, " needs a value"));
+      value = args[++i];
+    } else if (!def->takes_value && has_value) {
+      return Fail(err, StrCat("--", name, " takes no value"));
+    }
+    items->emplace_back(name, value);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ParsePlanConvArgs(const std::vector<std::string>& args, PlanConvArgs* out, std::string* err) {
+  *out = PlanConvArgs();
+  plan::ConvRequest& r = out->request;
+  std::vector<std::pair<std::string, std::string>> items;
+  if (!SplitFlags(args, ConvFlags(), &items, err)) return false;
+  for (const auto& [f, v] : items)
+    if (f == "d" || f == "t") r.spatial = 3;
+  if (r.spatial == 3) {
+    r.in[2] = 1;
+    r.filter[2] = 1;
+    r.pad[2] = 0;
+  }
+  for (const auto& [f, v] : items) {
+    uint64_t x = 0;
+    if (f == "help") out->help = true;
+    else if (f == "n") { if (!Uint(f, v, &r.n, err)) return false; }
+    else if (f == "c") { if (!Uint(f, v, &r.c, err)) return false; }
+    else if (f == "k") { if (!Uint(f, v, &r.k, err)) return false; }
+    else if (f == "w" || f == "h" || f == "d") {
+      if (!Uint(f, v, &x, err)) return false;
+      r.in[f == "w" ? 0 : f == "h" ? 1 : 2] = x;
+    }
+    else if (f == "s" || f == "r" || f == "t") {
+      if (!Uint(f, v, &x, err)) return false;
+      if (x > 255) return Fail(err, StrCat("--", f, ": ", v, " is more than 255"));
+      r.filter[f == "s" ? 0 : f == "r" ? 1 : 2] = static_cast<uint32_t>(x);
+    }
+    else if (f == "pad") { if (!PerDim(f, v, r.spatial, &r.pad, err)) return false; }
+    else if (f == "stride") { if (!PerDim(f, v, r.spatial, &r.stride, err)) return false; }
+    else if (f == "dilation") { if (!PerDim(f, v, r.spatial, &r.dilation, err)) return false; }
+    else if (f == "dtype") { if (!Enum(f, v, &r.type, err)) return false; }
+    else if (f == "out-type") { if (!MapType(f, v, &r.out_type, err)) return false; }
+    else if (f == "tile") {
+      uint32_t t[3];
+      if (!Dims(f, v, t, 3, err)) return false;
+      r.bm = t[0];
+      r.bn = t[1];
+      r.bk = t[2];
+    }
+    else if (f == "stages") {
+      if (v == "auto") r.stages = 0;
+      else if (!U32(f, v, &r.stages, err)) return false;
+      else if (r.stages == 0) return Fail(err, "--stages: give at least 1, or auto");
+    }
+    else if (f == "cluster") {
+      uint32_t c[2];
+      if (!Dims(f, v, c, 2, err)) return false;
+      r.cluster_m = c[0];
+      r.cluster_n = c[1];
+    }
+    else if (f == "multicast") {
+      if (v == "b") r.multicast_b = true;
+      else if (v == "none") r.multicast_b = false;
+      else return Fail(err, StrCat("--multicast: expected b (the filter) or none, got \"", v, "\"",
+                                   v == "a" || v == "ab" ? " (an im2col walk cannot be split into slices)" : ""));
+    }
+    else if (f == "multicast-issue") {
+      if (!plan::Parse(v, &r.mcast_issue)) return Fail(err, StrCat("--multicast-issue: expected slice or leader, got \"", v, "\""));
+    }
+    else if (f == "swizzle") { if (!Swz(f, v, &r.has_swizzle, &r.swizzle, err)) return false; }
+    else if (f == "target") {
+      if (!tmapgen::Parse(v, &r.target))
+        return Fail(err, StrCat("--target: unknown value \"", v, "\"; expected one of: ",
+                                tmapgen::AcceptedNames(static_cast<Target*>(nullptr))));
+    }
+    else if (f == "format") {
+      if (v == "json") out->json = true;
+      else if (v == "text") out->json = false;
+      else return Fail(err, StrCat("--format: expected text or json, got \"", v, "\""));
+    }
+    else if (f == "pretty") out->pretty = true;
+  }
+  if (out->help) return true;
+  const absl::Status st = plan::CheckConvRequest(r);
+  if (!st.ok()) return Fail(err, StrCat("--", StatusMessage(st)));
+  return true;
+}
+
 int RunPlanCommandTo(const std::vector<std::string>& args_in, std::string* out, std::string* err) {
   std::vector<std::string> args = args_in;
   if (!args.empty() && args[0] == "plan") args.erase(args.begin());
@@ -267,9 +434,26 @@ int RunPlanCommandTo(const std::vector<std::string>& args_in, std::string* out, 
   }
   const std::string sub = args[0];
   args.erase(args.begin());
+  if (sub == "conv") {
+    PlanConvArgs c;
+    std::string msg;
+    if (!ParsePlanConvArgs(args, &c, &msg)) {
+      *err += StrCat("tmapgen: plan conv: ", msg, "\n", HelpHint("plan"));
+      return 2;
+    }
+    if (c.help) {
+      *out += kPlanUsage;
+      *out += kConvHelp;
+      return 0;
+    }
+    plan::ConvPlan p;
+    plan::RunConvPlan(c.request, &p);
+    *out += c.json ? plan::RenderConvJson(p, c.pretty) : plan::RenderConvText(p);
+    return p.valid ? 0 : 1;
+  }
   if (sub != "gemm") {
-    *err += StrCat("tmapgen: plan: unknown plan \"", sub, "\"", DidYouMean(sub, {"gemm"}, ""),
-                   sub == "conv" ? " (plan conv is not implemented yet)" : "", "\n", HelpHint("plan"));
+    *err += StrCat("tmapgen: plan: unknown plan \"", sub, "\"", DidYouMean(sub, {"gemm", "conv"}, ""), "\n",
+                   HelpHint("plan"));
     return 2;
   }
   PlanGemmArgs a;

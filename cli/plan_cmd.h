@@ -2,6 +2,7 @@
 //
 //   tmapgen plan gemm --m M --n N --k K [--tile BMxBNxBK] [--dtype T | --a-type T --b-type T] [--a-major k|mn]
 //                     [--b-major k|mn] [--cluster MxN --multicast a|b|ab] [--stages N|auto] [--target T] ...
+//   tmapgen plan conv --n N --c C --k K --h H --w W [--d D] --r R --s S [--t T] [--pad P] [--stride S] ...
 //
 // Contract
 // - `args` are the arguments after the command word `plan`. Output is text (default) or one JSON object
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "src/plan/conv_plan.h"
 #include "src/plan/gemm_plan.h"
 
 namespace tmapgen::cli {
@@ -30,6 +32,14 @@ struct PlanGemmArgs {
 
 // False with *err (naming the flag) on bad usage.
 bool ParsePlanGemmArgs(const std::vector<std::string>& args, PlanGemmArgs* out, std::string* err);
+
+struct PlanConvArgs {
+  plan::ConvRequest request;
+  bool json = false;
+  bool pretty = false;
+  bool help = false;
+};
+bool ParsePlanConvArgs(const std::vector<std::string>& args, PlanConvArgs* out, std::string* err);
 
 int RunPlanCommandTo(const std::vector<std::string>& args, std::string* out, std::string* err);
 int RunPlanCommand(const std::vector<std::string>& args);

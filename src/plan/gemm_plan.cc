@@ -30,8 +30,6 @@ absl::Status Bad(std::string_view field, std::string_view what) {
   return absl::InvalidArgumentError(StrCat(field, ": ", what));
 }
 
-// The tensor-map data type an MMA operand type is copied as (CuTe's to_CUtensorMapDataType: 8-bit types as
-// UINT8, tf32 as TFLOAT32).
 DataType MapTypeFor(ElemType t) {
   switch (t) {
     case ElemType::kF16: return DataType::kFloat16;
@@ -56,8 +54,7 @@ desc::MmaKind KindFor(ElemType t) {
   return desc::MmaKind::kF8f6f4;
 }
 
-// The widest swizzle whose row divides the tile's contiguous bytes (none when no swizzle row does).
-DescSwizzle WidestSwizzle(uint64_t contiguous_bytes) {
+DescSwizzle Widest(uint64_t contiguous_bytes) {
   for (DescSwizzle s : {DescSwizzle::k128B, DescSwizzle::k64B, DescSwizzle::k32B})
     if (contiguous_bytes >= static_cast<uint64_t>(desc::RowBytes(s)) &&
         contiguous_bytes % static_cast<uint64_t>(desc::RowBytes(s)) == 0)
@@ -133,7 +130,7 @@ void ShapeOperand(const GemmRequest& r, bool is_a, DescArch arch, GemmPlan* p, O
   o->strided = o->major == Major::kK ? o->rows : r.bk;
   o->contiguous_bytes = contig_elems * static_cast<uint64_t>(bits) / 8;
   const bool given = is_a ? r.has_swizzle_a : r.has_swizzle_b;
-  o->swizzle = given ? (is_a ? r.swizzle_a : r.swizzle_b) : WidestSwizzle(o->contiguous_bytes);
+  o->swizzle = given ? (is_a ? r.swizzle_a : r.swizzle_b) : Widest(o->contiguous_bytes);
   o->swizzle_chosen = !given;
   const uint32_t row_bytes = static_cast<uint32_t>(desc::RowBytes(o->swizzle));
   o->slab_elems = static_cast<uint32_t>(row_bytes * 8 / static_cast<uint32_t>(bits));
@@ -158,7 +155,37 @@ void ShapeOperand(const GemmRequest& r, bool is_a, DescArch arch, GemmPlan* p, O
 }
 
 // The whole-tile map of an operand and its multicast slice map.
-void OperandMaps(const GemmRequest& r, bool is_a, GemmPlan* p, OperandPlan* o, uint64_t buffer, uint32_t group) {
+void OperandMaps(const GemmRequest& r, bool is_a, GemmPlan* p, OperandPlan* o, uint64_t buffer, uint32_t group,
+                 const OperandMapOverride& ov) {
+  const bool mcast_ov = group > 1;
+  const bool pair_ov = r.cta_group == 2;
+  if (ov.given) {
+    TensorMapSpec s = ov.spec;
+    s.direction = mcast_ov || pair_ov ? Direction::kLoadCluster : Direction::kLoadCta;
+    s.target = r.target;
+    s.smem_address = buffer;
+    s.oob_fill = OobFill::kNone;
+    s.set_fields |= kFieldDirection | kFieldTarget | kFieldSmemAddress | kFieldOobFill | kFieldName;
+    s.name = o->name;
+    o->map = AddMap(p, o->name, ov.coords, s);
+    o->mcast_group = group;
+    if (mcast_ov && r.mcast_issue == McastIssue::kSlice) {
+      if (s.mode != Mode::kTiled || ov.strided_dim >= s.rank || s.box_dim[ov.strided_dim] % group != 0) {
+        AddIssue(p, "plan-mcast-slice", Severity::kError, is_a ? "multicast_a" : "multicast_b",
+                 StrCat(o->name, "'s map cannot be split into ", group, " slices (an im2col walk, or rows not divisible)"),
+                 "CUTLASS make_tma_copy_desc (the box is truncated by the multicast count)");
+        return;
+      }
+      const uint32_t rows = s.box_dim[ov.strided_dim] / group;
+      TensorMapSpec sl = s;
+      sl.name = o->name + "_slice";
+      sl.box_dim[ov.strided_dim] = rows;
+      sl.smem_address = buffer + static_cast<uint64_t>(rows) * desc::RowBytes(o->swizzle);
+      p->maps[o->map].note = StrCat("the tile as it lands in every CTA of the group; the copies use ", o->name, "_slice");
+      o->slice_map = static_cast<int>(AddMap(p, o->name, StrCat(ov.coords, " + i x ", rows, " along dimension ", ov.strided_dim), sl));
+    }
+    return;
+  }
   const uint64_t mn_total = is_a ? r.m : r.n;
   const uint64_t contig = o->major == Major::kK ? r.k : mn_total;
   const uint64_t strided = o->major == Major::kK ? mn_total : r.k;
@@ -244,12 +271,16 @@ void Descriptors(const GemmRequest& r, GemmPlan* p, OperandPlan* o, uint64_t buf
   const desc::SmemDesc base = desc::BuildSmemDesc(l, o->facts);
 
   // The tile as the slab copies write it: one box of every slab, stacked (a 3D box stacks box_dim[2] slabs,
-  // map_consistency.h), at the buffer.
+  // map_consistency.h), at the buffer. An im2col map is compared as it is (its first slab).
   TensorMapSpec whole = p->maps[o->map].spec;
-  whole.rank = 3;
-  whole.global_dim = {o->slab_elems, whole.global_dim[1], o->slabs, 1, 1};
-  whole.global_strides = {whole.global_strides[0], static_cast<uint64_t>(desc::RowBytes(o->swizzle)), 0, 0};
-  whole.box_dim = {o->slab_elems, o->strided, o->slabs, 1, 1};
+  if (whole.mode == Mode::kTiled) {
+    const uint64_t row = static_cast<uint64_t>(desc::RowBytes(o->swizzle));
+    whole.rank = 3;
+    whole.global_dim = {o->slab_elems, o->strided, o->slabs, 1, 1};
+    whole.global_strides = {row, row * o->strided, 0, 0};
+    whole.box_dim = {o->slab_elems, o->strided, o->slabs, 1, 1};
+    whole.element_strides = {1, 1, 1, 1, 1};
+  }
   desc::MapUse use;
   use.arch = p->arch;
   use.operand = l.operand;
@@ -437,6 +468,9 @@ void PlanTcgen05(const GemmRequest& r, GemmPlan* p) {
 
 }  // namespace
 
+DataType OperandMapType(desc::ElemType t) { return MapTypeFor(t); }
+desc::DescSwizzle WidestSwizzle(uint64_t contiguous_bytes) { return Widest(contiguous_bytes); }
+
 std::string_view Name(McastIssue v) { return v == McastIssue::kSlice ? "slice" : "leader"; }
 std::string_view Name(CdLayout v) { return v == CdLayout::kRow ? "row" : "col"; }
 bool Parse(std::string_view s, McastIssue* out) {
@@ -490,7 +524,9 @@ absl::Status CheckGemmRequest(const GemmRequest& r) {
   return absl::OkStatus();
 }
 
-void RunGemmPlan(const GemmRequest& req, GemmPlan* out) {
+void RunGemmPlan(const GemmRequest& req, GemmPlan* out) { RunGemmPlanWith(req, GemmOverrides(), out); }
+
+void RunGemmPlanWith(const GemmRequest& req, const GemmOverrides& ov, GemmPlan* out) {
   GemmPlan& p = *out;
   p = GemmPlan();
   p.request = req;
@@ -508,7 +544,7 @@ void RunGemmPlan(const GemmRequest& req, GemmPlan* out) {
   const uint32_t cd_rows = r.cd_layout == CdLayout::kRow ? r.bm : r.bn;
   const uint32_t cd_contig = r.cd_layout == CdLayout::kRow ? r.bn : r.bm;
   const uint64_t d_contig_bytes = static_cast<uint64_t>(cd_contig) * d_bits / 8;
-  const DescSwizzle cd_sw = r.has_swizzle_cd ? r.swizzle_cd : WidestSwizzle(d_contig_bytes);
+  const DescSwizzle cd_sw = r.has_swizzle_cd ? r.swizzle_cd : Widest(d_contig_bytes);
   const uint32_t cd_row_bytes =
       cd_sw == DescSwizzle::kNone ? static_cast<uint32_t>(d_contig_bytes) : static_cast<uint32_t>(desc::RowBytes(cd_sw));
   const uint32_t cd_slabs = static_cast<uint32_t>(CeilDiv(d_contig_bytes, cd_row_bytes == 0 ? 1 : cd_row_bytes));
@@ -562,8 +598,8 @@ void RunGemmPlan(const GemmRequest& req, GemmPlan* out) {
              StrCat(cm * cn, " CTAs per cluster: more than the portable 8 needs cudaFuncAttributeNonPortableClusterSizeAllowed"),
              "CUDA C++ Programming Guide, thread block clusters");
 
-  OperandMaps(r, true, &p, &p.a, a_buf, group_a);
-  OperandMaps(r, false, &p, &p.b, b_buf, group_b);
+  OperandMaps(r, true, &p, &p.a, a_buf, group_a, ov.a);
+  OperandMaps(r, false, &p, &p.b, b_buf, group_b, ov.b);
 
   // The epilogue maps.
   if (r.epilogue || r.has_c) {

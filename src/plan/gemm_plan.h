@@ -103,6 +103,12 @@ struct GemmRequest {
 
 absl::Status CheckGemmRequest(const GemmRequest& r);
 
+// The tensor-map data type an MMA operand type is copied as (CuTe's to_CUtensorMapDataType: 8-bit types as UINT8,
+// tf32 as TFLOAT32).
+DataType OperandMapType(desc::ElemType t);
+// The widest swizzle whose row divides `contiguous_bytes` (none when no swizzle row does).
+desc::DescSwizzle WidestSwizzle(uint64_t contiguous_bytes);
+
 // One finding of the plan's own rules (ids in docs/plan.md).
 struct PlanIssue {
   std::string id;
@@ -231,6 +237,20 @@ struct GemmPlan {
 };
 
 void RunGemmPlan(const GemmRequest& r, GemmPlan* out);
+
+// The operand maps of a GEMM that is not a plain matrix product (an implicit-GEMM convolution): the planner takes
+// them as given (it sets each map's target, direction and shared-memory destination) instead of building 2D maps
+// over M x K and N x K. `rows` is the box's extent along the strided dimension (pixels per column for im2col).
+struct OperandMapOverride {
+  bool given = false;
+  TensorMapSpec spec;       // the map of slab 0; later slabs add slab x slab_elems to coordinate 0
+  std::string coords;       // the copy's coordinates, in words
+  uint32_t strided_dim = 1; // the map dimension the multicast slices split (the last one for a filter map)
+};
+struct GemmOverrides {
+  OperandMapOverride a, b;
+};
+void RunGemmPlanWith(const GemmRequest& r, const GemmOverrides& o, GemmPlan* out);
 
 }  // namespace tmapgen::plan
 

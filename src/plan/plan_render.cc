@@ -76,8 +76,20 @@ std::string RenderGemmText(const GemmPlan& p) {
   StrAppend(&o, "\nmaps (each validated for ", Name(r.target), ")\n");
   for (const PlannedMap& m : p.maps) {
     const TensorMapSpec& s = m.spec;
+    std::string shape;
+    if (s.mode == Mode::kTiled) {
+      shape = StrCat("box ", Box(s));
+    } else {
+      shape = StrCat(Name(s.mode), " ", s.channels_per_pixel, " channels x ", s.pixels_per_column, " pixels, element strides [");
+      for (uint32_t i = 0; i < s.rank; ++i) StrAppend(&shape, i ? ", " : "", s.element_strides[i]);
+      StrAppend(&shape, "], corners lower {");
+      for (uint32_t i = 0; i + 2 < s.rank; ++i) StrAppend(&shape, i ? ", " : "", s.pixel_box_lower_corner[i]);
+      StrAppend(&shape, "} upper {");
+      for (uint32_t i = 0; i + 2 < s.rank; ++i) StrAppend(&shape, i ? ", " : "", s.pixel_box_upper_corner[i]);
+      StrAppend(&shape, "}");
+    }
     StrAppend(&o, "  ", m.name, ": ", Name(s.direction), " ", ShortName(s.data_type), " dims ", Dims(s), " row pitch ",
-              s.global_strides[0], " B, box ", Box(s), ", swizzle ", ShortName(s.swizzle), ", coords ", m.coords, "  ",
+              s.global_strides[0], " B, ", shape, ", swizzle ", ShortName(s.swizzle), ", coords ", m.coords, "  ",
               m.validation.valid ? "valid" : "INVALID", "\n");
     if (!m.note.empty()) StrAppend(&o, "      (", m.note, ")\n");
     for (const std::string& msg : m.messages) StrAppend(&o, "      ", msg, "\n");

@@ -32,7 +32,9 @@ TEST(PlanCmd, ValidInvalidAndBadUsage) {
   EXPECT_NE(err.find("--dtype:"), std::string::npos) << err;
   EXPECT_EQ(RunPlan({"gemm", "--cta-group", "2"}, &out, &err), 2);
   EXPECT_NE(err.find("--cta-group:"), std::string::npos) << err;
-  EXPECT_EQ(RunPlan({"conv"}, &out, &err), 2);
+  EXPECT_EQ(RunPlan({"conv", "--bogus"}, &out, &err), 2);
+  EXPECT_EQ(RunPlan({"fft"}, &out, &err), 2);
+  EXPECT_EQ(RunPlan({"conv", "--n", "8", "--c", "64", "--k", "64", "--h", "28", "--w", "28", "--r", "3", "--s", "3", "--pad", "1"}, &out, &err), 0) << err;
   EXPECT_EQ(RunPlan({}, &out, &err), 2);
   EXPECT_EQ(RunPlan({"--help"}, &out, &err), 0);
   EXPECT_EQ(RunPlan({"gemm", "--help"}, &out, &err), 0);
