@@ -22,6 +22,7 @@
 #include "src/io/file.h"
 #include "src/json/json_writer.h"
 #include "src/tmap/types.h"
+#include "src/trace/launch.h"
 #include "src/trace/offline.h"
 #include "src/trace/record_json.h"
 #include "src/trace/stream.h"
@@ -118,6 +119,7 @@ struct Stream {
   std::string stem;
   trace::ProcessInfo info;
   std::vector<trace::EncodeCall> calls;
+  std::vector<trace::LaunchRecord> launches;
   size_t torn_bytes = 0;
 };
 
@@ -318,6 +320,22 @@ int RunTraceCommand(const std::vector<std::string>& args) {
         std::fwrite(line.data(), 1, line.size(), out);
       }
     }
+    // The launch checks' files: kernel counts (mapped by the process) and launch records.
+    absl::StatusOr<std::string> kernels = io::ReadWholeFile(StrCat(dir, "/", stem, ".kernels"));
+    trace::LaunchTotals totals;
+    std::string kerr;
+    if (kernels.ok() && trace::ParseKernels(*kernels, &totals, &kerr)) summary.AddLaunches(totals);
+    absl::StatusOr<std::string> launch = io::ReadWholeFile(StrCat(dir, "/", stem, ".launch"));
+    if (launch.ok()) s.torn_bytes += trace::ParseLaunchFrames(*launch, &s.launches);
+    for (const trace::LaunchRecord& r : s.launches) {
+      summary.AddLaunchRecord(r);
+      if (out != nullptr) {
+        std::string line;
+        trace::AppendLaunchRecordJson(r, &line);
+        line += '\n';
+        std::fwrite(line.data(), 1, line.size(), out);
+      }
+    }
     if (s.torn_bytes > 0)
       std::fprintf(stderr, "tmapgen trace: pid %d: %zu bytes of its record stream were torn (the process died while "
                    "writing) and skipped\n", s.info.pid, s.torn_bytes);
@@ -345,6 +363,7 @@ int RunTraceCommand(const std::vector<std::string>& args) {
               " loaded the injection library, and none could subscribe to CUPTI (the reasons are below)\n");
   trace::SummaryOptions so;
   text += summary.RenderText(so);
+  text += summary.RenderLaunchText(so);
   if (offline_counts[0] + offline_counts[1] + offline_counts[2] > 0) {
     StrAppend(&text, "  the driver's bytes vs tmapgen's offline encoding (src/blob): ", offline_counts[0], " record(s) equal, ",
               offline_counts[1], " differ, ", offline_counts[2], " outside the measured layout\n");
@@ -367,7 +386,7 @@ int RunTraceCommand(const std::vector<std::string>& args) {
               "and tmapgen cannot decode: their bytes are in the --report file (tmapgen decode lists every bit)\n");
   if (!out_path.empty())
     StrAppend(&text, "records: ", out_path, " (tmapgen validate / check / codegen replay them)\n");
-  else if (summary.configurations() > 0)
+  else if (summary.configurations() > 0 || summary.launch_findings() > 0)
     text += "records not kept: pass --out FILE to keep them for tmapgen validate / check / codegen\n";
   std::fputs(text.c_str(), stderr);
 
@@ -382,6 +401,8 @@ int RunTraceCommand(const std::vector<std::string>& args) {
     if (!target_name.empty()) w.Key("target").String(target_name);
     w.Key("summary");
     summary.WriteJson(&w);
+    w.Key("launches");
+    summary.WriteLaunchJson(&w);
     w.Key("offline_encoding").BeginObject();
     w.Key("equal").Uint(offline_counts[0]).Key("differ").Uint(offline_counts[1]).Key("not_covered").Uint(offline_counts[2]);
     w.Key("examples").BeginArray();

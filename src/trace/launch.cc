@@ -97,6 +97,18 @@ bool IsSelfConsistentMap(const uint64_t (&words)[16], TensorMapSpec* spec) {
   return true;
 }
 
+bool IsDeviceBuiltMap(const uint64_t (&words)[16], TensorMapSpec* spec) {
+  if (!NeverWrittenBitsClear(words)) return false;
+  thread_local blob::Decoded d;
+  blob::Decode(ToBytes(words), &d);
+  if (!d.spec_ok || !d.unexplained.empty() || !d.recognised.empty()) return false;
+  for (const blob::DecodeFinding& f : d.findings)
+    if (!f.note) return false;
+  if (d.spec.global_address == 0 || d.spec.global_address % 16 != 0) return false;
+  *spec = d.spec;
+  return true;
+}
+
 uint64_t HashMapWords(const uint64_t (&b)[16]) {
   uint64_t h = 0x9e3779b97f4a7c15ull;
   for (uint64_t v : b) {
@@ -329,7 +341,7 @@ std::string ExplainLaunch(const LaunchRecord& r) {
       break;
   }
   StrAppend(&o, " (pid ", r.pid, ", tid ", r.tid, ")\n");
-  StrAppend(&o, "  kernel ", kernel, ", ", Name(r.call), (r.flags & kLaunchCaptured) ? " (captured into a graph)" : "");
+  StrAppend(&o, "  kernel ", kernel, ", ", Name(r.call));
   if (r.call == LaunchCall::kDeviceMemory)
     StrAppend(&o, ", in device memory at offset ", r.buffer_offset, " from the pointer in parameter ", r.param, "\n");
   else
@@ -416,7 +428,6 @@ void AppendLaunchRecordJson(const LaunchRecord& r, std::string* out) {
   } else {
     w.Key("param").Uint(r.param).Key("param_offset").Uint(r.buffer_offset);
   }
-  if (r.flags & kLaunchCaptured) w.Key("captured").Bool(true);
   w.Key("pid").Int(r.pid).Key("tid").Int(r.tid).Key("seq").Uint(r.seq);
   w.Key("launch_device").Int(r.launch_device);
   w.Key("extent").BeginArray().String(Hex(r.extent_lo)).String(Hex(r.extent_hi)).EndArray();

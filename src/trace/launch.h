@@ -70,6 +70,14 @@ bool NeverWrittenBitsClear(const uint64_t (&words)[16]);
 // The whole test: the first one, then decode and re-encode to the same bytes. Fills *spec when it is a map.
 bool IsSelfConsistentMap(const uint64_t (&words)[16], TensorMapSpec* spec);
 
+// Maps built or edited on the device (tensormap.replace, Triton's device-side descriptors) leave the
+// fields the driver derives (box bytes, swizzle repeat) as they were, zero for a map built from nothing
+// (docs/tensormap-layout.md), so they do not re-encode. In device memory a parameter points to, a map is
+// therefore: never-written bits clear, every parameter recovered, no unexplained bit, every decode
+// finding a note about a derived field, and a non-zero, 16-byte-aligned global address (the driver's
+// rule; it also keeps zero-filled memory from counting as a map).
+bool IsDeviceBuiltMap(const uint64_t (&words)[16], TensorMapSpec* spec);
+
 // What bytes are, decided once.
 struct MapInfo {
   uint64_t words[16] = {};
@@ -199,7 +207,6 @@ enum LaunchFlags : uint32_t {
   kLaunchHasOrigin = 1u << 1,      // origin_seq is a record of this process
   kLaunchInvalidMap = 1u << 2,     // the map breaks a documented rule for the target (validation error)
   kLaunchHasTarget = 1u << 3,
-  kLaunchCaptured = 1u << 4,       // the launch was made while its stream was being captured into a graph
 };
 
 inline constexpr int kKernelNameMax = 160;

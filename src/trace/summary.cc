@@ -77,8 +77,109 @@ uint64_t Summary::calls_with(Outcome o) const {
   return n;
 }
 
+void Summary::AddLaunches(const LaunchTotals& t) {
+  have_launches_ = true;
+  launches_.launches += t.launches;
+  launches_.scanned += t.scanned;
+  launches_.unscanned += t.unscanned;
+  launches_.kernels_dropped += t.kernels_dropped;
+  launches_.device_reads += t.device_reads;
+  for (const KernelSummary& k : t.kernels) {
+    auto it = std::find_if(launches_.kernels.begin(), launches_.kernels.end(),
+                           [&](const KernelSummary& e) { return e.name == k.name; });
+    if (it == launches_.kernels.end()) {
+      launches_.kernels.push_back(k);
+    } else {
+      it->launches += k.launches;
+      it->maps += k.maps;
+      it->problems += k.problems;
+    }
+  }
+}
+
+void Summary::AddLaunchRecord(const LaunchRecord& r) { launch_records_.push_back(r); }
+
+uint64_t Summary::launch_findings() const {
+  uint64_t n = 0;
+  for (const LaunchRecord& r : launch_records_) n += IsProblem(r);
+  return n;
+}
+
+std::string Summary::RenderLaunchText(const SummaryOptions& opt) const {
+  if (!have_launches_ || (launches_.launches == 0 && launch_records_.empty())) return "";
+  uint64_t maps = 0, unknown = 0, replaced = 0, device = 0;
+  for (const KernelSummary& k : launches_.kernels) maps += k.maps;
+  for (const LaunchRecord& r : launch_records_) {
+    unknown += r.origin == OriginKind::kUnknown;
+    replaced += r.origin == OriginKind::kAddressReplaced;
+    device += r.call == LaunchCall::kDeviceMemory;
+  }
+  std::string o;
+  StrAppend(&o, "kernel launches: ", Plural(launches_.launches, "launch", "launches"), " seen, ",
+            Thousands(launches_.scanned), " with parameters that can hold a map, ", Plural(maps, "map", "maps"),
+            " found in them; ", Plural(launch_findings(), "finding", "findings"), "\n");
+  if (unknown + replaced > 0)
+    StrAppend(&o, "  maps no traced encode wrote: ", Thousands(unknown), " of unknown origin, ", Thousands(replaced),
+              " with an address changed without the driver (records: --out)\n");
+  if (launches_.device_reads > 0)
+    StrAppend(&o, "  device memory read after launches: ", Plural(launches_.device_reads, "pointer", "pointers"), ", ",
+              Plural(device, "map record", "map records"), "\n");
+  if (launches_.unscanned > 0)
+    StrAppend(&o, "  launches not scanned (the driver gave no parameter layout): ", Thousands(launches_.unscanned), "\n");
+  if (launches_.kernels_dropped > 0)
+    StrAppend(&o, "  launches with maps of kernels beyond the per-process table: ", Thousands(launches_.kernels_dropped), "\n");
+  bool header = false;
+  for (const KernelSummary& k : launches_.kernels) {
+    if (k.maps == 0) continue;
+    if (!header) o += "by kernel (launches, maps, findings):\n";
+    header = true;
+    StrAppend(&o, "  ", k.name.empty() ? std::string("(unnamed kernel)") : k.name, ": ", Plural(k.launches, "launch", "launches"),
+              ", ", Plural(k.maps, "map", "maps"), ", ", Plural(k.problems, "finding", "findings"), "\n");
+  }
+  int shown = 0, hidden = 0;
+  for (const LaunchRecord& r : launch_records_) {
+    if (!IsProblem(r)) continue;
+    if (shown >= opt.max_explained) {
+      ++hidden;
+      continue;
+    }
+    ++shown;
+    std::string ind = "    ";
+    for (char ch : ExplainLaunch(r)) {
+      ind += ch;
+      if (ch == '\n') ind += "    ";
+    }
+    while (!ind.empty() && ind.back() == ' ') ind.pop_back();
+    o += ind;
+  }
+  if (hidden > 0) StrAppend(&o, "    ... and ", hidden, " more (the --report file lists them all)\n");
+  return o;
+}
+
+void Summary::WriteLaunchJson(json::Writer* w) const {
+  w->BeginObject();
+  w->Key("launches").Uint(launches_.launches).Key("scanned").Uint(launches_.scanned);
+  w->Key("unscanned").Uint(launches_.unscanned).Key("device_reads").Uint(launches_.device_reads);
+  w->Key("findings").Uint(launch_findings());
+  w->Key("kernels").BeginArray();
+  for (const KernelSummary& k : launches_.kernels) {
+    w->BeginObject().Key("name").String(k.name).Key("launches").Uint(k.launches).Key("maps").Uint(k.maps);
+    w->Key("findings").Uint(k.problems).EndObject();
+  }
+  w->EndArray();
+  w->Key("records").BeginArray();
+  for (const LaunchRecord& r : launch_records_) {
+    w->BeginObject();
+    w->Key("finding").Bool(IsProblem(r));
+    w->Key("explanation").String(ExplainLaunch(r));
+    w->EndObject();
+  }
+  w->EndArray();
+  w->EndObject();
+}
+
 Outcome Summary::Worst() const {
-  Outcome w = Outcome::kClean;
+  Outcome w = launch_findings() > 0 ? Outcome::kInvalid : Outcome::kClean;
   for (const Config& c : configs_) w = std::max(w, c.verdict->outcome);
   return w;
 }

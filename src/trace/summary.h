@@ -10,6 +10,11 @@
 //   warnings, processes that could not be traced and why; then per calling library its counts and each
 //   of its problem configurations explained (at most max_explained per library; the JSON report has
 //   them all).
+// - Launches (launch.h): AddLaunches() once per process with its kernel counts, AddLaunchRecord() per
+//   launch record. RenderLaunchText() says how many launches were seen and scanned, the maps found and
+//   their findings, per kernel (merged by name across processes), and explains each finding (at most
+//   max_explained); it is empty when no launch was seen. A launch finding (a map whose tensor is not in
+//   its allocation, or that breaks a documented rule) counts as an error for Worst().
 // - Worst() is the most severe outcome seen, for --fail-on.
 // - Memory: one entry per distinct configuration. No I/O.
 #ifndef TMAPGEN_SRC_TRACE_SUMMARY_H_
@@ -26,6 +31,7 @@
 #include "src/trace/call.h"
 #include "src/trace/call_spec.h"
 #include "src/trace/explain.h"
+#include "src/trace/launch.h"
 #include "src/trace/stream.h"
 
 namespace tmapgen::trace {
@@ -42,6 +48,12 @@ class Summary {
   std::string RenderText(const SummaryOptions& options) const;
   // The whole trace as one JSON object (docs/trace.md, "The report").
   void WriteJson(json::Writer* w) const;
+
+  void AddLaunches(const LaunchTotals& totals);
+  void AddLaunchRecord(const LaunchRecord& record);
+  std::string RenderLaunchText(const SummaryOptions& options) const;
+  void WriteLaunchJson(json::Writer* w) const;
+  uint64_t launch_findings() const;
 
   Outcome Worst() const;
   uint64_t calls() const;
@@ -65,6 +77,9 @@ class Summary {
   std::vector<ProcessInfo> processes_;
   std::unordered_map<ConfigKey, size_t, KeyHash> index_;
   std::vector<Config> configs_;  // in order of first appearance
+  LaunchTotals launches_;       // summed over processes, kernels merged by name
+  bool have_launches_ = false;
+  std::vector<LaunchRecord> launch_records_;
 };
 
 }  // namespace tmapgen::trace

@@ -236,6 +236,49 @@ TEST(LaunchScan, AHandModifiedMapIsFoundAndHasNoTracedOrigin) {
   EXPECT_EQ(modified, 200);
 }
 
+// A map built on the device: the driver's map with its derived fields zeroed (tensormap.replace never
+// writes them: docs/tensormap-layout.md). Not a map for the parameter scan (it does not re-encode), a map
+// for the device-memory scan; zeros and random bytes are neither.
+TEST(LaunchScan, DeviceBuiltMapsKeepZeroDerivedFields) {
+  const auto& maps = DriverMaps();
+  int n = 0;
+  const blob::MapField* f = blob::Fields(&n);
+  int accepted = 0, tried = 0;
+  for (size_t i = 0; i < 500; ++i) {
+    blob::MapWords mw;
+    std::memcpy(mw.data(), maps[i].words, 128);
+    bool changed = false;
+    for (int k = 0; k < n; ++k) {
+      if (f[k].ref != blob::Ref::kBoxBytes && f[k].ref != blob::Ref::kSwizzleRepeat) continue;
+      if (blob::GatherWords(mw, f[k]) != 0) changed = true;
+      blob::ScatterWords(&mw, f[k], 0);
+    }
+    if (!changed || maps[i].spec.global_address % 16 != 0 || maps[i].spec.global_address == 0) continue;
+    ++tried;
+    uint64_t w[16];
+    std::memcpy(w, mw.data(), 128);
+    TensorMapSpec spec;
+    EXPECT_FALSE(IsSelfConsistentMap(w, &spec)) << i;
+    if (IsDeviceBuiltMap(w, &spec)) {
+      ++accepted;
+      ExpectSameParameters(spec, maps[i].spec, i);
+    }
+  }
+  EXPECT_GT(tried, 100);
+  EXPECT_EQ(accepted, tried);
+  uint64_t zero[16] = {};
+  TensorMapSpec spec;
+  EXPECT_FALSE(IsDeviceBuiltMap(zero, &spec));
+  std::mt19937_64 rng(7);
+  int found = 0;
+  for (int i = 0; i < 100000; ++i) {
+    uint64_t w[16];
+    for (uint64_t& x : w) x = rng();
+    found += IsDeviceBuiltMap(w, &spec);
+  }
+  EXPECT_EQ(found, 0);
+}
+
 TEST(LaunchOrigins, AnAddressChangedWithoutTheDriverIsNamedWithItsSource) {
   const auto& maps = DriverMaps();
   MapOrigins origins;

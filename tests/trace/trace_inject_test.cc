@@ -260,3 +260,57 @@ TEST(TraceInject, TargetOverridesTheGpu) {
 }
 
 }  // namespace
+
+// ---- launch checks, against the fake driver's kernels, launches and allocator (tests/trace/fake) --------
+
+TEST(TraceInjectLaunch, MapsInAStructParameterOverLiveMemoryAreCountedAndNotReported) {
+  const Result r = Trace("--fail-on error", "launch_ok");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "fake_app launch_ok: done\n");
+  // 100 launches with kernelParams, 1 with the packed `extra` buffer, 1 through cuLaunchKernelEx, and 1000
+  // of a kernel with small parameters.
+  EXPECT_TRUE(Has(r.err, "kernel launches: 1,102 launches seen, 102 with parameters that can hold a map, 204 maps found "
+                         "in them; 0 findings")) << r.err;
+  EXPECT_TRUE(Has(r.err, "gemm_params: 102 launches, 204 maps, 0 findings")) << r.err;
+  EXPECT_FALSE(Has(r.err, "small_kernel")) << r.err;
+  // Maps a traced encode wrote and whose tensors are live make no record.
+  for (const std::string& line : r.records) EXPECT_FALSE(Has(line, "\"kernel\"")) << line;
+}
+
+TEST(TraceInjectLaunch, EachMemoryProblemIsExplainedRecordedAndFailsTheGate) {
+  const Result r = Trace("--fail-on error", "launch_bad");
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_EQ(r.out, "fake_app launch_bad: done\n");
+  EXPECT_TRUE(Has(r.err, "a kernel received a tensor map whose tensor runs past the end of its allocation")) << r.err;
+  EXPECT_TRUE(Has(r.err, "kernel one_map, cuLaunchKernel, parameter 0 at offset 0 of the parameter buffer")) << r.err;
+  // 32768 x 2 bytes + 16383 x 65536 bytes = 1 GiB, over 512 MiB.
+  EXPECT_TRUE(Has(r.err, "(1073741824 bytes)")) << r.err;
+  EXPECT_TRUE(Has(r.err, "(536870912 bytes) on device 0")) << r.err;
+  EXPECT_TRUE(Has(r.err, "kernel one_map, graph kernel node")) << r.err;
+  EXPECT_TRUE(Has(r.err, "whose tensor was freed and its memory reallocated")) << r.err;
+  EXPECT_TRUE(Has(r.err, "whose tensor is in no live allocation")) << r.err;
+  EXPECT_TRUE(Has(r.err, "one_map: 5 launches, 5 maps, 4 findings")) << r.err;
+  // Records: the four findings and the map edited by hand (unknown origin, no finding); all replayable.
+  int launch_records = 0, unknown = 0, findings = 0;
+  for (const std::string& line : r.records) {
+    if (!Has(line, "\"kernel\"")) continue;
+    ++launch_records;
+    const absl::StatusOr<tmapgen::TensorMapSpec> parsed = tmapgen::ParseSpecJson(line);
+    EXPECT_TRUE(parsed.ok()) << parsed.status() << "\n" << line;
+    unknown += Has(line, "\"origin\":\"unknown\"");
+    findings += !Has(line, "\"memory\":\"none\"");
+    if (Has(line, "\"origin\":\"unknown\"")) {
+      EXPECT_TRUE(Has(line, "\"l2_promotion\":\"CU_TENSOR_MAP_L2_PROMOTION_L2_256B\"")) << line;
+    }
+  }
+  EXPECT_EQ(launch_records, 5) << r.err;
+  EXPECT_EQ(unknown, 1);
+  EXPECT_EQ(findings, 4);
+  EXPECT_TRUE(Has(r.err, "--fail-on error: findings of that severity were seen (exit 1)")) << r.err;
+}
+
+TEST(TraceInjectLaunch, LaunchChecksCanBeTurnedOff) {
+  const Result r = Trace("--fail-on error", "launch_bad", "TMAPGEN_TRACE_LAUNCH=0");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_FALSE(Has(r.err, "kernel launches:")) << r.err;
+}

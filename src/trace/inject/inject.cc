@@ -39,6 +39,7 @@
 #include <unistd.h>
 #include <unwind.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -53,7 +54,9 @@
 #include "src/tmap/types.h"
 #include "src/trace/call.h"
 #include "src/trace/call_spec.h"
+#include "src/tmap/validator.h"
 #include "src/trace/inject/cupti_abi.h"
+#include "src/trace/launch.h"
 #include "src/trace/recorder.h"
 #include "src/trace/stream.h"
 #include "src/trace/summary.h"
@@ -103,6 +106,7 @@ struct Global {
   uint32_t capacity = 4096;
   std::string dir;
   std::string exe;
+  std::string stem;  // this process's stream files: STEM.state, STEM.calls, STEM.launch, STEM.kernels
 
   // Stream of this process.
   int calls_fd = -1;
@@ -134,6 +138,7 @@ struct Global {
   std::mutex target_mu;
   uint32_t ctx_uid[16] = {};
   int ctx_target[16] = {};
+  int ctx_device[16] = {};
   int n_ctx = 0;
 
   // Standalone mode keeps its records for the exit summary (bounded by the recorder's table).
@@ -141,6 +146,9 @@ struct Global {
   std::vector<EncodeCall> records;
 };
 Global* g = nullptr;
+
+void OpenLaunchFiles(const std::string& stem);  // the launch checks (below)
+void ResetLaunchAfterFork();
 
 void StateMessage(const std::string& m) {
   if (g->state != nullptr) CopyTail(m, g->state->message, sizeof(g->state->message));
@@ -211,6 +219,8 @@ bool OpenStream(bool forked, int32_t ppid) {
   g->state = h;
   g->state_size = size;
   g->calls_fd = cfd;
+  g->stem = stem;
+  OpenLaunchFiles(stem);
   return true;
 }
 
@@ -314,35 +324,45 @@ void ResolveCaller(void*, EncodeCall* c) {
 
 // ------------------------------------------------------------------------------------------ the target
 
+// The target and device ordinal of the calling context's GPU, found once per context (-1: unknown).
+void ContextOf(const cupti::CallbackData* d, int* target, int* device) {
+  *target = -1;
+  *device = -1;
+  std::lock_guard<std::mutex> lock(g->target_mu);
+  for (int i = 0; i < g->n_ctx; ++i)
+    if (g->ctx_uid[i] == d->contextUid) {
+      *target = g->ctx_target[i];
+      *device = g->ctx_device[i];
+      return;
+    }
+  if (g->ctx_get_device == nullptr || g->device_get_attribute == nullptr) return;
+  cupti::CUdevice dev = 0;
+  if (d->context == nullptr || g->ctx_get_device(&dev) != 0) dev = 0;
+  int t = -2;
+  int major = 0, minor = 0;
+  if (g->device_get_attribute(&major, cupti::kAttrComputeCapabilityMajor, dev) == 0 &&
+      g->device_get_attribute(&minor, cupti::kAttrComputeCapabilityMinor, dev) == 0) {
+    Target tt;
+    if (Parse(driver::TargetForComputeCapability(major, minor), &tt)) t = static_cast<int>(tt);
+  }
+  if (g->n_ctx < 16) {
+    g->ctx_uid[g->n_ctx] = d->contextUid;
+    g->ctx_target[g->n_ctx] = t;
+    g->ctx_device[g->n_ctx] = dev;
+    ++g->n_ctx;
+  }
+  *target = t;
+  *device = dev;
+}
+
 void FillTarget(const cupti::CallbackData* d, EncodeCall* c) {
   if (g->forced_target) {
     c->target = g->target;
     c->flags |= kHasTarget;
     return;
   }
-  int t = -1;
-  {
-    std::lock_guard<std::mutex> lock(g->target_mu);
-    for (int i = 0; i < g->n_ctx; ++i)
-      if (g->ctx_uid[i] == d->contextUid) t = g->ctx_target[i];
-    if (t == -2) return;  // known: no target for this context's GPU
-    if (t < 0 && g->ctx_get_device != nullptr && g->device_get_attribute != nullptr) {
-      cupti::CUdevice dev = 0;
-      if (d->context == nullptr || g->ctx_get_device(&dev) != 0) dev = 0;
-      int major = 0, minor = 0;
-      t = -2;
-      if (g->device_get_attribute(&major, cupti::kAttrComputeCapabilityMajor, dev) == 0 &&
-          g->device_get_attribute(&minor, cupti::kAttrComputeCapabilityMinor, dev) == 0) {
-        Target target;
-        if (Parse(driver::TargetForComputeCapability(major, minor), &target)) t = static_cast<int>(target);
-      }
-      if (g->n_ctx < 16) {
-        g->ctx_uid[g->n_ctx] = d->contextUid;
-        g->ctx_target[g->n_ctx] = t;
-        ++g->n_ctx;
-      }
-    }
-  }
+  int t = -1, dev = -1;
+  ContextOf(d, &t, &dev);
   if (t >= 0) {
     c->target = static_cast<uint8_t>(t);
     c->flags |= kHasTarget;
@@ -410,6 +430,7 @@ void ReinitAfterFork() {
     g->heap_counts = nullptr;
   }
   g->recorder->ResetAfterFork(Counts());
+  ResetLaunchAfterFork();
   g->fork_pending.store(false, std::memory_order_release);
 }
 
@@ -433,9 +454,663 @@ void* ReadCommonParams(const Params* p, bool ok, EncodeCall* c) {
 }
 uint32_t Rank5(const EncodeCall& c) { return c.rank < 5 ? c.rank : 5; }
 
+// ------------------------------------------------------------------------------------------ launches
+//
+// At the exit of every successful kernel launch (driver and runtime entry points, graph kernel nodes when
+// they are set), the kernel's parameter layout (cuFuncGetParamInfo / cuKernelGetParamInfo, once per
+// function) gives the 64-byte-aligned windows where a map can be (src/trace/launch.h); each window's
+// 128 bytes are classified once (MapCache), and each map's tensor is checked against the allocation
+// that holds it (cuPointerGetAttributes), again only after memory was freed somewhere in the process (a
+// free generation bumped by the free callbacks). A launch whose kernel has no parameter of 128 bytes or
+// more costs a table lookup and two atomic increments.
+
+struct FunctionInfo {
+  uintptr_t key = 0;
+  bool layout_ok = false;
+  uint32_t generation = 0;  // the unload generation it was read in
+  std::vector<ParamSlot> params;
+  std::vector<MapWindow> windows;
+  KernelCounts* counts = nullptr;  // in the kernels file (or the heap), for kernels with windows
+  char name[kKernelNameMax] = {};
+};
+
+struct MapCheck {
+  uint64_t free_gen = 0;  // 0: never checked
+  int32_t device = -2;
+  MemoryProblem problem = MemoryProblem::kNone;
+  Allocation alloc;
+  Extent extent;
+  bool extent_ok = false;
+  int target = -3;        // the target it was validated for
+  bool invalid = false;   // breaks a documented rule for that target
+};
+
+constexpr size_t kFnSlots = 1 << 14;
+constexpr uint32_t kKernelCapacity = 1024;
+constexpr size_t kReportedMax = 1 << 16;
+constexpr uint32_t kMaxLaunchExplained = 20;
+
+struct LaunchGlobal {
+  bool enabled = false;
+  bool device_maps = false;
+  std::string device_filter;  // kernel-name substring for the device-memory scan ("" = every kernel)
+  cupti::PfnFuncGetParamInfo func_param_info = nullptr;
+  cupti::PfnFuncGetParamInfo kernel_param_info = nullptr;
+  cupti::PfnFuncGetName func_name = nullptr;
+  cupti::PfnFuncGetName kernel_name = nullptr;
+  cupti::PfnPointerGetAttributes ptr_attrs = nullptr;
+  cupti::PfnPointerGetAttribute ptr_attr = nullptr;
+  cupti::PfnStreamSynchronize stream_sync = nullptr;
+  cupti::PfnMemcpyDtoH dtoh = nullptr;
+  cupti::PfnStreamIsCapturing is_capturing = nullptr;
+  std::atomic<cupti::PfnGetFuncBySymbol> get_func_by_symbol{nullptr};
+  std::atomic<bool> looked_for_runtime{false};
+
+  std::atomic<uintptr_t> fkeys[kFnSlots];
+  std::atomic<FunctionInfo*> fvals[kFnSlots];
+  std::mutex fmu;
+  std::atomic<uint32_t> unload_gen{1};
+
+  MapCache maps{8192};
+  MapOrigins origins;
+  std::atomic<uint64_t> free_gen{1};
+  std::mutex check_mu;
+  std::vector<MapCheck> checks;  // by MapInfo::id
+  std::vector<uint64_t> reported;  // open-addressing set of record keys (0 = empty)
+  size_t reported_n = 0;
+
+  int fd = -1;
+  KernelsHeader* kernels = nullptr;
+  size_t kernels_size = 0;
+  std::atomic<uint32_t> next_seq{0};
+  std::atomic<uint32_t> explained{0};
+  std::mutex standalone_mu;
+  std::vector<LaunchRecord> standalone;  // records kept for the exit summary without a trace directory
+};
+LaunchGlobal* lg = nullptr;
+
+thread_local int tls_runtime_launch = 0;  // inside a runtime launch: the driver launch it makes is not checked twice
+
+KernelsHeader* NewKernelsMemory(size_t* size) {
+  *size = KernelsFileSize(kKernelCapacity);
+  void* m = ::mmap(nullptr, *size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return nullptr;
+  auto* h = static_cast<KernelsHeader*>(m);
+  std::memcpy(h->magic, kKernelsMagic, sizeof(kKernelsMagic));
+  h->capacity = kKernelCapacity;
+  return h;
+}
+
+// The launch stream files beside the encode stream: STEM.launch (frames) and STEM.kernels (counts).
+void OpenLaunchFiles(const std::string& stem) {
+  if (lg == nullptr) return;
+  if (lg->fd >= 0) ::close(lg->fd);
+  lg->fd = -1;
+  if (lg->kernels != nullptr) ::munmap(lg->kernels, lg->kernels_size);
+  lg->kernels = nullptr;
+  if (!stem.empty()) {
+    const std::string kpath = StrCat(stem, ".kernels");
+    const int kfd = ::open(kpath.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    const size_t size = KernelsFileSize(kKernelCapacity);
+    if (kfd >= 0) {
+      void* m = MAP_FAILED;
+      if (::ftruncate(kfd, static_cast<off_t>(size)) == 0)
+        m = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, kfd, 0);
+      ::close(kfd);
+      if (m != MAP_FAILED) {
+        auto* h = static_cast<KernelsHeader*>(m);
+        std::memcpy(h->magic, kKernelsMagic, sizeof(kKernelsMagic));
+        h->capacity = kKernelCapacity;
+        lg->kernels = h;
+        lg->kernels_size = size;
+      }
+    }
+    lg->fd = ::open(StrCat(stem, ".launch").c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+  }
+  if (lg->kernels == nullptr) lg->kernels = NewKernelsMemory(&lg->kernels_size);
+}
+
+uint64_t Mix(uint64_t h, uint64_t v) {
+  h = (h ^ v) * 0x100000001b3ull;
+  return h ^ (h >> 29);
+}
+
+// The layout of a function, read from the driver (CUfunction first, then CUkernel).
+void ReadLayout(uintptr_t f, bool kernel_handle, const char* symbol, FunctionInfo* fi) {
+  fi->key = f;
+  void* fp = reinterpret_cast<void*>(f);
+  cupti::PfnFuncGetParamInfo get = kernel_handle ? lg->kernel_param_info : lg->func_param_info;
+  cupti::PfnFuncGetName name = kernel_handle ? lg->kernel_name : lg->func_name;
+  size_t off = 0, size = 0;
+  if (get != nullptr && get(fp, 0, &off, &size) != 0 && !kernel_handle && lg->kernel_param_info != nullptr &&
+      lg->kernel_param_info(fp, 0, &off, &size) == 0) {
+    get = lg->kernel_param_info;  // a CUkernel passed where a CUfunction goes (allowed since CUDA 12)
+    name = lg->kernel_name;
+  }
+  if (get != nullptr) {
+    fi->layout_ok = true;
+    for (size_t i = 0; i < 4096; ++i) {
+      const int r = get(fp, i, &off, &size);
+      if (r == cupti::kErrorInvalidValue) break;  // past the last parameter
+      if (r != 0) {
+        fi->layout_ok = i > 0;
+        break;
+      }
+      fi->params.push_back(ParamSlot{static_cast<uint32_t>(off), static_cast<uint32_t>(size)});
+    }
+  }
+  FindWindows(fi->params.data(), fi->params.size(), &fi->windows);
+  const char* n = nullptr;
+  if (name == nullptr || name(&n, fp) != 0 || n == nullptr) n = symbol;
+  CopyTail(n != nullptr ? std::string_view(n) : std::string_view(), fi->name, kKernelNameMax);
+  if (!fi->windows.empty() && lg->kernels != nullptr) {
+    KernelsHeader* h = lg->kernels;
+    if (h->used < h->capacity) {
+      auto* k = reinterpret_cast<KernelCounts*>(reinterpret_cast<char*>(h) + sizeof(KernelsHeader)) + h->used;
+      std::memcpy(k->name, fi->name, sizeof(k->name));
+      k->function = f;
+      fi->counts = k;
+      ++h->used;
+    }
+  }
+}
+
+FunctionInfo* FindFunction(uintptr_t f, bool kernel_handle, const char* symbol) {
+  const uint32_t gen = lg->unload_gen.load(std::memory_order_acquire);
+  size_t i = Mix(0, f) & (kFnSlots - 1);
+  for (size_t n = 0; n < kFnSlots; ++n, i = (i + 1) & (kFnSlots - 1)) {
+    const uintptr_t k = lg->fkeys[i].load(std::memory_order_acquire);
+    if (k == f) {
+      FunctionInfo* fi = lg->fvals[i].load(std::memory_order_acquire);
+      if (fi->generation == gen) return fi;
+      break;  // read before a module was unloaded: the handle may name another function now
+    }
+    if (k == 0) break;
+  }
+  std::lock_guard<std::mutex> lock(lg->fmu);
+  i = Mix(0, f) & (kFnSlots - 1);
+  for (size_t n = 0; n < kFnSlots; ++n, i = (i + 1) & (kFnSlots - 1)) {
+    const uintptr_t k = lg->fkeys[i].load(std::memory_order_acquire);
+    if (k == f) {
+      FunctionInfo* fi = lg->fvals[i].load(std::memory_order_acquire);
+      if (fi->generation == gen) return fi;
+      auto* fresh = new FunctionInfo();  // the old one may be in use on another thread: kept
+      ReadLayout(f, kernel_handle, symbol, fresh);
+      fresh->generation = gen;
+      lg->fvals[i].store(fresh, std::memory_order_release);
+      return fresh;
+    }
+    if (k == 0) {
+      auto* fi = new FunctionInfo();
+      ReadLayout(f, kernel_handle, symbol, fi);
+      fi->generation = gen;
+      lg->fvals[i].store(fi, std::memory_order_release);
+      lg->fkeys[i].store(f, std::memory_order_release);
+      return fi;
+    }
+  }
+  return nullptr;  // table full: not scanned
+}
+
+Allocation QueryAllocation(uint64_t address) {
+  Allocation a;
+  if (lg->ptr_attrs == nullptr) return a;
+  int attrs[4] = {cupti::kPointerAttrRangeStartAddr, cupti::kPointerAttrRangeSize, cupti::kPointerAttrDeviceOrdinal,
+                  cupti::kPointerAttrBufferId};
+  uint64_t start = 0, size = 0, buffer_id = 0;
+  int device = -1;
+  void* data[4] = {&start, &size, &device, &buffer_id};
+  if (lg->ptr_attrs(4, attrs, data, address) != 0 || size == 0) return a;
+  a.found = true;
+  a.base = start;
+  a.size = size;
+  a.device = device;
+  a.buffer_id = buffer_id;
+  return a;
+}
+
+// The allocation holding the extent's first byte, grown over the allocations mapped right after it on
+// the same device (virtual-memory mappings made piece by piece, as PyTorch's expandable segments are).
+Allocation AllocationFor(const Extent& e) {
+  Allocation a = QueryAllocation(e.lo);
+  for (int step = 0; step < 64 && a.found && e.hi > a.base + a.size; ++step) {
+    const Allocation next = QueryAllocation(a.base + a.size);
+    if (!next.found || next.base != a.base + a.size || next.device != a.device) break;
+    a.size += next.size;
+  }
+  return a;
+}
+
+uint64_t BufferIdOf(uint64_t address) {
+  uint64_t id = 0;
+  if (lg == nullptr || lg->ptr_attr == nullptr || lg->ptr_attr(&id, cupti::kPointerAttrBufferId, address) != 0) return 0;
+  return id;
+}
+
+bool ReportOnce(uint64_t key) {
+  if (key == 0) key = 1;
+  if (lg->reported.empty()) lg->reported.assign(2 * kReportedMax, 0);
+  if (lg->reported_n >= kReportedMax) return false;
+  const size_t mask = lg->reported.size() - 1;
+  for (size_t i = key & mask;; i = (i + 1) & mask) {
+    if (lg->reported[i] == key) return false;
+    if (lg->reported[i] == 0) {
+      lg->reported[i] = key;
+      ++lg->reported_n;
+      return true;
+    }
+  }
+}
+
+void EmitLaunchRecord(LaunchRecord* r) {
+  r->seq = lg->next_seq.fetch_add(1, std::memory_order_relaxed);
+  if (lg->fd >= 0) {
+    char buf[kLaunchFrameSize];
+    MakeLaunchFrame(*r, buf);
+    const ssize_t w = ::write(lg->fd, buf, kLaunchFrameSize);  // O_APPEND: one frame, one write
+    (void)w;
+  }
+  if (g->standalone) {
+    std::lock_guard<std::mutex> lock(lg->standalone_mu);
+    if (lg->standalone.size() < 4096) lg->standalone.push_back(*r);
+  }
+  if (IsProblem(*r)) {
+    const uint32_t n = lg->explained.fetch_add(1, std::memory_order_relaxed);
+    if (n < kMaxLaunchExplained) Say(ExplainLaunch(*r));
+    else if (n == kMaxLaunchExplained)
+      Say("tmapgen trace: further launch findings of this process are not explained here; the summary at exit counts them\n");
+  }
+}
+
+// One map at one launch: memory, validity for the target, origin; a record when it is a finding or a map
+// the trace never saw encoded. Returns true when it is a finding.
+bool CheckMap(const MapInfo& m, LaunchCall call, const FunctionInfo& fi, uint32_t param, uint32_t offset,
+              int device, int target) {
+  const uint64_t free_gen = lg->free_gen.load(std::memory_order_acquire);
+  const Origin origin = lg->origins.Find(m.words);
+  MapCheck c;
+  {
+    std::lock_guard<std::mutex> lock(lg->check_mu);
+    if (m.id != UINT32_MAX) {
+      if (lg->checks.size() <= m.id) lg->checks.resize(m.id + 1);
+      c = lg->checks[m.id];
+    }
+  }
+  const uint64_t encode_id = origin.kind == OriginKind::kTracedCall ? origin.buffer_id : 0;
+  const bool fresh = c.free_gen == free_gen && c.device == device && c.problem == MemoryProblem::kNone;
+  if (!fresh) {
+    c.free_gen = free_gen;
+    c.device = device;
+    std::string why;
+    c.extent_ok = TensorExtent(m.spec, &c.extent, &why);
+    c.alloc = c.extent_ok ? AllocationFor(c.extent) : Allocation();
+  }
+  c.problem = c.extent_ok ? CheckMemory(c.extent, c.alloc, device, encode_id) : MemoryProblem::kTooSmall;
+  if (c.target != target) {
+    c.target = target;
+    c.invalid = false;
+    if (target >= 0) {
+      TensorMapSpec spec = m.spec;
+      spec.target = static_cast<Target>(target);
+      spec.set_fields |= kFieldTarget;
+      Validation v;
+      Validate(spec, &v);
+      c.invalid = v.errors > 0;
+    }
+  }
+  if (m.id != UINT32_MAX) {
+    std::lock_guard<std::mutex> lock(lg->check_mu);
+    lg->checks[m.id] = c;
+  }
+  const bool problem = c.problem != MemoryProblem::kNone || c.invalid;
+  if (!problem && origin.kind == OriginKind::kTracedCall) return false;
+  uint64_t key = Mix(Mix(Mix(Mix(HashMapWords(m.words), fi.key), param), offset), static_cast<uint64_t>(call));
+  key = Mix(Mix(key, static_cast<uint64_t>(c.problem)), c.invalid);
+  {
+    std::lock_guard<std::mutex> lock(lg->check_mu);
+    if (!ReportOnce(key)) return problem;
+  }
+  LaunchRecord r;
+  r.call = call;
+  r.problem = c.problem;
+  r.origin = origin.kind;
+  r.origin_seq = origin.seq;
+  r.origin_buffer_id = origin.buffer_id;
+  r.origin_address = origin.address;
+  r.flags = kLaunchHasAllocation;
+  if (c.invalid) r.flags |= kLaunchInvalidMap;
+  if (origin.kind != OriginKind::kUnknown) r.flags |= kLaunchHasOrigin;
+  if (target >= 0) {
+    r.flags |= kLaunchHasTarget;
+    r.target = static_cast<uint8_t>(target);
+  }
+  r.param = param;
+  r.buffer_offset = offset;
+  r.launch_device = device;
+  r.alloc_device = c.alloc.found ? c.alloc.device : -1;
+  r.alloc_base = c.alloc.found ? c.alloc.base : 0;
+  r.alloc_size = c.alloc.found ? c.alloc.size : 0;
+  r.alloc_buffer_id = c.alloc.buffer_id;
+  r.extent_lo = c.extent.lo;
+  r.extent_hi = c.extent.hi;
+  r.pid = g->pid;
+  if (tls_tid == 0) tls_tid = static_cast<int32_t>(::syscall(SYS_gettid));
+  r.tid = tls_tid;
+  r.driver_version = DriverVersion();
+  std::memcpy(r.words, m.words, sizeof(r.words));
+  std::memcpy(r.kernel, fi.name, sizeof(r.kernel));
+  EmitLaunchRecord(&r);
+  return problem;
+}
+
+// The bytes of the parameter buffer for one window: from kernelParams[param], or from the packed buffer
+// of `extra` (CU_LAUNCH_PARAM_BUFFER_POINTER / _SIZE). The launch succeeded, so the driver read them.
+bool WindowBytes(void** kernel_params, const char* packed, size_t packed_size, const MapWindow& w,
+                 uint64_t (&out)[16]) {
+  if (kernel_params != nullptr) {
+    const char* p = static_cast<const char*>(kernel_params[w.param]);
+    if (p == nullptr) return false;
+    std::memcpy(out, p + w.param_offset, 128);
+    return true;
+  }
+  if (packed == nullptr || w.buffer_offset + 128 > packed_size) return false;
+  std::memcpy(out, packed + w.buffer_offset, 128);
+  return true;
+}
+
+void PackedBuffer(void** extra, const char** buf, size_t* size) {
+  *buf = nullptr;
+  *size = 0;
+  if (extra == nullptr) return;
+  for (int i = 0; i < 64 && extra[i] != reinterpret_cast<void*>(cupti::kLaunchParamEnd); i += 2) {
+    const uintptr_t tag = reinterpret_cast<uintptr_t>(extra[i]);
+    if (tag == cupti::kLaunchParamBufferPointer) *buf = static_cast<const char*>(extra[i + 1]);
+    else if (tag == cupti::kLaunchParamBufferSize && extra[i + 1] != nullptr) *size = *static_cast<const size_t*>(extra[i + 1]);
+  }
+}
+
+bool WantDeviceScan(const FunctionInfo& fi) {
+  if (!lg->device_maps) return false;
+  return lg->device_filter.empty() || FieldView(fi.name, kKernelNameMax).find(lg->device_filter) != std::string_view::npos;
+}
+
+// Opt-in (TMAPGEN_TRACE_DEVICE_MAPS): after the kernel finished (the stream synchronised), the first
+// 64 KiB of device memory each 8-byte parameter points to, scanned for maps built on the device.
+void ScanDeviceMemory(const FunctionInfo& fi, void** kernel_params, const char* packed, size_t packed_size,
+                      void* stream, int device, int target) {
+  if (lg->stream_sync == nullptr || lg->dtoh == nullptr) return;
+  if (lg->is_capturing != nullptr) {
+    int status = 0;
+    if (lg->is_capturing(stream, &status) != 0 || status != 0) return;  // captured: nothing ran yet
+  }
+  bool synced = false;
+  static thread_local std::vector<uint64_t> host;
+  for (size_t p = 0; p < fi.params.size(); ++p) {
+    if (fi.params[p].size != 8) continue;
+    uint64_t ptr = 0;
+    if (kernel_params != nullptr) {
+      if (kernel_params[p] == nullptr) continue;
+      std::memcpy(&ptr, kernel_params[p], 8);
+    } else if (packed != nullptr && fi.params[p].offset + 8 <= packed_size) {
+      std::memcpy(&ptr, packed + fi.params[p].offset, 8);
+    }
+    if (ptr == 0 || ptr % 64 != 0) continue;
+    const Allocation a = QueryAllocation(ptr);
+    if (!a.found || a.device < 0) continue;
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(a.base + a.size - ptr, 64 * 1024)) / 128 * 128;
+    if (n < 128) continue;
+    if (!synced) {
+      if (lg->stream_sync(stream) != 0) return;
+      synced = true;
+    }
+    host.resize(n / 8);
+    if (lg->dtoh(host.data(), ptr, n) != 0) continue;
+    if (lg->kernels) lg->kernels->device_reads.fetch_add(1, std::memory_order_relaxed);
+    int found = 0;
+    for (size_t at = 0; at + 128 <= n && found < 64; at += kMapAlign) {
+      uint64_t w[16];
+      std::memcpy(w, host.data() + at / 8, 128);
+      TensorMapSpec spec;
+      if (!IsDeviceBuiltMap(w, &spec)) continue;
+      ++found;
+      MapInfo m;
+      std::memcpy(m.words, w, sizeof(w));
+      m.spec = spec;
+      m.id = UINT32_MAX;  // not cached: device memory changes under the same address
+      const bool problem = CheckMap(m, LaunchCall::kDeviceMemory, fi, static_cast<uint32_t>(p), static_cast<uint32_t>(at),
+                                    device, target);
+      if (fi.counts != nullptr) {
+        fi.counts->maps.fetch_add(1, std::memory_order_relaxed);
+        if (problem) fi.counts->problems.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+  }
+}
+
+void OnLaunch(LaunchCall call, uintptr_t f, bool kernel_handle, void** kernel_params, void** extra, void* stream,
+              const cupti::CallbackData* d) {
+  KernelsHeader* h = lg->kernels;
+  if (h != nullptr) h->launches.fetch_add(1, std::memory_order_relaxed);
+  if (f == 0) return;
+  FunctionInfo* fi = FindFunction(f, kernel_handle, d->symbolName);
+  if (fi == nullptr || !fi->layout_ok) {
+    if (h != nullptr) h->unscanned.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  const bool device_scan = WantDeviceScan(*fi) && call != LaunchCall::kGraphKernelNode;
+  if (fi->windows.empty() && !device_scan) return;
+  const char* packed = nullptr;
+  size_t packed_size = 0;
+  if (kernel_params == nullptr) PackedBuffer(extra, &packed, &packed_size);
+  if (h != nullptr) h->scanned.fetch_add(1, std::memory_order_relaxed);
+  int target = g->forced_target ? g->target : -1, device = -1;
+  uint64_t maps = 0, problems = 0;
+  for (const MapWindow& w : fi->windows) {
+    uint64_t words[16];
+    if (!WindowBytes(kernel_params, packed, packed_size, w, words)) continue;
+    const MapInfo* m = lg->maps.Classify(words);
+    if (m == nullptr) continue;
+    if (device == -1) {
+      int t = -1;
+      ContextOf(d, &t, &device);
+      if (!g->forced_target) target = t;
+    }
+    ++maps;
+    problems += CheckMap(*m, call, *fi, w.param, w.buffer_offset, device, target);
+  }
+  if (fi->counts != nullptr) {
+    fi->counts->launches.fetch_add(1, std::memory_order_relaxed);
+    if (maps) fi->counts->maps.fetch_add(maps, std::memory_order_relaxed);
+    if (problems) fi->counts->problems.fetch_add(problems, std::memory_order_relaxed);
+  } else if (maps && h != nullptr) {
+    h->kernels_dropped.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (device_scan) {
+    if (device == -1) {
+      int t = -1;
+      ContextOf(d, &t, &device);
+      if (!g->forced_target) target = t;
+    }
+    ScanDeviceMemory(*fi, kernel_params, packed, packed_size, stream, device, target);
+  }
+}
+
+// The runtime's host stub -> its CUfunction (cudaGetFuncBySymbol of a shared libcudart; not reachable
+// in a program that links the runtime statically).
+uintptr_t FunctionOfStub(const void* stub) {
+  if (!lg->looked_for_runtime.load(std::memory_order_acquire)) {
+    auto fn = reinterpret_cast<cupti::PfnGetFuncBySymbol>(dlsym(RTLD_DEFAULT, "cudaGetFuncBySymbol"));
+    lg->get_func_by_symbol.store(fn, std::memory_order_release);
+    lg->looked_for_runtime.store(true, std::memory_order_release);
+  }
+  cupti::PfnGetFuncBySymbol get = lg->get_func_by_symbol.load(std::memory_order_acquire);
+  void* f = nullptr;
+  if (get == nullptr || stub == nullptr || get(&f, stub) != 0) return 0;
+  return reinterpret_cast<uintptr_t>(f);
+}
+
+void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, const cupti::CallbackData* d) {
+  if (domain == cupti::kDomainRuntimeApi) {
+    switch (cbid) {
+      case cupti::kRtCbidFree: case cupti::kRtCbidFreeHost: case cupti::kRtCbidDeviceReset:
+      case cupti::kRtCbidFreeAsync: case cupti::kRtCbidFreeAsyncPtsz: case cupti::kRtCbidMemPoolTrimTo:
+        if (d->callbackSite == cupti::kApiExit) lg->free_gen.fetch_add(1, std::memory_order_acq_rel);
+        return;
+      default: break;
+    }
+    if (d->callbackSite == cupti::kApiEnter) {
+      ++tls_runtime_launch;
+      return;
+    }
+    if (tls_runtime_launch > 0) --tls_runtime_launch;
+    if (d->functionReturnValue == nullptr || *static_cast<const int*>(d->functionReturnValue) != 0) return;
+    switch (cbid) {
+      case cupti::kRtCbidLaunchKernel: case cupti::kRtCbidLaunchKernelPtsz: case cupti::kRtCbidLaunchCooperativeKernel: {
+        const auto* p = static_cast<const cupti::RtLaunchKernelParams*>(d->functionParams);
+        OnLaunch(LaunchCall::kRuntimeLaunch, FunctionOfStub(p->func), false, p->args, nullptr, p->stream, d);
+        return;
+      }
+      case cupti::kRtCbidLaunchKernelHandle: case cupti::kRtCbidLaunchKernelHandlePtsz: {
+        const auto* p = static_cast<const cupti::RtLaunchKernelParams*>(d->functionParams);
+        OnLaunch(LaunchCall::kRuntimeLaunch, reinterpret_cast<uintptr_t>(p->func), true, p->args, nullptr, p->stream, d);
+        return;
+      }
+      case cupti::kRtCbidLaunchKernelExC: case cupti::kRtCbidLaunchKernelExCPtsz: {
+        const auto* p = static_cast<const cupti::RtLaunchKernelExCParams*>(d->functionParams);
+        OnLaunch(LaunchCall::kRuntimeLaunch, FunctionOfStub(p->func), false, p->args, nullptr,
+                 p->config != nullptr ? p->config->stream : nullptr, d);
+        return;
+      }
+      default: return;
+    }
+  }
+  // Driver domain.
+  switch (cbid) {
+    case cupti::kCbidMemFree: case cupti::kCbidMemFreeV2: case cupti::kCbidMemFreeHost: case cupti::kCbidMemHostUnregister:
+    case cupti::kCbidMemAddressFree: case cupti::kCbidMemRelease: case cupti::kCbidMemUnmap: case cupti::kCbidMemFreeAsync:
+    case cupti::kCbidMemFreeAsyncPtsz: case cupti::kCbidMemPoolTrimTo: case cupti::kCbidMemPoolDestroy:
+      if (d->callbackSite == cupti::kApiExit) lg->free_gen.fetch_add(1, std::memory_order_acq_rel);
+      return;
+    case cupti::kCbidCtxDestroy: case cupti::kCbidCtxDestroyV2: case cupti::kCbidModuleUnload: case cupti::kCbidLibraryUnload:
+      if (d->callbackSite == cupti::kApiExit) {
+        lg->free_gen.fetch_add(1, std::memory_order_acq_rel);
+        lg->unload_gen.fetch_add(1, std::memory_order_acq_rel);
+      }
+      return;
+    default: break;
+  }
+  if (d->callbackSite != cupti::kApiExit || tls_runtime_launch > 0) return;
+  if (d->functionReturnValue == nullptr || *static_cast<const int*>(d->functionReturnValue) != 0) return;
+  switch (cbid) {
+    case cupti::kCbidLaunchKernel: case cupti::kCbidLaunchKernelPtsz: {
+      const auto* p = static_cast<const cupti::LaunchKernelParams*>(d->functionParams);
+      OnLaunch(LaunchCall::kLaunchKernel, reinterpret_cast<uintptr_t>(p->f), false, p->kernelParams, p->extra, p->hStream, d);
+      return;
+    }
+    case cupti::kCbidLaunchKernelEx: case cupti::kCbidLaunchKernelExPtsz: {
+      const auto* p = static_cast<const cupti::LaunchKernelExParams*>(d->functionParams);
+      OnLaunch(LaunchCall::kLaunchKernelEx, reinterpret_cast<uintptr_t>(p->f), false, p->kernelParams, p->extra,
+               p->config != nullptr ? p->config->hStream : nullptr, d);
+      return;
+    }
+    case cupti::kCbidLaunchCooperativeKernel: case cupti::kCbidLaunchCooperativeKernelPtsz: {
+      const auto* p = static_cast<const cupti::LaunchCooperativeKernelParams*>(d->functionParams);
+      OnLaunch(LaunchCall::kLaunchCooperativeKernel, reinterpret_cast<uintptr_t>(p->f), false, p->kernelParams, nullptr,
+               p->hStream, d);
+      return;
+    }
+    case cupti::kCbidGraphAddKernelNode: case cupti::kCbidGraphAddKernelNodeV2:
+    case cupti::kCbidGraphKernelNodeSetParams: case cupti::kCbidGraphKernelNodeSetParamsV2:
+    case cupti::kCbidGraphExecKernelNodeSetParams: case cupti::kCbidGraphExecKernelNodeSetParamsV2: {
+      const cupti::KernelNodeParams* np = nullptr;
+      if (cbid == cupti::kCbidGraphAddKernelNode || cbid == cupti::kCbidGraphAddKernelNodeV2)
+        np = static_cast<const cupti::GraphAddKernelNodeParams*>(d->functionParams)->nodeParams;
+      else if (cbid == cupti::kCbidGraphKernelNodeSetParams || cbid == cupti::kCbidGraphKernelNodeSetParamsV2)
+        np = static_cast<const cupti::GraphKernelNodeSetParamsParams*>(d->functionParams)->nodeParams;
+      else
+        np = static_cast<const cupti::GraphExecKernelNodeSetParamsParams*>(d->functionParams)->nodeParams;
+      if (np == nullptr) return;
+      const bool v2 = cbid == cupti::kCbidGraphAddKernelNodeV2 || cbid == cupti::kCbidGraphKernelNodeSetParamsV2 ||
+                      cbid == cupti::kCbidGraphExecKernelNodeSetParamsV2;
+      uintptr_t f = reinterpret_cast<uintptr_t>(np->func);
+      bool kernel_handle = false;
+      if (f == 0 && v2) {
+        f = reinterpret_cast<uintptr_t>(np->kern);
+        kernel_handle = true;
+      }
+      OnLaunch(LaunchCall::kGraphKernelNode, f, kernel_handle, np->kernelParams, np->extra, nullptr, d);
+      return;
+    }
+    default: return;
+  }
+}
+
+constexpr cupti::CallbackId kLaunchDriverCbids[] = {
+    cupti::kCbidLaunchKernel, cupti::kCbidLaunchKernelPtsz, cupti::kCbidLaunchKernelEx, cupti::kCbidLaunchKernelExPtsz,
+    cupti::kCbidLaunchCooperativeKernel, cupti::kCbidLaunchCooperativeKernelPtsz, cupti::kCbidGraphAddKernelNode,
+    cupti::kCbidGraphAddKernelNodeV2, cupti::kCbidGraphKernelNodeSetParams, cupti::kCbidGraphKernelNodeSetParamsV2,
+    cupti::kCbidGraphExecKernelNodeSetParams, cupti::kCbidGraphExecKernelNodeSetParamsV2, cupti::kCbidMemFree,
+    cupti::kCbidMemFreeV2, cupti::kCbidMemFreeHost, cupti::kCbidMemHostUnregister, cupti::kCbidMemAddressFree,
+    cupti::kCbidMemRelease, cupti::kCbidMemUnmap, cupti::kCbidMemFreeAsync, cupti::kCbidMemFreeAsyncPtsz,
+    cupti::kCbidMemPoolTrimTo, cupti::kCbidMemPoolDestroy, cupti::kCbidCtxDestroy, cupti::kCbidCtxDestroyV2,
+    cupti::kCbidModuleUnload, cupti::kCbidLibraryUnload};
+constexpr cupti::CallbackId kLaunchRuntimeCbids[] = {
+    cupti::kRtCbidLaunchKernel, cupti::kRtCbidLaunchKernelPtsz, cupti::kRtCbidLaunchCooperativeKernel,
+    cupti::kRtCbidLaunchKernelExC, cupti::kRtCbidLaunchKernelExCPtsz, cupti::kRtCbidLaunchKernelHandle,
+    cupti::kRtCbidLaunchKernelHandlePtsz, cupti::kRtCbidFree, cupti::kRtCbidFreeHost, cupti::kRtCbidDeviceReset,
+    cupti::kRtCbidFreeAsync, cupti::kRtCbidFreeAsyncPtsz, cupti::kRtCbidMemPoolTrimTo};
+
+// The child of a fork starts its own launch stream (its files were opened with its encode stream).
+void ResetLaunchAfterFork() {
+  if (lg == nullptr) return;
+  if (g->state == nullptr) OpenLaunchFiles("");  // no stream: counts on the heap
+  lg->origins.Clear();
+  lg->next_seq = 0;
+  lg->explained = 0;
+  std::lock_guard<std::mutex> lock(lg->check_mu);
+  lg->reported.clear();
+  lg->reported_n = 0;
+  lg->standalone.clear();
+}
+
+// Sets up the launch checks (TMAPGEN_TRACE_LAUNCH=0 turns them off). Needs the driver's entry points.
+void InitLaunch(void* cuda) {
+  const char* off = std::getenv("TMAPGEN_TRACE_LAUNCH");
+  if (off != nullptr && std::strcmp(off, "0") == 0) return;
+  lg = new (std::nothrow) LaunchGlobal();
+  if (lg == nullptr) return;
+  if (cuda != nullptr) {
+    lg->func_param_info = reinterpret_cast<cupti::PfnFuncGetParamInfo>(dlsym(cuda, "cuFuncGetParamInfo"));
+    lg->kernel_param_info = reinterpret_cast<cupti::PfnFuncGetParamInfo>(dlsym(cuda, "cuKernelGetParamInfo"));
+    lg->func_name = reinterpret_cast<cupti::PfnFuncGetName>(dlsym(cuda, "cuFuncGetName"));
+    lg->kernel_name = reinterpret_cast<cupti::PfnFuncGetName>(dlsym(cuda, "cuKernelGetName"));
+    lg->ptr_attrs = reinterpret_cast<cupti::PfnPointerGetAttributes>(dlsym(cuda, "cuPointerGetAttributes"));
+    lg->ptr_attr = reinterpret_cast<cupti::PfnPointerGetAttribute>(dlsym(cuda, "cuPointerGetAttribute"));
+    lg->stream_sync = reinterpret_cast<cupti::PfnStreamSynchronize>(dlsym(cuda, "cuStreamSynchronize"));
+    lg->dtoh = reinterpret_cast<cupti::PfnMemcpyDtoH>(dlsym(cuda, "cuMemcpyDtoH_v2"));
+    lg->is_capturing = reinterpret_cast<cupti::PfnStreamIsCapturing>(dlsym(cuda, "cuStreamIsCapturing"));
+  }
+  if (const char* dm = std::getenv("TMAPGEN_TRACE_DEVICE_MAPS"); dm != nullptr && *dm != '\0' && std::strcmp(dm, "0") != 0) {
+    lg->device_maps = true;
+    if (std::strcmp(dm, "1") != 0) lg->device_filter = dm;
+  }
+  for (auto& k : lg->fkeys) k.store(0, std::memory_order_relaxed);
+  for (auto& v : lg->fvals) v.store(nullptr, std::memory_order_relaxed);
+  lg->enabled = true;
+}
+
 void OnCallback(void*, cupti::CallbackDomain domain, cupti::CallbackId cbid, const void* cbdata) {
-  if (domain != cupti::kDomainDriverApi || g == nullptr || g->recorder == nullptr || g->baseline) return;
+  if (g == nullptr || g->recorder == nullptr || g->baseline) return;
   const auto* d = static_cast<const cupti::CallbackData*>(cbdata);
+  if (domain != cupti::kDomainDriverApi ||
+      (cbid != cupti::kCbidEncodeTiled && cbid != cupti::kCbidEncodeIm2col && cbid != cupti::kCbidEncodeIm2colWide &&
+       cbid != cupti::kCbidReplaceAddress)) {
+    if (lg != nullptr && lg->enabled) {
+      if (g->fork_pending.load(std::memory_order_acquire)) ReinitAfterFork();
+      OnLaunchCallback(domain, cbid, d);
+    }
+    return;
+  }
   if (d->callbackSite == cupti::kApiEnter) {
     if (cbid == cupti::kCbidReplaceAddress) {
       const auto* p = static_cast<const cupti::ReplaceAddressParams*>(d->functionParams);
@@ -507,6 +1182,9 @@ void OnCallback(void*, cupti::CallbackDomain domain, cupti::CallbackId cbid, con
   c.driver_version = DriverVersion();
   FillTarget(d, &c);
   g->recorder->OnCall(&c, ResolveCaller, nullptr);
+  // The map's origin for the launches that pass it, with the allocation its tensor was in.
+  if (lg != nullptr && lg->enabled && c.result == 0 && (c.flags & kHasBytes))
+    lg->origins.Remember(c.bytes, c.seq, c.kind, BufferIdOf(c.global_address));
   // Calls are counted in the state file as they happen (dropped calls are calls minus the counts).
   if (g->state != nullptr) g->state->calls.fetch_add(1, std::memory_order_relaxed);
 }
@@ -533,7 +1211,14 @@ void AtExit() {
     g->state->dropped_calls.store(g->recorder->stats().dropped_calls, std::memory_order_relaxed);
   if (!g->standalone) return;
   const RecorderStats st = g->recorder->stats();
-  if (st.calls == 0) return;
+  LaunchTotals totals;
+  bool launch_maps = false;
+  if (lg != nullptr && lg->kernels != nullptr) {
+    std::string err;
+    ParseKernels(std::string_view(reinterpret_cast<const char*>(lg->kernels), lg->kernels_size), &totals, &err);
+    for (const KernelSummary& k : totals.kernels) launch_maps = launch_maps || k.maps > 0;
+  }
+  if (st.calls == 0 && !launch_maps) return;
   Summary sum;
   ProcessInfo p;
   p.pid = g->pid;
@@ -543,10 +1228,17 @@ void AtExit() {
   p.dropped_calls = st.dropped_calls;
   p.exe = g->exe;
   sum.AddProcess(p);
-  std::lock_guard<std::mutex> lock(g->records_mu);
-  for (const EncodeCall& c : g->records) sum.AddRecord(c, g->recorder->count(c.seq));
+  {
+    std::lock_guard<std::mutex> lock(g->records_mu);
+    for (const EncodeCall& c : g->records) sum.AddRecord(c, g->recorder->count(c.seq));
+  }
+  if (lg != nullptr) {
+    sum.AddLaunches(totals);
+    std::lock_guard<std::mutex> lock(lg->standalone_mu);
+    for (const LaunchRecord& r : lg->standalone) sum.AddLaunchRecord(r);
+  }
   SummaryOptions so;
-  Say(sum.RenderText(so));
+  Say(sum.RenderText(so) + sum.RenderLaunchText(so));
 }
 
 std::string CuptiError(int r) {
@@ -635,7 +1327,9 @@ int Initialize() {
                  "); validating for the GPU's target\n"));
     }
   }
+  InitLaunch(dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD));
   if (!g->standalone) OpenStream(false, static_cast<int32_t>(::getppid()));
+  if (g->state == nullptr) OpenLaunchFiles("");  // no stream: launch counts on the heap
 
   g->self_base = BaseOf(reinterpret_cast<const void*>(&Initialize));
   if (void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
@@ -711,6 +1405,20 @@ int Initialize() {
   if (enabled == 0) {
     NotTracing(StrCat("no tensor-map callback could be enabled: ", notes));
     return 1;
+  }
+  if (lg != nullptr && lg->enabled) {
+    int failed = 0, first_error = 0;
+    for (cupti::CallbackId id : kLaunchDriverCbids) {
+      const int er = enable(1, g->subscriber, cupti::kDomainDriverApi, id);
+      if (er != cupti::kSuccess && failed++ == 0) first_error = er;
+    }
+    for (cupti::CallbackId id : kLaunchRuntimeCbids) {
+      const int er = enable(1, g->subscriber, cupti::kDomainRuntimeApi, id);
+      if (er != cupti::kSuccess && failed++ == 0) first_error = er;
+    }
+    if (lg->func_param_info == nullptr && lg->kernel_param_info == nullptr)
+      StrAppend(&notes, "; launches not checked: this driver has no cuFuncGetParamInfo (CUDA 12.4 and later have it)");
+    if (failed > 0) StrAppend(&notes, "; ", failed, " launch callback(s) not enabled: ", CuptiError(first_error));
   }
   StateMessage(notes);
   if (g->state != nullptr) g->state->state = static_cast<uint32_t>(ProcessState::kTracing);

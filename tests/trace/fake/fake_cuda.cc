@@ -4,7 +4,14 @@
 // tensor-map entry point reports its entry and exit to the CUPTI subscriber with the parameter blocks
 // of generated_cuda_meta.h. Its encoder is NOT the real one: it accepts or rejects by a few of the
 // documented limits (rank 1..5, defined data types, box_dim <= 256, 16-byte aligned address and strides)
-// and writes recognisable bytes, which is all the tests of the tracing plumbing need. Not shipped.
+// and writes recognisable bytes, which is all the tests of the tracing plumbing need; a tiled map that
+// tmapgen's offline encoder (src/blob, which reproduces the H200 driver's bytes) can write gets those
+// bytes, so that the launch checks find it in a kernel's parameters.
+// For the launch checks it also has kernels (fake_make_function: a name and a parameter layout, answered
+// by cuFuncGetParamInfo), launches (cuLaunchKernel, cuLaunchKernelEx, cuGraphAddKernelNode_v2: reported to
+// the subscriber at entry and exit; nothing runs), and a device allocator (cuMemAlloc_v2 / cuMemFree_v2,
+// answered by cuPointerGetAttributes with range, device 0 and a new buffer id per allocation; a freed
+// range is handed out again to the next allocation of the same size, as a real allocator may). Not shipped.
 #include <dlfcn.h>
 
 #include <cstdint>
@@ -12,6 +19,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <vector>
+
+#include "src/blob/blob.h"
 #include "src/trace/inject/cupti_abi.h"
 
 namespace c = tmapgen::trace::cupti;
@@ -20,11 +30,12 @@ namespace {
 using Dispatch = void (*)(c::CallbackDomain, c::CallbackId, const c::CallbackData*);
 Dispatch g_dispatch = nullptr;
 
-void Notify(c::CallbackId id, c::ApiCallbackSite site, const void* params, int* result) {
+void Notify(c::CallbackId id, c::ApiCallbackSite site, const void* params, int* result, const char* symbol = nullptr) {
   if (g_dispatch == nullptr) return;
   c::CallbackData d{};
   d.callbackSite = site;
   d.functionName = "cuTensorMap";
+  d.symbolName = symbol;
   d.functionParams = params;
   d.functionReturnValue = result;
   d.context = reinterpret_cast<void*>(0x1);
@@ -46,6 +57,19 @@ int Check(int dt, uint32_t rank, const void* addr, const uint64_t* dims, const u
 void Fill(void* map, uint64_t seed) {
   uint64_t* w = static_cast<uint64_t*>(map);
   for (int i = 0; i < 16; ++i) w[i] = seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(i);
+}
+struct FakeFunction {
+  char name[64];
+  int n;
+  size_t offset[16], size[16];
+};
+struct FakeAllocation {
+  uint64_t base, size, buffer_id;
+  bool live;
+};
+std::vector<FakeAllocation>& Allocations() {
+  static std::vector<FakeAllocation> a;
+  return a;
 }
 }  // namespace
 
@@ -83,7 +107,29 @@ __attribute__((visibility("default"))) int cuTensorMapEncodeTiled(void* map, int
   int r = 0;
   Notify(c::kCbidEncodeTiled, c::kApiEnter, &p, &r);
   r = map == nullptr ? 1 : Check(dt, rank, addr, dims, strides, box);
-  if (r == 0) Fill(map, reinterpret_cast<uintptr_t>(addr) ^ dims[0]);
+  if (r == 0) {
+    Fill(map, reinterpret_cast<uintptr_t>(addr) ^ dims[0]);
+    tmapgen::TensorMapSpec s;
+    s.data_type = static_cast<tmapgen::DataType>(dt);
+    s.rank = rank;
+    s.global_address = reinterpret_cast<uintptr_t>(addr);
+    s.set_fields |= tmapgen::kFieldGlobalAddress;
+    for (uint32_t i = 0; i < rank; ++i) {
+      s.global_dim[i] = dims[i];
+      s.box_dim[i] = box[i];
+      s.element_strides[i] = es != nullptr ? es[i] : 1;
+      if (i + 1 < rank) s.global_strides[i] = strides[i];
+    }
+    s.interleave = static_cast<tmapgen::Interleave>(il);
+    s.swizzle = static_cast<tmapgen::Swizzle>(sw);
+    s.l2_promotion = static_cast<tmapgen::L2Promotion>(l2);
+    s.oob_fill = static_cast<tmapgen::OobFill>(oob);
+    tmapgen::blob::MapBytes b;
+    std::string why;
+    if (il >= 0 && il <= 2 && sw >= 0 && sw <= 6 && l2 >= 0 && l2 <= 3 && oob >= 0 && oob <= 1 &&
+        tmapgen::blob::EncodeInto(s, &b, &why))
+      std::memcpy(map, b.data(), 128);
+  }
   Notify(c::kCbidEncodeTiled, c::kApiExit, &p, &r);
   return r;
 }
@@ -109,6 +155,108 @@ __attribute__((visibility("default"))) int cuTensorMapEncodeIm2colWide(void* map
   Notify(c::kCbidEncodeIm2colWide, c::kApiExit, &p, &r);
   return r;
 }
+// ---- kernels, launches, memory (for the launch checks) ------------------------------------------------
+
+__attribute__((visibility("default"))) void* fake_make_function(const char* name, int n, const size_t* offsets,
+                                                               const size_t* sizes) {
+  auto* f = new FakeFunction();
+  std::snprintf(f->name, sizeof(f->name), "%s", name);
+  f->n = n;
+  for (int i = 0; i < n && i < 16; ++i) {
+    f->offset[i] = offsets[i];
+    f->size[i] = sizes[i];
+  }
+  return f;
+}
+__attribute__((visibility("default"))) int cuFuncGetParamInfo(void* f, size_t i, size_t* off, size_t* size) {
+  const auto* ff = static_cast<const FakeFunction*>(f);
+  if (ff == nullptr || i >= static_cast<size_t>(ff->n)) return c::kErrorInvalidValue;
+  *off = ff->offset[i];
+  *size = ff->size[i];
+  return 0;
+}
+__attribute__((visibility("default"))) int cuKernelGetParamInfo(void*, size_t, size_t*, size_t*) { return 400; }
+__attribute__((visibility("default"))) int cuFuncGetName(const char** name, void* f) {
+  *name = static_cast<const FakeFunction*>(f)->name;
+  return 0;
+}
+__attribute__((visibility("default"))) int cuMemAlloc_v2(uint64_t* ptr, size_t size) {
+  static uint64_t next = 0x7f0000000000, id = 100;
+  for (FakeAllocation& a : Allocations())
+    if (!a.live && a.size == size) {
+      a.live = true;
+      a.buffer_id = ++id;
+      *ptr = a.base;
+      return 0;
+    }
+  Allocations().push_back({next, size, ++id, true});
+  *ptr = next;
+  next += (size + (2u << 20) - 1) / (2u << 20) * (2u << 20) + (2u << 20);  // a gap after each
+  return 0;
+}
+__attribute__((visibility("default"))) int cuMemFree_v2(uint64_t ptr) {
+  struct { uint64_t dptr; } p{ptr};
+  int r = 0;
+  Notify(c::kCbidMemFreeV2, c::kApiEnter, &p, &r);
+  r = 1;
+  for (FakeAllocation& a : Allocations())
+    if (a.live && a.base == ptr) {
+      a.live = false;
+      r = 0;
+    }
+  Notify(c::kCbidMemFreeV2, c::kApiExit, &p, &r);
+  return r;
+}
+__attribute__((visibility("default"))) int cuPointerGetAttributes(unsigned n, int* attrs, void** data, uint64_t ptr) {
+  const FakeAllocation* hit = nullptr;
+  for (const FakeAllocation& a : Allocations())
+    if (a.live && ptr >= a.base && ptr < a.base + a.size) hit = &a;
+  for (unsigned i = 0; i < n; ++i) {
+    switch (attrs[i]) {
+      case c::kPointerAttrRangeStartAddr: *static_cast<uint64_t*>(data[i]) = hit ? hit->base : 0; break;
+      case c::kPointerAttrRangeSize: *static_cast<uint64_t*>(data[i]) = hit ? hit->size : 0; break;
+      case c::kPointerAttrDeviceOrdinal: *static_cast<int*>(data[i]) = hit ? 0 : -2; break;
+      case c::kPointerAttrBufferId: *static_cast<uint64_t*>(data[i]) = hit ? hit->buffer_id : 0; break;
+      default: return c::kErrorInvalidValue;
+    }
+  }
+  return 0;
+}
+__attribute__((visibility("default"))) int cuPointerGetAttribute(void* data, int attr, uint64_t ptr) {
+  for (const FakeAllocation& a : Allocations())
+    if (a.live && ptr >= a.base && ptr < a.base + a.size) {
+      void* d[1] = {data};
+      return cuPointerGetAttributes(1, &attr, d, ptr);
+    }
+  return c::kErrorInvalidValue;
+}
+__attribute__((visibility("default"))) int cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                                          unsigned by, unsigned bz, unsigned smem, void* stream,
+                                                          void** params, void** extra) {
+  c::LaunchKernelParams p{f, gx, gy, gz, bx, by, bz, smem, stream, params, extra};
+  int r = 0;
+  Notify(c::kCbidLaunchKernel, c::kApiEnter, &p, &r, static_cast<FakeFunction*>(f)->name);
+  r = f == nullptr || (params == nullptr && extra == nullptr && static_cast<FakeFunction*>(f)->n > 0) ? 1 : 0;
+  Notify(c::kCbidLaunchKernel, c::kApiExit, &p, &r, static_cast<FakeFunction*>(f)->name);
+  return r;
+}
+__attribute__((visibility("default"))) int cuLaunchKernelEx(const c::LaunchConfig* config, void* f, void** params,
+                                                            void** extra) {
+  c::LaunchKernelExParams p{config, f, params, extra};
+  int r = 0;
+  Notify(c::kCbidLaunchKernelEx, c::kApiEnter, &p, &r, static_cast<FakeFunction*>(f)->name);
+  Notify(c::kCbidLaunchKernelEx, c::kApiExit, &p, &r, static_cast<FakeFunction*>(f)->name);
+  return r;
+}
+__attribute__((visibility("default"))) int cuGraphAddKernelNode_v2(void** node, void* graph, const void* deps,
+                                                                   size_t ndeps, const c::KernelNodeParams* np) {
+  c::GraphAddKernelNodeParams p{node, graph, deps, ndeps, np};
+  int r = 0;
+  Notify(c::kCbidGraphAddKernelNodeV2, c::kApiEnter, &p, &r);
+  Notify(c::kCbidGraphAddKernelNodeV2, c::kApiExit, &p, &r);
+  return r;
+}
+
 __attribute__((visibility("default"))) int cuTensorMapReplaceAddress(void* map, void* addr) {
   c::ReplaceAddressParams p{map, addr};
   int r = 0;

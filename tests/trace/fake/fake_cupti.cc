@@ -37,8 +37,8 @@ __attribute__((visibility("default"))) int cuptiSubscribe_v2(c::SubscriberHandle
 }
 __attribute__((visibility("default"))) int cuptiEnableCallback(uint32_t enable, c::SubscriberHandle, c::CallbackDomain d,
                                                              c::CallbackId id) {
-  if (d != c::kDomainDriverApi || id >= 1024) return 1;  // CUPTI_ERROR_INVALID_PARAMETER
-  g_enabled[id] = enable ? 1 : 0;
+  if ((d != c::kDomainDriverApi && d != c::kDomainRuntimeApi) || id >= 1024) return 1;  // CUPTI_ERROR_INVALID_PARAMETER
+  if (d == c::kDomainDriverApi) g_enabled[id] = enable ? 1 : 0;  // the fake driver reports driver calls only
   return c::kSuccess;
 }
 __attribute__((visibility("default"))) int cuptiGetResultString(int r, const char** s) {
@@ -48,6 +48,6 @@ __attribute__((visibility("default"))) int cuptiGetResultString(int r, const cha
 // Not CUPTI: how the fake driver reaches the subscriber.
 __attribute__((visibility("default"))) void fake_cupti_dispatch(c::CallbackDomain d, c::CallbackId id,
                                                               const c::CallbackData* data) {
-  if (g_cb != nullptr && id < 1024 && g_enabled[id]) g_cb(g_userdata, d, id, data);
+  if (g_cb != nullptr && d == c::kDomainDriverApi && id < 1024 && g_enabled[id]) g_cb(g_userdata, d, id, data);
 }
 }
