@@ -62,8 +62,10 @@ void PrintTraceHelp() {
       "                      nothing could be traced (no driver, no CUPTI: no process was watched)\n"
       "  --target T          validate for T instead of the GPU the program uses (sm_90a, sm_100a, ...)\n"
       "  --max-configs N     distinct configurations kept per process (default 4096)\n\n"
-      "It cannot see maps built inside kernels (Triton's device-side tl.make_tensor_descriptor,\n"
-      "tensormap.replace): docs/trace.md says what covers them.\n",
+      "At each kernel launch it also finds the maps the kernel receives in its parameters and checks them\n"
+      "against live memory (a freed, too small or reallocated tensor is an error that --fail-on counts) and\n"
+      "says where they came from. Maps built inside kernels (Triton's device-side tl.make_tensor_descriptor,\n"
+      "tensormap.replace) are read only with TMAPGEN_TRACE_DEVICE_MAPS: docs/trace.md, \"At kernel launch\".\n",
       stdout);
 }
 

@@ -4,8 +4,9 @@
 // and the allocation the driver reports for an address (cuPointerGetAttributes).
 //
 // Contract
-// - Where maps can be: a CUtensorMap parameter is 64-byte aligned in the parameter buffer (cuda.h declares
-//   CUtensorMap with alignas(64)), alone (`const __grid_constant__ CUtensorMap`) or inside a struct
+// - Where maps can be: a tensor map in the parameter space is 64-byte aligned (the PTX ISA's alignment
+//   for tensor-map objects; CUDA 12's cuda.h declares CUtensorMap alignas(64), CUDA 13's alignas(128),
+//   which the 64-byte steps include), alone (`const __grid_constant__ CUtensorMap`) or inside a struct
 //   parameter (CUTLASS's Params). FindWindows() lists every 64-byte-aligned buffer offset inside one
 //   parameter that has 128 bytes of that parameter from there on.
 // - What a map is: 128 bytes whose never-written bits (blob::NeverWrittenMask) are zero, that decode

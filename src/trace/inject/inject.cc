@@ -326,6 +326,15 @@ void ResolveCaller(void*, EncodeCall* c) {
 
 // The target and device ordinal of the calling context's GPU, found once per context (-1: unknown).
 void ContextOf(const cupti::CallbackData* d, int* target, int* device) {
+  // This thread's last context (a launch loop asks again and again).
+  thread_local uint32_t last_uid = 0;
+  thread_local int last_target = -1, last_device = -1;
+  thread_local bool last_valid = false;
+  if (last_valid && last_uid == d->contextUid) {
+    *target = last_target;
+    *device = last_device;
+    return;
+  }
   *target = -1;
   *device = -1;
   std::lock_guard<std::mutex> lock(g->target_mu);
@@ -333,6 +342,10 @@ void ContextOf(const cupti::CallbackData* d, int* target, int* device) {
     if (g->ctx_uid[i] == d->contextUid) {
       *target = g->ctx_target[i];
       *device = g->ctx_device[i];
+      last_uid = d->contextUid;
+      last_target = *target;
+      last_device = *device;
+      last_valid = true;
       return;
     }
   if (g->ctx_get_device == nullptr || g->device_get_attribute == nullptr) return;
@@ -476,6 +489,8 @@ struct FunctionInfo {
 
 struct MapCheck {
   uint64_t free_gen = 0;  // 0: never checked
+  uint64_t origin_gen = 0;
+  Origin origin;
   int32_t device = -2;
   MemoryProblem problem = MemoryProblem::kNone;
   Allocation alloc;
@@ -514,6 +529,7 @@ struct LaunchGlobal {
   MapCache maps{8192};
   MapOrigins origins;
   std::atomic<uint64_t> free_gen{1};
+  std::atomic<uint64_t> origin_gen{1};  // bumped by every map a traced call writes
   std::mutex check_mu;
   std::vector<MapCheck> checks;  // by MapInfo::id
   std::vector<uint64_t> reported;  // open-addressing set of record keys (0 = empty)
@@ -575,15 +591,24 @@ uint64_t Mix(uint64_t h, uint64_t v) {
   return h ^ (h >> 29);
 }
 
+uintptr_t FunctionOfStub(const void* stub);
+
+// What a launch names its kernel by.
+enum class Handle { kFunction, kKernel, kStub };
+
 // The layout of a function, read from the driver (CUfunction first, then CUkernel).
-void ReadLayout(uintptr_t f, bool kernel_handle, const char* symbol, FunctionInfo* fi) {
-  fi->key = f;
+void ReadLayout(uintptr_t key, Handle kind, const char* symbol, FunctionInfo* fi) {
+  fi->key = key;
+  const uintptr_t f = kind == Handle::kStub ? FunctionOfStub(reinterpret_cast<const void*>(key)) : key;
+  const bool kernel_handle = kind == Handle::kKernel;
   void* fp = reinterpret_cast<void*>(f);
   cupti::PfnFuncGetParamInfo get = kernel_handle ? lg->kernel_param_info : lg->func_param_info;
   cupti::PfnFuncGetName name = kernel_handle ? lg->kernel_name : lg->func_name;
+  if (f == 0) get = nullptr;
   size_t off = 0, size = 0;
-  if (get != nullptr && get(fp, 0, &off, &size) != 0 && !kernel_handle && lg->kernel_param_info != nullptr &&
-      lg->kernel_param_info(fp, 0, &off, &size) == 0) {
+  int first = 0;
+  if (get != nullptr && (first = get(fp, 0, &off, &size)) != 0 && first != cupti::kErrorInvalidValue &&
+      !kernel_handle && lg->kernel_param_info != nullptr && lg->kernel_param_info(fp, 0, &off, &size) == 0) {
     get = lg->kernel_param_info;  // a CUkernel passed where a CUfunction goes (allowed since CUDA 12)
     name = lg->kernel_name;
   }
@@ -601,21 +626,21 @@ void ReadLayout(uintptr_t f, bool kernel_handle, const char* symbol, FunctionInf
   }
   FindWindows(fi->params.data(), fi->params.size(), &fi->windows);
   const char* n = nullptr;
-  if (name == nullptr || name(&n, fp) != 0 || n == nullptr) n = symbol;
+  if (f == 0 || name == nullptr || name(&n, fp) != 0 || n == nullptr) n = symbol;
   CopyTail(n != nullptr ? std::string_view(n) : std::string_view(), fi->name, kKernelNameMax);
   if (!fi->windows.empty() && lg->kernels != nullptr) {
     KernelsHeader* h = lg->kernels;
     if (h->used < h->capacity) {
       auto* k = reinterpret_cast<KernelCounts*>(reinterpret_cast<char*>(h) + sizeof(KernelsHeader)) + h->used;
       std::memcpy(k->name, fi->name, sizeof(k->name));
-      k->function = f;
+      k->function = key;
       fi->counts = k;
       ++h->used;
     }
   }
 }
 
-FunctionInfo* FindFunction(uintptr_t f, bool kernel_handle, const char* symbol) {
+FunctionInfo* FindFunction(uintptr_t f, Handle kind, const char* symbol) {
   const uint32_t gen = lg->unload_gen.load(std::memory_order_acquire);
   size_t i = Mix(0, f) & (kFnSlots - 1);
   for (size_t n = 0; n < kFnSlots; ++n, i = (i + 1) & (kFnSlots - 1)) {
@@ -635,14 +660,14 @@ FunctionInfo* FindFunction(uintptr_t f, bool kernel_handle, const char* symbol) 
       FunctionInfo* fi = lg->fvals[i].load(std::memory_order_acquire);
       if (fi->generation == gen) return fi;
       auto* fresh = new FunctionInfo();  // the old one may be in use on another thread: kept
-      ReadLayout(f, kernel_handle, symbol, fresh);
+      ReadLayout(f, kind, symbol, fresh);
       fresh->generation = gen;
       lg->fvals[i].store(fresh, std::memory_order_release);
       return fresh;
     }
     if (k == 0) {
       auto* fi = new FunctionInfo();
-      ReadLayout(f, kernel_handle, symbol, fi);
+      ReadLayout(f, kind, symbol, fi);
       fi->generation = gen;
       lg->fvals[i].store(fi, std::memory_order_release);
       lg->fkeys[i].store(f, std::memory_order_release);
@@ -727,15 +752,23 @@ void EmitLaunchRecord(LaunchRecord* r) {
 bool CheckMap(const MapInfo& m, LaunchCall call, const FunctionInfo& fi, uint32_t param, uint32_t offset,
               int device, int target) {
   const uint64_t free_gen = lg->free_gen.load(std::memory_order_acquire);
-  const Origin origin = lg->origins.Find(m.words);
+  const uint64_t origin_gen = lg->origin_gen.load(std::memory_order_acquire);
   MapCheck c;
-  {
+  if (m.id != UINT32_MAX) {
     std::lock_guard<std::mutex> lock(lg->check_mu);
-    if (m.id != UINT32_MAX) {
-      if (lg->checks.size() <= m.id) lg->checks.resize(m.id + 1);
-      c = lg->checks[m.id];
-    }
+    if (lg->checks.size() <= m.id) lg->checks.resize(m.id + 1);
+    const MapCheck& k = lg->checks[m.id];
+    // The common case: a map a traced call wrote, checked since the last free, clean.
+    if (k.free_gen == free_gen && k.origin_gen == origin_gen && k.device == device && k.target == target &&
+        k.problem == MemoryProblem::kNone && !k.invalid && k.origin.kind == OriginKind::kTracedCall)
+      return false;
+    c = k;
   }
+  if (c.origin_gen != origin_gen) {
+    c.origin = lg->origins.Find(m.words);
+    c.origin_gen = origin_gen;
+  }
+  const Origin& origin = c.origin;
   const uint64_t encode_id = origin.kind == OriginKind::kTracedCall ? origin.buffer_id : 0;
   const bool fresh = c.free_gen == free_gen && c.device == device && c.problem == MemoryProblem::kNone;
   if (!fresh) {
@@ -887,12 +920,11 @@ void ScanDeviceMemory(const FunctionInfo& fi, void** kernel_params, const char* 
   }
 }
 
-void OnLaunch(LaunchCall call, uintptr_t f, bool kernel_handle, void** kernel_params, void** extra, void* stream,
+void OnLaunch(LaunchCall call, uintptr_t f, Handle kind, void** kernel_params, void** extra, void* stream,
               const cupti::CallbackData* d) {
   KernelsHeader* h = lg->kernels;
   if (h != nullptr) h->launches.fetch_add(1, std::memory_order_relaxed);
-  if (f == 0) return;
-  FunctionInfo* fi = FindFunction(f, kernel_handle, d->symbolName);
+  FunctionInfo* fi = f == 0 ? nullptr : FindFunction(f, kind, d->symbolName);
   if (fi == nullptr || !fi->layout_ok) {
     if (h != nullptr) h->unscanned.fetch_add(1, std::memory_order_relaxed);
     return;
@@ -905,10 +937,25 @@ void OnLaunch(LaunchCall call, uintptr_t f, bool kernel_handle, void** kernel_pa
   if (h != nullptr) h->scanned.fetch_add(1, std::memory_order_relaxed);
   int target = g->forced_target ? g->target : -1, device = -1;
   uint64_t maps = 0, problems = 0;
-  for (const MapWindow& w : fi->windows) {
+  for (size_t wi = 0; wi < fi->windows.size(); ++wi) {
+    const MapWindow& w = fi->windows[wi];
     uint64_t words[16];
     if (!WindowBytes(kernel_params, packed, packed_size, w, words)) continue;
-    const MapInfo* m = lg->maps.Classify(words);
+    // The map this window held at this thread's last launch of the kernel: one compare instead of a lookup.
+    struct Last {
+      const FunctionInfo* fi;
+      size_t window;
+      const MapInfo* map;
+    };
+    thread_local Last last[64] = {};
+    Last& l = last[(reinterpret_cast<uintptr_t>(fi) / 64 + wi) & 63];
+    const MapInfo* m;
+    if (l.fi == fi && l.window == wi && l.map != nullptr && std::memcmp(l.map->words, words, sizeof(words)) == 0) {
+      m = l.map;
+    } else {
+      m = lg->maps.Classify(words);
+      if (m != nullptr && m->id != UINT32_MAX) l = Last{fi, wi, m};
+    }
     if (m == nullptr) continue;
     if (device == -1) {
       int t = -1;
@@ -935,11 +982,16 @@ void OnLaunch(LaunchCall call, uintptr_t f, bool kernel_handle, void** kernel_pa
   }
 }
 
-// The runtime's host stub -> its CUfunction (cudaGetFuncBySymbol of a shared libcudart; not reachable
-// in a program that links the runtime statically).
+// The runtime's host stub -> its CUfunction (cudaGetFuncBySymbol of a shared libcudart, looked up once; not
+// reachable in a program that links the runtime statically). Called once per stub (the layout is cached).
 uintptr_t FunctionOfStub(const void* stub) {
   if (!lg->looked_for_runtime.load(std::memory_order_acquire)) {
     auto fn = reinterpret_cast<cupti::PfnGetFuncBySymbol>(dlsym(RTLD_DEFAULT, "cudaGetFuncBySymbol"));
+    for (const char* lib : {"libcudart.so.13", "libcudart.so.12"}) {
+      if (fn != nullptr) break;
+      if (void* h = dlopen(lib, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD))  // a runtime loaded privately (PyTorch's)
+        fn = reinterpret_cast<cupti::PfnGetFuncBySymbol>(dlsym(h, "cudaGetFuncBySymbol"));
+    }
     lg->get_func_by_symbol.store(fn, std::memory_order_release);
     lg->looked_for_runtime.store(true, std::memory_order_release);
   }
@@ -964,20 +1016,23 @@ void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, cons
     }
     if (tls_runtime_launch > 0) --tls_runtime_launch;
     if (d->functionReturnValue == nullptr || *static_cast<const int*>(d->functionReturnValue) != 0) return;
+    if (d->functionParams == nullptr) return;
     switch (cbid) {
       case cupti::kRtCbidLaunchKernel: case cupti::kRtCbidLaunchKernelPtsz: case cupti::kRtCbidLaunchCooperativeKernel: {
         const auto* p = static_cast<const cupti::RtLaunchKernelParams*>(d->functionParams);
-        OnLaunch(LaunchCall::kRuntimeLaunch, FunctionOfStub(p->func), false, p->args, nullptr, p->stream, d);
+        OnLaunch(LaunchCall::kRuntimeLaunch, reinterpret_cast<uintptr_t>(p->func), Handle::kStub, p->args, nullptr,
+                 p->stream, d);
         return;
       }
       case cupti::kRtCbidLaunchKernelHandle: case cupti::kRtCbidLaunchKernelHandlePtsz: {
         const auto* p = static_cast<const cupti::RtLaunchKernelParams*>(d->functionParams);
-        OnLaunch(LaunchCall::kRuntimeLaunch, reinterpret_cast<uintptr_t>(p->func), true, p->args, nullptr, p->stream, d);
+        OnLaunch(LaunchCall::kRuntimeLaunch, reinterpret_cast<uintptr_t>(p->func), Handle::kKernel, p->args, nullptr,
+                 p->stream, d);
         return;
       }
       case cupti::kRtCbidLaunchKernelExC: case cupti::kRtCbidLaunchKernelExCPtsz: {
         const auto* p = static_cast<const cupti::RtLaunchKernelExCParams*>(d->functionParams);
-        OnLaunch(LaunchCall::kRuntimeLaunch, FunctionOfStub(p->func), false, p->args, nullptr,
+        OnLaunch(LaunchCall::kRuntimeLaunch, reinterpret_cast<uintptr_t>(p->func), Handle::kStub, p->args, nullptr,
                  p->config != nullptr ? p->config->stream : nullptr, d);
         return;
       }
@@ -1001,21 +1056,22 @@ void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, cons
   }
   if (d->callbackSite != cupti::kApiExit || tls_runtime_launch > 0) return;
   if (d->functionReturnValue == nullptr || *static_cast<const int*>(d->functionReturnValue) != 0) return;
+  if (d->functionParams == nullptr) return;
   switch (cbid) {
     case cupti::kCbidLaunchKernel: case cupti::kCbidLaunchKernelPtsz: {
       const auto* p = static_cast<const cupti::LaunchKernelParams*>(d->functionParams);
-      OnLaunch(LaunchCall::kLaunchKernel, reinterpret_cast<uintptr_t>(p->f), false, p->kernelParams, p->extra, p->hStream, d);
+      OnLaunch(LaunchCall::kLaunchKernel, reinterpret_cast<uintptr_t>(p->f), Handle::kFunction, p->kernelParams, p->extra, p->hStream, d);
       return;
     }
     case cupti::kCbidLaunchKernelEx: case cupti::kCbidLaunchKernelExPtsz: {
       const auto* p = static_cast<const cupti::LaunchKernelExParams*>(d->functionParams);
-      OnLaunch(LaunchCall::kLaunchKernelEx, reinterpret_cast<uintptr_t>(p->f), false, p->kernelParams, p->extra,
+      OnLaunch(LaunchCall::kLaunchKernelEx, reinterpret_cast<uintptr_t>(p->f), Handle::kFunction, p->kernelParams, p->extra,
                p->config != nullptr ? p->config->hStream : nullptr, d);
       return;
     }
     case cupti::kCbidLaunchCooperativeKernel: case cupti::kCbidLaunchCooperativeKernelPtsz: {
       const auto* p = static_cast<const cupti::LaunchCooperativeKernelParams*>(d->functionParams);
-      OnLaunch(LaunchCall::kLaunchCooperativeKernel, reinterpret_cast<uintptr_t>(p->f), false, p->kernelParams, nullptr,
+      OnLaunch(LaunchCall::kLaunchCooperativeKernel, reinterpret_cast<uintptr_t>(p->f), Handle::kFunction, p->kernelParams, nullptr,
                p->hStream, d);
       return;
     }
@@ -1033,12 +1089,12 @@ void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, cons
       const bool v2 = cbid == cupti::kCbidGraphAddKernelNodeV2 || cbid == cupti::kCbidGraphKernelNodeSetParamsV2 ||
                       cbid == cupti::kCbidGraphExecKernelNodeSetParamsV2;
       uintptr_t f = reinterpret_cast<uintptr_t>(np->func);
-      bool kernel_handle = false;
+      Handle kind = Handle::kFunction;
       if (f == 0 && v2) {
         f = reinterpret_cast<uintptr_t>(np->kern);
-        kernel_handle = true;
+        kind = Handle::kKernel;
       }
-      OnLaunch(LaunchCall::kGraphKernelNode, f, kernel_handle, np->kernelParams, np->extra, nullptr, d);
+      OnLaunch(LaunchCall::kGraphKernelNode, f, kind, np->kernelParams, np->extra, nullptr, d);
       return;
     }
     default: return;
@@ -1183,8 +1239,10 @@ void OnCallback(void*, cupti::CallbackDomain domain, cupti::CallbackId cbid, con
   FillTarget(d, &c);
   g->recorder->OnCall(&c, ResolveCaller, nullptr);
   // The map's origin for the launches that pass it, with the allocation its tensor was in.
-  if (lg != nullptr && lg->enabled && c.result == 0 && (c.flags & kHasBytes))
+  if (lg != nullptr && lg->enabled && c.result == 0 && (c.flags & kHasBytes)) {
     lg->origins.Remember(c.bytes, c.seq, c.kind, BufferIdOf(c.global_address));
+    lg->origin_gen.fetch_add(1, std::memory_order_acq_rel);
+  }
   // Calls are counted in the state file as they happen (dropped calls are calls minus the counts).
   if (g->state != nullptr) g->state->calls.fetch_add(1, std::memory_order_relaxed);
 }

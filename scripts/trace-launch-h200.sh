@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# trace-launch-h200.sh: the GPU proof of `tmapgen trace`'s launch checks (docs/trace.md, "At kernel launch"),
+# in one run on a GPU host: builds tmapgen and the injection library, compiles tests/trace/gpu/launch_proof.cu
+# with nvcc for sm_90a, runs each of its programs under `tmapgen trace --fail-on error` and checks the finding
+# and the exit status; then the ordinary Triton and JAX programs of examples/trace (no false finding), a
+# Triton kernel with device-side descriptors (TMAPGEN_TRACE_DEVICE_MAPS), a replay of every launch record with
+# `tmapgen validate`, and the cost of a launch (untraced, CUPTI alone, traced; side by side, twice).
+#
+#   scripts/trace-launch-h200.sh [OUT_DIR]      (default: $OUT/trace-launch, else build-trace-launch/out)
+#   env: TMAPGEN_TRACE_BUILD (build-trace-launch), JOBS (nproc), SKIP ("triton jax": cases left out)
+#
+# Needs nvcc (CUDA 12.4+: cuFuncGetParamInfo), CMake, a C++17 compiler, a GPU with its driver, CUPTI (the
+# toolkit's, or PyTorch's), Abseil and simdjson (carried .debs as in scripts/gpu-check.sh). Writes
+# OUT_DIR/summary.md (one line per check: PASS or FAIL with what was seen) and every program's output.
+# Exit status: 0 when every check passed, 1 when one failed, 2 when the build failed.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+b=${TMAPGEN_TRACE_BUILD:-$root/build-trace-launch}
+out=${1:-${OUT:+$OUT/trace-launch}}
+out=${out:-$b/out}
+mkdir -p "$out"
+jobs=${JOBS:-$(nproc)}
+fail=0
+lines=()
+note() { lines+=("$1"); echo "$1"; }
+pass() { note "PASS $1"; }
+failc() { note "FAIL $1"; fail=1; }
+skip() { case " ${SKIP:-} " in *" $1 "*) note "SKIP $1 (SKIP)"; return 0 ;; esac; return 1; }
+
+echo "== build ($b)"
+prefix_args=()
+if ls "$root"/.debs/*.deb >/dev/null 2>&1; then
+  prefix_args=(-DCMAKE_PREFIX_PATH="$(bash "$root/scripts/gpu-deps.sh" unpack "$b/deps")")
+  . "$b/deps/env.sh"
+fi
+if ! { cmake -S "$root" -B "$b" -DCMAKE_BUILD_TYPE=Release -DTMAPGEN_WITH_PROTOBUF=OFF -DTMAPGEN_TESTS=OFF \
+         -DTMAPGEN_BENCH=OFF "${prefix_args[@]}" > "$out/build.log" 2>&1 &&
+       cmake --build "$b" -j "$jobs" --target tmapgen tmapgen_trace_inject >> "$out/build.log" 2>&1; }; then
+  tail -30 "$out/build.log"
+  exit 2
+fi
+tm=$b/tmapgen
+if ! nvcc -arch=sm_90a -std=c++17 -O2 "$root/tests/trace/gpu/launch_proof.cu" -o "$out/launch_proof" -lcuda \
+     > "$out/nvcc.log" 2>&1; then
+  cat "$out/nvcc.log"
+  exit 2
+fi
+(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>/dev/null || true) > "$out/gpu.txt"
+echo "GPU: $(cat "$out/gpu.txt")"
+
+# run NAME -- CMD...: the program under trace; sets $rc, $err (stderr file), $rec (records file).
+run() {
+  local name=$1
+  shift 2
+  "$tm" trace --fail-on error --out "$out/$name.jsonl" --report "$out/$name.report.json" -- "$@" \
+    > "$out/$name.stdout" 2> "$out/$name.stderr"
+  rc=$?
+  err=$out/$name.stderr
+  rec=$out/$name.jsonl
+}
+# expect NAME RC PATTERN...: the exit status and every (extended) pattern in standard error.
+expect() {
+  local name=$1 want=$2
+  shift 2
+  local missing=""
+  for p in "$@"; do grep -Eq -- "$p" "$err" || missing="$missing [$p]"; done
+  if [ "$rc" = "$want" ] && [ -z "$missing" ]; then
+    pass "$name: exit $rc, $(grep -E -m1 'kernel launches:' "$err" | cut -c1-160)"
+  else
+    failc "$name: exit $rc (expected $want); missing:$missing; $(grep -E -m1 'kernel launches:' "$err" | cut -c1-160)"
+  fi
+}
+
+run freed -- "$out/launch_proof" freed
+expect freed 1 'whose tensor (was freed and its memory reallocated|is in no live allocation)' \
+  'kernel [^ ]*one_map_kernel' 'launch_proof freed: results right'
+
+run toolarge -- "$out/launch_proof" toolarge
+expect toolarge 1 'whose tensor runs past the end of its allocation' '\(1073741824 bytes\)' \
+  '\(536870912 bytes\) on device 0' 'launch_proof toolarge: results right'
+
+run struct -- "$out/launch_proof" struct 100
+expect struct 0 'struct_kernel[^:]*: 200 launches, 400 maps, 0 findings' 'kernel launches: .*; 0 findings' \
+  'launch_proof struct: results right'
+
+run handbuilt -- "$out/launch_proof" handbuilt
+expect handbuilt 1 'origin: the map of record [0-9]+ with its global address changed' \
+  'launch_proof handbuilt: results right'
+if grep -q '"origin":"unknown"' "$rec" && grep '"origin":"unknown"' "$rec" | grep -q 'L2_PROMOTION_L2_256B' &&
+   grep '"origin":"address-replaced"' "$rec" | grep -q '"valid_for_target":false'; then
+  pass "handbuilt records: the L2-edited map of unknown origin, the moved address invalid and address-replaced"
+else
+  failc "handbuilt records: expected an unknown-origin L2_256B record and an invalid address-replaced one in $rec"
+fi
+
+run graph -- "$out/launch_proof" graph
+expect graph 1 'kernel [^ ]*one_map_kernel[^ ]*, graph kernel node' 'kernel [^ ]*one_map_kernel[^ ]*, cuLaunchKernel' \
+  'launch_proof graph: results right'
+
+if ! skip triton; then
+  if python3 -c 'import triton, torch' 2>/dev/null; then
+    run triton -- python3 "$root/examples/trace/triton_tma.py" 3
+    expect triton 0 'kernel launches: .*; 0 findings' 'device-side descriptor copy: OK'
+    if grep -q WRONG "$err"; then failc "triton: a result is WRONG"; fi
+    TMAPGEN_TRACE_DEVICE_MAPS=copy_device_desc run triton_device -- python3 "$root/examples/trace/triton_tma.py" 1
+    expect triton_device 0 'device memory read after launches: [0-9,]+ pointers?, [1-9][0-9,]* map records?' \
+      'device-side descriptor copy: OK'
+  else
+    note "SKIP triton (no triton/torch here)"
+  fi
+fi
+if ! skip jax; then
+  if python3 -c 'import jax' 2>/dev/null; then
+    XLA_PYTHON_CLIENT_PREALLOCATE=false run jax -- python3 "$root/examples/trace/jax_prog.py"
+    expect jax 0 'kernel launches: .*; 0 findings' 'jax_prog: jax'
+  else
+    note "SKIP jax (no jax here)"
+  fi
+fi
+
+# Every launch record replays through the spec reader (exit 0 or 1: valid or invalid, never 2: bad input).
+cat "$out"/*.jsonl 2>/dev/null | grep '"kernel"' > "$out/launch_records.jsonl"
+"$tm" validate --quiet "$out/launch_records.jsonl" > "$out/replay.txt" 2>&1
+vrc=$?
+n=$(wc -l < "$out/launch_records.jsonl")
+if [ "$n" -gt 0 ] && [ $vrc -le 1 ]; then pass "replay: $n launch records read back by tmapgen validate (exit $vrc)"
+else failc "replay: $n launch records, tmapgen validate exit $vrc (replay.txt)"; fi
+
+# Cost: median ns per launch call, untraced / CUPTI subscribed only / traced, alternated twice.
+: > "$out/bench.txt"
+for round in 1 2; do
+  "$out/launch_proof" bench 50 > "$out/bench_plain_$round.txt" 2>/dev/null
+  TMAPGEN_TRACE_BASELINE=1 "$tm" trace -- "$out/launch_proof" bench 50 > "$out/bench_cupti_$round.txt" 2>/dev/null
+  "$tm" trace -- "$out/launch_proof" bench 50 > "$out/bench_traced_$round.txt" 2>"$out/bench_traced_$round.stderr"
+  for k in nomap map; do
+    p=$(awk -v k=$k '$2==k{print $3}' "$out/bench_plain_$round.txt")
+    c=$(awk -v k=$k '$2==k{print $3}' "$out/bench_cupti_$round.txt")
+    t=$(awk -v k=$k '$2==k{print $3}' "$out/bench_traced_$round.txt")
+    echo "round $round $k untraced ${p:-?} cupti_only ${c:-?} traced ${t:-?}" | tee -a "$out/bench.txt"
+  done
+done
+added() { awk -v k=$1 '$3==k && $5!="?" && $9!="?"{d=$9-$5; if(m==""||d>m)m=d} END{print (m==""?"?":m)}' "$out/bench.txt"; }
+nomap=$(added nomap)
+withmap=$(added map)
+if [ "$nomap" != "?" ] && awk -v d="$nomap" 'BEGIN{exit !(d < 500)}'; then pass "cost: a launch without maps adds $nomap ns (< 500; the larger of two rounds)"
+else failc "cost: a launch without maps adds $nomap ns (limit 500)"; fi
+if [ "$withmap" != "?" ] && awk -v d="$withmap" 'BEGIN{exit !(d < 2000)}'; then pass "cost: a launch with a known map adds $withmap ns (< 2000)"
+else failc "cost: a launch with a known map adds $withmap ns (limit 2000)"; fi
+
+{
+  echo "## trace launch checks on $(cat "$out/gpu.txt")"
+  echo
+  printf '%s\n' "${lines[@]}"
+  echo
+  echo '```'
+  cat "$out/bench.txt"
+  echo '```'
+} > "$out/summary.md"
+echo
+cat "$out/summary.md"
+exit $fail
