@@ -7,7 +7,8 @@
 # `tmapgen validate`, and the cost of a launch (untraced, CUPTI alone, traced; side by side, twice).
 #
 #   scripts/trace-launch-h200.sh [OUT_DIR]      (default: $OUT/trace-launch, else build-trace-launch/out)
-#   env: TMAPGEN_TRACE_BUILD (build-trace-launch), JOBS (nproc), SKIP ("triton jax": cases left out)
+#   env: TMAPGEN_TRACE_BUILD (build-trace-launch), JOBS (nproc), SKIP ("triton jax": cases left out),
+#        TIMEOUT (seconds per traced program, 900; a program killed by it fails its check with exit 124)
 #
 # Needs nvcc (CUDA 12.4+: cuFuncGetParamInfo), CMake, a C++17 compiler, a GPU with its driver, CUPTI (the
 # toolkit's, or PyTorch's), Abseil and simdjson (carried .debs as in scripts/gpu-check.sh). Writes
@@ -52,7 +53,7 @@ echo "GPU: $(cat "$out/gpu.txt")"
 run() {
   local name=$1
   shift 2
-  "$tm" trace --fail-on error --out "$out/$name.jsonl" --report "$out/$name.report.json" -- "$@" \
+  timeout "${TIMEOUT:-900}" "$tm" trace --fail-on error --out "$out/$name.jsonl" --report "$out/$name.report.json" -- "$@" \
     > "$out/$name.stdout" 2> "$out/$name.stderr"
   rc=$?
   err=$out/$name.stderr
@@ -105,6 +106,12 @@ if ! skip triton; then
     TMAPGEN_TRACE_DEVICE_MAPS=copy_device_desc run triton_device -- python3 "$root/examples/trace/triton_tma.py" 1
     expect triton_device 0 'device memory read after launches: [0-9,]+ pointers?, [1-9][0-9,]* map records?' \
       'device-side descriptor copy: OK'
+    # A real workload's wall time, untraced and traced, alternated twice (reported, not judged).
+    for round in 1 2; do
+      u=$(python3 "$root/examples/trace/triton_tma.py" 20 2>&1 | sed -n 's/.*done in \([0-9.]*\) s.*/\1/p')
+      t=$("$tm" trace -- python3 "$root/examples/trace/triton_tma.py" 20 2>&1 | sed -n 's/.*done in \([0-9.]*\) s.*/\1/p')
+      note "INFO triton_tma.py 20 reps, round $round: ${u:-?} s untraced, ${t:-?} s traced"
+    done
   else
     note "SKIP triton (no triton/torch here)"
   fi

@@ -125,7 +125,8 @@ std::string Summary::RenderLaunchText(const SummaryOptions& opt) const {
     StrAppend(&o, "  device memory read after launches: ", Plural(launches_.device_reads, "pointer", "pointers"), ", ",
               Plural(device, "map record", "map records"), "\n");
   if (launches_.unscanned > 0)
-    StrAppend(&o, "  launches not scanned (the driver gave no parameter layout): ", Thousands(launches_.unscanned), "\n");
+    StrAppend(&o, "  launches not scanned (no parameter layout: a driver before CUDA 12.4, or a runtime launch by host stub in a "
+              "program that links the CUDA runtime statically): ", Thousands(launches_.unscanned), "\n");
   if (launches_.kernels_dropped > 0)
     StrAppend(&o, "  launches with maps of kernels beyond the per-process table: ", Thousands(launches_.kernels_dropped), "\n");
   bool header = false;

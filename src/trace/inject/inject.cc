@@ -592,6 +592,7 @@ uint64_t Mix(uint64_t h, uint64_t v) {
 }
 
 uintptr_t FunctionOfStub(const void* stub);
+bool WantDeviceScan(const FunctionInfo& fi);
 
 // What a launch names its kernel by.
 enum class Handle { kFunction, kKernel, kStub };
@@ -628,7 +629,7 @@ void ReadLayout(uintptr_t key, Handle kind, const char* symbol, FunctionInfo* fi
   const char* n = nullptr;
   if (f == 0 || name == nullptr || name(&n, fp) != 0 || n == nullptr) n = symbol;
   CopyTail(n != nullptr ? std::string_view(n) : std::string_view(), fi->name, kKernelNameMax);
-  if (!fi->windows.empty() && lg->kernels != nullptr) {
+  if ((!fi->windows.empty() || WantDeviceScan(*fi)) && lg->kernels != nullptr) {
     KernelsHeader* h = lg->kernels;
     if (h->used < h->capacity) {
       auto* k = reinterpret_cast<KernelCounts*>(reinterpret_cast<char*>(h) + sizeof(KernelsHeader)) + h->used;
@@ -760,7 +761,7 @@ bool CheckMap(const MapInfo& m, LaunchCall call, const FunctionInfo& fi, uint32_
     const MapCheck& k = lg->checks[m.id];
     // The common case: a map a traced call wrote, checked since the last free, clean.
     if (k.free_gen == free_gen && k.origin_gen == origin_gen && k.device == device && k.target == target &&
-        k.problem == MemoryProblem::kNone && !k.invalid && k.origin.kind == OriginKind::kTracedCall)
+        k.problem == MemoryProblem::kNone && k.origin.kind == OriginKind::kTracedCall)
       return false;
     c = k;
   }
@@ -795,10 +796,13 @@ bool CheckMap(const MapInfo& m, LaunchCall call, const FunctionInfo& fi, uint32_
     std::lock_guard<std::mutex> lock(lg->check_mu);
     lg->checks[m.id] = c;
   }
-  const bool problem = c.problem != MemoryProblem::kNone || c.invalid;
+  // A map a traced call wrote was judged at that call, with everything the driver was given (the bytes
+  // cannot tell im2col::w from im2col); the rules judge here only the maps no traced call wrote.
+  const bool invalid = c.invalid && origin.kind != OriginKind::kTracedCall;
+  const bool problem = c.problem != MemoryProblem::kNone || invalid;
   if (!problem && origin.kind == OriginKind::kTracedCall) return false;
   uint64_t key = Mix(Mix(Mix(Mix(HashMapWords(m.words), fi.key), param), offset), static_cast<uint64_t>(call));
-  key = Mix(Mix(key, static_cast<uint64_t>(c.problem)), c.invalid);
+  key = Mix(Mix(key, static_cast<uint64_t>(c.problem)), invalid);
   {
     std::lock_guard<std::mutex> lock(lg->check_mu);
     if (!ReportOnce(key)) return problem;
@@ -811,7 +815,7 @@ bool CheckMap(const MapInfo& m, LaunchCall call, const FunctionInfo& fi, uint32_
   r.origin_buffer_id = origin.buffer_id;
   r.origin_address = origin.address;
   r.flags = kLaunchHasAllocation;
-  if (c.invalid) r.flags |= kLaunchInvalidMap;
+  if (invalid) r.flags |= kLaunchInvalidMap;
   if (origin.kind != OriginKind::kUnknown) r.flags |= kLaunchHasOrigin;
   if (target >= 0) {
     r.flags |= kLaunchHasTarget;
