@@ -267,11 +267,12 @@ TEST(TraceInjectLaunch, MapsInAStructParameterOverLiveMemoryAreCountedAndNotRepo
   const Result r = Trace("--fail-on error", "launch_ok");
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_EQ(r.out, "fake_app launch_ok: done\n");
-  // 100 launches with kernelParams, 1 with the packed `extra` buffer, 1 through cuLaunchKernelEx, and 1000
-  // of a kernel with small parameters.
-  EXPECT_TRUE(Has(r.err, "kernel launches: 1,102 launches seen, 102 with parameters that can hold a map, 204 maps found "
+  // 100 launches with kernelParams, 1 with the packed `extra` buffer, 1 through cuLaunchKernelEx, 1000 of a
+  // kernel with small parameters, and 1 of a kernel whose map is a placeholder over address 0.
+  EXPECT_TRUE(Has(r.err, "kernel launches: 1,103 launches seen, 103 with parameters that can hold a map, 205 maps found "
                          "in them; 0 findings")) << r.err;
   EXPECT_TRUE(Has(r.err, "gemm_params: 102 launches, 204 maps, 0 findings")) << r.err;
+  EXPECT_TRUE(Has(r.err, "null_map: 1 launch, 1 map, 0 findings")) << r.err;
   EXPECT_FALSE(Has(r.err, "small_kernel")) << r.err;
   // Maps a traced encode wrote and whose tensors are live make no record.
   for (const std::string& line : r.records) EXPECT_FALSE(Has(line, "\"kernel\"")) << line;
@@ -290,6 +291,7 @@ TEST(TraceInjectLaunch, EachMemoryProblemIsExplainedRecordedAndFailsTheGate) {
   EXPECT_TRUE(Has(r.err, "whose tensor was freed and its memory reallocated")) << r.err;
   EXPECT_TRUE(Has(r.err, "whose tensor is in no live allocation")) << r.err;
   EXPECT_TRUE(Has(r.err, "one_map: 5 launches, 5 maps, 4 findings")) << r.err;
+  EXPECT_TRUE(Has(r.err, "null_map: 1 launch, 1 map, 0 findings")) << r.err;
   // Records: the four findings and the map edited by hand (unknown origin, no finding); all replayable.
   int launch_records = 0, unknown = 0, findings = 0;
   for (const std::string& line : r.records) {

@@ -780,6 +780,9 @@ bool CheckMap(const MapInfo& m, LaunchCall call, const FunctionInfo& fi, uint32_
     c.alloc = c.extent_ok ? AllocationFor(c.extent) : Allocation();
   }
   c.problem = c.extent_ok ? CheckMemory(c.extent, c.alloc, device, encode_id) : MemoryProblem::kTooSmall;
+  // A map over address 0 is a placeholder (for an operand a kernel does not read): a kernel
+  // that used it would fault at once, not corrupt memory silently.
+  if (m.spec.global_address == 0) c.problem = MemoryProblem::kNone;
   if (c.target != target) {
     c.target = target;
     c.invalid = false;
