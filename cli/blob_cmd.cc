@@ -19,10 +19,13 @@
 #include "src/blob/layout_doc.h"
 #include "src/io/file.h"
 #include "src/json/json_writer.h"
+#include "src/ops/decode.h"
+#include "src/ops/diff.h"
 #include "src/report/report.h"
 #include "src/schema/corpus_json.h"
 #include "src/schema/spec_json.h"
 #include "src/tmap/validator.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 #include "src/util/suggest.h"
 #include "src/util/text_util.h"
@@ -30,8 +33,6 @@
 namespace tmapgen::cli {
 namespace {
 
-using blob::Decoded;
-using blob::FieldValue;
 using blob::MapBytes;
 using blob::MapField;
 
@@ -182,7 +183,6 @@ std::string Padded(std::string s, size_t n) {
   return s;
 }
 
-using blob::ValueText;
 
 bool ParseColor(const std::string& v, bool* color) {
   if (v == "always") *color = true;
@@ -268,19 +268,22 @@ int RunDecodeCommand(const std::vector<std::string>& args) {
     std::fprintf(stderr, "tmapgen decode: %s\n", err.c_str());
     return 2;
   }
-  bool all_ok = true;
-  Decoded d;
+  ops::DecodeRequest req;
+  req.options = a.options;
+  for (DecodeSource& s : sources) {
+    req.maps.push_back(s.bytes);
+    req.labels.push_back(std::move(s.label));
+  }
   json::Writer w;
   std::string out;
-  for (size_t i = 0; i < sources.size(); ++i) {
-    blob::Decode(sources[i].bytes, &d);
+  const absl::StatusOr<ops::DecodeSummary> sum = ops::RunDecode(req, [&](const ops::DecodedMap& m) {
     bool valid = false;
-    out += blob::RenderDecoded(static_cast<int>(i), sources[i].label, sources[i].bytes, d, a.options, &valid, &w);
-    all_ok = all_ok && valid && blob::Clean(d);
+    out += blob::RenderDecoded(m.index, m.label, *m.bytes, m.decoded, req.options, &valid, &w);
     if (out.size() > (1 << 16)) { std::fwrite(out.data(), 1, out.size(), stdout); out.clear(); }
-  }
+    return absl::OkStatus();
+  });
   std::fwrite(out.data(), 1, out.size(), stdout);
-  return all_ok ? 0 : 1;
+  return sum.ok() && sum->all_clean_and_valid ? 0 : 1;
 }
 
 // ---------------------------------------------------------------------------------------------- diff
@@ -318,27 +321,6 @@ bool ReadSide(const std::string& arg, bool words, Source* out, std::string* err)
   return true;
 }
 
-const FieldValue* Find(const Decoded& d, std::string_view name) {
-  for (const FieldValue& f : d.fields)
-    if (f.field->name == name) return &f;
-  for (const FieldValue& f : d.recognised)
-    if (f.field->name == name) return &f;
-  return nullptr;
-}
-
-bool Covered(const Decoded& d, int bit) {
-  auto in = [bit](const MapField& f) {
-    for (const blob::Piece& p : f.pieces)
-      if (bit >= p.lo && bit < p.lo + p.width) return true;
-    return false;
-  };
-  for (const FieldValue& f : d.fields)
-    if (in(*f.field)) return true;
-  for (const FieldValue& f : d.recognised)
-    if (in(*f.field)) return true;
-  return false;
-}
-
 }  // namespace
 
 int RunDiffCommand(const std::vector<std::string>& args) {
@@ -365,39 +347,22 @@ int RunDiffCommand(const std::vector<std::string>& args) {
     std::fprintf(stderr, "tmapgen diff: %s\n", err.c_str());
     return 2;
   }
-  const Decoded da = blob::Decode(a.bytes), db = blob::Decode(b.bytes);
-  struct Row { std::string name, bits, va, vb; };
-  std::vector<Row> rows;
-  if (da.layout != db.layout) rows.push_back({"layout", "64, 68-70", std::string(blob::LayoutName(da.layout)), std::string(blob::LayoutName(db.layout))});
-  int n = 0;
-  const MapField* fields = blob::Fields(&n);
-  std::vector<std::string_view> done;
-  for (int k = 0; k < n; ++k) {
-    const std::string_view name = fields[k].name;
-    bool seen = false;
-    for (std::string_view s : done) seen = seen || s == name;
-    if (seen) continue;
-    const FieldValue* fa = Find(da, name);
-    const FieldValue* fb = Find(db, name);
-    if (!fa && !fb) continue;
-    done.push_back(name);
-    if (fa && fb && fa->raw == fb->raw && fa->field == fb->field) continue;
-    auto absent = [&](const Decoded& d) {
-      const MapField& f = fa ? *fa->field : *fb->field;
-      return (f.layouts & d.layout) ? StrCat("(beyond rank ", d.spec.rank, ")") : std::string("(not in this layout)");
-    };
-    rows.push_back({std::string(name), blob::BitsText(fa ? *fa->field : *fb->field), fa ? ValueText(*fa, da.spec) : absent(da),
-                    fb ? ValueText(*fb, db.spec) : absent(db)});
+  ops::DiffRequest req;
+  req.a = a.bytes;
+  req.b = b.bytes;
+  const absl::StatusOr<ops::DiffResult> diff = ops::RunDiff(req);
+  if (!diff.ok()) {
+    std::fprintf(stderr, "tmapgen diff: %s\n", std::string(StatusMessage(diff.status())).c_str());
+    return 2;
   }
-  std::vector<int> raw_bits;
-  for (int bit : blob::DifferingBits(a.bytes, b.bytes))
-    if (!Covered(da, bit) && !Covered(db, bit)) raw_bits.push_back(bit);
-  const bool equal = a.bytes == b.bytes;
+  const std::vector<ops::DiffRow>& rows = diff->rows;
+  const std::vector<int>& raw_bits = diff->raw_bits;
+  const bool equal = diff->equal;
   if (json_out) {
     json::Writer w;
     w.BeginObject().Key("a").String(a.label).Key("b").String(b.label).Key("equal").Bool(equal);
     w.Key("fields").BeginArray();
-    for (const Row& r : rows) w.BeginObject().Key("name").String(r.name).Key("bits").String(r.bits).Key("a").String(r.va).Key("b").String(r.vb).EndObject();
+    for (const ops::DiffRow& r : rows) w.BeginObject().Key("name").String(r.name).Key("bits").String(r.bits).Key("a").String(r.a).Key("b").String(r.b).EndObject();
     w.EndArray().Key("raw_bits").BeginArray();
     for (int bit : raw_bits)
       w.BeginObject().Key("bit").Int(bit).Key("a").Int(blob::GetBit(a.bytes, bit)).Key("b").Int(blob::GetBit(b.bytes, bit)).EndObject();
@@ -407,8 +372,8 @@ int RunDiffCommand(const std::vector<std::string>& args) {
   }
   std::printf("A: %s\nB: %s\n", a.label.c_str(), b.label.c_str());
   if (equal) { std::printf("identical (128 bytes)\n"); return 0; }
-  for (const Row& r : rows)
-    std::printf("  %s %s %s -> %s\n", Padded(r.name, 28).c_str(), Padded(StrCat("[", r.bits, "]"), 20).c_str(), r.va.c_str(), r.vb.c_str());
+  for (const ops::DiffRow& r : rows)
+    std::printf("  %s %s %s -> %s\n", Padded(r.name, 28).c_str(), Padded(StrCat("[", r.bits, "]"), 20).c_str(), r.a.c_str(), r.b.c_str());
   for (int bit : raw_bits)
     std::printf("  %s %s %d -> %d (a bit no field explains)\n", Padded(StrCat("bit ", bit), 28).c_str(), Padded("", 20).c_str(),
                 blob::GetBit(a.bytes, bit), blob::GetBit(b.bytes, bit));

@@ -13,6 +13,7 @@
 #include "src/gpu/check_runner.h"
 #include "src/gpu/codegen_example.h"
 #include "src/gpu/wgmma_check.h"
+#include "src/ops/check.h"
 #include "src/tmap/rule.h"
 #include "src/schema/spec_json.h"
 #include "src/tmap/validator.h"
@@ -189,12 +190,16 @@ int RunCheckCommand(const std::vector<std::string>& args) {
   std::vector<std::string> names;
   for (const std::string& f : a.files)
     if (!ReadSpecsFile(f, &specs, &names, &err)) return Usage(err);
-  gpu::CheckReport rep;
-  gpu::RunSpecChecks(specs, names, a.seed, &rep);
-  if (!rep.gpu_available) {
-    std::fprintf(stderr, "%s", NoGpuText(rep.why_no_gpu).c_str());
+  ops::CheckRequest req;
+  req.specs = std::move(specs);
+  req.names = std::move(names);
+  req.seed = a.seed;
+  const absl::StatusOr<gpu::CheckReport> run = ops::RunCheck(req);
+  if (!run.ok()) {
+    std::fprintf(stderr, "%s", NoGpuText(std::string(StatusMessage(run.status()))).c_str());
     return 2;
   }
+  const gpu::CheckReport& rep = *run;
   const std::string text = gpu::RenderCheckText(rep, a.verbose);
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);

@@ -16,6 +16,7 @@
 
 #include "cli/textproto.h"
 #include "src/codegen/codegen.h"
+#include "src/ops/codegen.h"
 #include "src/util/status.h"
 #include "src/report/diagnostics.h"
 #include "src/report/report.h"
@@ -212,9 +213,13 @@ int CodegenMain(const std::vector<std::string>& args, const Io& io) {
     return 0;
   }
   if (!CodegenRead(&a, &err)) return Usage(io, err);
-  codegen::Plan plan;
-  codegen::Output out;
-  if (!codegen::Generate(a.input, a.options, a.lang, &plan, &out, &err)) return Usage(io, err);
+  ops::CodegenRequest req;
+  req.input = std::move(a.input);
+  req.options = std::move(a.options);
+  req.lang = a.lang;
+  const absl::StatusOr<ops::CodegenResult> run = ops::RunCodegen(req);
+  if (!run.ok()) return Usage(io, std::string(StatusMessage(run.status())));
+  const codegen::Output& out = run->output;
   if (!out.generated) {
     *io.err += CodegenRejectionText(out.rejection);
     return 1;

@@ -26,6 +26,7 @@
 #include "src/desc/smem_descriptor.h"
 #include "src/io/file.h"
 #include "src/json/json_writer.h"
+#include "src/ops/descriptors.h"
 #include "src/schema/spec_json.h"
 #include "src/util/status.h"
 #include "src/util/strings.h"
@@ -482,8 +483,9 @@ int DescMain(const std::vector<std::string>& args, const Io& io) {
     return 0;
   }
   if (!LoadDescMap(&a, &err)) return Usage(io, "desc", err);
-  SmemDescReport r;
-  RunMatrixRequest(a.request, &r);
+  absl::StatusOr<SmemDescReport> run = ops::RunMatrixDescriptor(a.request);
+  if (!run.ok()) return Usage(io, "desc", std::string(StatusMessage(run.status())));
+  const SmemDescReport& r = *run;
   if (!a.svg.empty() && !WriteFile(a.svg, DrawSvg(r), &err)) return Usage(io, "desc", err);
   *io.out += RenderMatrixReport(r, a.json, a.color);
   return r.validation.valid ? 0 : 1;
@@ -667,8 +669,9 @@ int IdescMain(const std::vector<std::string>& args_in, const Io& io) {
     *io.out += IdescShapeHelp(chosen, parsed && HasFormFlag(hf));
     return 0;
   }
-  IdescResult r;
-  RunIdescRequest(a.request, &r);
+  absl::StatusOr<IdescResult> run = ops::RunInstructionDescriptor(a.request);
+  if (!run.ok()) return Usage(io, "idesc", std::string(StatusMessage(run.status())));
+  const IdescResult& r = *run;
   *io.out += RenderIdescResult(r, a.json, a.color);
   return r.valid ? 0 : 1;
 }

@@ -29,16 +29,15 @@
 #include "cli/spec_flags.h"
 #include "cli/spec_input.h"
 #include "cli/textproto.h"
-#include "src/driver/cuda_driver.h"
-#include "src/driver/encode_spec.h"
 #include "src/json/json_writer.h"
+#include "src/ops/gpu_host.h"
+#include "src/ops/validate.h"
 #include "src/report/report.h"
 #include "src/tmap/rule.h"
 #include "src/schema/spec_json.h"
 #include "src/util/status.h"
 #include "src/util/strings.h"
 #include "src/util/suggest.h"
-#include "src/tmap/validator.h"
 
 #ifndef TMAPGEN_VERSION
 #define TMAPGEN_VERSION "0.1.0"
@@ -46,30 +45,6 @@
 
 namespace tmapgen::cli {
 namespace {
-
-struct Gpu {
-  bool present = false;
-  bool has_target = false;
-  Target target = Target::kSm90a;
-  std::string description;
-  int driver_version = 0;
-};
-
-Gpu DetectGpu(bool use_gpu) {
-  Gpu g;
-  if (!use_gpu) return g;
-  driver::CudaDriver& drv = driver::CudaDriver::Get();
-  if (!drv.info().available) return g;
-  const absl::StatusOr<driver::DeviceInfo> got = drv.GetDevice(0);
-  if (!got.ok()) return g;
-  const driver::DeviceInfo& dev = *got;
-  g.present = true;
-  g.driver_version = drv.info().driver_version;
-  const std::string t = driver::TargetForComputeCapability(dev.cc_major, dev.cc_minor);
-  g.has_target = Parse(t, &g.target);
-  g.description = StrCat(dev.name, " (", t, "), driver ", drv.info().driver_version);
-  return g;
-}
 
 const char* kUsage =
     "usage: tmapgen [--mode M] [spec flags] [--format text|json|textproto|short]   build and validate one map\n"
@@ -142,12 +117,17 @@ int Usage(const std::string& msg, const std::string& command = "") {
 // ---------------------------------------------------------------------------------------------- output
 
 struct Emitter {
-  Emitter(const Options& o, const Gpu& g) : opt(o), gpu(g) {}
-  Validation v;  // reused: validation allocates nothing, and neither should its result
-  TensorMapSpec with_target;  // reused: a spec given a target by --target or the GPU
+  Emitter(const Options& o, const ops::Host& h) : opt(o), host(h) {
+    validate.has_target = build.has_target = o.has_target;
+    validate.target = build.target = o.target;
+    validate.use_gpu = build.use_gpu = o.use_gpu;
+    build.encode = o.encode;
+  }
+  ops::ValidateRequest validate, build;  // what every spec shares (build: also encode on a GPU host)
+  ops::ValidateResult res;  // reused: validation allocates nothing, and neither should its result
   ReportOptions ro_;
   const Options& opt;
-  const Gpu& gpu;
+  const ops::Host& host;
   int total = 0, valid = 0, invalid = 0, input_errors = 0;
   std::string buf;
   json::Writer w;
@@ -166,19 +146,11 @@ struct Emitter {
   }
 
   // `place`: "FILE:LINE" of the spec (for --format short).
-  void Spec(const TensorMapSpec& spec_in, bool allow_encode, const std::string& where, const std::string& place = "") {
-    // A copy only when a target is filled in (--target, or the GPU's).
-    const TensorMapSpec* sp = &spec_in;
-    if (!spec_in.has_target() && (opt.has_target || gpu.has_target)) {
-      with_target = spec_in;
-      with_target.target = opt.has_target ? opt.target : gpu.target;
-      with_target.set_fields |= kFieldTarget;
-      sp = &with_target;
-    }
-    const TensorMapSpec& spec = *sp;
-    Validate(spec, &v);
-    Encoding enc;
-    if (allow_encode && opt.encode && gpu.present && v.valid) Encode(spec, &enc);
+  void Spec(const TensorMapSpec& spec_in, bool is_build, const std::string& where, const std::string& place = "") {
+    ops::RunValidate(is_build ? build : validate, host, spec_in, &res).IgnoreError();  // never fails (validate.h)
+    const TensorMapSpec& spec = res.spec();
+    const Validation& v = res.validation;
+    const Encoding& enc = res.encoding;
     ++total;
     if (v.valid) ++valid; else ++invalid;
     ReportOptions& ro = ro_;
@@ -226,29 +198,6 @@ struct Emitter {
         break;
     }
     Flush(false);
-  }
-
-  void Encode(const TensorMapSpec& spec, Encoding* enc) {
-    driver::CudaDriver& drv = driver::CudaDriver::Get();
-    enc->attempted = true;
-    enc->device = gpu.description;
-    if (const absl::Status st = drv.MakeCurrent(0); !st.ok()) {
-      enc->cu_result = -1;
-      enc->error_name = "no context";
-      enc->note = std::string(StatusMessage(st));
-      return;
-    }
-    const uint64_t addr = spec.Has(kFieldGlobalAddress) ? spec.global_address : kPlaceholderAddress;
-    const driver::CudaDriver::EncodeResult r = EncodeSpec(drv, spec, addr);
-    enc->cu_result = r.cu_result;
-    enc->error_name = r.error_name;
-    for (int i = 0; i < 16; ++i) enc->map[i] = r.map[i];
-    if (!spec.Has(kFieldGlobalAddress))
-      enc->note = StrCat("global_address not given: encoded at placeholder ", Hex(addr),
-                      " (word 0); point it at your tensor with cuTensorMapReplaceAddress");
-    if (r.cu_result != 0)
-      enc->note += StrCat(enc->note.empty() ? "" : "; ", "the validator accepted this spec but the driver did not: please "
-                       "report it (a rule is missing)");
   }
 };
 
@@ -353,8 +302,8 @@ int Main(int argc, char** argv) {
   if (opt.format == Format::kTextproto && !TextprotoAvailable())
     return Usage("--format textproto: this build has no Protocol Buffers support (built without protobuf)", command);
 
-  const Gpu gpu = DetectGpu(opt.use_gpu);
-  Emitter em(opt, gpu);
+  const ops::Host host = ops::DetectHost(opt.use_gpu);
+  Emitter em(opt, host);
   if (command == "validate") {
     if (positional.empty()) return Usage("validate needs at least one FILE (or - for standard input)", command);
     for (const auto& [name, value] : spec_flags)

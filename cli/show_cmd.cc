@@ -12,6 +12,7 @@
 #include "src/json/json_writer.h"
 #include "src/model/copy_model.h"
 #include "src/model/show_render.h"
+#include "src/ops/show.h"
 #include "src/schema/spec_json.h"
 #include "src/util/status.h"
 #include "src/util/strings.h"
@@ -180,11 +181,15 @@ int RunShowCommand(const std::vector<std::string>& args) {
     }
   }
 
-  model::ShowData d;
-  if (!model::BuildShow(spec, in, &d, &err)) {
-    std::fprintf(stderr, "tmapgen show: %s\n", err.c_str());
+  ops::ShowRequest req;
+  req.spec = std::move(spec);
+  req.instruction = in;
+  const absl::StatusOr<model::ShowData> run = ops::RunShow(req);
+  if (!run.ok()) {
+    std::fprintf(stderr, "tmapgen show: %s\n", std::string(StatusMessage(run.status())).c_str());
     return 1;
   }
+  const model::ShowData& d = *run;
   if (format == "json") {
     json::Writer w(json::WriterOptions{true});
     model::RenderJson(d, &w);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "src/ops/check.h"
 #include "src/rpc/check.h"
 #include "src/gpu/check_report.h"
 
@@ -56,12 +57,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tmapd_check_worker: %s\n", std::string(st.message()).c_str());
     return 2;
   }
-  tmapgen::gpu::CheckReport rep;
-  tmapgen::gpu::RunSpecChecks(specs, names, seed, &rep);
-  if (!rep.gpu_available) {
-    std::fprintf(stderr, "%s\n", rep.why_no_gpu.c_str());
+  tmapgen::ops::CheckRequest run_req;
+  run_req.specs = std::move(specs);
+  run_req.names = std::move(names);
+  run_req.seed = seed;
+  const absl::StatusOr<tmapgen::gpu::CheckReport> run = tmapgen::ops::RunCheck(run_req);
+  if (!run.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(run.status().message()).c_str());
     return 3;
   }
+  const tmapgen::gpu::CheckReport& rep = *run;
   tmapgen::v2::CheckResponse res;
   tmapgen::rpc::ToProto(rep, &res);
   if (req.render().format() == tmapgen::v2::Rendering::TEXT) res.set_rendered(tmapgen::gpu::RenderCheckText(rep, req.verbose()));

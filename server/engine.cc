@@ -1,5 +1,6 @@
-// engine.cc: see engine.h. Rendering follows cli/main.cc (Emitter::Spec) exactly, so that remote
-// output is byte-identical to local output.
+// engine.cc: see engine.h. Each method converts its message (src/rpc), runs the operation (src/ops, the
+// command line's own runner) and renders as the command line renders (src/report), so that remote output
+// is byte-identical to local output.
 #include "server/engine.h"
 
 #include <google/protobuf/text_format.h>
@@ -11,12 +12,16 @@
 #include "src/blob/decode_report.h"
 #include "src/codegen/codegen.h"
 #include "src/desc/desc_request.h"
-#include "src/driver/cuda_driver.h"
-#include "src/driver/encode_spec.h"
 #include "src/json/json_writer.h"
+#include "src/ops/codegen.h"
+#include "src/ops/decode.h"
+#include "src/ops/descriptors.h"
+#include "src/ops/gpu_host.h"
+#include "src/ops/validate.h"
 #include "src/report/report.h"
 #include "src/schema/proto_convert.h"
 #include "src/tmap/validator.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 
 #ifndef TMAPGEN_VERSION
@@ -45,74 +50,38 @@ absl::Status SpecError(const InputError& e, const std::string& prefix) {
 }  // namespace
 
 Engine::Engine(const Limits& limits, bool use_gpu, std::string instance)
-    : limits_(limits), instance_(std::move(instance)) {
+    : limits_(limits), instance_(std::move(instance)), host_(ops::DetectHost(use_gpu)) {
   request_limits_.max_specs = limits.max_codegen_specs;
   request_limits_.max_check_specs = limits.max_check_specs;
   request_limits_.max_decode_maps = limits.max_decode_maps;
-  if (!use_gpu) return;
-  driver::CudaDriver& drv = driver::CudaDriver::Get();
-  if (!drv.info().available) return;
-  const absl::StatusOr<driver::DeviceInfo> got = drv.GetDevice(0);
-  if (!got.ok()) return;
-  const driver::DeviceInfo& dev = *got;
-  gpu_present_ = true;
-  driver_version_ = drv.info().driver_version;
-  const std::string t = driver::TargetForComputeCapability(dev.cc_major, dev.cc_minor);
-  gpu_has_target_ = Parse(t, &gpu_target_);
-  gpu_description_ = StrCat(dev.name, " (", t, "), driver ", drv.info().driver_version);
 }
 
 // ---------------------------------------------------------------------------------------------- validate
 
 absl::Status Engine::Run(const v1::TensorMapSpec& m, const v1::RenderOptions& o, int index, bool encode,
                          v1::Result* out, InputError* bad_spec) const {
-  TensorMapSpec spec;
-  if (const absl::Status st = SpecFromProto(m, &spec); !st.ok()) {
+  TensorMapSpec in;
+  if (const absl::Status st = SpecFromProto(m, &in); !st.ok()) {
     const InputError error = InputErrorOf(st);
     if (bad_spec != nullptr) *bad_spec = error;
     return SpecError(error, "spec.");
   }
-  if (!spec.has_target()) {
-    Target t;
-    if (o.has_default_target()) {
-      if (!Parse(o.default_target(), &t))
-        return Invalid(StrCat("options.default_target: unknown value \"", o.default_target(), "\"; expected one of: ",
-                              AcceptedNames(static_cast<Target*>(nullptr))));
-      spec.target = t;
-      spec.set_fields |= kFieldTarget;
-    } else if (!o.no_gpu() && gpu_has_target_) {
-      spec.target = gpu_target_;
-      spec.set_fields |= kFieldTarget;
-    }
+  ops::ValidateRequest r;
+  r.use_gpu = !o.no_gpu();
+  r.encode = encode;
+  if (!in.has_target() && o.has_default_target()) {
+    if (!Parse(o.default_target(), &r.target))
+      return Invalid(StrCat("options.default_target: unknown value \"", o.default_target(), "\"; expected one of: ",
+                            AcceptedNames(static_cast<Target*>(nullptr))));
+    r.has_target = true;
   }
   if (o.format() < v1::OUTPUT_NONE || o.format() > v1::OUTPUT_TEXTPROTO)
     return Invalid(StrCat("options.format: unknown value ", static_cast<int>(o.format())));
-  thread_local Validation v;
-  tmapgen::Validate(spec, &v);
-  Encoding enc;
-  if (encode && !o.no_gpu() && gpu_present_ && v.valid) {
-    std::lock_guard<std::mutex> lock(driver_mu_);
-    driver::CudaDriver& drv = driver::CudaDriver::Get();
-    enc.attempted = true;
-    enc.device = gpu_description_;
-    if (const absl::Status st = drv.MakeCurrent(0); !st.ok()) {
-      enc.cu_result = -1;
-      enc.error_name = "no context";
-      enc.note = std::string(st.message());
-    } else {
-      const uint64_t addr = spec.Has(kFieldGlobalAddress) ? spec.global_address : kPlaceholderAddress;
-      const driver::CudaDriver::EncodeResult r = EncodeSpec(drv, spec, addr);
-      enc.cu_result = r.cu_result;
-      enc.error_name = r.error_name;
-      for (int i = 0; i < 16; ++i) enc.map[i] = r.map[i];
-      if (!spec.Has(kFieldGlobalAddress))
-        enc.note = StrCat("global_address not given: encoded at placeholder ", Hex(addr),
-                          " (word 0); point it at your tensor with cuTensorMapReplaceAddress");
-      if (r.cu_result != 0)
-        enc.note += StrCat(enc.note.empty() ? "" : "; ", "the validator accepted this spec but the driver did not: please "
-                           "report it (a rule is missing)");
-    }
-  }
+  thread_local ops::ValidateResult res;
+  if (absl::Status st = ops::RunValidate(r, host_, in, &res); !st.ok()) return st;
+  const TensorMapSpec& spec = res.spec();
+  const Validation& v = res.validation;
+  const Encoding& enc = res.encoding;
   out->set_index(index);
   Summarize(spec, v, out);
   const bool want_textproto = o.format() == v1::OUTPUT_TEXTPROTO && !(o.quiet() && v.valid);
@@ -171,7 +140,7 @@ absl::Status Engine::Validate(const v1::ValidateRequest& req, v1::Result* out) c
 }
 
 bool Engine::BuildEncodes(const v1::BuildRequest& req) const {
-  return !req.no_encode() && !req.options().no_gpu() && gpu_present_;
+  return !req.no_encode() && !req.options().no_gpu() && host_.gpu;
 }
 
 absl::Status Engine::Build(const v1::BuildRequest& req, bool encode, v1::Result* out) const {
@@ -271,8 +240,9 @@ absl::Status Engine::MatrixDescriptor(const v2::MatrixDescriptorRequest& req, v2
   const v2::Rendering& ren = req.render();
   if (ren.format() < v2::Rendering::NONE || ren.format() > v2::Rendering::JSON)
     return Invalid(StrCat("render.format: unknown value ", static_cast<int>(ren.format())));
-  desc::SmemDescReport rep;
-  desc::RunMatrixRequest(r, &rep);
+  const absl::StatusOr<desc::SmemDescReport> run = ops::RunMatrixDescriptor(r);
+  if (!run.ok()) return run.status();
+  const desc::SmemDescReport& rep = *run;
   rpc::ToProto(rep, out);
   if (ren.format() != v2::Rendering::NONE)
     out->set_rendered(desc::RenderMatrixReport(rep, ren.format() == v2::Rendering::JSON, ren.color()));
@@ -287,8 +257,9 @@ absl::Status Engine::InstructionDescriptor(const v2::InstructionDescriptorReques
   const v2::Rendering& ren = req.render();
   if (ren.format() < v2::Rendering::NONE || ren.format() > v2::Rendering::JSON)
     return Invalid(StrCat("render.format: unknown value ", static_cast<int>(ren.format())));
-  desc::IdescResult res;
-  desc::RunIdescRequest(r, &res);
+  const absl::StatusOr<desc::IdescResult> run = ops::RunInstructionDescriptor(r);
+  if (!run.ok()) return run.status();
+  const desc::IdescResult& res = *run;
   rpc::ToProto(res, out);
   if (ren.format() != v2::Rendering::NONE)
     out->set_rendered(desc::RenderIdescResult(res, ren.format() == v2::Rendering::JSON, ren.color()));
@@ -296,31 +267,29 @@ absl::Status Engine::InstructionDescriptor(const v2::InstructionDescriptorReques
 }
 
 absl::Status Engine::Codegen(const v2::CodegenRequest& req, v2::CodegenResponse* out) const {
-  codegen::Input in;
-  codegen::Options opt;
-  codegen::Lang lang = codegen::Lang::kCpp;
-  if (absl::Status s = rpc::FromProto(req, request_limits_, &in, &opt, &lang); !s.ok()) return s;
-  opt.max_output_bytes = static_cast<size_t>(limits_.max_message_bytes);
-  codegen::Plan plan;
-  codegen::Output gen;
-  std::string err;
+  ops::CodegenRequest r;
+  if (absl::Status s = rpc::FromProto(req, request_limits_, &r.input, &r.options, &r.lang); !s.ok()) return s;
+  r.options.max_output_bytes = static_cast<size_t>(limits_.max_message_bytes);
+  const absl::StatusOr<ops::CodegenResult> run = ops::RunCodegen(r);
   // A request that cannot be resolved (a descriptor naming no map, PTX for an im2col map): the
   // generator's message, which names the option ("--desc x: no spec has this name").
-  if (!codegen::Generate(in, opt, lang, &plan, &gen, &err)) return Invalid(StrCat("request: ", err));
+  if (!run.ok()) return Invalid(StrCat("request: ", StatusMessage(run.status())));
+  const codegen::Plan& plan = run->plan;
+  const codegen::Output& gen = run->output;
   // The generated text alone over the message limit: refused before it is copied into the response.
   const size_t text = gen.generated ? gen.text.size() : gen.rejection.size();
   if (text > limits_.max_message_bytes)
     return Exhausted(StrCat("response: the generated ", gen.generated ? "code" : "rejection", " of ", plan.maps.size(),
                             " maps passes the message limit of ", limits_.max_message_bytes,
                             " bytes (max_message_bytes); generate fewer maps per call"));
-  rpc::ToProto(plan, gen, lang, out);
+  rpc::ToProto(plan, gen, r.lang, out);
   return absl::OkStatus();
 }
 
 // ---------------------------------------------------------------------------------------------- check
 
 absl::Status Engine::CheckAdmit(const v2::CheckRequest& req) const {
-  if (!gpu_present_)
+  if (!host_.gpu)
     return absl::FailedPreconditionError("this server has no usable GPU (Describe says which servers do)");
   if (check_worker_.empty())
     return absl::FailedPreconditionError("this server has no check worker (tmapd_check_worker next to tmapd)");
@@ -380,35 +349,32 @@ absl::Status Engine::CheckRun(const v2::CheckRequest& req, const CallControl& ca
 // ---------------------------------------------------------------------------------------------- decode
 
 absl::Status Engine::Decode(const v2::DecodeRequest& req, v2::DecodeResponse* out) const {
-  std::vector<blob::MapBytes> maps;
-  std::vector<std::string> labels;
-  blob::DecodeOptions o;
-  if (absl::Status s = rpc::FromProto(req, request_limits_, &maps, &labels, &o); !s.ok()) return s;
+  ops::DecodeRequest r;
+  if (absl::Status s = rpc::FromProto(req, request_limits_, &r.maps, &r.labels, &r.options); !s.ok()) return s;
   const bool render = req.render().format() != v2::Rendering::NONE;
-  blob::Decoded d;
   json::Writer w;
-  bool all = true;
   std::string rendered;
   // The answer grows by a few kilobytes per map: once it passes the message limit the call is refused
   // at that point, so a request of many maps costs at most one limit's worth of work and memory.
   size_t bytes = 0;
-  for (size_t i = 0; i < maps.size(); ++i) {
-    blob::Decode(maps[i], &d);
+  const absl::StatusOr<ops::DecodeSummary> sum = ops::RunDecode(r, [&](const ops::DecodedMap& m) {
     bool valid = false;
-    v2::DecodedMap* m = out->add_maps();
-    rpc::ToProto(static_cast<int>(i), labels[i], d, o, &valid, m);
-    all = all && valid && blob::Clean(d);
+    v2::DecodedMap* dm = out->add_maps();
+    rpc::ToProto(m.index, std::string(m.label), m.decoded, r.options, &valid, dm);
     const size_t before = rendered.size();
-    if (render) rendered += blob::RenderDecoded(static_cast<int>(i), labels[i], maps[i], d, o, &valid, &w);
-    bytes += m->ByteSizeLong() + 8 + (rendered.size() - before);
-    if (bytes > limits_.max_message_bytes) {
-      out->Clear();
+    if (render) rendered += blob::RenderDecoded(m.index, m.label, *m.bytes, m.decoded, r.options, &valid, &w);
+    bytes += dm->ByteSizeLong() + 8 + (rendered.size() - before);
+    if (bytes > limits_.max_message_bytes)
       return Exhausted(StrCat("maps: the answer passes the message limit of ", limits_.max_message_bytes,
-                              " bytes (max_message_bytes) at map ", i, " of ", maps.size(),
+                              " bytes (max_message_bytes) at map ", m.index, " of ", r.maps.size(),
                               "; send fewer maps per call"));
-    }
+    return absl::OkStatus();
+  });
+  if (!sum.ok()) {
+    out->Clear();
+    return sum.status();
   }
-  out->set_all_clean_and_valid(all);
+  out->set_all_clean_and_valid(sum->all_clean_and_valid);
   out->set_rendered(std::move(rendered));
   return absl::OkStatus();
 }
@@ -417,17 +383,17 @@ absl::Status Engine::Decode(const v2::DecodeRequest& req, v2::DecodeResponse* ou
 
 void Engine::Describe(v1::DescribeResponse* out) const {
   out->set_version(TMAPGEN_VERSION);
-  out->set_gpu(gpu_present_);
-  out->set_device(gpu_description_);
-  out->set_driver_version(driver_version_);
-  if (gpu_has_target_) {
-    out->set_gpu_target(std::string(Name(gpu_target_)));
+  out->set_gpu(host_.gpu);
+  out->set_device(host_.description);
+  out->set_driver_version(host_.driver_version);
+  if (host_.has_target) {
+    out->set_gpu_target(std::string(Name(host_.target)));
     // The driver proves encodings for its own device's target; the validator covers every target.
-    out->add_provable_targets(std::string(Name(gpu_target_)));
+    out->add_provable_targets(std::string(Name(host_.target)));
   }
   for (int t = 0; t < kNumTargets; ++t) out->add_known_targets(std::string(Name(static_cast<Target>(t))));
   {
-    std::lock_guard<std::mutex> lock(driver_mu_);
+    std::lock_guard<std::mutex> lock(instance_mu_);
     out->set_instance(instance_);
   }
   out->set_max_specs_per_call(limits_.max_specs_per_call);
@@ -436,7 +402,7 @@ void Engine::Describe(v1::DescribeResponse* out) const {
   out->set_gpu_concurrency(limits_.gpu_concurrency);
   out->set_gpu_queue(limits_.gpu_queue);
   out->set_max_check_tensor_bytes(limits_.max_check_tensor_bytes);
-  out->set_check_available(gpu_present_ && !check_worker_.empty());
+  out->set_check_available(host_.gpu && !check_worker_.empty());
   for (const std::string& s : services_) out->add_services(s);
   out->set_max_concurrent_calls(limits_.max_concurrent_calls);
   out->set_max_check_specs(limits_.max_check_specs);

@@ -27,6 +27,7 @@
 #include "absl/status/status.h"
 #include "proto/tmapd.pb.h"
 #include "proto/tmapd_v2.pb.h"
+#include "src/ops/host.h"
 #include "src/rpc/check.h"
 #include "src/rpc/codegen.h"
 #include "src/rpc/decode.h"
@@ -80,9 +81,9 @@ class Engine {
   Engine(const Limits& limits, bool use_gpu, std::string instance);
 
   const Limits& limits() const { return limits_; }
-  bool gpu_present() const { return gpu_present_; }
+  bool gpu_present() const { return host_.gpu; }
   void set_instance(const std::string& instance) {
-    std::lock_guard<std::mutex> lock(driver_mu_);
+    std::lock_guard<std::mutex> lock(instance_mu_);
     instance_ = instance;
   }
   void set_services(std::vector<std::string> names) { services_ = std::move(names); }
@@ -144,13 +145,9 @@ class Engine {
   rpc::RequestLimits request_limits_;
   std::string instance_;
   std::vector<std::string> services_;
-  bool gpu_present_ = false;
-  bool gpu_has_target_ = false;
-  Target gpu_target_ = Target::kSm90a;
-  std::string gpu_description_;
-  int driver_version_ = 0;
+  ops::Host host_;  // the GPU: its target, its driver's encoder
   std::string check_worker_;
-  mutable std::mutex driver_mu_;  // the driver's current context is per thread; encode one at a time
+  mutable std::mutex instance_mu_;  // guards instance_
 };
 
 }  // namespace tmapgen::server

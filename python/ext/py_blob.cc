@@ -14,6 +14,7 @@
 #include "src/blob/blob.h"
 #include "src/blob/blob_text.h"
 #include "src/blob/layout_doc.h"
+#include "src/ops/decode.h"
 #include "src/util/strings.h"
 
 namespace nb = nanobind;
@@ -162,7 +163,15 @@ void BindBlob(nb::module_& m) {
         p.bytes = BytesArg(data);
         Target t;
         if (TargetArg(target, &t)) p.target = t;
-        blob::Decode(p.bytes, &p.d);
+        // The report is validated when it is asked for (DecodedMap.report).
+        ops::DecodeRequest req;
+        req.maps.push_back(p.bytes);
+        req.labels.emplace_back("data");
+        req.options.validate = false;
+        ops::RunDecode(req, [&p](const ops::DecodedMap& m) {
+          p.d = m.decoded;
+          return absl::OkStatus();
+        }).IgnoreError();  // `each` never fails
         return p;
       },
       nb::arg("data"), nb::kw_only(), nb::arg("target").none() = nb::none(),

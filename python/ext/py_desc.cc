@@ -17,6 +17,7 @@
 #include "python/ext/py_report.h"
 #include "python/ext/py_spec.h"
 #include "src/desc/desc_request.h"
+#include "src/ops/descriptors.h"
 #include "src/util/strings.h"
 
 namespace nb = nanobind;
@@ -182,10 +183,18 @@ void FillLayout(const LayoutArgs& a, MatrixRequest* q) {
 }
 
 PyDescReport Run(const MatrixRequest& q) {
-  const absl::Status st = CheckMatrixRequest(q);
-  if (!st.ok()) ThrowStatus(st);
+  absl::StatusOr<SmemDescReport> r = ops::RunMatrixDescriptor(q);
+  if (!r.ok()) ThrowStatus(r.status());
   PyDescReport out;
-  RunMatrixRequest(q, &out.r);
+  out.r = *std::move(r);
+  return out;
+}
+
+PyIdescReport RunIdesc(const IdescRequest& q) {
+  absl::StatusOr<IdescResult> r = ops::RunInstructionDescriptor(q);
+  if (!r.ok()) ThrowStatus(r.status());
+  PyIdescReport out;
+  out.r = *std::move(r);
   return out;
 }
 
@@ -541,11 +550,7 @@ void BindDesc(nb::module_& m) {
             ThrowSpec("k", StrCat(".kind::", Name(s.kind), s.sparse ? " (sparse)" : "", " has K = ", InstrK(s),
                                   "; only .kind::mxf4/.kind::mxf4nvf4 can choose K = 96"));
         }
-        const absl::Status st = CheckIdescRequest(q);
-        if (!st.ok()) ThrowStatus(st);
-        PyIdescReport out;
-        RunIdescRequest(q, &out.r);
-        return out;
+        return RunIdesc(q);
       },
       nb::kw_only(), nb::arg("kind") = "f16", nb::arg("m") = 128, nb::arg("n") = 256, nb::arg("k").none() = nb::none(),
       nb::arg("a_type").none() = nb::none(), nb::arg("b_type").none() = nb::none(), nb::arg("d_type").none() = nb::none(),
@@ -581,11 +586,7 @@ void BindDesc(nb::module_& m) {
         q.spec.ws = ws;
         q.spec.a_tmem = ASourceArg(a_source);
         if (!target.is_none()) { q.spec.target = TargetArgOrThrow(target); q.spec.has_target = true; }
-        const absl::Status st = CheckIdescRequest(q);
-        if (!st.ok()) ThrowStatus(st);
-        PyIdescReport out;
-        RunIdescRequest(q, &out.r);
-        return out;
+        return RunIdesc(q);
       },
       nb::arg("value"), nb::kw_only(), nb::arg("kind").none() = nb::none(), nb::arg("cta_group") = 1, nb::arg("ws") = false,
       nb::arg("a_source") = "smem", nb::arg("target").none() = nb::none(),

@@ -11,6 +11,7 @@
 #include "python/ext/py_errors.h"
 #include "python/ext/py_spec.h"
 #include "src/json/json_writer.h"
+#include "src/ops/validate.h"
 #include "src/util/strings.h"
 
 namespace nb = nanobind;
@@ -103,13 +104,16 @@ const char* kDiagDoc =
 }  // namespace
 
 void ValidateInto(const TensorMapSpec& spec, bool has_target, Target target, int index, Result* out) {
-  out->spec = spec;
-  if (has_target) {
-    out->spec.target = target;
-    out->spec.set_fields |= kFieldTarget;
-  }
-  Validation v;
-  Validate(out->spec, &v);
+  // Python's target= replaces the spec's own; there is no GPU here (no default target, no encoding).
+  ops::ValidateRequest req;
+  req.has_target = has_target;
+  req.target = target;
+  req.replace_target = true;
+  req.use_gpu = false;
+  thread_local ops::ValidateResult res;
+  ops::RunValidate(req, ops::NoGpu(), spec, &res).IgnoreError();  // never fails (src/ops/validate.h)
+  out->spec = res.spec();
+  const Validation& v = res.validation;
   out->findings.assign(v.findings.begin(), v.findings.end());
   out->dropped = v.findings.dropped();
   out->valid = v.valid;
