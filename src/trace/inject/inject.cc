@@ -545,7 +545,13 @@ struct LaunchGlobal {
 };
 LaunchGlobal* lg = nullptr;
 
-thread_local int tls_runtime_launch = 0;  // inside a runtime launch: the driver launch it makes is not checked twice
+// Inside a runtime launch whose kernel layout could be read: the driver launch it may make is not checked
+// twice. One bit per nesting level says whether that level counted (a runtime launch whose layout cannot be
+// read leaves the driver launch under it to be checked).
+thread_local int tls_runtime_launch = 0;
+thread_local uint32_t tls_runtime_depth = 0, tls_runtime_counted = 0;
+thread_local uint64_t tls_driver_launches = 0;        // driver launches this thread handed to OnLaunch
+thread_local uint64_t tls_driver_launches_at[32] = {};  // ... when each runtime launch level began
 
 KernelsHeader* NewKernelsMemory(size_t* size) {
   *size = KernelsFileSize(kKernelCapacity);
@@ -1008,6 +1014,26 @@ uintptr_t FunctionOfStub(const void* stub) {
   return reinterpret_cast<uintptr_t>(f);
 }
 
+// The kernel a runtime launch names: a host stub, or (CUDA 13's __cudaLaunchKernel) a kernel handle.
+void RuntimeLaunchKey(cupti::CallbackId cbid, const void* params, uintptr_t* key, Handle* kind) {
+  switch (cbid) {
+    case cupti::kRtCbidLaunchKernel: case cupti::kRtCbidLaunchKernelPtsz: case cupti::kRtCbidLaunchCooperativeKernel:
+      *key = reinterpret_cast<uintptr_t>(static_cast<const cupti::RtLaunchKernelParams*>(params)->func);
+      *kind = Handle::kStub;
+      return;
+    case cupti::kRtCbidLaunchKernelHandle: case cupti::kRtCbidLaunchKernelHandlePtsz:
+      *key = reinterpret_cast<uintptr_t>(static_cast<const cupti::RtLaunchKernelParams*>(params)->func);
+      *kind = Handle::kKernel;
+      return;
+    case cupti::kRtCbidLaunchKernelExC: case cupti::kRtCbidLaunchKernelExCPtsz:
+      *key = reinterpret_cast<uintptr_t>(static_cast<const cupti::RtLaunchKernelExCParams*>(params)->func);
+      *kind = Handle::kStub;
+      return;
+    default:
+      *key = 0;
+  }
+}
+
 void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, const cupti::CallbackData* d) {
   if (domain == cupti::kDomainRuntimeApi) {
     switch (cbid) {
@@ -1018,10 +1044,36 @@ void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, cons
       default: break;
     }
     if (d->callbackSite == cupti::kApiEnter) {
-      ++tls_runtime_launch;
+      const uint32_t bit = tls_runtime_depth < 32 ? 1u << tls_runtime_depth : 0;
+      ++tls_runtime_depth;
+      uintptr_t key = 0;
+      Handle kind = Handle::kStub;
+      if (d->functionParams != nullptr) RuntimeLaunchKey(cbid, d->functionParams, &key, &kind);
+      const FunctionInfo* fi = key == 0 ? nullptr : FindFunction(key, kind, d->symbolName);
+      if (bit != 0) tls_driver_launches_at[tls_runtime_depth - 1] = tls_driver_launches;
+      if (fi != nullptr && fi->layout_ok && bit != 0) {
+        ++tls_runtime_launch;
+        tls_runtime_counted |= bit;
+      }
       return;
     }
-    if (tls_runtime_launch > 0) --tls_runtime_launch;
+    if (tls_runtime_depth > 0) {
+      --tls_runtime_depth;
+      const uint32_t bit = tls_runtime_depth < 32 ? 1u << tls_runtime_depth : 0;
+      if (tls_runtime_counted & bit) {
+        tls_runtime_counted &= ~bit;
+        --tls_runtime_launch;
+      } else {
+        // Not readable here: the driver launch under it, if CUPTI reported one, was checked; else it is
+        // counted as a launch that was not scanned.
+        if (bit != 0 && tls_driver_launches == tls_driver_launches_at[tls_runtime_depth] && lg->kernels != nullptr &&
+            d->functionReturnValue != nullptr && *static_cast<const int*>(d->functionReturnValue) == 0) {
+          lg->kernels->launches.fetch_add(1, std::memory_order_relaxed);
+          lg->kernels->unscanned.fetch_add(1, std::memory_order_relaxed);
+        }
+        return;
+      }
+    }
     if (d->functionReturnValue == nullptr || *static_cast<const int*>(d->functionReturnValue) != 0) return;
     if (d->functionParams == nullptr) return;
     switch (cbid) {
@@ -1064,6 +1116,7 @@ void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, cons
   if (d->callbackSite != cupti::kApiExit || tls_runtime_launch > 0) return;
   if (d->functionReturnValue == nullptr || *static_cast<const int*>(d->functionReturnValue) != 0) return;
   if (d->functionParams == nullptr) return;
+  ++tls_driver_launches;
   switch (cbid) {
     case cupti::kCbidLaunchKernel: case cupti::kCbidLaunchKernelPtsz: {
       const auto* p = static_cast<const cupti::LaunchKernelParams*>(d->functionParams);

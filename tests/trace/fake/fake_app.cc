@@ -35,6 +35,7 @@ extern "C" int cuLaunchKernel(void*, unsigned, unsigned, unsigned, unsigned, uns
 extern "C" int cuLaunchKernelEx(const tmapgen::trace::cupti::LaunchConfig*, void*, void**, void**);
 extern "C" int cuGraphAddKernelNode_v2(void**, void*, const void*, size_t, const tmapgen::trace::cupti::KernelNodeParams*);
 extern "C" int cuMemAlloc_v2(uint64_t*, size_t);
+extern "C" int fake_runtime_launch(void* kernel, void** args);
 extern "C" int cuMemFree_v2(uint64_t);
 
 constexpr int kBf16 = 9, kF16 = 6, kF32 = 7;  // CUtensorMapDataType (cuda.h)
@@ -141,6 +142,10 @@ int main(int argc, char** argv) {
     int n = 5;
     void* sargs[2] = {&out, &n};
     for (int i = 0; i < 1000; ++i) cuLaunchKernel(small, 1, 1, 1, 32, 1, 1, 0, nullptr, sargs, nullptr);
+    // Runtime launches (<<<>>>): 10 that the runtime carries out through cuLaunchKernel (each checked once),
+    // and 1 of a kernel handle the driver does not know (not scanned).
+    for (int i = 0; i < 10; ++i) fake_runtime_launch(gemm, args);
+    fake_runtime_launch(reinterpret_cast<void*>(1), args);
     // A placeholder map over address 0 (an operand the kernel does not read): not a finding.
     {
       const size_t noffs[1] = {0}, nsizes[1] = {128};

@@ -30,7 +30,8 @@ namespace {
 using Dispatch = void (*)(c::CallbackDomain, c::CallbackId, const c::CallbackData*);
 Dispatch g_dispatch = nullptr;
 
-void Notify(c::CallbackId id, c::ApiCallbackSite site, const void* params, int* result, const char* symbol = nullptr) {
+void Notify(c::CallbackId id, c::ApiCallbackSite site, const void* params, int* result, const char* symbol = nullptr,
+            c::CallbackDomain domain = c::kDomainDriverApi) {
   if (g_dispatch == nullptr) return;
   c::CallbackData d{};
   d.callbackSite = site;
@@ -40,7 +41,7 @@ void Notify(c::CallbackId id, c::ApiCallbackSite site, const void* params, int* 
   d.functionReturnValue = result;
   d.context = reinterpret_cast<void*>(0x1);
   d.contextUid = 1;
-  g_dispatch(c::kDomainDriverApi, id, &d);
+  g_dispatch(domain, id, &d);
 }
 
 int Check(int dt, uint32_t rank, const void* addr, const uint64_t* dims, const uint64_t* strides, const uint32_t* box) {
@@ -175,10 +176,18 @@ __attribute__((visibility("default"))) int cuFuncGetParamInfo(void* f, size_t i,
   *size = ff->size[i];
   return 0;
 }
-__attribute__((visibility("default"))) int cuKernelGetParamInfo(void*, size_t, size_t*, size_t*) { return 400; }
+// Kernel handles (CUkernel) are the same fake functions here; handle 0x1 is one the driver does not know.
+__attribute__((visibility("default"))) int cuKernelGetParamInfo(void* k, size_t i, size_t* off, size_t* size) {
+  if (reinterpret_cast<uintptr_t>(k) == 1) return 400;  // CUDA_ERROR_INVALID_HANDLE
+  return cuFuncGetParamInfo(k, i, off, size);
+}
 __attribute__((visibility("default"))) int cuFuncGetName(const char** name, void* f) {
   *name = static_cast<const FakeFunction*>(f)->name;
   return 0;
+}
+__attribute__((visibility("default"))) int cuKernelGetName(const char** name, void* k) {
+  if (reinterpret_cast<uintptr_t>(k) == 1) return 400;
+  return cuFuncGetName(name, k);
 }
 __attribute__((visibility("default"))) int cuMemAlloc_v2(uint64_t* ptr, size_t size) {
   static uint64_t next = 0x7f0000000000, id = 100;
@@ -248,6 +257,18 @@ __attribute__((visibility("default"))) int cuLaunchKernelEx(const c::LaunchConfi
   Notify(c::kCbidLaunchKernelEx, c::kApiExit, &p, &r, static_cast<FakeFunction*>(f)->name);
   return r;
 }
+// The runtime's <<<>>> of CUDA 13 (__cudaLaunchKernel): reported in the runtime domain, and, as a runtime
+// may, carried out through the driver's cuLaunchKernel, which reports its own callbacks in between.
+__attribute__((visibility("default"))) int fake_runtime_launch(void* kernel, void** args) {
+  c::RtLaunchKernelParams p{kernel, {1, 1, 1}, {32, 1, 1}, args, 0, nullptr};
+  int r = 0;
+  const char* name = reinterpret_cast<uintptr_t>(kernel) == 1 ? "unknown" : static_cast<FakeFunction*>(kernel)->name;
+  Notify(c::kRtCbidLaunchKernelHandle, c::kApiEnter, &p, &r, name, c::kDomainRuntimeApi);
+  if (reinterpret_cast<uintptr_t>(kernel) != 1) r = cuLaunchKernel(kernel, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr);
+  Notify(c::kRtCbidLaunchKernelHandle, c::kApiExit, &p, &r, name, c::kDomainRuntimeApi);
+  return r;
+}
+
 __attribute__((visibility("default"))) int cuGraphAddKernelNode_v2(void** node, void* graph, const void* deps,
                                                                    size_t ndeps, const c::KernelNodeParams* np) {
   c::GraphAddKernelNodeParams p{node, graph, deps, ndeps, np};

@@ -15,6 +15,7 @@ namespace {
 c::CallbackFunc g_cb = nullptr;
 void* g_userdata = nullptr;
 uint8_t g_enabled[1024] = {};
+uint8_t g_enabled_rt[1024] = {};
 bool Busy() { const char* b = std::getenv("FAKE_CUPTI_BUSY"); return b != nullptr && std::strcmp(b, "1") == 0; }
 }  // namespace
 
@@ -38,7 +39,7 @@ __attribute__((visibility("default"))) int cuptiSubscribe_v2(c::SubscriberHandle
 __attribute__((visibility("default"))) int cuptiEnableCallback(uint32_t enable, c::SubscriberHandle, c::CallbackDomain d,
                                                              c::CallbackId id) {
   if ((d != c::kDomainDriverApi && d != c::kDomainRuntimeApi) || id >= 1024) return 1;  // CUPTI_ERROR_INVALID_PARAMETER
-  if (d == c::kDomainDriverApi) g_enabled[id] = enable ? 1 : 0;  // the fake driver reports driver calls only
+  (d == c::kDomainDriverApi ? g_enabled : g_enabled_rt)[id] = enable ? 1 : 0;
   return c::kSuccess;
 }
 __attribute__((visibility("default"))) int cuptiGetResultString(int r, const char** s) {
@@ -48,6 +49,6 @@ __attribute__((visibility("default"))) int cuptiGetResultString(int r, const cha
 // Not CUPTI: how the fake driver reaches the subscriber.
 __attribute__((visibility("default"))) void fake_cupti_dispatch(c::CallbackDomain d, c::CallbackId id,
                                                               const c::CallbackData* data) {
-  if (g_cb != nullptr && d == c::kDomainDriverApi && id < 1024 && g_enabled[id]) g_cb(g_userdata, d, id, data);
+  if (g_cb != nullptr && id < 1024 && (d == c::kDomainDriverApi ? g_enabled : g_enabled_rt)[id]) g_cb(g_userdata, d, id, data);
 }
 }
