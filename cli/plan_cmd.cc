@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/common_flags.h"
+#include "src/plan/plan_codegen.h"
 #include "src/plan/plan_render.h"
 #include "src/util/status.h"
 #include "src/util/strings.h"
@@ -38,7 +39,7 @@ const char* kConvHelp =
     "  --dtype T                           bf16 f16 tf32 e4m3 e5m2 s8 u8 (default bf16); --out-type T (default bf16)\n"
     "  --tile BMxBNxBK                     output pixels x output channels x channels of one tap (default 128x128x64)\n"
     "  --stages N|auto, --cluster MxN, --multicast b|none, --multicast-issue slice|leader, --swizzle S,\n"
-    "  --target T, --format text|json, --pretty\n"
+    "  --target T, --format text|json|cpp, --pretty, --namespace NS\n"
     "\nexit status: 0 valid plan, 1 invalid plan, 2 bad usage\n";
 
 const char* kPlanHelp =
@@ -69,7 +70,9 @@ const char* kPlanHelp =
     "  --target T                          sm_90a (wgmma) or an sm_100a-family target (tcgen05; modelled, not run)\n"
     "  --cta-group 1|2                     tcgen05: 2-CTA MMA over CTA pairs along M\n"
     "output:\n"
-    "  --format text|json                  (default text); --pretty indents the JSON\n"
+    "  --format text|json|cpp              (default text); --pretty indents the JSON; cpp: the generated header of a\n"
+    "                                      valid plan (every map's Encode() and constants, and namespace plan::)\n"
+    "  --namespace NS                      the generated header's namespace (default tmapgen_plan)\n"
     "\nexit status: 0 valid plan, 1 invalid plan, 2 bad usage\n";
 
 struct Flag {
@@ -86,7 +89,7 @@ const std::vector<Flag>& GemmFlags() {
       {"stages", true},      {"swizzle-a", true},   {"swizzle-b", true},  {"swizzle-cd", true},  {"warpgroups", true},
       {"no-epilogue", false}, {"cluster", true},    {"multicast", true},  {"multicast-issue", true},
       {"target", true},      {"cta-group", true},   {"format", true},     {"pretty", false},     {"help", false},
-      {"h", false},
+      {"h", false},          {"namespace", true},
   };
   return f;
 }
@@ -256,10 +259,12 @@ bool ParsePlanGemmArgs(const std::vector<std::string>& args, PlanGemmArgs* out, 
       r.cta_group = static_cast<int>(g);
     }
     else if (f == "format") {
-      if (v == "json") out->json = true;
-      else if (v == "text") out->json = false;
-      else return Fail(err, StrCat("--format: expected text or json, got \"", v, "\""));
+      out->json = v == "json";
+      out->cpp = v == "cpp";
+      if (v != "json" && v != "text" && v != "cpp")
+        return Fail(err, StrCat("--format: expected text, json or cpp, got \"", v, "\""));
     }
+    else if (f == "namespace") out->name_space = v;
     else if (f == "pretty") out->pretty = true;
   }
   if (out->help) return true;
@@ -283,6 +288,7 @@ const std::vector<Flag>& ConvFlags() {
       {"stride", true},   {"dilation", true}, {"dtype", true},     {"out-type", true}, {"tile", true},
       {"stages", true},   {"cluster", true}, {"multicast", true},  {"multicast-issue", true},
       {"swizzle", true},  {"target", true},  {"format", true},     {"pretty", false}, {"help", false},
+      {"namespace", true},
   };
   return f;
 }
@@ -411,10 +417,12 @@ bool ParsePlanConvArgs(const std::vector<std::string>& args, PlanConvArgs* out, 
                                 tmapgen::AcceptedNames(static_cast<Target*>(nullptr))));
     }
     else if (f == "format") {
-      if (v == "json") out->json = true;
-      else if (v == "text") out->json = false;
-      else return Fail(err, StrCat("--format: expected text or json, got \"", v, "\""));
+      out->json = v == "json";
+      out->cpp = v == "cpp";
+      if (v != "json" && v != "text" && v != "cpp")
+        return Fail(err, StrCat("--format: expected text, json or cpp, got \"", v, "\""));
     }
+    else if (f == "namespace") out->name_space = v;
     else if (f == "pretty") out->pretty = true;
   }
   if (out->help) return true;
@@ -448,6 +456,15 @@ int RunPlanCommandTo(const std::vector<std::string>& args_in, std::string* out, 
     }
     plan::ConvPlan p;
     plan::RunConvPlan(c.request, &p);
+    if (c.cpp) {
+      std::string h, why;
+      if (!plan::GenerateConvHeader(p, c.name_space, &h, &why)) {
+        *err += plan::RenderConvText(p) + StrCat("tmapgen: plan conv: ", why, "\n");
+        return 1;
+      }
+      *out += h;
+      return 0;
+    }
     *out += c.json ? plan::RenderConvJson(p, c.pretty) : plan::RenderConvText(p);
     return p.valid ? 0 : 1;
   }
@@ -469,6 +486,15 @@ int RunPlanCommandTo(const std::vector<std::string>& args_in, std::string* out, 
   }
   plan::GemmPlan p;
   plan::RunGemmPlan(a.request, &p);
+  if (a.cpp) {
+    std::string h, why;
+    if (!plan::GeneratePlanHeader(p, a.name_space, &h, &why)) {
+      *err += plan::RenderGemmText(p) + StrCat("tmapgen: plan gemm: ", why, "\n");
+      return 1;
+    }
+    *out += h;
+    return 0;
+  }
   *out += a.json ? plan::RenderGemmJson(p, a.pretty) : plan::RenderGemmText(p);
   return p.valid ? 0 : 1;
 }

@@ -26,6 +26,8 @@ namespace tmapgen::cli {
 struct PlanGemmArgs {
   plan::GemmRequest request;
   bool json = false;
+  bool cpp = false;             // --format cpp: the generated header
+  std::string name_space;
   bool pretty = false;
   bool help = false;
 };
@@ -36,6 +38,8 @@ bool ParsePlanGemmArgs(const std::vector<std::string>& args, PlanGemmArgs* out, 
 struct PlanConvArgs {
   plan::ConvRequest request;
   bool json = false;
+  bool cpp = false;
+  std::string name_space;
   bool pretty = false;
   bool help = false;
 };

@@ -54,5 +54,18 @@ TEST(PlanCmd, JsonFormat) {
   EXPECT_GT(std::count(out.begin(), out.end(), '\n'), 10);
 }
 
+TEST(PlanCmd, HeaderFormat) {
+  std::string out, err;
+  EXPECT_EQ(RunPlan({"gemm", "--format", "cpp", "--namespace", "my_gemm"}, &out, &err), 0) << err;
+  EXPECT_NE(out.find("namespace my_gemm {"), std::string::npos);
+  EXPECT_NE(out.find("constexpr unsigned kExpectTx[1] = {32768u};"), std::string::npos);  // CUTLASS TmaTransactionBytes
+  // An invalid plan generates nothing: exit 1, the report on standard error.
+  EXPECT_EQ(RunPlan({"gemm", "--k", "4100", "--format", "cpp"}, &out, &err), 1);
+  EXPECT_TRUE(out.empty());
+  EXPECT_NE(err.find("global-stride-align-16"), std::string::npos);
+  EXPECT_EQ(RunPlan({"conv", "--format", "cpp"}, &out, &err), 0) << err;
+  EXPECT_NE(out.find("kTapOffsets[9][3]"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tmapgen::cli

@@ -1,0 +1,217 @@
+// plan_codegen.cc: the generated header of a plan (plan_codegen.h).
+#include "src/plan/plan_codegen.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "src/codegen/codegen.h"
+#include "src/util/strings.h"
+
+namespace tmapgen::plan {
+
+namespace {
+
+std::string U(uint64_t v) { return StrCat(v, "u"); }
+std::string Ull(uint64_t v) { return StrCat("0x", absl::Hex(v), "ull"); }
+
+template <typename T, typename F>
+std::string List(const std::vector<T>& v, F f) {
+  std::string o = "{";
+  for (size_t i = 0; i < v.size(); ++i) StrAppend(&o, i ? ", " : "", f(v[i]));
+  return o + "}";
+}
+
+void DescBlock(const GemmPlan& p, const OperandPlan& o, uint64_t stride, std::string* s) {
+  const std::string n = o.name;
+  StrAppend(s, "// ", n, ": ", desc::Name(o.type), " ", desc::Name(o.major), "-major, swizzle ", desc::Name(o.swizzle),
+            ", LBO ", o.facts.lbo, " B, SBO ", o.facts.sbo, " B. Entry i = ",
+            n == "A" && p.arch == desc::DescArch::kWgmma ? "m64 slice x kKSteps + K step" : "K step",
+            ", for stage 0 at smem base 0 with the start field clear;\n// Desc", n,
+            "() adds the start address (the field is 14 bits of 16-byte units).\n");
+  StrAppend(s, "constexpr unsigned kNumDesc", n, " = ", U(o.steps.size()), ";\n");
+  StrAppend(s, "constexpr unsigned long long kDesc", n, "[", o.steps.size(), "] = ",
+            List(o.steps, [](const KStepDesc& k) { return Ull(k.desc.bits() & ~uint64_t{0x3FFF}); }), ";\n");
+  StrAppend(s, "constexpr unsigned kDesc", n, "Start[", o.steps.size(), "] = ",
+            List(o.steps, [](const KStepDesc& k) { return U(k.start_offset); }), ";  // bytes from the smem base\n");
+  StrAppend(s, "TMAPGEN_GEN_HD constexpr unsigned long long Desc", n,
+            "(unsigned smem_base, unsigned stage, unsigned i) {\n  return kDesc", n,
+            "[i] | (((static_cast<unsigned long long>(smem_base) + kDesc", n, "Start[i] + 1ull * stage * ", U(stride),
+            ") >> 4) & 0x3FFFull);\n}\n");
+}
+
+}  // namespace
+
+bool GeneratePlanHeader(const GemmPlan& p, const std::string& name_space, std::string* out, std::string* err) {
+  if (!p.valid) {
+    *err = "the plan is invalid: nothing generated (tmapgen plan ... shows why)";
+    return false;
+  }
+  codegen::Input in;
+  for (const PlannedMap& m : p.maps) in.specs.push_back(m.spec);
+  codegen::Options opt;
+  opt.name_space = name_space.empty() ? "tmapgen_plan" : name_space;
+  opt.sources = {"tmapgen plan"};
+  codegen::Plan cp;
+  if (!codegen::MakePlan(in, opt, &cp, err)) return false;
+  if (!cp.valid) {
+    *err = codegen::RenderRejection(cp);
+    return false;
+  }
+  std::string h = codegen::GenerateCpp(cp, opt);
+  const size_t guard_end = h.rfind("#endif");
+  if (guard_end == std::string::npos) {
+    *err = "the generated maps have no header guard";
+    return false;
+  }
+  const std::string tail = h.substr(guard_end);
+  h.resize(guard_end);
+
+  const GemmRequest& r = p.request;
+  const uint32_t ctas = static_cast<uint32_t>(p.ctas.size());
+  size_t max_copies = 1;
+  for (const CtaPlan& c : p.ctas) max_copies = std::max(max_copies, c.copies.size());
+  auto offset_of = [&](const std::string& name) -> uint64_t {
+    for (const SmemBuffer& b : p.smem)
+      if (b.name == name) return b.offset;
+    return 0;
+  };
+  std::string s;
+  StrAppend(&s, "\n// ---- the plan (tmapgen plan; docs/plan.md): every constant a kernel needs, checked together.\n");
+  StrAppend(&s, "namespace ", cp.name_space, " {\nnamespace plan {\n");
+  StrAppend(&s, "// Problem and tile.\nconstexpr unsigned long long kM = ", r.m, "ull, kN = ", r.n, "ull, kK = ", r.k, "ull;\n");
+  StrAppend(&s, "constexpr unsigned kBM = ", U(r.bm), ", kBN = ", U(r.bn), ", kBK = ", U(r.bk), ";\n");
+  StrAppend(&s, "constexpr unsigned kClusterM = ", U(r.cluster_m), ", kClusterN = ", U(r.cluster_n),
+            ", kClusterSize = ", U(ctas), ", kCtaGroup = ", U(static_cast<uint64_t>(r.cta_group)), ";\n");
+  StrAppend(&s, "constexpr unsigned long long kTilesM = ", p.edges.tiles_m, "ull, kTilesN = ", p.edges.tiles_n,
+            "ull, kKTiles = ", p.edges.k_tiles, "ull;  // grid: ", p.edges.grid_m, " x ", p.edges.grid_n, " CTAs\n");
+  StrAppend(&s, "\n// Shared memory: offsets from a base aligned to kSmemBaseAlignment (declare the dynamic shared memory\n"
+                "// __align__(", std::max(p.a.repeat, p.b.repeat), ") and launch with kSmemBytes).\n");
+  StrAppend(&s, "constexpr unsigned kStages = ", U(p.stages), ";  // the largest count that fits: ", p.max_stages, "\n");
+  StrAppend(&s, "constexpr unsigned kSmemBytes = ", U(p.smem_total), ";  // of ", p.smem_limit, " per block on ",
+            Name(r.target), "\n");
+  StrAppend(&s, "constexpr unsigned kSmemBaseAlignment = ", U(std::max(p.a.repeat, p.b.repeat)), ";\n");
+  StrAppend(&s, "constexpr unsigned kSmemA = ", U(offset_of("A[0]")), ", kSmemAStageStride = ", U(p.a_stage_stride),
+            ", kSmemAStageBytes = ", U(p.a.stage_bytes), ";  // CuTe: ", p.a.cute_swizzle, "\n");
+  StrAppend(&s, "constexpr unsigned kSmemB = ", U(offset_of("B[0]")), ", kSmemBStageStride = ", U(p.b_stage_stride),
+            ", kSmemBStageBytes = ", U(p.b.stage_bytes), ";  // CuTe: ", p.b.cute_swizzle, "\n");
+  StrAppend(&s, "constexpr char kCuteLayoutA[] = \"", p.a.cute_swizzle, "\";\nconstexpr char kCuteLayoutB[] = \"",
+            p.b.cute_swizzle, "\";\n");
+  if (p.d_map >= 0) StrAppend(&s, "constexpr unsigned kSmemD = ", U(offset_of("D")), ";\n");
+  if (p.c_map >= 0) StrAppend(&s, "constexpr unsigned kSmemC = ", U(offset_of("C")), ";\n");
+  StrAppend(&s, "constexpr unsigned kFullBarrier = ", U(offset_of("full_barrier[0]")), ", kEmptyBarrier = ",
+            U(offset_of("empty_barrier[0]")), ", kBarrierBytes = 8u;  // one per stage each\n");
+  if (p.arch == desc::DescArch::kTcgen05)
+    StrAppend(&s, "constexpr unsigned kTmemFullBarrier = ", U(offset_of("tmem_full_barrier")), ", kTmemAddress = ",
+              U(offset_of("tmem_address")), ";\n");
+  StrAppend(&s, "TMAPGEN_GEN_HD constexpr unsigned SmemA(unsigned stage) { return kSmemA + stage * kSmemAStageStride; }\n"
+                "TMAPGEN_GEN_HD constexpr unsigned SmemB(unsigned stage) { return kSmemB + stage * kSmemBStageStride; }\n"
+                "TMAPGEN_GEN_HD constexpr unsigned FullBarrier(unsigned stage) { return kFullBarrier + 8u * stage; }\n"
+                "TMAPGEN_GEN_HD constexpr unsigned EmptyBarrier(unsigned stage) { return kEmptyBarrier + 8u * stage; }\n");
+
+  StrAppend(&s, "\n// Maps, in the order of this header's map namespaces (each has Encode(), kMap, ...).\nenum MapId : unsigned {");
+  for (size_t i = 0; i < cp.maps.size(); ++i) StrAppend(&s, i ? ", " : " ", "kMap_", cp.maps[i].ident, " = ", i, "u");
+  StrAppend(&s, " };\n");
+  StrAppend(&s, "// Triton TensorDescriptor block_shape of each map (outermost first: the map's box reversed; im2col: 0).\n");
+  for (size_t i = 0; i < cp.maps.size(); ++i) {
+    const TensorMapSpec& m = cp.maps[i].spec;
+    std::vector<uint32_t> bs;
+    for (uint32_t d = m.rank; d-- > 0;) bs.push_back(m.mode == Mode::kTiled ? m.box_dim[d] : 0);
+    StrAppend(&s, "constexpr unsigned kTritonBlockShape_", cp.maps[i].ident, "[", m.rank, "] = ",
+              List(bs, [](uint32_t v) { return U(v); }), ";\n");
+  }
+
+  StrAppend(&s, "\n// Per CTA of the cluster (index = %cluster_ctarank = x + y * kClusterM) and per stage. One copy:\n"
+                "// map, slab, coordinate offsets from the tile origin (contiguous dimension, strided dimension), shared\n"
+                "// memory offset from the stage's buffer, bytes, .multicast::cluster ctaMask (0: none), and whether it\n"
+                "// signals the CTA pair's even CTA (.cta_group::2).\n");
+  StrAppend(&s, "struct Copy {\n  unsigned map, slab, coord0, coord1, smem_offset, bytes, mask;\n  bool to_leader_barrier;\n};\n");
+  StrAppend(&s, "constexpr unsigned kMaxCopies = ", U(max_copies), ";\n");
+  StrAppend(&s, "constexpr unsigned kNumCopies[", ctas, "] = ",
+            List(p.ctas, [](const CtaPlan& c) { return U(c.copies.size()); }), ";\n");
+  StrAppend(&s, "constexpr Copy kCopies[", ctas, "][", max_copies, "] = {\n");
+  for (const CtaPlan& c : p.ctas) {
+    StrAppend(&s, "    {");
+    for (size_t i = 0; i < c.copies.size(); ++i) {
+      const PlannedCopy& pc = c.copies[i];
+      StrAppend(&s, i ? ", " : "", "{", U(pc.map), ", ", U(pc.slab), ", ", U(pc.coord0_offset), ", ", U(pc.coord1_offset), ", ",
+                U(pc.smem_offset), ", ", U(pc.bytes), ", ", U(pc.mask), ", ", pc.to_leader_barrier ? "true" : "false", "}");
+    }
+    StrAppend(&s, "},\n");
+  }
+  StrAppend(&s, "};\n");
+  StrAppend(&s, "// What each CTA's full barrier is armed with per stage (mbarrier.arrive.expect_tx), and the arrival counts\n"
+                "// its barriers are initialised with; its consumers arrive on the empty barrier of every CTA in kReleaseMask.\n");
+  StrAppend(&s, "constexpr unsigned kExpectTx[", ctas, "] = ", List(p.ctas, [](const CtaPlan& c) { return U(c.expect_tx); }),
+            ";\n");
+  StrAppend(&s, "constexpr unsigned kFullArrivals[", ctas, "] = ",
+            List(p.ctas, [](const CtaPlan& c) { return U(c.full_arrivals); }), ";\n");
+  StrAppend(&s, "constexpr unsigned kEmptyArrivals[", ctas, "] = ",
+            List(p.ctas, [](const CtaPlan& c) { return U(c.empty_arrivals); }), ";  // per consumer ",
+            p.arch == desc::DescArch::kWgmma ? "warpgroup (one elected thread each)" : "MMA thread", "\n");
+  StrAppend(&s, "constexpr unsigned kReleaseMask[", ctas, "] = ",
+            List(p.ctas, [](const CtaPlan& c) { return U(c.release_mask); }), ";\n");
+  StrAppend(&s, "constexpr unsigned kStageBytes = ", U(p.stage_bytes), ";  // A + B of one stage, as every CTA receives it\n");
+  if (!p.epilogue_copies.empty()) {
+    StrAppend(&s, "constexpr unsigned kNumEpilogueCopies = ", U(p.epilogue_copies.size()), ";\n");
+    StrAppend(&s, "constexpr Copy kEpilogueCopies[", p.epilogue_copies.size(), "] = ",
+              List(p.epilogue_copies,
+                   [](const PlannedCopy& pc) {
+                     return StrCat("{", U(pc.map), ", ", U(pc.slab), ", ", U(pc.coord0_offset), ", ", U(pc.coord1_offset), ", ",
+                                   U(pc.smem_offset), ", ", U(pc.bytes), ", 0u, false}");
+                   }),
+              ";  // from kSmemD, a bulk group\n");
+  }
+
+  StrAppend(&s, "\n// Matrix descriptors (", desc::Name(p.arch), ").\nconstexpr unsigned kKSteps = ", U(p.mma.k_steps), ";\n");
+  DescBlock(p, p.a, p.a_stage_stride, &s);
+  DescBlock(p, p.b, p.b_stage_stride, &s);
+  StrAppend(&s, "\n// The MMA: ", p.mma.instruction, "\n");
+  StrAppend(&s, "constexpr char kMmaInstruction[] = \"", p.mma.instruction, "\";\n");
+  StrAppend(&s, "constexpr unsigned kMmaM = ", U(p.mma.m), ", kMmaN = ", U(p.mma.n), ", kMmaK = ", U(p.mma.k), ";\n");
+  if (p.arch == desc::DescArch::kWgmma)
+    StrAppend(&s, "constexpr unsigned kConsumerWarpgroups = ", U(p.mma.warpgroups), ", kRowsPerWarpgroup = ",
+              U(p.mma.rows_per_warpgroup), ", kMmaPerKStep = ", U(p.mma.per_k_step), ";\nconstexpr bool kTransA = ",
+              p.mma.trans_a ? "true" : "false", ", kTransB = ", p.mma.trans_b ? "true" : "false", ";\n");
+  else
+    StrAppend(&s, "constexpr unsigned kIdesc = 0x", absl::Hex(p.mma.idesc), "u;  // tcgen05 instruction descriptor (modelled, not run)\n");
+
+  StrAppend(&s, "\n// What the plan checked, kept true by the build.\n");
+  StrAppend(&s, "static_assert(kSmemAStageBytes + kSmemBStageBytes == kStageBytes, \"the stage is A + B\");\n");
+  StrAppend(&s, "static_assert(kSmemBytes <= ", U(p.smem_limit), ", \"the layout fits the target's shared memory\");\n");
+  StrAppend(&s, "static_assert(kSmemAStageStride % ", U(p.a.repeat), " == 0u && kSmemBStageStride % ", U(p.b.repeat),
+            " == 0u, \"every stage stays on its swizzle repeat (descriptor base offset 0)\");\n");
+  if (r.cta_group == 1)
+    StrAppend(&s, "static_assert(kExpectTx[0] == kStageBytes, \"every CTA's barrier expects the whole stage\");\n");
+  else
+    StrAppend(&s, "static_assert(kExpectTx[0] == 2u * kStageBytes, \"the pair's even CTA expects both CTAs' bytes\");\n");
+  StrAppend(&s, "}  // namespace plan\n}  // namespace ", cp.name_space, "\n\n");
+  *out = h + s + tail;
+  return true;
+}
+
+bool GenerateConvHeader(const ConvPlan& p, const std::string& name_space, std::string* out, std::string* err) {
+  std::string h;
+  if (!GeneratePlanHeader(p.gemm, name_space, &h, err)) return false;
+  const ConvRequest& r = p.request;
+  const size_t guard_end = h.rfind("#endif");
+  const std::string tail = h.substr(guard_end);
+  h.resize(guard_end);
+  const std::string ns = name_space.empty() ? "tmapgen_plan" : codegen::SanitizeIdentifier(name_space, "tmapgen_plan");
+  std::string s = StrCat("// ---- the convolution: output size, the taps' im2col offsets (W, H, D) in the K loop's order.\n",
+                         "namespace ", ns, " {\nnamespace conv {\n");
+  StrAppend(&s, "constexpr unsigned kSpatial = ", U(static_cast<uint64_t>(r.spatial)), ";\n");
+  StrAppend(&s, "constexpr unsigned long long kOutQ = ", p.out[0], "ull, kOutP = ", p.out[1], "ull, kOutO = ", p.out[2], "ull;\n");
+  StrAppend(&s, "constexpr unsigned kStrideW = ", U(r.stride[0]), ", kStrideH = ", U(r.stride[1]), ", kStrideD = ", U(r.stride[2]),
+            ";\nconstexpr unsigned kPadW = ", U(r.pad[0]), ", kPadH = ", U(r.pad[1]), ", kPadD = ", U(r.pad[2]), ";\n");
+  StrAppend(&s, "constexpr unsigned kChannelBlocks = ", U(p.channel_blocks), ", kNumTaps = ", U(p.taps.size()), ";\n");
+  StrAppend(&s, "// K tile j: tap j / kChannelBlocks, channels from (j % kChannelBlocks) * kBK.\n");
+  StrAppend(&s, "constexpr unsigned short kTapOffsets[", p.taps.size(), "][3] = {");
+  for (size_t i = 0; i < p.taps.size(); ++i)
+    StrAppend(&s, i ? ", " : "", "{", p.taps[i].offsets[0], ", ", p.taps[i].offsets[1], ", ", p.taps[i].offsets[2], "}");
+  StrAppend(&s, "};\n// ", p.origin, "\n}  // namespace conv\n}  // namespace ", ns, "\n\n");
+  *out = h + s + tail;
+  return true;
+}
+
+}  // namespace tmapgen::plan

@@ -1,0 +1,27 @@
+// plan_codegen.h: one C++ header from a valid GEMM (or convolution) plan: every map through the codegen machinery
+// (src/codegen/codegen.h: validated constants, Encode(), the offline 128 bytes) and a `plan` namespace with every
+// constant a kernel needs (docs/plan.md, "The generated header").
+//
+// Contract
+// - GeneratePlanHeader() returns false (and *err) for an invalid plan or one the codegen machinery refuses;
+//   otherwise *out is the header. Deterministic; no I/O.
+// - The plan namespace holds only constexpr data and TMAPGEN_GEN_HD constexpr functions (usable on the host,
+//   in device code and under NVRTC); static_asserts guard the relations the plan checked (the stage bytes
+//   equal what each CTA's barrier expects, the layout fits the target).
+#ifndef TMAPGEN_SRC_PLAN_PLAN_CODEGEN_H_
+#define TMAPGEN_SRC_PLAN_PLAN_CODEGEN_H_
+
+#include <string>
+
+#include "src/plan/conv_plan.h"
+#include "src/plan/gemm_plan.h"
+
+namespace tmapgen::plan {
+
+bool GeneratePlanHeader(const GemmPlan& p, const std::string& name_space, std::string* out, std::string* err);
+// The same with the convolution's taps and tile origin added.
+bool GenerateConvHeader(const ConvPlan& p, const std::string& name_space, std::string* out, std::string* err);
+
+}  // namespace tmapgen::plan
+
+#endif  // TMAPGEN_SRC_PLAN_PLAN_CODEGEN_H_
