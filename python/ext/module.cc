@@ -18,6 +18,7 @@ void BindBulk(nanobind::module_& m);
 void BindDlpack(nanobind::module_& m);
 void BindDesc(nanobind::module_& m);
 void BindBlob(nanobind::module_& m);
+void BindPlan(nanobind::module_& m);
 }  // namespace tmapgen::py
 
 NB_MODULE(_tmapgen, m) {
@@ -30,4 +31,5 @@ NB_MODULE(_tmapgen, m) {
   tmapgen::py::BindDlpack(m);
   tmapgen::py::BindDesc(m);
   tmapgen::py::BindBlob(m);
+  tmapgen::py::BindPlan(m);
 }

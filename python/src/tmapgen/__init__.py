@@ -11,6 +11,7 @@ Specs:        TensorMapSpec, for_tensor (torch, cupy, jax, numpy: DLPack or __cu
 Validation:   validate -> Report, validate_many -> ReportList
 Descriptors:  wgmma_desc, tcgen05_desc, decode_desc, check_desc -> DescReport; idesc, decode_idesc -> IdescReport
 Blobs:        decode(bytes) -> DecodedMap; encode(spec) -> MapBytes (the 128 bytes, offline)
+Plans:        plan_gemm, plan_conv -> dict (every map, smem, barrier count and descriptor of a tile; docs/plan.md)
 Errors:       SpecError (a ValueError) for a malformed spec or argument; an invalid spec is a Report with
               valid=False, and encode() of one raises InvalidMapError (a SpecError) naming the broken rules
 
@@ -39,6 +40,7 @@ from ._tmapgen import (  # noqa: E402
 )
 from ._tmapgen import DecodedMap, MapField, UnexplainedBit, decode  # noqa: E402
 from ._blob import InvalidMapError, MapBytes, encode  # noqa: E402
+from ._plan import plan_conv, plan_gemm  # noqa: E402
 
 __all__ = [
     "Diagnostic",
@@ -56,6 +58,8 @@ __all__ = [
     "UnexplainedBit",
     "decode",
     "encode",
+    "plan_conv",
+    "plan_gemm",
     "__version__",
     "DescDiagnostic",
     "DescField",
