@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/common_flags.h"
+#include "src/ops/plan.h"
 #include "src/plan/plan_codegen.h"
 #include "src/plan/plan_render.h"
 #include "src/util/status.h"
@@ -454,8 +455,12 @@ int RunPlanCommandTo(const std::vector<std::string>& args_in, std::string* out, 
       *out += kConvHelp;
       return 0;
     }
-    plan::ConvPlan p;
-    plan::RunConvPlan(c.request, &p);
+    absl::StatusOr<plan::ConvPlan> got = ops::RunPlanConv(c.request);
+    if (!got.ok()) {
+      *err += StrCat("tmapgen: plan conv: --", StatusMessage(got.status()), "\n", HelpHint("plan"));
+      return 2;
+    }
+    const plan::ConvPlan& p = *got;
     if (c.cpp) {
       std::string h, why;
       if (!plan::GenerateConvHeader(p, c.name_space, &h, &why)) {
@@ -484,8 +489,12 @@ int RunPlanCommandTo(const std::vector<std::string>& args_in, std::string* out, 
     *out += kPlanHelp;
     return 0;
   }
-  plan::GemmPlan p;
-  plan::RunGemmPlan(a.request, &p);
+  absl::StatusOr<plan::GemmPlan> got = ops::RunPlanGemm(a.request);
+  if (!got.ok()) {
+    *err += StrCat("tmapgen: plan gemm: --", StatusMessage(got.status()), "\n", HelpHint("plan"));
+    return 2;
+  }
+  const plan::GemmPlan& p = *got;
   if (a.cpp) {
     std::string h, why;
     if (!plan::GeneratePlanHeader(p, a.name_space, &h, &why)) {

@@ -1,8 +1,7 @@
 // py_plan.cc: tmapgen.plan_gemm / plan_conv (python/src/tmapgen/_plan.py wraps these private functions).
 //
 // The Python arguments become the request values of src/plan (GemmRequest, ConvRequest), which the command line
-// (`tmapgen plan gemm|conv`) fills from its flags; the same CheckGemmRequest/RunGemmPlan and renderers answer
-// both, so the JSON and text reports are the command line's. Malformed arguments raise SpecError naming the
+// (`tmapgen plan gemm|conv`) fills from its flags; the same runners (src/ops/plan.h) and renderers answer both, so the JSON and text reports are the command line's. Malformed arguments raise SpecError naming the
 // Python argument.
 #include <nanobind/stl/string.h>
 
@@ -10,6 +9,7 @@
 #include <type_traits>
 
 #include "python/ext/py_errors.h"
+#include "src/ops/plan.h"
 #include "src/plan/conv_plan.h"
 #include "src/plan/gemm_plan.h"
 #include "src/plan/plan_render.h"
@@ -114,10 +114,9 @@ std::string PlanGemm(uint64_t m, uint64_t n, uint64_t k, const std::string& a_ty
   SwizzleArg(swizzle_cd, "swizzle_cd", &r.has_swizzle_cd, &r.swizzle_cd);
   r.math_warpgroups = warpgroups;
   r.epilogue = epilogue;
-  Check(plan::CheckGemmRequest(r));
-  plan::GemmPlan p;
-  plan::RunGemmPlan(r, &p);
-  return format == "text" ? plan::RenderGemmText(p) : plan::RenderGemmJson(p, false);
+  absl::StatusOr<plan::GemmPlan> p = ops::RunPlanGemm(r);
+  Check(p.status());
+  return format == "text" ? plan::RenderGemmText(*p) : plan::RenderGemmJson(*p, false);
 }
 
 std::string PlanConv(int spatial, uint64_t n, uint64_t c, uint64_t k, uint64_t w, uint64_t h, uint64_t d, uint32_t s,
@@ -149,10 +148,9 @@ std::string PlanConv(int spatial, uint64_t n, uint64_t c, uint64_t k, uint64_t w
   r.mcast_issue = IssueArg(multicast_issue);
   r.target = TargetArg(target);
   SwizzleArg(swizzle, "swizzle", &r.has_swizzle, &r.swizzle);
-  Check(plan::CheckConvRequest(r));
-  plan::ConvPlan p;
-  plan::RunConvPlan(r, &p);
-  return format == "text" ? plan::RenderConvText(p) : plan::RenderConvJson(p, false);
+  absl::StatusOr<plan::ConvPlan> p = ops::RunPlanConv(r);
+  Check(p.status());
+  return format == "text" ? plan::RenderConvText(*p) : plan::RenderConvJson(*p, false);
 }
 
 }  // namespace
