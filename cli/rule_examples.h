@@ -1,10 +1,11 @@
-// rule_examples.h: one example per rule, for `tmapgen rules ID` / `tmapgen explain ID`: the arguments of a
-// tmapgen command that trips the rule, and what the rule says about it.
+// rule_examples.h: the example of a rule, for `tmapgen rules ID` / `tmapgen explain ID`: the arguments of a
+// tmapgen command that trips the rule (the rule's row of the catalogue, src/tmap/rule_catalogue.h, holds
+// them as data), run here to show what the rule says about it.
 //
 // Contract
-// - Every rule of both tables (src/tmap/rule.h, src/desc/desc_rules.h) has an entry; an empty command means
-//   the rule cannot be reached from the command line (the entry's comment says why). tests/cli prove that
-//   each command trips its rule.
+// - Every row of the catalogue has an example field; an empty command means the rule cannot be reached from
+//   the command line (the row's comment says why) or is retired. tests/cli prove that each command trips its
+//   rule.
 // - Tensor-map examples are build commands (`tmapgen ARGS`); descriptor examples start with `desc` or `idesc`.
 //   Arguments are separated by spaces; an inline JSON spec (a --for-map value) contains none.
 // - RunExample() runs the example in this process (no subprocess, no GPU, no file) and returns the

@@ -10,6 +10,7 @@
 #include "src/desc/desc_rules.h"
 #include "src/json/json_writer.h"
 #include "src/tmap/rule.h"
+#include "src/tmap/rule_catalogue.h"
 #include "src/util/strings.h"
 #include "src/util/suggest.h"
 #include "src/util/text_util.h"
@@ -22,12 +23,15 @@ const char* kUsage =
     "       tmapgen rules ID [--format text|json]    one rule: statement, source, an example\n"
     "       tmapgen explain ID [--format text|json]  the same\n";
 
-// One rule of either table, as the listing shows it.
+// One row of the catalogue, as the listing shows it: an active rule with its table's scope (modes and
+// per_target for tensor-map rules, the scope for descriptor rules), or a retired id.
 struct RuleView {
   std::string_view id, family, severity, field, summary, source, scope;
   uint8_t modes = 0;
   bool per_target = false;
   bool tensor_map = true;
+  const RuleEntry* entry = nullptr;
+  bool retired() const { return entry->state == RuleState::kRetired; }
 };
 
 std::string_view ScopeName(uint8_t scope) {
@@ -40,34 +44,37 @@ std::string_view ScopeName(uint8_t scope) {
   }
 }
 
+// Every row of the catalogue: the active rules in catalogue order (tensor-map rules first, as their tables run
+// them), then the retired ids. The tables follow the catalogue's order (static_asserts in rules.cc and
+// desc_rules.cc), so the i-th active row of a family is row i of its table.
 std::vector<RuleView> AllRules() {
-  std::vector<RuleView> out;
-  for (int i = 0; i < NumRules(); ++i) {
-    const Rule& r = Rules()[i];
+  std::vector<RuleView> out, retired;
+  int tmap = 0, desc = 0;
+  for (int i = 0; i < NumCatalogueEntries(); ++i) {
+    const RuleEntry& e = RuleCatalogue()[i];
     RuleView v;
-    v.id = r.id;
-    v.family = "tensor-map";
-    v.severity = Name(r.severity);
-    v.field = r.field;
-    v.summary = r.summary;
-    v.source = r.source;
-    v.modes = r.modes;
-    v.per_target = r.per_target;
+    v.entry = &e;
+    v.id = e.id;
+    v.tensor_map = e.family == RuleFamily::kTensorMap;
+    v.family = v.tensor_map ? "tensor-map" : "descriptor";
+    v.severity = Name(e.severity);
+    v.field = e.field;
+    v.summary = e.statement;
+    v.source = e.source;
+    if (e.state == RuleState::kRetired) {
+      retired.push_back(v);
+      continue;
+    }
+    if (v.tensor_map) {
+      const Rule& r = Rules()[tmap++];
+      v.modes = r.modes;
+      v.per_target = r.per_target;
+    } else {
+      v.scope = ScopeName(desc::DescRules()[desc++].scope);
+    }
     out.push_back(v);
   }
-  for (int i = 0; i < desc::NumDescRules(); ++i) {
-    const desc::DescRule& r = desc::DescRules()[i];
-    RuleView v;
-    v.id = r.id;
-    v.family = "descriptor";
-    v.severity = Name(r.severity);
-    v.field = r.field;
-    v.summary = r.summary;
-    v.source = r.source;
-    v.scope = ScopeName(r.scope);
-    v.tensor_map = false;
-    out.push_back(v);
-  }
+  out.insert(out.end(), retired.begin(), retired.end());
   return out;
 }
 
@@ -81,7 +88,16 @@ std::string AppliesTo(const RuleView& r) {
   return StrCat("tensor-map rule, ", modes, r.per_target ? ", checked per target" : "");
 }
 
+// A retired id: what it was (severity, field, statement, source) and what it became.
+void WriteRetired(const RuleView& r, json::Writer* w) {
+  w->Key("id").String(r.id).Key("family").String(r.family).Key("state").String("retired");
+  w->Key("severity").String(r.severity).Key("field").String(r.field).Key("summary").String(r.summary);
+  w->Key("source").String(r.source).Key("replaced_by").String(r.entry->replaced_by);
+  w->Key("became").String(r.entry->became);
+}
+
 void WriteRule(const RuleView& r, json::Writer* w) {
+  if (r.retired()) return WriteRetired(r, w);
   w->Key("id").String(r.id).Key("family").String(r.family).Key("severity").String(r.severity).Key("field").String(r.field);
   if (r.tensor_map) {
     w->Key("modes").BeginArray();
@@ -159,9 +175,19 @@ int RunRulesCommandTo(const std::vector<std::string>& args, std::string* out, st
     }
     std::string_view family;
     for (const RuleView& r : rules) {
-      if (r.family != family) {
-        family = r.family;
-        *out += StrCat(c.bold(), r.tensor_map ? "tensor-map rules" : "descriptor rules (desc-*, map-*, idesc-*)", c.off(), "\n");
+      const std::string_view heading = r.retired() ? "retired" : r.family;
+      if (heading != family) {
+        family = heading;
+        *out += StrCat(c.bold(),
+                       r.retired()      ? "retired rule ids (never reused; tmapgen explain ID says what each became)"
+                       : r.tensor_map ? "tensor-map rules"
+                                      : "descriptor rules (desc-*, map-*, idesc-*)",
+                       c.off(), "\n");
+      }
+      if (r.retired()) {
+        *out += StrCat(Pad(r.id, 34), " ", Pad("retired", 8), " ", r.entry->became, "\n", std::string(44, ' '), c.dim(),
+                       "replaced by: ", r.entry->replaced_by.empty() ? "no rule" : r.entry->replaced_by, c.off(), "\n");
+        continue;
       }
       *out += StrCat(Pad(r.id, 34), " ", Pad(r.severity, 8), " ", r.summary, "\n", std::string(44, ' '), c.dim(),
                      "source: ", r.source, c.off(), "\n");
@@ -178,6 +204,25 @@ int RunRulesCommandTo(const std::vector<std::string>& args, std::string* out, st
   }
   if (found == nullptr) return Usage(err, StrCat("no rule \"", id, "\"", DidYouMean(id, names), "; tmapgen rules lists them"));
   const RuleView& r = *found;
+  if (r.retired()) {
+    if (json) {
+      json::Writer w;
+      w.BeginObject();
+      WriteRetired(r, &w);
+      w.EndObject();
+      *out += w.str() + "\n";
+      return 0;
+    }
+    const std::string_view by = r.entry->replaced_by;
+    *out += StrCat(c.bold(), r.id, c.off(), " (retired; was a ", r.severity, " ", r.tensor_map ? "tensor-map" : "descriptor",
+                   " rule; the id is never reused)\n");
+    *out += StrCat("  became     ", r.entry->became, "\n");
+    *out += StrCat("  replaced   ", by.empty() ? std::string("by no rule") : StrCat("by ", by, " (tmapgen explain ", by, ")"), "\n");
+    *out += StrCat("  was        ", r.summary, "\n");
+    *out += StrCat("  field      ", r.field.empty() ? std::string("(the finding named it)") : std::string(r.field), "\n");
+    *out += StrCat("  source     ", r.source, "\n");
+    return 0;
+  }
   const ExampleResult ex = RunExample(r.id);
   const std::string_view* cmd = RuleExample(r.id);
   if (json) {

@@ -22,6 +22,7 @@ set(TMAPGEN_PUBLIC_HEADERS
   src/tmap/types.h
   src/tmap/tensor_map_spec.h
   src/tmap/rule.h
+  src/tmap/rule_catalogue.h
   src/tmap/rule_text.h
   src/tmap/derived_facts.h
   src/tmap/validator.h

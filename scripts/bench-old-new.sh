@@ -2,9 +2,10 @@
 # bench-old-new.sh: `tmapgen validate` end to end, the tree before the simdjson reader (OLD) against this
 # tree (NEW), side by side in one run on the same generated file (docs/perf.md, "Spec reader: old and new").
 #
-# usage: scripts/bench-old-new.sh [OLD_COMMIT]
+# usage: scripts/bench-old-new.sh [OLD_COMMIT | OLD_BINARY]
 #   OLD_COMMIT defaults to the last commit of main merged into this branch (git merge-base HEAD main): the
-#   same tree with the hand-written JSON reader and writer, so that both write the same reports.
+#   same tree with the hand-written JSON reader and writer, so that both write the same reports. An
+#   executable file instead of a commit is used as the old binary as it is (as scripts/check-same-output.sh).
 #
 # Environment (all optional):
 #   N        specs in the generated JSON Lines file (default 1000000; seed 1, 30 % invalid, as docs/perf.md)
@@ -19,7 +20,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 old=${1:-$(git merge-base HEAD main)}
-old=$(git rev-parse --short "$old")
+old_bin=
+if [ -x "$old" ] && [ -f "$old" ]; then
+  old_bin=$(cd "$(dirname "$old")" && pwd)/$(basename "$old")
+else
+  old=$(git rev-parse --short "$old")
+fi
 N=${N:-1000000}
 RUNS=${RUNS:-5}
 CPU=${CPU:-0}
@@ -32,19 +38,21 @@ launcher=()
 if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 
 # The old tree: `git archive` of OLD_COMMIT, built Release without tests, benchmarks or kernels' checks.
-old_src=$WORK/src-$old
-if [ ! -f "$old_src/CMakeLists.txt" ]; then
-  progress "extracting $old"
-  rm -rf "$old_src" && mkdir -p "$old_src"
-  git archive "$old" | tar -C "$old_src" -x
+if [ -z "$old_bin" ]; then
+  old_src=$WORK/src-$old
+  if [ ! -f "$old_src/CMakeLists.txt" ]; then
+    progress "extracting $old"
+    rm -rf "$old_src" && mkdir -p "$old_src"
+    git archive "$old" | tar -C "$old_src" -x
+  fi
+  progress "building old tmapgen ($old)"
+  cmake -S "$old_src" -B "$WORK/build-$old" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTMAPGEN_TESTS=OFF \
+    -DTMAPGEN_BENCH=OFF "${launcher[@]}" >/dev/null
+  cmake --build "$WORK/build-$old" --target tmapgen >/dev/null
+  old_bin=$WORK/build-$old/tmapgen
 fi
-progress "building old tmapgen ($old)"
-cmake -S "$old_src" -B "$WORK/build-$old" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTMAPGEN_TESTS=OFF \
-  -DTMAPGEN_BENCH=OFF "${launcher[@]}" >/dev/null
-cmake --build "$WORK/build-$old" --target tmapgen >/dev/null
 progress "building new tmapgen"
 cmake --build "$BUILD" --target tmapgen >/dev/null
-old_bin=$WORK/build-$old/tmapgen
 new_bin=$root/$BUILD/tmapgen
 
 file=$WORK/specs-$N-1-0.3.jsonl
@@ -74,7 +82,8 @@ echo "cpu:      $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //') ($(nproc
 echo "compiler: $(${CXX:-c++} --version | head -1)"
 echo "date:     $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) (before the runs)"
-echo "old:      $old ($(git log -1 --format=%s "$old" | cut -c1-70))"
+if [ "$old_bin" = "$old" ] || [ -f "$old" ]; then echo "old:      $old_bin"
+else echo "old:      $old ($(git log -1 --format=%s "$old" | cut -c1-70))"; fi
 echo "new:      $(git rev-parse --short HEAD)$( [ -n "$(git status --porcelain -- src cli CMakeLists.txt)" ] && echo " + uncommitted changes")"
 echo "file:     $file ($N specs, $bytes bytes)"
 echo

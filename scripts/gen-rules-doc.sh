@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates docs/rules.md from the rule tables (build/tmapgen rules --format json): the tensor-map rules and
-# the descriptor rules (desc-*, map-*, idesc-*), each with its example (`tmapgen explain ID` runs it).
+# Regenerates docs/rules.md from the rule catalogue (src/tmap/rule_catalogue.h, through build/tmapgen rules
+# --format json): the tensor-map rules and the descriptor rules (desc-*, map-*, idesc-*), each with its example
+# (`tmapgen explain ID` runs it), and the retired ids with what each became.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build/tmapgen rules --format json --no-gpu | python3 -c '
@@ -16,8 +17,10 @@ print("use, or the documentation forbids it even though a tested driver accepts 
 print("**warning** = legal but slow or risky; **note** = worth knowing. Rules marked *per target* are checked for each")
 print("target. Sources name the documentation, production code, or the project record of a measurement")
 print("(docs/hardware.md: D1-D9 driver observations, B1-B5 driver boundaries, and the GPU check sections).\n")
-tm = [r for r in rules if r["family"] == "tensor-map"]
-ds = [r for r in rules if r["family"] == "descriptor"]
+active = [r for r in rules if r.get("state", "active") == "active"]
+retired = [r for r in rules if r.get("state") == "retired"]
+tm = [r for r in active if r["family"] == "tensor-map"]
+ds = [r for r in active if r["family"] == "descriptor"]
 print("## Tensor-map rules (%d)\n" % len(tm))
 print("| id | severity | modes | field | requirement | source | example |")
 print("|---|---|---|---|---|---|---|")
@@ -32,6 +35,15 @@ print("|---|---|---|---|---|---|---|")
 for r in ds:
     ex = ("`%s`" % r["example"]) if r["example"] else ""
     print("| `%s` | %s | %s | `%s` | %s | %s | %s |" % (r["id"], r["severity"], r["scope"], cell(r["field"]), cell(r["summary"]), cell(r["source"]), cell(ex)))
+print("\n## Retired rule ids (%d)\n" % len(retired))
+print("An id is never reused: a rule that is withdrawn stays in the catalogue as retired, and `tmapgen explain ID`")
+print("says what it became. A configuration or script that names one of these ids gets its answer there.\n")
+print("| id | was | became | replaced by |")
+print("|---|---|---|---|")
+for r in retired:
+    was = "%s %s rule: %s" % (r["severity"], r["family"], r["summary"])
+    by = ("`%s`" % r["replaced_by"]) if r["replaced_by"] else "no rule"
+    print("| `%s` | %s | %s | %s |" % (r["id"], cell(was), cell(r["became"]), by))
 ' > docs/rules.md
 # What the table cannot hold: the evidence behind rules whose verdicts others get wrong.
 cat >> docs/rules.md <<'NOTES'

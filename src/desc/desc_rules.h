@@ -3,8 +3,10 @@
 //
 // Contract (mirrors src/tmap/rule.h)
 // - One row per rule: stable id, severity, scope, field, one-sentence summary, check, message, fix,
-//   source. Ids are stable: tests, docs/descriptors.md and users' scripts refer to them. Never renumber
-//   or rename a rule; retire it instead.
+//   source. Id, severity, field, summary and source come from the rule's row of the catalogue of every rule
+//   family (src/tmap/rule_catalogue.h; families smem-descriptor, map-descriptor, instr-descriptor), which also
+//   holds its example. Ids are stable: tests, docs/descriptors.md and users' scripts refer to them. Never
+//   renumber or rename a rule; retire it in the catalogue instead (docs/dev/add-a-rule.md).
 // - Checks append Findings (src/tmap/rule.h) and never format text; text is made when diagnostics are made.
 //   Every applicable rule runs: all violations are reported at once.
 // - Severity as in src/tmap/rule.h: kError = the instruction faults or computes garbage for the declared use,

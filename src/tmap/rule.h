@@ -1,17 +1,17 @@
-// rule.h: the rule table. Each rule is one row: stable id, severity, the modes it applies to, whether
-// its verdict depends on the target, the field it is about, a one-line statement, the check, the message,
-// the fix, an optional automatic patch toward the nearest valid spec, and its source.
+// rule.h: the tensor-map rule table. Each rule is one row: stable id, severity, the modes it applies to,
+// whether its verdict depends on the target, the field it is about, a one-line statement, the check, the
+// message, the fix, an optional automatic patch toward the nearest valid spec, and its source. Id, severity,
+// field, statement and source come from the rule's row of the catalogue of every rule family
+// (src/tmap/rule_catalogue.h), which also holds its example and, for a withdrawn id, what it became.
 //
 // Contract
 // - Rule ids are stable: tests, documentation and users' scripts refer to them. Never renumber or
-//   rename a rule; retire it instead.
+//   rename a rule; retire it in the catalogue instead (docs/dev/add-a-rule.md).
 // - A check appends Findings (rule index, array index, value, limit); it never allocates and never
 //   formats text. Text is made only when a report is rendered (the rule's message, fix and field path
 //   write into a TextOut: a diagnostics arena, or a RuleText through MessageText / FixText), so
 //   validating a valid spec costs no string work.
-// - Severity: kError = the driver rejects the map, or the hardware faults or computes garbage for the
-//   declared use, or the documentation forbids it even though a tested driver accepts it (the message
-//   then says so); kWarning = legal but slow or risky; kNote = worth knowing, nothing wrong.
+// - Severity: as the catalogue defines it (src/tmap/rule_catalogue.h).
 #ifndef TMAPGEN_SRC_TMAP_RULE_H_
 #define TMAPGEN_SRC_TMAP_RULE_H_
 
@@ -20,14 +20,12 @@
 #include <string_view>
 
 #include "src/tmap/derived_facts.h"
+#include "src/tmap/rule_catalogue.h"
 #include "src/tmap/rule_text.h"
 #include "src/tmap/tensor_map_spec.h"
 #include "src/tmap/types.h"
 
 namespace tmapgen {
-
-enum class Severity : uint8_t { kError = 0, kWarning = 1, kNote = 2 };
-std::string_view Name(Severity s);  // "error", "warning", "note"
 
 // Trivially constructible on purpose: a FindingList holds kMaxFindings of them and must cost nothing to
 // create. FindingList::Add sets every field.
