@@ -315,7 +315,7 @@ BENCHMARK(BM_NearestValid)->Apply(ModeArgs);
 
 // ---------------------------------------------------------------------------------------------- parsing
 
-// A typical line, as scripts/gen-specs.py writes them (short enum names, explicit strides).
+// A typical line, as scripts/dev/gen-specs.py writes them (short enum names, explicit strides).
 std::string TypicalLine(int k) {
   return "{\"name\":\"spec" + std::to_string(k) +
          "\",\"mode\":\"tiled\",\"direction\":\"load\",\"tensor_data_type\":\"bf16\","
@@ -349,7 +349,7 @@ BENCHMARK(BM_ParseSpecJson);
 
 // ---------------------------------------------------------------------------------------------- pipeline
 
-// A mix like scripts/gen-specs.py's default: all 6 modes, 70% valid, 30% invalid, 80% with a target.
+// A mix like scripts/dev/gen-specs.py's default: all 6 modes, 70% valid, 30% invalid, 80% with a target.
 // Deterministic (a fixed LCG), so every run times the same bytes.
 void WriteShortSpec(const TensorMapSpec& s, json::Writer* w) {
   const uint32_t r = s.rank;

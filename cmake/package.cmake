@@ -8,7 +8,7 @@
 # configuration /etc/default/tmapd (a conffile). The headers,
 # libraries and CMake package are not in it. Its dependencies are the library packages dpkg-shlibdeps
 # finds for the binaries on the build host, so build it on the release it is for (Debian 12).
-# scripts/test-deb.sh installs it into a clean Debian 12 root and runs it.
+# scripts/dev/test-deb.sh installs it into a clean Debian 12 root and runs it.
 
 if(TARGET tmapd)
   # The unit is deploy/systemd/tmapd.service as it is (its sandbox, checked by tests/deploy/); the
@@ -49,13 +49,13 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_PACKAGE_DIRECTORY ${CMAKE_BINARY_DIR}/package)
 include(CPack)
 
-# scripts/test-deb.sh as a test, run only when asked: it needs root, debootstrap and the Debian mirror,
+# scripts/dev/test-deb.sh as a test, run only when asked: it needs root, debootstrap and the Debian mirror,
 # and takes minutes (TMAPGEN_TEST_DEB=1 ctest -L deb).
 if(TMAPGEN_TESTS AND TARGET tmapd)
   # The package's unit and drop-in as systemd loads them, without the package (tests/install/deb_unit_test.sh).
   add_test(NAME deb_unit COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/install/deb_unit_test.sh
            ${CMAKE_BINARY_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
   set_tests_properties(deb_unit PROPERTIES LABELS install TIMEOUT 120 SKIP_RETURN_CODE 77)
-  add_test(NAME deb_package COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/scripts/test-deb.sh --if-asked ${CMAKE_BINARY_DIR})
+  add_test(NAME deb_package COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/scripts/dev/test-deb.sh --if-asked ${CMAKE_BINARY_DIR})
   set_tests_properties(deb_package PROPERTIES LABELS deb TIMEOUT 1800 SKIP_RETURN_CODE 77)
 endif()

@@ -2,7 +2,7 @@
 // sanitizers, no fuzzing): it feeds LLVMFuzzerTestOneInput every file named on the command line (folders are
 // walked), each whole and then line by line, so that ctest builds and links every target and replays the
 // seed inputs through the checks the targets make (a failed check aborts; ctest reports it). Fuzzing itself
-// is scripts/fuzz.sh with clang.
+// is scripts/dev/fuzz.sh with clang.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

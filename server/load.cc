@@ -1,4 +1,4 @@
-// tmapd_load: a bounded load generator for tmapd (scripts/load-test.sh). Both the number of requests
+// tmapd_load: a bounded load generator for tmapd (scripts/dev/load-test.sh). Both the number of requests
 // and the time are capped. Prints one line of results per run.
 //
 //   tmapd_load --target ADDR --mode unary|batch [--concurrency 32] [--requests N] [--seconds S]

@@ -12,7 +12,7 @@ Single calls (timeit, best of 7 repeats, nanoseconds per call):
   validate(dict)               the schema dict converted on each call
   validate(**kwargs)           keyword arguments
   TensorMapSpec(**kwargs)      building a spec object
-Bulk (specs/s, best of 3): N specs from scripts/gen-specs.py (30 % invalid, the mix of docs/perf.md):
+Bulk (specs/s, best of 3): N specs from scripts/dev/gen-specs.py (30 % invalid, the mix of docs/perf.md):
   validate_many(bytes)         JSON Lines parsed and validated in C++ with the GIL released
   validate_many(bytes).to_jsonl()   the same plus every JSON report
   validate_many(list of specs) TensorMapSpec objects
@@ -93,7 +93,7 @@ def main():
     subprocess.run([sys.executable, os.path.join(REPO, "scripts", "gen-specs.py"), str(n_specs), path, "--seed", "1"],
                    check=True, stderr=subprocess.DEVNULL)
     data = open(path, "rb").read()
-    print("\nbulk: %d specs (scripts/gen-specs.py %d --seed 1), %.1f MB, best of 3" % (n_specs, n_specs, len(data) / 1e6))
+    print("\nbulk: %d specs (scripts/dev/gen-specs.py %d --seed 1), %.1f MB, best of 3" % (n_specs, n_specs, len(data) / 1e6))
     print("%-52s %10s %12s" % ("path", "seconds", "specs/s"))
     res = tmapgen.validate_many(data)
     print("  (valid %d, invalid %d)" % (res.valid_count, res.invalid_count))

@@ -17,7 +17,7 @@
 //   rename a rule and never delete a row. To withdraw a rule, retire it: state kRetired, replaced_by = the id
 //   that took over its findings (or ""), became = one sentence saying what happened to it; the row keeps the
 //   severity, field, statement and source it had. `tmapgen rules` lists retired ids in a section of their own,
-//   `tmapgen explain OLDID` says what the id became, docs/rules.md (scripts/gen-rules-doc.sh) lists them.
+//   `tmapgen explain OLDID` says what the id became, docs/rules.md (scripts/dev/gen-rules-doc.sh) lists them.
 // - example: the arguments of a tmapgen command that trips the rule, for `tmapgen explain` and docs/rules.md:
 //   tensor-map rules are build commands (`tmapgen ARGS`), descriptor rules start with `desc` or `idesc`.
 //   Arguments are separated by single spaces (an inline JSON spec, a --for-map value, contains none). "" when

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # deb_unit_test.sh BUILD_DIR SOURCE_DIR: the Debian package's service definition as systemd would load it,
-# without the package or a running systemd (scripts/test-deb.sh installs the real package):
+# without the package or a running systemd (scripts/dev/test-deb.sh installs the real package):
 #   deploy/systemd/tmapd.service + packaging/tmapd.service.d/debian.conf (the drop-in, loaded from the
 #   unit's directory) with the package's paths pointed at the built binaries and EnvironmentFile= at
 #   packaging/tmapd.default:

@@ -1,7 +1,7 @@
 // The runners of src/ops: what each decides on its own (the target a spec is validated for, when the driver
 // encodes, the order and the stop of a per-map run, the verdicts, which requests are errors). The reports
 // themselves are tested in the rooms that make them; the front ends' bytes by tests/cli, tests/server and
-// scripts/check-same-output.sh.
+// scripts/dev/check-same-output.sh.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -430,7 +430,7 @@ TEST(Docs, RulesDocumentListsEveryRule) {
   // Every id of the catalogue, of every family, retired ids included.
   for (int i = 0; i < NumCatalogueEntries(); ++i) {
     const std::string id = "`" + std::string(RuleCatalogue()[i].id) + "`";
-    EXPECT_NE(doc.find(id), std::string::npos) << id << " is not in docs/rules.md: run scripts/gen-rules-doc.sh";
+    EXPECT_NE(doc.find(id), std::string::npos) << id << " is not in docs/rules.md: run scripts/dev/gen-rules-doc.sh";
   }
 }
 

@@ -1,7 +1,7 @@
 // full_map_check.cu: the whole-map constants of `tmapgen codegen --lang cpp` (kMap, computed without a
 // driver) used for real TMA loads on the GPU, with the address patched on the host (PatchedMap:
 // cuTensorMapReplaceAddress) and on the device (PatchGlobalAddress: tensormap.replace). Built and run by
-// scripts/blob-sweep.sh on a GPU host (nvcc -arch=sm_90a ... -lcuda) from the header generated for
+// scripts/lab/blob-sweep.sh on a GPU host (nvcc -arch=sm_90a ... -lcuda) from the header generated for
 // tests/blob/gpu/full_map_specs.jsonl. Prints one PASS/FAIL line per check; exit 0 when all pass.
 //
 // Expected values: the tensor's own elements (element (x, y) holds x + 256 * y), placed in shared memory

@@ -1,6 +1,6 @@
 // replace_probe.cu: what tensormap.replace (PTX ISA 9.7.9.26) writes into a 128-byte map on the GPU, field by
 // field, for comparison with the layout the driver writes (docs/tensormap-layout.md). Run by
-// scripts/blob-sweep.sh (step "replace") on an sm_90a GPU host: nvcc -gencode arch=compute_90a,code=sm_90a
+// scripts/lab/blob-sweep.sh (step "replace") on an sm_90a GPU host: nvcc -gencode arch=compute_90a,code=sm_90a
 // ... -lcuda. Prints JSON Lines: {"probe": "replace", "field": F, "ord": i, "value": v, "start": "zero"|"driver",
 // "before": HEX, "after": HEX}, then one line per TMA load through maps built on the device
 // ({"probe": "device_built", ...}), which `tools/blob_check --replace` (or any decoder) reads.

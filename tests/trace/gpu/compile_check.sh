@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compile_check.sh SOURCE_DIR: tests/trace/gpu/launch_proof.cu (the GPU proof of the launch checks, run by
-# scripts/trace-launch-h200.sh) compiles with nvcc for sm_90a and links against the driver's stub. Exit 77
+# scripts/lab/trace-launch-h200.sh) compiles with nvcc for sm_90a and links against the driver's stub. Exit 77
 # (skipped) with the reason where nvcc is absent.
 set -u
 src=${1:?usage: compile_check.sh SOURCE_DIR}

@@ -1,7 +1,7 @@
 // launch_proof.cu: programs that nobody writes on purpose but everyone writes by accident, for the launch
 // checks of `tmapgen trace` (docs/trace.md, "At kernel launch"). Each mode is one program; the kernels
 // receive tensor maps but never issue a copy through them, so a bad map cannot fault and the results
-// (checked here) cannot change. Run by scripts/trace-launch-h200.sh, which checks what trace says.
+// (checked here) cannot change. Run by scripts/lab/trace-launch-h200.sh, which checks what trace says.
 //
 //   launch_proof freed        a map over a tensor that is freed, then the memory allocated again, before
 //                             the launch (expected: "freed and its memory reallocated", or "in no live

@@ -24,7 +24,7 @@
 set -euo pipefail
 if_asked=0
 if [ "${1:-}" = --if-asked ]; then if_asked=1; shift; fi
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 src=$(pwd)
 build=$(cd "${1:-build}" && pwd)
 skip() { echo "skipped: $*"; exit 77; }

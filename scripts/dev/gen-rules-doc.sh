@@ -3,14 +3,14 @@
 # --format json): the tensor-map rules and the descriptor rules (desc-*, map-*, idesc-*), each with its example
 # (`tmapgen explain ID` runs it), and the retired ids with what each became.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 build/tmapgen rules --format json --no-gpu | python3 -c '
 import json, sys
 rules = json.load(sys.stdin)
 def cell(s):
     return s.replace("|", "\\|")
 print("# Rules\n")
-print("Every rule tmapgen can emit, generated from the rule tables (`tmapgen rules`) by scripts/gen-rules-doc.sh.")
+print("Every rule tmapgen can emit, generated from the rule tables (`tmapgen rules`) by scripts/dev/gen-rules-doc.sh.")
 print("`tmapgen rules ID` (or `tmapgen explain ID`) shows one rule with its statement, source and what its example")
 print("says. Severity: **error** = the driver rejects the map, the hardware faults or computes garbage for the declared")
 print("use, or the documentation forbids it even though a tested driver accepts it (the message then says so);")

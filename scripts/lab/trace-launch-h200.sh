@@ -6,7 +6,7 @@
 # Triton kernel with device-side descriptors (TMAPGEN_TRACE_DEVICE_MAPS), a replay of every launch record with
 # `tmapgen validate`, and the cost of a launch (untraced, CUPTI alone, traced; side by side, twice).
 #
-#   scripts/trace-launch-h200.sh [OUT_DIR]      (default: $OUT/trace-launch, else build-trace-launch/out)
+#   scripts/lab/trace-launch-h200.sh [OUT_DIR]      (default: $OUT/trace-launch, else build-trace-launch/out)
 #   env: TMAPGEN_TRACE_BUILD (build-trace-launch), JOBS (nproc), SKIP ("triton jax": cases left out),
 #        TIMEOUT (seconds per traced program, 900; a program killed by it fails its check with exit 124)
 #
@@ -15,7 +15,7 @@
 # OUT_DIR/summary.md (one line per check: PASS or FAIL with what was seen) and every program's output.
 # Exit status: 0 when every check passed, 1 when one failed, 2 when the build failed.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 b=${TMAPGEN_TRACE_BUILD:-$root/build-trace-launch}
 out=${1:-${OUT:+$OUT/trace-launch}}
 out=${out:-$b/out}

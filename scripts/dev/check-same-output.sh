@@ -3,26 +3,26 @@
 # bytes (standard output, standard error, exit status, and the files a command writes):
 #   1. `tmapgen validate` for every --format, with and without --quiet, on generated spec files and the
 #      spec files of tests/ and examples/;
-#   2. every command and format on the command lines of scripts/same-output-cases.txt (build from flags,
+#   2. every command and format on the command lines of scripts/dev/same-output-cases.txt (build from flags,
 #      validate, rules, explain of every rule id, layout, decode, diff, desc, idesc, codegen, show, and the
 #      usage errors and help texts of each; check, sweep, bench and trace up to where they need a GPU).
 # A refactoring or speed-up that changes a byte is a bug unless the change is intended and documented.
 #
-# usage: scripts/check-same-output.sh [OLD_COMMIT | OLD_BINARY]
-#   OLD_COMMIT defaults to `git merge-base HEAD main`; it is built as scripts/bench-old-new.sh builds it
+# usage: scripts/dev/check-same-output.sh [OLD_COMMIT | OLD_BINARY]
+#   OLD_COMMIT defaults to `git merge-base HEAD main`; it is built as scripts/dev/bench-old-new.sh builds it
 #   (git archive into $WORK, Release, tmapgen only), in the same $WORK, so the two scripts share the build.
 #   An executable file instead of a commit is used as the old binary as it is.
 #
 # Environment (all optional):
 #   N       specs in the generated file (default 20000; seed 1, 30 % invalid, as docs/perf.md)
-#   BIG     also compare on the 1,000,000-spec file of scripts/bench-old-new.sh (default 1; 0: skip)
+#   BIG     also compare on the 1,000,000-spec file of scripts/dev/bench-old-new.sh (default 1; 0: skip)
 #   WORK    where the old tree, its build, the files and the outputs go (default /tmp/tmapgen-bench-old-new)
 #   BUILD   this tree's build directory (default build; Release)
 #   VALIDATE  1: run part 1 (default); 0: only the command lines of part 2
 #   ONLY    a regular expression: run only the part-2 cases whose line matches it
 # Exit status 0 when every output is the same (and the exit statuses agree), 1 otherwise.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 N=${N:-20000}
 BIG=${BIG:-1}
@@ -58,7 +58,7 @@ case "$BUILD" in /*) new_bin=$BUILD/tmapgen ;; *) new_bin=$root/$BUILD/tmapgen ;
 # never reach (the im2col 32-bit wrap, interleaved address fixes, ignored fields, bitwise reductions, ...).
 files=()
 small=$WORK/specs-$N-1-0.3.jsonl
-gen() { [ -f "$1" ] || { python3 scripts/gen-specs.py "${@:2}" "$1.$$" && mv "$1.$$" "$1"; }; }
+gen() { [ -f "$1" ] || { python3 scripts/dev/gen-specs.py "${@:2}" "$1.$$" && mv "$1.$$" "$1"; }; }
 gen "$small" "$N" --seed 1 --invalid-frac 0.3
 files+=("$small")
 # All invalid, and none: the two ends of the mix.
@@ -99,7 +99,7 @@ for f in "${files[@]}"; do
   done
 done
 
-# Part 2: every command, on the command lines of scripts/same-output-cases.txt.
+# Part 2: every command, on the command lines of scripts/dev/same-output-cases.txt.
 D=$WORK/same-data
 if [ ! -f "$D/a.words" ]; then
   mkdir -p "$D.$$"
@@ -125,7 +125,7 @@ while IFS= read -r line; do
   line=${line//@D@/$D}
   if [ -n "${ONLY:-}" ] && ! printf '%s\n' "$line" | grep -Eq -- "$ONLY"; then continue; fi
   cases+=("$line")
-done < scripts/same-output-cases.txt
+done < scripts/dev/same-output-cases.txt
 # explain of every rule id the old binary lists, in both formats
 if [ -z "${ONLY:-}" ]; then
   while IFS= read -r id; do cases+=("explain $id" "explain $id --format json" "rules $id --format json")

@@ -5,7 +5,7 @@
 #   build-fuzz-rpc  one target per tmapd RPC (needs Protobuf and gRPC), every library instrumented,
 #                   seeds: requests written by the target's own seed generator (fuzz/tmapd_seeds.py)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 secs=${1:-60}
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DTMAPGEN_FUZZ=ON -DTMAPGEN_TESTS=OFF -DTMAPGEN_BENCH=OFF \
   -DTMAPGEN_WITH_PROTOBUF=OFF >/dev/null

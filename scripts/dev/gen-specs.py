@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gen-specs.py: generate a JSON Lines file of tensor-map specs for benchmarks and soak tests.
 
-usage: scripts/gen-specs.py N OUT.jsonl [--seed S] [--invalid-frac F] [--no-target-frac F]
+usage: scripts/dev/gen-specs.py N OUT.jsonl [--seed S] [--invalid-frac F] [--no-target-frac F]
                             [--input-error-frac F]
 
 Writes N specs, one JSON object per line, in the schema of src/schema/spec_json.h (docs/schema.md): field

@@ -8,12 +8,12 @@
 # extra flags AB_ARGS, alternating ROUNDS times, unary Validate at 32 in flight and at 1 (the per-call cost
 # of a feature such as --metrics-listen), and the script ends there.
 #
-#   scripts/load-test.sh [BUILD_DIR] [OLD_BUILD_DIR]     (default: build)
+#   scripts/dev/load-test.sh [BUILD_DIR] [OLD_BUILD_DIR]     (default: build)
 #   env: REQUESTS (unary, 200000), SPECS (batch, 5000000), SECONDS_CAP (10 per run), CONCURRENCY (32),
 #        ROUNDS (3, with OLD_BUILD_DIR or AB_ARGS), TMAPD_ARGS (extra flags of the new server),
 #        AB_ARGS (flags compared against their absence)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BUILD=${1:-build}
 OLD=${2:-}
 TMAPD=$BUILD/server/tmapd
@@ -35,7 +35,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-python3 scripts/gen-specs.py 10000 "$tmp/specs.jsonl" --seed 1 >/dev/null 2>&1
+python3 scripts/dev/gen-specs.py 10000 "$tmp/specs.jsonl" --seed 1 >/dev/null 2>&1
 
 # start BINARY ARGS...: a tmapd on a free port; sets pid and addr.
 start() {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench.sh: build and run the tmapgen benchmarks, then time `tmapgen validate` end to end on a
-# generated JSON Lines file. docs/perf.md records a run and the targets.
+# generated JSON Lines file. docs/perf.md has the current figures, docs/lab/perf-history.md every run.
 #
-# usage: scripts/bench.sh [--quick] [--no-micro] [--no-cli]
+# usage: scripts/dev/bench.sh [--quick] [--no-micro] [--no-cli]
 #
 # Environment (all optional):
 #   BUILD_DIR   build directory (default build; configured with Ninja, Release)
@@ -20,7 +20,7 @@
 # Results go to stdout; progress messages go to stderr, and only when stderr is a terminal.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 BUILD_DIR=${BUILD_DIR:-build}
 OUT_DIR=${OUT_DIR:-$BUILD_DIR/perf}
@@ -86,10 +86,10 @@ fi
 if [ "$CLI" = 1 ]; then
   SPECS="$OUT_DIR/specs-$N-$SEED-$INVALID.jsonl"
   echo
-  echo "== end to end: $N specs (scripts/gen-specs.py $N ... --seed $SEED --invalid-frac $INVALID)"
+  echo "== end to end: $N specs (scripts/dev/gen-specs.py $N ... --seed $SEED --invalid-frac $INVALID)"
   if [ ! -s "$SPECS" ]; then
     progress "generating $N specs into $SPECS"
-    python3 scripts/gen-specs.py "$N" "$SPECS.tmp" --seed "$SEED" --invalid-frac "$INVALID"
+    python3 scripts/dev/gen-specs.py "$N" "$SPECS.tmp" --seed "$SEED" --invalid-frac "$INVALID"
     mv "$SPECS.tmp" "$SPECS"
   fi
   echo "file: $SPECS ($(wc -c <"$SPECS") bytes, $(wc -l <"$SPECS") lines)"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # validator-instructions.sh: instructions per call of Validate and of Validate + MakeDiagnostics (every finding
 # explained) for each mode and kind of spec of tools/validator_vs_driver.cc, counted by callgrind. Instruction
-# counts are reproducible on a shared, noisy machine where timings are not (docs/perf.md section 12); they are
+# counts are reproducible on a shared, noisy machine where timings are not (docs/lab/perf-history.md, section 12); they are
 # no substitute for the timed comparison with the driver on a GPU host.
 #
-#   scripts/validator-instructions.sh [BUILD_DIR]     (default build/; needs valgrind)
-#   COLUMNS="Validate +explained" scripts/validator-instructions.sh OTHER_BUILD   (a tool without the fresh column)
+#   scripts/dev/validator-instructions.sh [BUILD_DIR]     (default build/; needs valgrind)
+#   COLUMNS="Validate +explained" scripts/dev/validator-instructions.sh OTHER_BUILD   (a tool without the fresh column)
 set -euo pipefail
 b=${1:-build}
 tool=$b/tools/tmapgen_validator_vs_driver

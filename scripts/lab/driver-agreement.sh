@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # driver-agreement.sh: builds tmapgen_driver_agreement and compares the validator with the real CUDA driver
-# on this machine's GPU (docs/hardware.md records a run on an H200).
+# on this machine's GPU (docs/hardware.md; docs/lab/hardware-history.md records the runs on an H200).
 #
-#   bash scripts/driver-agreement.sh
+#   bash scripts/lab/driver-agreement.sh
 #
 # Needs only a compiler, CMake and the NVIDIA driver (libcuda.so.1); no Protobuf, GoogleTest or CUDA toolkit.
 # Writes, under $OUT when it is set (else build-agree/agreement/):
@@ -17,7 +17,7 @@
 # 2 when the build or a run failed.
 set -uo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${BUILD_DIR:-$ROOT/build-agree}
 OUTDIR=${OUT:-$BUILD/agreement}
 N=${AGREEMENT_N:-200000}

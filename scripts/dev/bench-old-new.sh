@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # bench-old-new.sh: `tmapgen validate` end to end, the tree before the simdjson reader (OLD) against this
-# tree (NEW), side by side in one run on the same generated file (docs/perf.md, "Spec reader: old and new").
+# tree (NEW), side by side in one run on the same generated file (docs/perf.md, "The JSON Lines path").
 #
-# usage: scripts/bench-old-new.sh [OLD_COMMIT | OLD_BINARY]
+# usage: scripts/dev/bench-old-new.sh [OLD_COMMIT | OLD_BINARY]
 #   OLD_COMMIT defaults to the last commit of main merged into this branch (git merge-base HEAD main): the
 #   same tree with the hand-written JSON reader and writer, so that both write the same reports. An
-#   executable file instead of a commit is used as the old binary as it is (as scripts/check-same-output.sh).
+#   executable file instead of a commit is used as the old binary as it is (as scripts/dev/check-same-output.sh).
 #
 # Environment (all optional):
 #   N        specs in the generated JSON Lines file (default 1000000; seed 1, 30 % invalid, as docs/perf.md)
@@ -17,7 +17,7 @@
 # wrote the same bytes (the script stops if not).
 # Results go to stdout as a markdown table; progress to stderr when it is a terminal.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 old=${1:-$(git merge-base HEAD main)}
 old_bin=
@@ -58,7 +58,7 @@ new_bin=$root/$BUILD/tmapgen
 file=$WORK/specs-$N-1-0.3.jsonl
 if [ ! -f "$file" ]; then
   progress "generating $N specs"
-  python3 scripts/gen-specs.py "$N" "$file" --seed 1 --invalid-frac 0.3
+  python3 scripts/dev/gen-specs.py "$N" "$file" --seed 1 --invalid-frac 0.3
 fi
 bytes=$(stat -c %s "$file")
 

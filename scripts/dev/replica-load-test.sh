@@ -10,11 +10,11 @@
 # replica stands for a K-core machine and the generator never competes with them; PIN=0 leaves placement
 # to the kernel.
 #
-#   scripts/replica-load-test.sh [BUILD_DIR]        (default: build)
+#   scripts/dev/replica-load-test.sh [BUILD_DIR]        (default: build)
 #   env: REPLICAS ("1 2 4"), PIN, SECONDS_CAP (10 per run), SPECS (batch cap, 50000000), REQUESTS (unary cap,
 #        5000000), STREAMS (16), CONCURRENCY (64), TMAPD_ARGS (extra flags of every replica)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BUILD=${1:-build}
 TMAPD=$BUILD/server/tmapd
 LOAD=$BUILD/server/tmapd_load
@@ -44,7 +44,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-python3 scripts/gen-specs.py 10000 "$tmp/specs.jsonl" --seed 1 >/dev/null 2>&1
+python3 scripts/dev/gen-specs.py 10000 "$tmp/specs.jsonl" --seed 1 >/dev/null 2>&1
 
 client=()
 [ "$PIN" -gt 0 ] && client=(taskset -c "$((max_r * PIN))-$((CORES - 1))")

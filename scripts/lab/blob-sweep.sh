@@ -14,12 +14,12 @@
 # The sweep also times the driver's encode (tmap_corpus --time) and the offline encoder and decoder
 # (blob_check --time) on the same accepted maps.
 #
-#   scripts/blob-sweep.sh OUT_DIR        env: ACCEPTED (100000), SEED (date-based), SPECS (300), JOBS (nproc),
+#   scripts/lab/blob-sweep.sh OUT_DIR        env: ACCEPTED (100000), SEED (date-based), SPECS (300), JOBS (nproc),
 #                                        SWEEP_SECONDS (90)
 # Needs CMake, a C++17 compiler, nvcc (step 3), a GPU and its driver; Abseil from .debs/ where the host has no
 # package manager (scripts/gpu-deps.sh). Exit status: 0 when every step passed.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: blob-sweep.sh OUT_DIR}
 mkdir -p "$out"
 b=${TMAPGEN_BLOB_BUILD:-$root/build-blobsweep}
