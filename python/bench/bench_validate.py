@@ -90,7 +90,7 @@ def main():
     # Bulk.
     tmp = tempfile.mkdtemp(prefix="tmapgen_bench_")
     path = os.path.join(tmp, "specs.jsonl")
-    subprocess.run([sys.executable, os.path.join(REPO, "scripts", "gen-specs.py"), str(n_specs), path, "--seed", "1"],
+    subprocess.run([sys.executable, os.path.join(REPO, "scripts", "dev", "gen-specs.py"), str(n_specs), path, "--seed", "1"],
                    check=True, stderr=subprocess.DEVNULL)
     data = open(path, "rb").read()
     print("\nbulk: %d specs (scripts/dev/gen-specs.py %d --seed 1), %.1f MB, best of 3" % (n_specs, n_specs, len(data) / 1e6))
@@ -110,7 +110,7 @@ def main():
     # The C++ rate: a file with no invalid spec, where `tmapgen validate --quiet` prints nothing but its summary
     # (parse + validate, as validate_many(bytes) does).
     valid_path = os.path.join(tmp, "valid.jsonl")
-    subprocess.run([sys.executable, os.path.join(REPO, "scripts", "gen-specs.py"), str(n_specs), valid_path, "--seed", "1",
+    subprocess.run([sys.executable, os.path.join(REPO, "scripts", "dev", "gen-specs.py"), str(n_specs), valid_path, "--seed", "1",
                     "--invalid-frac", "0"], check=True, stderr=subprocess.DEVNULL)
     vdata = open(valid_path, "rb").read()
     t = best_of(lambda: tmapgen.validate_many(vdata))

@@ -127,7 +127,7 @@ def _without_file(jsonl):
 def test_json_lines_agree_byte_for_byte_with_the_cli(cli, tmp_path):
     """2,000 generated specs of every mode (30 % invalid, some unreadable) through both faces."""
     path = tmp_path / "specs.jsonl"
-    subprocess.run([sys.executable, os.path.join(REPO, "scripts", "gen-specs.py"), "2000", str(path), "--seed", "5",
+    subprocess.run([sys.executable, os.path.join(REPO, "scripts", "dev", "gen-specs.py"), "2000", str(path), "--seed", "5",
                     "--input-error-frac", "0.03"], check=True, stderr=subprocess.DEVNULL)
     p = _run(cli, "validate", str(path), "--format", "json", "--no-gpu")
     assert p.returncode in (1, 2), p.stderr

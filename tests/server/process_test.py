@@ -783,7 +783,7 @@ class HardeningTest(unittest.TestCase):
         server = Tmapd()
         try:
             g = os.path.join(TMP, "big.jsonl")
-            subprocess.run([sys.executable, os.path.join(SRC, "scripts", "gen-specs.py"), "50", g], check=True,
+            subprocess.run([sys.executable, os.path.join(SRC, "scripts", "dev", "gen-specs.py"), "50", g], check=True,
                            capture_output=True)
             base = [TMAPGEN, "--remote", server.address]
             p = subprocess.run(base + ["--max-response-bytes", "1024", "validate", "--format", "textproto", g],
@@ -927,7 +927,7 @@ class CliTest(unittest.TestCase):
         d = os.path.join(TMP, "cli")
         os.makedirs(d, exist_ok=True)
         cls.dir = d
-        subprocess.run([sys.executable, os.path.join(SRC, "scripts", "gen-specs.py"), "2000", os.path.join(d, "g.jsonl"),
+        subprocess.run([sys.executable, os.path.join(SRC, "scripts", "dev", "gen-specs.py"), "2000", os.path.join(d, "g.jsonl"),
                         "--seed", "11", "--invalid-frac", "0.5"], check=True, capture_output=True)
         with open(os.path.join(d, "bad.jsonl"), "w") as f:
             f.write('{"mode":"tiled"}\n{"mode": 99}\nnot json\n{"tensor_rank": 3, "global_dim":[1,2]}\n')
@@ -1075,7 +1075,7 @@ class ScaleTest(unittest.TestCase):
                     seen.add(stub.Describe(tmapd_pb2.DescribeRequest(), wait_for_ready=True, timeout=10).instance)
             self.assertEqual(seen, {a.address, b.address})
             g = os.path.join(TMP, "rr.jsonl")
-            subprocess.run([sys.executable, os.path.join(SRC, "scripts", "gen-specs.py"), "50", g], check=True,
+            subprocess.run([sys.executable, os.path.join(SRC, "scripts", "dev", "gen-specs.py"), "50", g], check=True,
                            capture_output=True)
             for _ in range(4):
                 p = subprocess.run([TMAPGEN, "--remote", target, "--mode", "tiled"], capture_output=True)
@@ -1455,7 +1455,7 @@ class ReplicaTest(unittest.TestCase):
         import hashlib
         n = int(os.environ.get("TMAPD_REPLICA_SPECS", "200000"))
         specs = os.path.join(TMP, "replicas.jsonl")
-        subprocess.run([sys.executable, os.path.join(SRC, "scripts", "gen-specs.py"), str(n), specs, "--seed", "27",
+        subprocess.run([sys.executable, os.path.join(SRC, "scripts", "dev", "gen-specs.py"), str(n), specs, "--seed", "27",
                         "--input-error-frac", "0.001"], check=True, capture_output=True)
         env = dict(os.environ, NO_COLOR="1")
 
@@ -1514,7 +1514,7 @@ class ServerListTest(unittest.TestCase):
         a, b = Tmapd(), Tmapd()
         try:
             g = os.path.join(TMP, "lists.jsonl")
-            subprocess.run([sys.executable, os.path.join(SRC, "scripts", "gen-specs.py"), "300", g], check=True,
+            subprocess.run([sys.executable, os.path.join(SRC, "scripts", "dev", "gen-specs.py"), "300", g], check=True,
                            capture_output=True)
             env = dict(os.environ, NO_COLOR="1")
             local = subprocess.run([TMAPGEN, "validate", g], capture_output=True, env=env)
