@@ -716,7 +716,11 @@ int RemoteCodegen(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std
     return 2;
   }
   v2::CodegenRequest req;
-  rpc::ToProto(a.input, a.options, a.lang, &req);
+  ops::CodegenRequest run;
+  run.input = std::move(a.input);
+  run.options = std::move(a.options);
+  run.lang = a.lang;
+  rpc::ToProto(run, &req);
   v2::CodegenResponse res;
   grpc::ClientContext ctx;
   Prepare(conn, &ctx);
@@ -756,14 +760,14 @@ int RemoteDecode(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std:
     std::fprintf(stderr, "tmapgen decode: %s\n", err.c_str());
     return 2;
   }
-  std::vector<blob::MapBytes> maps;
-  std::vector<std::string> labels;
-  for (const DecodeSource& s : sources) {
-    maps.push_back(s.bytes);
-    labels.push_back(s.label);
+  ops::DecodeRequest run;
+  run.options = a.options;
+  for (DecodeSource& s : sources) {
+    run.maps.push_back(s.bytes);
+    run.labels.push_back(std::move(s.label));
   }
   v2::DecodeRequest req;
-  rpc::ToProto(maps, labels, a.options, &req);
+  rpc::ToProto(run, &req);
   v2::DecodeResponse res;
   grpc::ClientContext ctx;
   Prepare(conn, &ctx);
@@ -779,15 +783,15 @@ int RemoteCheck(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::
   CheckArgs a;
   std::string err;
   if (!ParseCheckArgs(args, &a, &err) || a.mode != CheckArgs::Mode::kRun) return kRunLocally;
-  std::vector<TensorMapSpec> specs;
-  std::vector<std::string> names;
+  ops::CheckRequest run;
+  run.seed = a.seed;
   for (const std::string& f : a.files)
-    if (!ReadSpecsFile(f, &specs, &names, &err)) {
+    if (!ReadSpecsFile(f, &run.specs, &run.names, &err)) {
       std::fputs(CheckUsageText(err).c_str(), stderr);
       return 2;
     }
   v2::CheckRequest req;
-  rpc::ToProto(specs, names, a.seed, a.verbose, &req);
+  rpc::ToProto(run, a.verbose, &req);
   v2::CheckResponse res;
   grpc::ClientContext ctx;
   Prepare(conn, &ctx);

@@ -49,18 +49,12 @@ int main(int argc, char** argv) {
   }
   tmapgen::rpc::RequestLimits limits;
   limits.max_check_specs = 1u << 20;  // tmapd applied its own limit
-  std::vector<tmapgen::TensorMapSpec> specs;
-  std::vector<std::string> names;
-  uint64_t seed = 1;
-  const absl::Status st = tmapgen::rpc::FromProto(req, limits, &specs, &names, &seed);
+  tmapgen::ops::CheckRequest run_req;
+  const absl::Status st = tmapgen::rpc::FromProto(req, limits, &run_req);
   if (!st.ok()) {
     std::fprintf(stderr, "tmapd_check_worker: %s\n", std::string(st.message()).c_str());
     return 2;
   }
-  tmapgen::ops::CheckRequest run_req;
-  run_req.specs = std::move(specs);
-  run_req.names = std::move(names);
-  run_req.seed = seed;
   const absl::StatusOr<tmapgen::gpu::CheckReport> run = tmapgen::ops::RunCheck(run_req);
   if (!run.ok()) {
     std::fprintf(stderr, "%s\n", std::string(run.status().message()).c_str());

@@ -13,6 +13,7 @@
 #include "src/codegen/codegen.h"
 #include "src/desc/desc_request.h"
 #include "src/json/json_writer.h"
+#include "src/ops/check.h"
 #include "src/ops/codegen.h"
 #include "src/ops/decode.h"
 #include "src/ops/descriptors.h"
@@ -268,7 +269,7 @@ absl::Status Engine::InstructionDescriptor(const v2::InstructionDescriptorReques
 
 absl::Status Engine::Codegen(const v2::CodegenRequest& req, v2::CodegenResponse* out) const {
   ops::CodegenRequest r;
-  if (absl::Status s = rpc::FromProto(req, request_limits_, &r.input, &r.options, &r.lang); !s.ok()) return s;
+  if (absl::Status s = rpc::FromProto(req, request_limits_, &r); !s.ok()) return s;
   r.options.max_output_bytes = static_cast<size_t>(limits_.max_message_bytes);
   const absl::StatusOr<ops::CodegenResult> run = ops::RunCodegen(r);
   // A request that cannot be resolved (a descriptor naming no map, PTX for an im2col map): the
@@ -282,7 +283,7 @@ absl::Status Engine::Codegen(const v2::CodegenRequest& req, v2::CodegenResponse*
     return Exhausted(StrCat("response: the generated ", gen.generated ? "code" : "rejection", " of ", plan.maps.size(),
                             " maps passes the message limit of ", limits_.max_message_bytes,
                             " bytes (max_message_bytes); generate fewer maps per call"));
-  rpc::ToProto(plan, gen, r.lang, out);
+  rpc::ToProto(*run, r.lang, out);
   return absl::OkStatus();
 }
 
@@ -297,10 +298,9 @@ absl::Status Engine::CheckAdmit(const v2::CheckRequest& req) const {
 }
 
 absl::Status Engine::CheckLimits(const v2::CheckRequest& req) const {
-  std::vector<TensorMapSpec> specs;
-  std::vector<std::string> names;
-  uint64_t seed = 1;
-  if (absl::Status s = rpc::FromProto(req, request_limits_, &specs, &names, &seed); !s.ok()) return s;
+  ops::CheckRequest r;
+  if (absl::Status s = rpc::FromProto(req, request_limits_, &r); !s.ok()) return s;
+  const std::vector<TensorMapSpec>& specs = r.specs;
   // The tensors the check allocates: refuse a spec whose global extent is over the limit.
   Validation v;
   for (size_t k = 0; k < specs.size(); ++k) {
@@ -350,7 +350,7 @@ absl::Status Engine::CheckRun(const v2::CheckRequest& req, const CallControl& ca
 
 absl::Status Engine::Decode(const v2::DecodeRequest& req, v2::DecodeResponse* out) const {
   ops::DecodeRequest r;
-  if (absl::Status s = rpc::FromProto(req, request_limits_, &r.maps, &r.labels, &r.options); !s.ok()) return s;
+  if (absl::Status s = rpc::FromProto(req, request_limits_, &r); !s.ok()) return s;
   const bool render = req.render().format() != v2::Rendering::NONE;
   json::Writer w;
   std::string rendered;
@@ -358,10 +358,10 @@ absl::Status Engine::Decode(const v2::DecodeRequest& req, v2::DecodeResponse* ou
   // at that point, so a request of many maps costs at most one limit's worth of work and memory.
   size_t bytes = 0;
   const absl::StatusOr<ops::DecodeSummary> sum = ops::RunDecode(r, [&](const ops::DecodedMap& m) {
-    bool valid = false;
     v2::DecodedMap* dm = out->add_maps();
-    rpc::ToProto(m.index, std::string(m.label), m.decoded, r.options, &valid, dm);
+    rpc::ToProto(m, r.options, dm);
     const size_t before = rendered.size();
+    bool valid = false;  // the same as m.valid
     if (render) rendered += blob::RenderDecoded(m.index, m.label, *m.bytes, m.decoded, r.options, &valid, &w);
     bytes += dm->ByteSizeLong() + 8 + (rendered.size() - before);
     if (bytes > limits_.max_message_bytes)

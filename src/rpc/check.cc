@@ -11,8 +11,10 @@ using detail::Bad;
 using detail::SpecFromMessage;
 using detail::TooMany;
 
-void ToProto(const std::vector<TensorMapSpec>& specs, const std::vector<std::string>& names, uint64_t seed, bool verbose,
-             v2::CheckRequest* m) {
+void ToProto(const ops::CheckRequest& r, bool verbose, v2::CheckRequest* m) {
+  const std::vector<TensorMapSpec>& specs = r.specs;
+  const std::vector<std::string>& names = r.names;
+  const uint64_t seed = r.seed;
   m->Clear();
   for (size_t i = 0; i < specs.size(); ++i) {
     v2::NamedSpec* n = m->add_specs();
@@ -24,10 +26,11 @@ void ToProto(const std::vector<TensorMapSpec>& specs, const std::vector<std::str
   m->mutable_render()->set_format(v2::Rendering::TEXT);
 }
 
-absl::Status FromProto(const v2::CheckRequest& m, const RequestLimits& limits, std::vector<TensorMapSpec>* specs,
-                       std::vector<std::string>* names, uint64_t* seed) {
-  specs->clear();
-  names->clear();
+absl::Status FromProto(const v2::CheckRequest& m, const RequestLimits& limits, ops::CheckRequest* r) {
+  *r = ops::CheckRequest();
+  std::vector<TensorMapSpec>* specs = &r->specs;
+  std::vector<std::string>* names = &r->names;
+  uint64_t* seed = &r->seed;
   if (m.specs_size() == 0) return Bad("specs", "no spec");
   if (static_cast<uint32_t>(m.specs_size()) > limits.max_check_specs)
     return TooMany("specs", m.specs_size(), limits.max_check_specs);

@@ -1,4 +1,4 @@
-// check.h: tmapd's Check messages <-> `tmapgen check`'s specs and report (src/gpu/check_report.h). The
+// check.h: tmapd's Check messages <-> check's request and report (src/ops/check.h, src/gpu/check_report.h). The
 // --remote client sends ToProto(specs); tmapd's check worker runs FromProto(message) on the GPU and
 // answers ToProto(report). No gRPC, no I/O.
 //
@@ -15,15 +15,15 @@
 #include "absl/status/status.h"
 #include "proto/tmapd_v2.pb.h"
 #include "src/gpu/check_report.h"
+#include "src/ops/check.h"
 #include "src/rpc/common.h"
 #include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::rpc {
 
-void ToProto(const std::vector<TensorMapSpec>& specs, const std::vector<std::string>& names, uint64_t seed, bool verbose,
-             v2::CheckRequest* m);
-absl::Status FromProto(const v2::CheckRequest& m, const RequestLimits& limits, std::vector<TensorMapSpec>* specs,
-                       std::vector<std::string>* names, uint64_t* seed);
+// `verbose` is how the answer is rendered (the worker renders it).
+void ToProto(const ops::CheckRequest& r, bool verbose, v2::CheckRequest* m);
+absl::Status FromProto(const v2::CheckRequest& m, const RequestLimits& limits, ops::CheckRequest* r);
 void ToProto(const gpu::CheckReport& r, v2::CheckResponse* m);
 
 }  // namespace tmapgen::rpc

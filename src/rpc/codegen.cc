@@ -18,7 +18,10 @@ using detail::SpecFromMessage;
 using detail::TargetFromProto;
 using detail::TooMany;
 
-void ToProto(const codegen::Input& in, const codegen::Options& opt, codegen::Lang lang, v2::CodegenRequest* m) {
+void ToProto(const ops::CodegenRequest& r, v2::CodegenRequest* m) {
+  const codegen::Input& in = r.input;
+  const codegen::Options& opt = r.options;
+  const codegen::Lang lang = r.lang;
   m->Clear();
   for (const TensorMapSpec& s : in.specs) SpecToProto(s, m->add_specs());
   m->set_language(lang == codegen::Lang::kCpp ? v2::CPP : lang == codegen::Lang::kJson ? v2::JSON : v2::PTX);
@@ -40,10 +43,11 @@ void ToProto(const codegen::Input& in, const codegen::Options& opt, codegen::Lan
   for (const std::string& s : opt.sources) m->add_sources(s);
 }
 
-absl::Status FromProto(const v2::CodegenRequest& m, const RequestLimits& limits, codegen::Input* in,
-                       codegen::Options* opt, codegen::Lang* lang) {
-  *in = codegen::Input();
-  *opt = codegen::Options();
+absl::Status FromProto(const v2::CodegenRequest& m, const RequestLimits& limits, ops::CodegenRequest* r) {
+  *r = ops::CodegenRequest();
+  codegen::Input* in = &r->input;
+  codegen::Options* opt = &r->options;
+  codegen::Lang* lang = &r->lang;
   if (m.specs_size() == 0) return Bad("specs", "no spec");
   if (static_cast<uint32_t>(m.specs_size()) > limits.max_specs) return TooMany("specs", m.specs_size(), limits.max_specs);
   const size_t descs = static_cast<size_t>(m.matrix_descriptors_size()) + static_cast<size_t>(m.instruction_descriptors_size());
@@ -94,7 +98,9 @@ absl::Status FromProto(const v2::CodegenRequest& m, const RequestLimits& limits,
   return absl::OkStatus();
 }
 
-void ToProto(const codegen::Plan& plan, const codegen::Output& out, codegen::Lang lang, v2::CodegenResponse* m) {
+void ToProto(const ops::CodegenResult& r, codegen::Lang lang, v2::CodegenResponse* m) {
+  const codegen::Plan& plan = r.plan;
+  const codegen::Output& out = r.output;
   m->set_generated(out.generated);
   if (out.generated) {
     v2::GeneratedFile* f = m->add_files();

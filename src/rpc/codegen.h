@@ -1,5 +1,4 @@
-// codegen.h: tmapd's Codegen messages <-> `tmapgen codegen`'s input and options (src/codegen/codegen.h),
-// and the plan and output back. No gRPC, no I/O.
+// codegen.h: tmapd's Codegen messages <-> codegen's request and result (src/ops/codegen.h). No gRPC, no I/O.
 //
 // Contract
 // - FromProto validates the message (at least one spec, the limits of `limits`, enum numbers, a
@@ -13,14 +12,14 @@
 #include "absl/status/status.h"
 #include "proto/tmapd_v2.pb.h"
 #include "src/codegen/codegen.h"
+#include "src/ops/codegen.h"
 #include "src/rpc/common.h"
 
 namespace tmapgen::rpc {
 
-void ToProto(const codegen::Input& in, const codegen::Options& opt, codegen::Lang lang, v2::CodegenRequest* m);
-absl::Status FromProto(const v2::CodegenRequest& m, const RequestLimits& limits, codegen::Input* in,
-                       codegen::Options* opt, codegen::Lang* lang);
-void ToProto(const codegen::Plan& plan, const codegen::Output& out, codegen::Lang lang, v2::CodegenResponse* m);
+void ToProto(const ops::CodegenRequest& r, v2::CodegenRequest* m);
+absl::Status FromProto(const v2::CodegenRequest& m, const RequestLimits& limits, ops::CodegenRequest* r);
+void ToProto(const ops::CodegenResult& r, codegen::Lang lang, v2::CodegenResponse* m);
 
 }  // namespace tmapgen::rpc
 

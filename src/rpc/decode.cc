@@ -17,8 +17,10 @@ using detail::BadEnum;
 using detail::TargetFromProto;
 using detail::TooMany;
 
-void ToProto(const std::vector<blob::MapBytes>& maps, const std::vector<std::string>& labels, const blob::DecodeOptions& o,
-             v2::DecodeRequest* m) {
+void ToProto(const ops::DecodeRequest& r, v2::DecodeRequest* m) {
+  const std::vector<blob::MapBytes>& maps = r.maps;
+  const std::vector<std::string>& labels = r.labels;
+  const blob::DecodeOptions& o = r.options;
   m->Clear();
   for (const blob::MapBytes& b : maps) m->add_maps(reinterpret_cast<const char*>(b.data()), b.size());
   for (const std::string& l : labels) m->add_labels(l);
@@ -28,11 +30,11 @@ void ToProto(const std::vector<blob::MapBytes>& maps, const std::vector<std::str
   m->mutable_render()->set_color(o.color);
 }
 
-absl::Status FromProto(const v2::DecodeRequest& m, const RequestLimits& limits, std::vector<blob::MapBytes>* maps,
-                       std::vector<std::string>* labels, blob::DecodeOptions* o) {
-  maps->clear();
-  labels->clear();
-  *o = blob::DecodeOptions();
+absl::Status FromProto(const v2::DecodeRequest& m, const RequestLimits& limits, ops::DecodeRequest* r) {
+  *r = ops::DecodeRequest();
+  std::vector<blob::MapBytes>* maps = &r->maps;
+  std::vector<std::string>* labels = &r->labels;
+  blob::DecodeOptions* o = &r->options;
   if (m.maps_size() == 0) return Bad("maps", "no map");
   if (static_cast<uint32_t>(m.maps_size()) > limits.max_decode_maps) return TooMany("maps", m.maps_size(), limits.max_decode_maps);
   if (m.labels_size() > m.maps_size()) return Bad("labels", StrCat(m.labels_size(), " labels for ", m.maps_size(), " maps"));
@@ -54,9 +56,9 @@ absl::Status FromProto(const v2::DecodeRequest& m, const RequestLimits& limits, 
   return absl::OkStatus();
 }
 
-void ToProto(int index, const std::string& label, const blob::Decoded& d, const blob::DecodeOptions& o, bool* valid,
-             v2::DecodedMap* m) {
-  m->set_label(label);
+void ToProto(const ops::DecodedMap& map, const blob::DecodeOptions& o, v2::DecodedMap* m) {
+  const blob::Decoded& d = map.decoded;
+  m->set_label(std::string(map.label));
   m->set_layout(std::string(blob::LayoutName(d.layout)));
   m->set_reencodes(d.reencodes);
   m->set_maybe_wide(d.maybe_wide);
@@ -90,15 +92,13 @@ void ToProto(int index, const std::string& label, const blob::Decoded& d, const 
     x->set_message(f.message);
     x->set_note(f.note);
   }
-  *valid = d.spec_ok;
   if (d.spec_ok && o.validate) {
     Validation v;
     Validate(spec, &v);
-    *valid = v.valid;
-    FillReport(index, spec, v, tmapgen::Encoding(), m->mutable_report());
+    FillReport(map.index, spec, v, tmapgen::Encoding(), m->mutable_report());
   }
-  m->set_valid(*valid);
-  m->set_clean(blob::Clean(d));
+  m->set_valid(map.valid);
+  m->set_clean(map.clean);
 }
 
 }  // namespace tmapgen::rpc

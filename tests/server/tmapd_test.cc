@@ -594,7 +594,11 @@ TEST_F(TmapdTest, CodegenMatchesTheLocalCommand) {
     ASSERT_TRUE(cli::ParseCodegenArgs(args, &a, &err)) << err;
     ASSERT_TRUE(cli::ReadCodegenSpecs(&a, &err)) << err;
     v2::CodegenRequest req;
-    ToProto(a.input, a.options, a.lang, &req);
+    ops::CodegenRequest run;
+    run.input = a.input;
+    run.options = a.options;
+    run.lang = a.lang;
+    ToProto(run, &req);
     v2::CodegenResponse res;
     grpc::ClientContext ctx;
     ASSERT_TRUE(v2->Codegen(&ctx, req, &res).ok());
