@@ -2,11 +2,12 @@
 # Bounded load test of tmapd on loopback (docs/service.md, docs/perf.md): starts a tmapd from BUILD_DIR,
 # then measures unary Validate (32 calls in flight, and 1) and the ValidateBatch stream. Every run is
 # capped both in requests and in seconds. The server logs one line per request, as in production (to a
-# file). With OLD_BUILD_DIR, the unary run at 32 in flight alternates between the old server and the new
-# one, ROUNDS times each, with the same load generator (BUILD_DIR's): the side-by-side figures of
-# docs/perf.md. With AB_ARGS (and no OLD_BUILD_DIR), the same server binary runs without and with the
-# extra flags AB_ARGS, alternating ROUNDS times, unary Validate at 32 in flight and at 1 (the per-call cost
-# of a feature such as --metrics-listen), and the script ends there.
+# file). With OLD_BUILD_DIR, the unary run at 32 in flight and the ValidateBatch stream (1000 specs per
+# message) alternate between the old server and the new one, ROUNDS times each, with the same load
+# generator (BUILD_DIR's): the side-by-side figures of docs/perf.md. With AB_ARGS (and no OLD_BUILD_DIR),
+# the same server binary runs without and with the extra flags AB_ARGS, alternating ROUNDS times, unary
+# Validate at 32 in flight and at 1 (the per-call cost of a feature such as --metrics-listen), and the
+# script ends there.
 #
 #   scripts/dev/load-test.sh [BUILD_DIR] [OLD_BUILD_DIR]     (default: build)
 #   env: REQUESTS (unary, 200000), SPECS (batch, 5000000), SECONDS_CAP (10 per run), CONCURRENCY (32),
@@ -56,6 +57,10 @@ unary32() {
   "$LOAD" --target "$addr" --mode unary --concurrency "$CONCURRENCY" --requests "$REQUESTS" --seconds "$SECONDS_CAP" \
     --specs "$tmp/specs.jsonl"
 }
+batch1() {
+  "$LOAD" --target "$addr" --mode batch --concurrency 1 --batch-size 1000 --requests "$SPECS" --seconds "$SECONDS_CAP" \
+    --specs "$tmp/specs.jsonl"
+}
 
 echo "machine: $(nproc) cores, $(uname -m); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "server: logging one line per request to a file${TMAPD_ARGS:+; new server flags: $TMAPD_ARGS}"
@@ -63,9 +68,11 @@ if [ -n "$OLD" ]; then
   for r in $(seq "$ROUNDS"); do
     start "$OLD/server/tmapd"
     echo "old (round $r, load $(cut -d' ' -f1 /proc/loadavg)): $(unary32)"
+    echo "old (round $r): batch: $(batch1)"
     stop
     start "$TMAPD" "${EXTRA[@]}"
     echo "new (round $r, load $(cut -d' ' -f1 /proc/loadavg)): $(unary32)"
+    echo "new (round $r): batch: $(batch1)"
     stop
   done
 fi
