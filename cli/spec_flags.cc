@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <type_traits>
 
 #include "src/schema/spec_json.h"
 #include "src/util/strings.h"
@@ -12,44 +13,43 @@
 namespace tmapgen::cli {
 namespace {
 
+// A flag: its row of the field table (src/tmap/spec_fields.h), its name (the row's flag) and its second
+// spelling (the row's key with dashes, "global-dim", when that differs from the flag).
 struct FlagInfo {
+  size_t row;
   std::string_view name;
-  std::string_view alias;  // the cuda.h-style long name, or ""
+  std::string_view alias;  // or ""
   uint32_t field;
   std::string_view help;
 };
 
-constexpr std::array<FlagInfo, 26> kFlags = {{
-    {"mode", "", kFieldMode, "tiled | im2col | im2col::w | im2col::w::128 | gather4 | scatter4 (default tiled)"},
-    {"direction", "", kFieldDirection, "load | load_cluster | store | reduce | prefetch (default load)"},
-    {"reduce-op", "", kFieldReduceOp, "add | min | max | inc | dec | and | or | xor (with --direction reduce)"},
-    {"dtype", "tensor-data-type", kFieldDataType, "f16 bf16 f32 tf32 f64 u8 u16 u32 s32 u64 s64 f32_ftz tf32_ftz 16u4_align8b 16u4_align16b 16u6_align16b, or CU_TENSOR_MAP_DATA_TYPE_*; also what the bytes hold: e4m3 e5m2 fp8 s8 int8 ue8m0 (as u8), e2m1 fp4 (16u4_align8b), e2m3 e3m2 fp6 (16u6_align16b)"},
-    {"rank", "tensor-rank", kFieldRank, "number of dimensions (default: the number of --dims)"},
-    {"global-address", "", kFieldGlobalAddress, "global address (0x...), for its alignment rules"},
-    {"dims", "global-dim", kFieldGlobalDim, "elements per dimension, innermost first: 64,56,56,32"},
-    {"strides", "global-strides", kFieldGlobalStrides, "bytes between consecutive indices of dims 1.. (rank-1 values; default dense)"},
-    {"box", "box-dim", kFieldBoxDim, "box size per dimension, innermost first (tiled, gather4, scatter4)"},
-    {"element-strides", "", kFieldElementStrides, "traversal stride per dimension, 1..8 (default all 1)"},
-    {"interleave", "", kFieldInterleave, "none | 16B | 32B"},
-    {"swizzle", "", kFieldSwizzle, "none | 32B | 64B | 128B | 128B_atom_32B | 128B_atom_32B_flip_8B | 128B_atom_64B"},
-    {"l2", "l2-promotion", kFieldL2Promotion, "none | 64B | 128B | 256B (default 128B)"},
-    {"oob", "oob-fill", kFieldOobFill, "zero | nan"},
-    {"lower-corner", "pixel-box-lower-corner", kFieldLowerCorner, "im2col lower corner offsets, W,H,D order (rank-2 values)"},
-    {"upper-corner", "pixel-box-upper-corner", kFieldUpperCorner, "im2col upper corner offsets, W,H,D order (rank-2 values)"},
-    {"lower-corner-w", "pixel-box-lower-corner-width", kFieldLowerCornerWidth, "im2col::w lower corner along W"},
-    {"upper-corner-w", "pixel-box-upper-corner-width", kFieldUpperCornerWidth, "im2col::w upper corner along W"},
-    {"channels", "channels-per-pixel", kFieldChannelsPerPixel, "im2col channels per pixel"},
-    {"pixels", "pixels-per-column", kFieldPixelsPerColumn, "im2col pixels per column"},
-    {"wide-mode", "", kFieldWideMode, "w | w128 (follows --mode)"},
-    {"target", "", kFieldTarget, "sm_90a, sm_100a, sm_100f, sm_103a, sm_110a, sm_120a, ... (default: this GPU, else all)"},
-    {"smem-address", "", kFieldSmemAddress, "shared-memory destination address (0x...)"},
-    {"smem-alignment", "", kFieldSmemAlignment, "guaranteed alignment of the destination in bytes"},
-    {"driver-version", "", kFieldDriverVersion, "CUDA driver version, 13000 or 13.0"},
-    {"name", "", kFieldName, "a name for the map (reports, generated code)"},
-}};
+// The flags in the order of `--help`: the map's fields in table order, then the name.
+struct FlagTable {
+  std::array<FlagInfo, kNumSpecFields> flags;
+  std::array<std::string, kNumSpecFields> dashed;  // storage of the aliases
+  FlagTable() {
+    size_t n = 0;
+    for (size_t pass = 0; pass < 2; ++pass) {
+      for (size_t i = 0; i < kNumSpecFields; ++i) {
+        if ((i == kFieldIndexName) != (pass == 1)) continue;
+        const FieldInfo& f = kSpecFields[i];
+        std::string d(f.key);
+        std::replace(d.begin(), d.end(), '_', '-');
+        dashed[n] = d == f.flag ? std::string() : d;
+        flags[n] = FlagInfo{i, f.flag, std::string_view(), f.bit, f.help};
+        ++n;
+      }
+    }
+    for (size_t i = 0; i < n; ++i) flags[i].alias = dashed[i];
+  }
+};
+const FlagTable& Flags() {
+  static const FlagTable* const table = new FlagTable();
+  return *table;
+}
 
 const FlagInfo* Find(std::string_view name) {
-  for (const FlagInfo& f : kFlags)
+  for (const FlagInfo& f : Flags().flags)
     if (f.name == name || (!f.alias.empty() && f.alias == name)) return &f;
   return nullptr;
 }
@@ -129,7 +129,7 @@ bool ParseEnum(std::string_view flag, std::string_view v, E* out, std::string* e
 
 std::vector<std::string_view> SpecFlagNames() {
   std::vector<std::string_view> out;
-  for (const FlagInfo& f : kFlags) {
+  for (const FlagInfo& f : Flags().flags) {
     out.push_back(f.name);
     if (!f.alias.empty()) out.push_back(f.alias);
   }
@@ -140,7 +140,7 @@ bool IsSpecFlag(std::string_view name) { return Find(name) != nullptr; }
 
 std::string SpecFlagsHelp() {
   std::string o;
-  for (const FlagInfo& f : kFlags) {
+  for (const FlagInfo& f : Flags().flags) {
     std::string n = StrCat("  --", f.name);
     if (!f.alias.empty()) n += StrCat(", --", f.alias);
     if (n.size() < 40) n.resize(40, ' '); else n += "\n" + std::string(40, ' ');
@@ -175,58 +175,51 @@ bool Build(const std::vector<std::pair<std::string, std::string>>& flags, const 
       return false;
     }
     const std::string_view fl = f->name;
-    bool ok = true;
-    switch (f->field) {
-      case kFieldMode: break;
-      case kFieldDirection: ok = ParseEnum(fl, value, &s.direction, err); break;
-      case kFieldReduceOp: ok = ParseEnum(fl, value, &s.reduce_op, err); break;
-      case kFieldDataType:
-        // Any name of the data-type table (src/tmap/types.h), a data alias ("e4m3") included.
-        ok = ParseDataType(value, &s.data_type, &s.data_type_alias) || ParseEnum(fl, value, &s.data_type, err);
-        break;
-      case kFieldRank:
-        ok = ParseU32(fl, value, &s.rank, err);
-        if (ok && (s.rank < 1 || s.rank > kMaxRank)) {
-          *err = StrCat("--rank: ", s.rank, " is outside 1..", kMaxRank, ": a tensor map has 1 to ", kMaxRank,
-                        " dimensions (merge contiguous dimensions)");
-          ok = false;
-        }
-        break;
-      case kFieldGlobalAddress: ok = ParseU64(fl, value, &s.global_address, err); break;
-      case kFieldGlobalDim: ok = ParseList(fl, value, &s.global_dim, &counts[kArrGlobalDim], u64, err); break;
-      case kFieldGlobalStrides: ok = ParseList(fl, value, &s.global_strides, &counts[kArrGlobalStrides], u64, err); break;
-      case kFieldBoxDim: ok = ParseList(fl, value, &s.box_dim, &counts[kArrBoxDim], u32, err); break;
-      case kFieldElementStrides:
-        ok = ParseList(fl, value, &s.element_strides, &counts[kArrElementStrides], u32, err);
-        break;
-      case kFieldInterleave: ok = ParseEnum(fl, value, &s.interleave, err); break;
-      case kFieldSwizzle: ok = ParseEnum(fl, value, &s.swizzle, err); break;
-      case kFieldL2Promotion: ok = ParseEnum(fl, value, &s.l2_promotion, err); break;
-      case kFieldOobFill: ok = ParseEnum(fl, value, &s.oob_fill, err); break;
-      case kFieldLowerCorner:
-        ok = ParseList(fl, value, &s.pixel_box_lower_corner, &counts[kArrLowerCorner], i32, err);
-        break;
-      case kFieldUpperCorner:
-        ok = ParseList(fl, value, &s.pixel_box_upper_corner, &counts[kArrUpperCorner], i32, err);
-        break;
-      case kFieldLowerCornerWidth: ok = ParseI32(fl, value, &s.pixel_box_lower_corner_width, err); break;
-      case kFieldUpperCornerWidth: ok = ParseI32(fl, value, &s.pixel_box_upper_corner_width, err); break;
-      case kFieldChannelsPerPixel: ok = ParseU32(fl, value, &s.channels_per_pixel, err); break;
-      case kFieldPixelsPerColumn: ok = ParseU32(fl, value, &s.pixels_per_column, err); break;
-      case kFieldWideMode: ok = ParseEnum(fl, value, &s.wide_mode, err); break;
-      case kFieldTarget: ok = ParseEnum(fl, value, &s.target, err); break;
-      case kFieldSmemAddress: ok = ParseU64(fl, value, &s.smem_address, err); break;
-      case kFieldSmemAlignment: ok = ParseU32(fl, value, &s.smem_alignment, err); break;
-      case kFieldDriverVersion:
-        if (absl::StatusOr<uint32_t> dv = ParseDriverVersion(value); dv.ok()) {
-          s.driver_version = *dv;
-        } else {
-          *err = StrCat("--driver-version: expected 13000 or 13.0, got \"", value, "\"");
-          ok = false;
-        }
-        break;
-      case kFieldName: s.name = value; break;
-    }
+    const bool ok = WithField(
+        s, f->row,
+        [&](auto tag, auto& m) -> bool {
+          constexpr size_t kRow = decltype(tag)::value;
+          constexpr FieldKind kind = kSpecFields[kRow].kind;
+          if constexpr (kRow == kFieldIndexMode) {
+            return true;  // read in the first pass
+          } else if constexpr (kind == FieldKind::kText) {
+            m = value;
+            return true;
+          } else if constexpr (kind == FieldKind::kName || kind == FieldKind::kEnum) {
+            return ParseEnum(fl, value, &m, err);
+          } else if constexpr (kind == FieldKind::kDataType) {
+            // Any name of the data-type table (src/tmap/types.h), a data alias ("e4m3") included.
+            return ParseDataType(value, &s.data_type, &s.data_type_alias) || ParseEnum(fl, value, &s.data_type, err);
+          } else if constexpr (kind == FieldKind::kU32) {
+            if (!ParseU32(fl, value, &m, err)) return false;
+            if constexpr (kRow == kFieldIndexRank) {
+              if (s.rank < 1 || s.rank > kMaxRank) {
+                *err = StrCat("--rank: ", s.rank, " is outside 1..", kMaxRank, ": a tensor map has 1 to ", kMaxRank,
+                              " dimensions (merge contiguous dimensions)");
+                return false;
+              }
+            }
+            return true;
+          } else if constexpr (kind == FieldKind::kI32) {
+            return ParseI32(fl, value, &m, err);
+          } else if constexpr (kind == FieldKind::kAddress) {
+            return ParseU64(fl, value, &m, err);
+          } else if constexpr (kind == FieldKind::kDriverVersion) {
+            if (absl::StatusOr<uint32_t> dv = ParseDriverVersion(value); dv.ok()) {
+              m = *dv;
+              return true;
+            }
+            *err = StrCat("--driver-version: expected 13000 or 13.0, got \"", value, "\"");
+            return false;
+          } else {
+            using T = typename ArrayTraits<std::remove_reference_t<decltype(m)>>::Element;
+            uint32_t* const count = &counts[static_cast<size_t>(ArrayNumber(kRow))];
+            if constexpr (std::is_same_v<T, uint64_t>) return ParseList(fl, value, &m, count, u64, err);
+            else if constexpr (std::is_same_v<T, uint32_t>) return ParseList(fl, value, &m, count, u32, err);
+            else return ParseList(fl, value, &m, count, i32, err);
+          }
+        },
+        false);
     if (!ok) return false;
     given |= f->field;
   }

@@ -20,6 +20,7 @@ set(TMAPGEN_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tmapgen)
 # source-tree paths below PREFIX/include/tmapgen, so `#include "src/tmap/validator.h"` works in both.
 set(TMAPGEN_PUBLIC_HEADERS
   src/tmap/types.h
+  src/tmap/spec_fields.h
   src/tmap/tensor_map_spec.h
   src/tmap/rule.h
   src/tmap/rule_catalogue.h

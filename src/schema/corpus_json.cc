@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "src/schema/json_diagnostics.h"
+#include "src/schema/spec_json_keys.h"
 #include "src/util/strings.h"
 
 namespace tmapgen {
@@ -82,6 +83,62 @@ bool ReadArray(simdjson::dom::element v, std::string_view key, std::array<T, N>*
   return true;
 }
 
+// The spec fields a corpus line carries under their schema names: the parameters of the driver's encoders
+// (the corpus's mode and wide mode have their own names and values, read apart).
+constexpr uint32_t kCorpusFields = kFieldDataType | kFieldRank | kFieldGlobalAddress | kFieldGlobalDim |
+                                   kFieldGlobalStrides | kFieldBoxDim | kFieldElementStrides | kFieldInterleave |
+                                   kFieldSwizzle | kFieldL2Promotion | kFieldOobFill | kFieldLowerCorner |
+                                   kFieldUpperCorner | kFieldLowerCornerWidth | kFieldUpperCornerWidth |
+                                   kFieldChannelsPerPixel | kFieldPixelsPerColumn;
+
+// Row `row` of the field table from a corpus value: what the driver was given, which may be beyond what a spec
+// represents (then *representable is cleared, never an error).
+bool CorpusField(size_t row, simdjson::dom::element v, TensorMapSpec* s, CorpusEntry* out, std::string* error) {
+  return WithField(
+      *s, row,
+      [&](auto tag, auto& m) -> bool {
+        constexpr size_t kRow = decltype(tag)::value;
+        constexpr FieldKind kind = kSpecFields[kRow].kind;
+        const std::string_view key = kSpecFields[kRow].key;
+        if constexpr (kind == FieldKind::kEnum || kind == FieldKind::kDataType) {
+          return ReadEnum(v, key, EnumCount(&m), &m, &out->representable, error);
+        } else if constexpr (kind == FieldKind::kArray) {
+          uint32_t count = 0;
+          return ReadArray(v, key, &m, &count, &out->representable, error);
+        } else if constexpr (kind == FieldKind::kU32) {
+          uint64_t u = 0;
+          if (v.get_uint64().get(u)) {
+            *error = StrCat(key, ": expected an unsigned integer, got ", Got(v));
+            return false;
+          }
+          if constexpr (kRow == kFieldIndexRank) {
+            m = static_cast<uint32_t>(u > 1000 ? 1000 : u);
+            if (u > static_cast<uint64_t>(kMaxRank)) out->representable = false;
+          } else {
+            m = static_cast<uint32_t>(u);
+            if (u > 0xffffffffu) out->representable = false;
+          }
+          return true;
+        } else if constexpr (kind == FieldKind::kI32) {
+          int64_t i = 0;
+          if (v.get_int64().get(i)) {
+            *error = StrCat(key, ": expected an integer, got ", Got(v));
+            return false;
+          }
+          m = static_cast<int32_t>(i);
+          return true;
+        } else if constexpr (kind == FieldKind::kAddress) {
+          if (!v.get_uint64().get(m)) return true;
+          *error = StrCat(key, ": expected an unsigned integer, got ", Got(v));
+          return false;
+        } else {
+          *error = StrCat(key, ": not a field of a corpus line");
+          return false;
+        }
+      },
+      false);
+}
+
 }  // namespace
 
 bool ParseHex128(std::string_view hex, std::array<uint8_t, 128>* out) {
@@ -135,7 +192,6 @@ bool ParseCorpusLine(std::string_view line, CorpusEntry* out, std::string* error
       *has = true;
       return true;
     };
-    uint64_t u = 0;
     int64_t i = 0;
     bool has = false;
     std::string_view p;
@@ -146,24 +202,11 @@ bool ParseCorpusLine(std::string_view line, CorpusEntry* out, std::string* error
     }
     else if (key == "probe") { if (!str(&p)) return false; out->probe = std::string(p); }
     else if (key == "mode") { if (!str(&p)) return false; mode = std::string(p); }
-    else if (key == "tensor_data_type") { if (!ReadEnum(v, key, kNumDataTypes, &s.data_type, &out->representable, error)) return false; }
-    else if (key == "interleave") { if (!ReadEnum(v, key, kNumInterleaves, &s.interleave, &out->representable, error)) return false; }
-    else if (key == "swizzle") { if (!ReadEnum(v, key, kNumSwizzles, &s.swizzle, &out->representable, error)) return false; }
-    else if (key == "l2_promotion") { if (!ReadEnum(v, key, kNumL2Promotions, &s.l2_promotion, &out->representable, error)) return false; }
-    else if (key == "oob_fill") { if (!ReadEnum(v, key, kNumOobFills, &s.oob_fill, &out->representable, error)) return false; }
     else if (key == "im2col_wide_mode") { if (!ReadEnum(v, key, kNumIm2colWideModes, &wide, &out->representable, error)) return false; }
-    else if (key == "tensor_rank") { if (!u64(&u)) return false; s.rank = static_cast<uint32_t>(u > 1000 ? 1000 : u); if (u > 5) out->representable = false; }
-    else if (key == "global_address") { if (!u64(&s.global_address)) return false; }
-    else if (key == "global_dim") { if (!ReadArray(v, key, &s.global_dim, &count, &out->representable, error)) return false; }
-    else if (key == "global_strides") { if (!ReadArray(v, key, &s.global_strides, &count, &out->representable, error)) return false; }
-    else if (key == "box_dim") { if (!ReadArray(v, key, &s.box_dim, &count, &out->representable, error)) return false; }
-    else if (key == "element_strides") { if (!ReadArray(v, key, &s.element_strides, &count, &out->representable, error)) return false; }
-    else if (key == "pixel_box_lower_corner") { if (!ReadArray(v, key, &s.pixel_box_lower_corner, &count, &out->representable, error)) return false; }
-    else if (key == "pixel_box_upper_corner") { if (!ReadArray(v, key, &s.pixel_box_upper_corner, &count, &out->representable, error)) return false; }
-    else if (key == "pixel_box_lower_corner_width") { if (!i64(&i)) return false; s.pixel_box_lower_corner_width = static_cast<int32_t>(i); }
-    else if (key == "pixel_box_upper_corner_width") { if (!i64(&i)) return false; s.pixel_box_upper_corner_width = static_cast<int32_t>(i); }
-    else if (key == "channels_per_pixel") { if (!u64(&u)) return false; s.channels_per_pixel = static_cast<uint32_t>(u); if (u > 0xffffffffu) out->representable = false; }
-    else if (key == "pixels_per_column") { if (!u64(&u)) return false; s.pixels_per_column = static_cast<uint32_t>(u); if (u > 0xffffffffu) out->representable = false; }
+    else if (const size_t row = internal_spec_json::FindKey(key);
+             row < kNumSpecFields && (kCorpusFields & kSpecFields[row].bit) != 0) {
+      if (!CorpusField(row, v, &s, out, error)) return false;
+    }
     else if (key == "driver_result") { if (!i64(&i)) return false; out->driver_result = static_cast<int>(i); }
     else if (key == "bytes") { if (!hex(&out->bytes, &has)) return false; out->has_bytes = has; }
     else if (key == "bytes_before") { if (!hex(&out->bytes_before, &has)) return false; }

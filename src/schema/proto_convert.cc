@@ -1,13 +1,17 @@
 // proto_convert.cc: see proto_convert.h. The conversions are the ones cli/textproto_protobuf.cc had.
 #include "src/schema/proto_convert.h"
 
+#include <string>
+#include <type_traits>
+#include <utility>
+
 #include "src/util/strings.h"
 
 namespace tmapgen {
 namespace {
 
 template <typename R, typename A>
-absl::Status CopyRepeated(const R& from, A* to, uint32_t* count, const char* name) {
+absl::Status CopyRepeated(const R& from, A* to, uint32_t* count, std::string_view name) {
   if (static_cast<size_t>(from.size()) > to->size())
     return InputErrorAt(name, StrCat("has ", from.size(), " entries; at most ", to->size()));
   for (int i = 0; i < from.size(); ++i) (*to)[static_cast<size_t>(i)] = from.Get(i);
@@ -15,116 +19,113 @@ absl::Status CopyRepeated(const R& from, A* to, uint32_t* count, const char* nam
   return absl::OkStatus();
 }
 
+// Row I of the field table: `get` returns the message's value, `has` whether the message holds it. Binary
+// Protobuf keeps enum numbers the schema does not name; the core would misread them. The core's enums and
+// the schema's have the same numbers, 0 to EnumCount - 1 (tests/schema/proto_convert_test.cc checks it).
+template <size_t I, class Get, class Has>
+absl::Status CheckEnum(const v1::TensorMapSpec& m, Get get, Has has) {
+  using V = std::decay_t<decltype(get(m))>;
+  if constexpr (std::is_enum_v<V>) {
+    using E = std::decay_t<decltype(Member<I>(std::declval<TensorMapSpec&>()))>;
+    const int n = static_cast<int>(get(m));
+    if (has(m) && (n < 0 || n >= EnumCount(static_cast<E*>(nullptr))))
+      return InputErrorAt(kSpecFields[I].key, StrCat("unknown value ", n, "; expected one of: ",
+                                                      AcceptedNames(static_cast<E*>(nullptr))));
+  }
+  return absl::OkStatus();
+}
+
+template <size_t I, class Get, class Has>
+absl::Status FromMessage(const v1::TensorMapSpec& m, Get get, Has has, TensorMapSpec* s, uint32_t* counts) {
+  if (!has(m)) return absl::OkStatus();
+  constexpr FieldInfo f = kSpecFields[I];
+  auto& member = Member<I>(*s);
+  using M = std::decay_t<decltype(member)>;
+  using V = std::decay_t<decltype(get(m))>;
+  if constexpr (f.kind == FieldKind::kArray) {
+    if (absl::Status st = CopyRepeated(get(m), &member, &counts[ArrayNumber(I)], f.key); !st.ok()) return st;
+  } else if constexpr (std::is_enum_v<M> && !std::is_enum_v<V>) {  // a name held as a string (target)
+    if (!Parse(get(m), &member))
+      return InputErrorAt(f.key, StrCat("unknown value \"", get(m), "\"; expected one of: ",
+                                        AcceptedNames(static_cast<M*>(nullptr))));
+  } else {
+    member = static_cast<M>(get(m));
+  }
+  s->set_fields |= f.bit;
+  return absl::OkStatus();
+}
+
+// Whether the Protobuf form writes row I: what the map uses (a given field the mode ignores is left out).
+template <size_t I>
+bool InMessage(const TensorMapSpec& s) {
+  constexpr FieldUse use = kSpecFields[I].use;
+  if constexpr (use == FieldUse::kAlways) return true;
+  else if constexpr (use == FieldUse::kIfGiven) return s.Has(static_cast<Field>(kSpecFields[I].bit));
+  else if constexpr (use == FieldUse::kIfNotEmpty) return !Member<I>(s).empty();
+  else return UsedBy(use, s.mode, s.direction);
+}
+
+template <size_t I, class Set, class Add>
+void ToMessage(const TensorMapSpec& s, v1::TensorMapSpec* m, Set set, Add add) {
+  if (!InMessage<I>(s)) return;
+  const auto& member = Member<I>(s);
+  using M = std::decay_t<decltype(member)>;
+  if constexpr (kSpecFields[I].kind == FieldKind::kArray) {
+    const uint32_t n = ArrayLength(ArrayTraits<M>::kSize, s.rank);
+    for (uint32_t i = 0; i < n; ++i) add(m, member[i]);
+  } else {
+    set(m, member);
+  }
+}
+
 }  // namespace
 
-absl::Status SpecFromProto(const v1::TensorMapSpec& m, TensorMapSpec* s) {
-  // Binary Protobuf keeps enum numbers the schema does not name; the core would misread them.
-#define TMAPGEN_CHECK_ENUM(F, PType, CType)                                                          \
-  if (m.has_##F() && !v1::PType##_IsValid(m.F())) {                                                \
-    return InputErrorAt(#F, StrCat("unknown value ", static_cast<int>(m.F()), "; expected one of: ",    \
-                                   AcceptedNames(static_cast<CType*>(nullptr))));                    \
+// Each row's accessors are named after its key (the Protobuf field of the same name, proto/tmapgen.proto).
+#define TMAPGEN_PROTO_GET(key) [](const v1::TensorMapSpec& p) -> decltype(auto) { return p.key(); }
+#define TMAPGEN_PROTO_HAS(Id, key)                                                              \
+  [](const auto& p) {                                                                          \
+    if constexpr (kSpecFields[kFieldIndex##Id].kind == FieldKind::kArray) return p.key##_size() > 0; \
+    else return p.has_##key();                                                                 \
   }
-  TMAPGEN_CHECK_ENUM(mode, Mode, Mode)
-  TMAPGEN_CHECK_ENUM(direction, Direction, Direction)
-  TMAPGEN_CHECK_ENUM(reduce_op, ReduceOp, ReduceOp)
-  TMAPGEN_CHECK_ENUM(tensor_data_type, TensorDataType, DataType)
-  TMAPGEN_CHECK_ENUM(interleave, Interleave, Interleave)
-  TMAPGEN_CHECK_ENUM(swizzle, Swizzle, Swizzle)
-  TMAPGEN_CHECK_ENUM(l2_promotion, L2Promotion, L2Promotion)
-  TMAPGEN_CHECK_ENUM(oob_fill, OobFill, OobFill)
-  TMAPGEN_CHECK_ENUM(wide_mode, Im2colWideMode, Im2colWideMode)
+
+absl::Status SpecFromProto(const v1::TensorMapSpec& m, TensorMapSpec* s) {
+#define TMAPGEN_CHECK_ENUM(Id, member, key, ...)                                                          \
+  if (absl::Status st = CheckEnum<kFieldIndex##Id>(m, TMAPGEN_PROTO_GET(key), TMAPGEN_PROTO_HAS(Id, key)); \
+      !st.ok())                                                                                          \
+    return st;
+  TMAPGEN_SPEC_FIELDS(TMAPGEN_CHECK_ENUM)
 #undef TMAPGEN_CHECK_ENUM
   *s = TensorMapSpec();
   uint32_t counts[kNumSpecArrays];
   for (uint32_t& c : counts) c = kAbsentCount;
-  uint32_t& set = s->set_fields;
-  if (m.has_name()) { s->name = m.name(); set |= kFieldName; }
-  if (m.has_mode()) { s->mode = static_cast<Mode>(m.mode()); set |= kFieldMode; }
-  if (m.has_direction()) { s->direction = static_cast<Direction>(m.direction()); set |= kFieldDirection; }
-  if (m.has_reduce_op()) { s->reduce_op = static_cast<ReduceOp>(m.reduce_op()); set |= kFieldReduceOp; }
-  if (m.has_tensor_data_type()) { s->data_type = static_cast<DataType>(m.tensor_data_type()); set |= kFieldDataType; }
-  if (m.has_tensor_rank()) { s->rank = m.tensor_rank(); set |= kFieldRank; }
-  if (m.has_global_address()) { s->global_address = m.global_address(); set |= kFieldGlobalAddress; }
-  if (m.global_dim_size() > 0) {
-    if (absl::Status st = CopyRepeated(m.global_dim(), &s->global_dim, &counts[kArrGlobalDim], "global_dim"); !st.ok()) return st;
-    set |= kFieldGlobalDim;
-  }
-  if (m.global_strides_size() > 0) {
-    if (absl::Status st = CopyRepeated(m.global_strides(), &s->global_strides, &counts[kArrGlobalStrides], "global_strides"); !st.ok()) return st;
-    set |= kFieldGlobalStrides;
-  }
-  if (m.box_dim_size() > 0) {
-    if (absl::Status st = CopyRepeated(m.box_dim(), &s->box_dim, &counts[kArrBoxDim], "box_dim"); !st.ok()) return st;
-    set |= kFieldBoxDim;
-  }
-  if (m.element_strides_size() > 0) {
-    if (absl::Status st = CopyRepeated(m.element_strides(), &s->element_strides, &counts[kArrElementStrides], "element_strides"); !st.ok()) return st;
-    set |= kFieldElementStrides;
-  }
-  if (m.has_interleave()) { s->interleave = static_cast<Interleave>(m.interleave()); set |= kFieldInterleave; }
-  if (m.has_swizzle()) { s->swizzle = static_cast<Swizzle>(m.swizzle()); set |= kFieldSwizzle; }
-  if (m.has_l2_promotion()) { s->l2_promotion = static_cast<L2Promotion>(m.l2_promotion()); set |= kFieldL2Promotion; }
-  if (m.has_oob_fill()) { s->oob_fill = static_cast<OobFill>(m.oob_fill()); set |= kFieldOobFill; }
-  if (m.pixel_box_lower_corner_size() > 0) {
-    if (absl::Status st = CopyRepeated(m.pixel_box_lower_corner(), &s->pixel_box_lower_corner, &counts[kArrLowerCorner], "pixel_box_lower_corner"); !st.ok()) return st;
-    set |= kFieldLowerCorner;
-  }
-  if (m.pixel_box_upper_corner_size() > 0) {
-    if (absl::Status st = CopyRepeated(m.pixel_box_upper_corner(), &s->pixel_box_upper_corner, &counts[kArrUpperCorner], "pixel_box_upper_corner"); !st.ok()) return st;
-    set |= kFieldUpperCorner;
-  }
-  if (m.has_pixel_box_lower_corner_width()) { s->pixel_box_lower_corner_width = m.pixel_box_lower_corner_width(); set |= kFieldLowerCornerWidth; }
-  if (m.has_pixel_box_upper_corner_width()) { s->pixel_box_upper_corner_width = m.pixel_box_upper_corner_width(); set |= kFieldUpperCornerWidth; }
-  if (m.has_channels_per_pixel()) { s->channels_per_pixel = m.channels_per_pixel(); set |= kFieldChannelsPerPixel; }
-  if (m.has_pixels_per_column()) { s->pixels_per_column = m.pixels_per_column(); set |= kFieldPixelsPerColumn; }
-  if (m.has_wide_mode()) { s->wide_mode = static_cast<Im2colWideMode>(m.wide_mode()); set |= kFieldWideMode; }
-  if (m.has_target()) {
-    if (!Parse(m.target(), &s->target))
-      return InputErrorAt("target", StrCat("unknown value \"", m.target(), "\"; expected one of: ",
-                                           AcceptedNames(static_cast<Target*>(nullptr))));
-    set |= kFieldTarget;
-  }
-  if (m.has_smem_address()) { s->smem_address = m.smem_address(); set |= kFieldSmemAddress; }
-  if (m.has_smem_alignment()) { s->smem_alignment = m.smem_alignment(); set |= kFieldSmemAlignment; }
-  if (m.has_driver_version()) { s->driver_version = m.driver_version(); set |= kFieldDriverVersion; }
+#define TMAPGEN_FROM_MESSAGE(Id, member, key, ...)                                                              \
+  if (absl::Status st = FromMessage<kFieldIndex##Id>(m, TMAPGEN_PROTO_GET(key), TMAPGEN_PROTO_HAS(Id, key), s, counts); \
+      !st.ok())                                                                                                \
+    return st;
+  TMAPGEN_SPEC_FIELDS(TMAPGEN_FROM_MESSAGE)
+#undef TMAPGEN_FROM_MESSAGE
   return FinishSpec(s, counts);
 }
 
 void SpecToProto(const TensorMapSpec& s, v1::TensorMapSpec* m) {
-  const uint32_t r = s.rank > kMaxRank ? kMaxRank : s.rank;
-  if (!s.name.empty()) m->set_name(s.name);
-  m->set_mode(static_cast<v1::Mode>(s.mode));
-  m->set_direction(static_cast<v1::Direction>(s.direction));
-  if (s.direction == Direction::kReduce) m->set_reduce_op(static_cast<v1::ReduceOp>(s.reduce_op));
-  m->set_tensor_data_type(static_cast<v1::TensorDataType>(s.data_type));
-  m->set_tensor_rank(s.rank);
-  if (s.Has(kFieldGlobalAddress)) m->set_global_address(s.global_address);
-  for (uint32_t i = 0; i < r; ++i) m->add_global_dim(s.global_dim[i]);
-  for (uint32_t i = 0; i + 1 < r; ++i) m->add_global_strides(s.global_strides[i]);
-  if (!IsIm2colMode(s.mode)) for (uint32_t i = 0; i < r; ++i) m->add_box_dim(s.box_dim[i]);
-  for (uint32_t i = 0; i < r; ++i) m->add_element_strides(s.element_strides[i]);
-  m->set_interleave(static_cast<v1::Interleave>(s.interleave));
-  m->set_swizzle(static_cast<v1::Swizzle>(s.swizzle));
-  m->set_l2_promotion(static_cast<v1::L2Promotion>(s.l2_promotion));
-  m->set_oob_fill(static_cast<v1::OobFill>(s.oob_fill));
-  if (s.mode == Mode::kIm2col) {
-    for (uint32_t i = 0; i + 2 < r; ++i) m->add_pixel_box_lower_corner(s.pixel_box_lower_corner[i]);
-    for (uint32_t i = 0; i + 2 < r; ++i) m->add_pixel_box_upper_corner(s.pixel_box_upper_corner[i]);
-  }
-  if (IsWideMode(s.mode)) {
-    m->set_pixel_box_lower_corner_width(s.pixel_box_lower_corner_width);
-    m->set_pixel_box_upper_corner_width(s.pixel_box_upper_corner_width);
-    m->set_wide_mode(static_cast<v1::Im2colWideMode>(s.wide_mode));
-  }
-  if (IsIm2colMode(s.mode)) {
-    m->set_channels_per_pixel(s.channels_per_pixel);
-    m->set_pixels_per_column(s.pixels_per_column);
-  }
-  if (s.has_target()) m->set_target(std::string(Name(s.target)));
-  if (s.Has(kFieldSmemAddress)) m->set_smem_address(s.smem_address);
-  if (s.Has(kFieldSmemAlignment)) m->set_smem_alignment(s.smem_alignment);
-  if (s.Has(kFieldDriverVersion)) m->set_driver_version(s.driver_version);
+  // Enums go to the Protobuf enum of the same numbers; a name held as a string (target) by its name.
+#define TMAPGEN_TO_MESSAGE(Id, member, key, ...)                                         \
+  ToMessage<kFieldIndex##Id>(                                                           \
+      s, m,                                                                             \
+      [](auto* p, const auto& v) {                                                      \
+        using P = std::decay_t<decltype(p->key())>;                                     \
+        if constexpr (std::is_enum_v<P>) p->set_##key(static_cast<P>(v));               \
+        else if constexpr (std::is_enum_v<std::decay_t<decltype(v)>>) p->set_##key(std::string(Name(v))); \
+        else p->set_##key(v);                                                           \
+      },                                                                                \
+      [](auto* p, auto v) { p->add_##key(v); });
+  TMAPGEN_SPEC_FIELDS(TMAPGEN_TO_MESSAGE)
+#undef TMAPGEN_TO_MESSAGE
 }
+
+#undef TMAPGEN_PROTO_HAS
+#undef TMAPGEN_PROTO_GET
+
 void DiagnosticToProto(const Diagnostic& d, v1::Diagnostic* p) {
   p->set_rule(std::string(d.rule));
   p->set_severity(std::string(Name(d.severity)));

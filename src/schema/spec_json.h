@@ -2,7 +2,8 @@
 // otherwise with simdjson, written with json::Writer).
 //
 // Contract
-// - Field names are the cuda.h parameter names in snake_case (docs/schema.md lists them all):
+// - Field names are the keys of the field table (src/tmap/spec_fields.h), the cuda.h parameter names in
+//   snake_case (docs/schema.md lists them all):
 //   tensor_data_type, tensor_rank, global_address, global_dim, global_strides, box_dim,
 //   element_strides, interleave, swizzle, l2_promotion, oob_fill, pixel_box_lower_corner,
 //   pixel_box_upper_corner, pixel_box_lower_corner_width, pixel_box_upper_corner_width,
@@ -88,9 +89,16 @@ void WriteCompactSpecJson(const TensorMapSpec& spec, json::RawText* o);
 absl::StatusOr<uint32_t> ParseDriverVersion(std::string_view s);
 
 // Indices into the counts of FinishSpec (number of entries given for each array field; kAbsentCount
-// when the field was not given).
-enum SpecArray { kArrGlobalDim, kArrGlobalStrides, kArrBoxDim, kArrElementStrides, kArrLowerCorner,
-                 kArrUpperCorner, kNumSpecArrays };
+// when the field was not given): the array rows of the field table, numbered in its order (ArrayNumber).
+enum SpecArray : int {
+  kArrGlobalDim = ArrayNumber(kFieldIndexGlobalDim),
+  kArrGlobalStrides = ArrayNumber(kFieldIndexGlobalStrides),
+  kArrBoxDim = ArrayNumber(kFieldIndexBoxDim),
+  kArrElementStrides = ArrayNumber(kFieldIndexElementStrides),
+  kArrLowerCorner = ArrayNumber(kFieldIndexLowerCorner),
+  kArrUpperCorner = ArrayNumber(kFieldIndexUpperCorner),
+  kNumSpecArrays = kNumArrayFields
+};
 inline constexpr uint32_t kAbsentCount = ~0u;
 
 // Checks the cross-field facts a parser can check (array lengths vs rank, required fields) and fills

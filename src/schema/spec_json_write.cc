@@ -23,95 +23,48 @@ size_t CompactSpecJsonBound(const TensorMapSpec& s) {
 
 namespace {
 
-// The spec's members, one body for both forms (src/json/json_sink.h).
+// Whether the canonical JSON form writes row I: what the map uses, plus every field given.
+template <size_t I>
+bool Written(const TensorMapSpec& s) {
+  constexpr FieldUse use = kSpecFields[I].use;
+  if constexpr (use == FieldUse::kAlways) return true;
+  else if constexpr (use == FieldUse::kIfGiven) return s.Has(static_cast<Field>(kSpecFields[I].bit));
+  else if constexpr (use == FieldUse::kIfNotEmpty) return !Member<I>(s).empty();
+  else return UsedBy(use, s.mode, s.direction) || s.Has(static_cast<Field>(kSpecFields[I].bit));
+}
+
+// The value of row I in its JSON form.
+template <size_t I, class Out, class V>
+void Value(const TensorMapSpec& s, const V& v, Out& o) {
+  constexpr FieldKind kind = kSpecFields[I].kind;
+  if constexpr (kind == FieldKind::kText) o.Str(v);
+  else if constexpr (kind == FieldKind::kName) o.Plain(Name(v));
+  else if constexpr (kind == FieldKind::kEnum || kind == FieldKind::kDataType) o.Plain(FullName(v));
+  else if constexpr (kind == FieldKind::kU32 || kind == FieldKind::kDriverVersion) o.U(v);
+  else if constexpr (kind == FieldKind::kI32) o.I(v);
+  else if constexpr (kind == FieldKind::kAddress) o.HexStr(v);
+  else o.Arr(v.data(), ArrayLength(ArrayTraits<V>::kSize, s.rank));
+}
+
+// One member: its key (`first`: the object's first member opens it) and value.
+template <size_t I, class Out, class V, size_t N, size_t M>
+void WriteMember(const TensorMapSpec& s, const V& v, const char (&key)[N], const char (&first_key)[M], bool* first,
+            Out& o) {
+  if (!Written<I>(s)) return;
+  if (*first) o.M(first_key);
+  else o.M(key);
+  *first = false;
+  Value<I>(s, v, o);
+}
+
+// The spec's members in table order, one body for both forms (src/json/json_sink.h).
 template <class Out>
 void WriteSpec(const TensorMapSpec& s, Out& o) {
-  const uint32_t rank = s.rank > kMaxRank ? kMaxRank : s.rank;
-  if (!s.name.empty()) {
-    o.M(TMAPGEN_JSON_OK("name"));
-    o.Str(s.name);
-    o.M(TMAPGEN_JSON_K("mode"));
-  } else {
-    o.M(TMAPGEN_JSON_OK("mode"));
-  }
-  o.Plain(Name(s.mode));
-  o.M(TMAPGEN_JSON_K("direction"));
-  o.Plain(Name(s.direction));
-  if (s.direction == Direction::kReduce || s.Has(kFieldReduceOp)) {
-    o.M(TMAPGEN_JSON_K("reduce_op"));
-    o.Plain(Name(s.reduce_op));
-  }
-  o.M(TMAPGEN_JSON_K("tensor_data_type"));
-  o.Plain(FullName(s.data_type));
-  o.M(TMAPGEN_JSON_K("tensor_rank"));
-  o.U(s.rank);
-  if (s.Has(kFieldGlobalAddress)) {
-    o.M(TMAPGEN_JSON_K("global_address"));
-    o.HexStr(s.global_address);
-  }
-  o.M(TMAPGEN_JSON_K("global_dim"));
-  o.Arr(s.global_dim.data(), rank);
-  o.M(TMAPGEN_JSON_K("global_strides"));
-  o.Arr(s.global_strides.data(), rank > 0 ? rank - 1 : 0);
-  if (!IsIm2colMode(s.mode) || s.Has(kFieldBoxDim)) {
-    o.M(TMAPGEN_JSON_K("box_dim"));
-    o.Arr(s.box_dim.data(), rank);
-  }
-  o.M(TMAPGEN_JSON_K("element_strides"));
-  o.Arr(s.element_strides.data(), rank);
-  o.M(TMAPGEN_JSON_K("interleave"));
-  o.Plain(FullName(s.interleave));
-  o.M(TMAPGEN_JSON_K("swizzle"));
-  o.Plain(FullName(s.swizzle));
-  o.M(TMAPGEN_JSON_K("l2_promotion"));
-  o.Plain(FullName(s.l2_promotion));
-  o.M(TMAPGEN_JSON_K("oob_fill"));
-  o.Plain(FullName(s.oob_fill));
-  const uint32_t ncorner = rank >= 2 ? rank - 2 : 0;
-  if (s.mode == Mode::kIm2col || s.Has(kFieldLowerCorner)) {
-    o.M(TMAPGEN_JSON_K("pixel_box_lower_corner"));
-    o.Arr(s.pixel_box_lower_corner.data(), ncorner > 3 ? 3 : ncorner);
-  }
-  if (s.mode == Mode::kIm2col || s.Has(kFieldUpperCorner)) {
-    o.M(TMAPGEN_JSON_K("pixel_box_upper_corner"));
-    o.Arr(s.pixel_box_upper_corner.data(), ncorner > 3 ? 3 : ncorner);
-  }
-  if (IsWideMode(s.mode) || s.Has(kFieldLowerCornerWidth)) {
-    o.M(TMAPGEN_JSON_K("pixel_box_lower_corner_width"));
-    o.I(s.pixel_box_lower_corner_width);
-  }
-  if (IsWideMode(s.mode) || s.Has(kFieldUpperCornerWidth)) {
-    o.M(TMAPGEN_JSON_K("pixel_box_upper_corner_width"));
-    o.I(s.pixel_box_upper_corner_width);
-  }
-  if (IsIm2colMode(s.mode) || s.Has(kFieldChannelsPerPixel)) {
-    o.M(TMAPGEN_JSON_K("channels_per_pixel"));
-    o.U(s.channels_per_pixel);
-  }
-  if (IsIm2colMode(s.mode) || s.Has(kFieldPixelsPerColumn)) {
-    o.M(TMAPGEN_JSON_K("pixels_per_column"));
-    o.U(s.pixels_per_column);
-  }
-  if (IsWideMode(s.mode) || s.Has(kFieldWideMode)) {
-    o.M(TMAPGEN_JSON_K("wide_mode"));
-    o.Plain(FullName(s.wide_mode));
-  }
-  if (s.has_target()) {
-    o.M(TMAPGEN_JSON_K("target"));
-    o.Plain(Name(s.target));
-  }
-  if (s.Has(kFieldSmemAddress)) {
-    o.M(TMAPGEN_JSON_K("smem_address"));
-    o.HexStr(s.smem_address);
-  }
-  if (s.Has(kFieldSmemAlignment)) {
-    o.M(TMAPGEN_JSON_K("smem_alignment"));
-    o.U(s.smem_alignment);
-  }
-  if (s.Has(kFieldDriverVersion)) {
-    o.M(TMAPGEN_JSON_K("driver_version"));
-    o.U(s.driver_version);
-  }
+  bool first = true;
+#define TMAPGEN_WRITE_MEMBER(Id, member, key, ...) \
+  WriteMember<kFieldIndex##Id>(s, s.member, TMAPGEN_JSON_K(#key), TMAPGEN_JSON_OK(#key), &first, o);
+  TMAPGEN_SPEC_FIELDS(TMAPGEN_WRITE_MEMBER)
+#undef TMAPGEN_WRITE_MEMBER
   o.EndObject();
 }
 

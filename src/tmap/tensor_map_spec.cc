@@ -3,18 +3,10 @@
 namespace tmapgen {
 
 bool SameSpec(const TensorMapSpec& a, const TensorMapSpec& b) {
-  return a.name == b.name && a.mode == b.mode && a.direction == b.direction && a.reduce_op == b.reduce_op &&
-         a.data_type == b.data_type && a.data_type_alias == b.data_type_alias && a.rank == b.rank && a.global_address == b.global_address &&
-         a.global_dim == b.global_dim && a.global_strides == b.global_strides && a.box_dim == b.box_dim &&
-         a.element_strides == b.element_strides && a.interleave == b.interleave && a.swizzle == b.swizzle &&
-         a.l2_promotion == b.l2_promotion && a.oob_fill == b.oob_fill &&
-         a.pixel_box_lower_corner == b.pixel_box_lower_corner && a.pixel_box_upper_corner == b.pixel_box_upper_corner &&
-         a.pixel_box_lower_corner_width == b.pixel_box_lower_corner_width &&
-         a.pixel_box_upper_corner_width == b.pixel_box_upper_corner_width &&
-         a.channels_per_pixel == b.channels_per_pixel && a.pixels_per_column == b.pixels_per_column &&
-         a.wide_mode == b.wide_mode && a.target == b.target && a.smem_address == b.smem_address &&
-         a.smem_alignment == b.smem_alignment && a.driver_version == b.driver_version && a.box_given_outermost_first == b.box_given_outermost_first &&
-         a.set_fields == b.set_fields;
+  bool same = a.data_type_alias == b.data_type_alias && a.box_given_outermost_first == b.box_given_outermost_first &&
+              a.set_fields == b.set_fields;
+  ForEachField(a, [&](auto tag, const auto& member) { same = same && member == Member<decltype(tag)::value>(b); });
+  return same;
 }
 
 uint64_t RowBytes(const TensorMapSpec& spec) {

@@ -9,6 +9,7 @@
 // - It is a plain value type: no invariants are enforced here. Values that are out of range for the
 //   driver are representable on purpose, so that the validator can explain them. Only what cannot be
 //   represented (more than 5 dims, a negative size) is rejected by the parsers.
+// - Every field has a row in the field table (spec_fields.h), which also defines its Field bit.
 // - `set_fields` records which fields the user gave explicitly (Field bits), so that the validator can
 //   say when a field is ignored by the chosen mode and the writers can print what was given.
 // - DefaultSpec(mode) is the embedded default of each mode: a realistic shape that validates cleanly.
@@ -19,41 +20,10 @@
 #include <cstdint>
 #include <string>
 
+#include "src/tmap/spec_fields.h"
 #include "src/tmap/types.h"
 
 namespace tmapgen {
-
-inline constexpr int kMaxRank = 5;
-
-// Bits of TensorMapSpec::set_fields.
-enum Field : uint32_t {
-  kFieldName = 1u << 0,
-  kFieldMode = 1u << 1,
-  kFieldDirection = 1u << 2,
-  kFieldReduceOp = 1u << 3,
-  kFieldDataType = 1u << 4,
-  kFieldRank = 1u << 5,
-  kFieldGlobalAddress = 1u << 6,
-  kFieldGlobalDim = 1u << 7,
-  kFieldGlobalStrides = 1u << 8,
-  kFieldBoxDim = 1u << 9,
-  kFieldElementStrides = 1u << 10,
-  kFieldInterleave = 1u << 11,
-  kFieldSwizzle = 1u << 12,
-  kFieldL2Promotion = 1u << 13,
-  kFieldOobFill = 1u << 14,
-  kFieldLowerCorner = 1u << 15,
-  kFieldUpperCorner = 1u << 16,
-  kFieldLowerCornerWidth = 1u << 17,
-  kFieldUpperCornerWidth = 1u << 18,
-  kFieldChannelsPerPixel = 1u << 19,
-  kFieldPixelsPerColumn = 1u << 20,
-  kFieldWideMode = 1u << 21,
-  kFieldTarget = 1u << 22,
-  kFieldSmemAddress = 1u << 23,
-  kFieldSmemAlignment = 1u << 24,
-  kFieldDriverVersion = 1u << 25,
-};
 
 struct TensorMapSpec {
   std::string name;  // optional; used for generated identifiers and in reports

@@ -12,20 +12,7 @@ namespace tmapgen::rules {
 
 // ---- unused fields ----
 namespace {
-std::string_view FieldName(uint32_t bit) {
-  switch (bit) {
-    case kFieldBoxDim: return "box_dim";
-    case kFieldChannelsPerPixel: return "channels_per_pixel";
-    case kFieldPixelsPerColumn: return "pixels_per_column";
-    case kFieldLowerCorner: return "pixel_box_lower_corner";
-    case kFieldUpperCorner: return "pixel_box_upper_corner";
-    case kFieldLowerCornerWidth: return "pixel_box_lower_corner_width";
-    case kFieldUpperCornerWidth: return "pixel_box_upper_corner_width";
-    case kFieldWideMode: return "wide_mode";
-    case kFieldReduceOp: return "reduce_op";
-    default: return "field";
-  }
-}
+std::string_view FieldName(uint32_t bit) { return FieldKey(bit); }
 }  // namespace
 void MsgUnusedFields(const TensorMapSpec& s, const Finding& f, TextOut& o) {
   const uint32_t bit = static_cast<uint32_t>(f.value);

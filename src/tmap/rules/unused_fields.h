@@ -20,15 +20,8 @@
 namespace tmapgen::rules {
 
 // ---- unused fields ----
-inline uint32_t UnusedFields(const TensorMapSpec& s) {
-  uint32_t ignored = 0;
-  if (IsIm2colMode(s.mode)) ignored |= kFieldBoxDim;
-  if (!IsIm2colMode(s.mode)) ignored |= kFieldChannelsPerPixel | kFieldPixelsPerColumn;
-  if (s.mode != Mode::kIm2col) ignored |= kFieldLowerCorner | kFieldUpperCorner;
-  if (!IsWideMode(s.mode)) ignored |= kFieldLowerCornerWidth | kFieldUpperCornerWidth | kFieldWideMode;
-  if (s.direction != Direction::kReduce) ignored |= kFieldReduceOp;
-  return s.set_fields & ignored;
-}
+// The given fields the mode or direction ignores (the field table's FieldUse, spec_fields.h).
+inline uint32_t UnusedFields(const TensorMapSpec& s) { return s.set_fields & IgnoredFields(s.mode, s.direction); }
 inline void CheckUnusedFields(const CheckContext& c, uint16_t r, FindingList* o) {
   const uint32_t u = UnusedFields(c.spec);
   for (uint32_t bit = 1; bit != 0 && bit <= u; bit <<= 1)
