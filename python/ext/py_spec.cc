@@ -7,6 +7,7 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <type_traits>
 
 #include "python/ext/py_errors.h"
 #include "src/json/json_writer.h"
@@ -21,49 +22,10 @@ namespace {
 
 constexpr uint32_t kAbsent = ~0u;
 
-enum class Kind : uint8_t { kName, kMode, kDirection, kReduceOp, kDataType, kU32, kAddress, kArrU64, kArrU32, kArrI32,
-                            kInterleave, kSwizzle, kL2, kOob, kI32, kWideMode, kTarget, kDriverVersion };
-
-struct Key {
-  std::string_view name;   // the schema name
-  std::string_view alias;  // the command line's short name, or ""
-  uint32_t field;
-  Kind kind;
-  int array;  // SpecArray index for arrays, else -1
-};
-
-constexpr std::array<Key, 26> kKeys = {{
-    {"name", "", kFieldName, Kind::kName, -1},
-    {"mode", "", kFieldMode, Kind::kMode, -1},
-    {"direction", "", kFieldDirection, Kind::kDirection, -1},
-    {"reduce_op", "", kFieldReduceOp, Kind::kReduceOp, -1},
-    {"tensor_data_type", "dtype", kFieldDataType, Kind::kDataType, -1},
-    {"tensor_rank", "rank", kFieldRank, Kind::kU32, -1},
-    {"global_address", "", kFieldGlobalAddress, Kind::kAddress, -1},
-    {"global_dim", "", kFieldGlobalDim, Kind::kArrU64, kArrGlobalDim},
-    {"global_strides", "", kFieldGlobalStrides, Kind::kArrU64, kArrGlobalStrides},
-    {"box_dim", "", kFieldBoxDim, Kind::kArrU32, kArrBoxDim},
-    {"element_strides", "", kFieldElementStrides, Kind::kArrU32, kArrElementStrides},
-    {"interleave", "", kFieldInterleave, Kind::kInterleave, -1},
-    {"swizzle", "", kFieldSwizzle, Kind::kSwizzle, -1},
-    {"l2_promotion", "l2", kFieldL2Promotion, Kind::kL2, -1},
-    {"oob_fill", "oob", kFieldOobFill, Kind::kOob, -1},
-    {"pixel_box_lower_corner", "lower_corner", kFieldLowerCorner, Kind::kArrI32, kArrLowerCorner},
-    {"pixel_box_upper_corner", "upper_corner", kFieldUpperCorner, Kind::kArrI32, kArrUpperCorner},
-    {"pixel_box_lower_corner_width", "lower_corner_w", kFieldLowerCornerWidth, Kind::kI32, -1},
-    {"pixel_box_upper_corner_width", "upper_corner_w", kFieldUpperCornerWidth, Kind::kI32, -1},
-    {"channels_per_pixel", "channels", kFieldChannelsPerPixel, Kind::kU32, -1},
-    {"pixels_per_column", "pixels", kFieldPixelsPerColumn, Kind::kU32, -1},
-    {"wide_mode", "", kFieldWideMode, Kind::kWideMode, -1},
-    {"target", "", kFieldTarget, Kind::kTarget, -1},
-    {"smem_address", "", kFieldSmemAddress, Kind::kAddress, -1},
-    {"smem_alignment", "", kFieldSmemAlignment, Kind::kU32, -1},
-    {"driver_version", "", kFieldDriverVersion, Kind::kDriverVersion, -1},
-}};
-
-const Key* FindKey(std::string_view k) {
-  for (const Key& key : kKeys)
-    if (key.name == k || (!key.alias.empty() && key.alias == k)) return &key;
+// A keyword: the schema name (the field table's key) or the row's Python alias.
+const FieldInfo* FindKey(std::string_view k) {
+  for (const FieldInfo& f : kSpecFields)
+    if (f.key == k || (!f.py_alias.empty() && f.py_alias == k)) return &f;
   return nullptr;
 }
 
@@ -74,12 +36,12 @@ std::string UnknownFieldHelp(std::string_view key) {
                   "tmapgen.for_tensor(tensor, box) takes the box in the tensor's own order)");
   std::string_view best;
   size_t best_d = 99;
-  for (const Key& k : kKeys) {
-    for (std::string_view n : {k.name, k.alias}) {
+  for (const FieldInfo& k : kSpecFields) {
+    for (std::string_view n : {k.key, k.py_alias}) {
       if (n.empty()) continue;
-      if (key.size() >= 3 && n.substr(0, key.size()) == key) return StrCat(" (did you mean \"", k.name, "\"?)");
+      if (key.size() >= 3 && n.substr(0, key.size()) == key) return StrCat(" (did you mean \"", k.key, "\"?)");
       const size_t d = EditDistance(key, n);
-      if (d < best_d) { best_d = d; best = k.name; }
+      if (d < best_d) { best_d = d; best = k.key; }
     }
   }
   if (best_d <= 3) return StrCat(" (did you mean \"", best, "\"?)");
@@ -238,77 +200,59 @@ class Reader {
     counts_[arr] = static_cast<uint32_t>(n);
   }
 
-  void Field(const Key& k, nb::handle v, TensorMapSpec* s) {
-    const std::string_view p = k.name;
-    auto u64 = [this](nb::handle h, const std::string& path) { return U64(h, path); };
-    auto u32 = [this](nb::handle h, const std::string& path) { return U32(h, path); };
-    auto i32 = [this](nb::handle h, const std::string& path) { return I32(h, path); };
-    switch (k.kind) {
-      case Kind::kName: {
-        std::string_view sv;
-        if (!Str(v, &sv)) Fail(p, StrCat("expected a str, got ", Describe(v)));
-        s->name.assign(sv.data(), sv.size());
-        break;
-      }
-      case Kind::kMode: s->mode = Named<Mode>(v, p); break;
-      case Kind::kDirection: s->direction = Named<Direction>(v, p); break;
-      case Kind::kReduceOp: s->reduce_op = Named<ReduceOp>(v, p); break;
-      case Kind::kTarget: s->target = Named<Target>(v, p); break;
-      case Kind::kDataType: DataTypeField(v, p, s); break;
-      case Kind::kInterleave: s->interleave = Enum<Interleave>(v, p, kNumInterleaves); break;
-      case Kind::kSwizzle: s->swizzle = Enum<Swizzle>(v, p, kNumSwizzles); break;
-      case Kind::kL2: s->l2_promotion = Enum<L2Promotion>(v, p, kNumL2Promotions); break;
-      case Kind::kOob: s->oob_fill = Enum<OobFill>(v, p, kNumOobFills); break;
-      case Kind::kWideMode: s->wide_mode = Enum<Im2colWideMode>(v, p, kNumIm2colWideModes); break;
-      case Kind::kU32: {
-        const uint32_t x = U32(v, p);
-        if (k.field == kFieldRank) s->rank = x;
-        else if (k.field == kFieldChannelsPerPixel) s->channels_per_pixel = x;
-        else if (k.field == kFieldPixelsPerColumn) s->pixels_per_column = x;
-        else s->smem_alignment = x;
-        break;
-      }
-      case Kind::kI32: {
-        const int32_t x = I32(v, p);
-        if (k.field == kFieldLowerCornerWidth) s->pixel_box_lower_corner_width = x;
-        else s->pixel_box_upper_corner_width = x;
-        break;
-      }
-      case Kind::kAddress:
-        if (k.field == kFieldGlobalAddress) s->global_address = Address(v, p);
-        else s->smem_address = Address(v, p);
-        break;
-      case Kind::kDriverVersion: {
-        std::string_view sv;
-        if (Str(v, &sv)) {
-          if (const absl::StatusOr<uint32_t> dv = ParseDriverVersion(sv); dv.ok())
-            s->driver_version = *dv;
-          else
-            Fail(p, StrCat("expected a driver version such as 13000 or \"13.0\", got \"", sv, "\""));
-        } else {
-          s->driver_version = U32(v, p);
-        }
-        break;
-      }
-      case Kind::kArrU64:
-        if (k.field == kFieldGlobalDim) Array(v, p, &s->global_dim, k.array, u64);
-        else Array(v, p, &s->global_strides, k.array, u64);
-        break;
-      case Kind::kArrU32:
-        if (k.field == kFieldBoxDim) Array(v, p, &s->box_dim, k.array, u32);
-        else Array(v, p, &s->element_strides, k.array, u32);
-        break;
-      case Kind::kArrI32:
-        if (k.field == kFieldLowerCorner) Array(v, p, &s->pixel_box_lower_corner, k.array, i32);
-        else Array(v, p, &s->pixel_box_upper_corner, k.array, i32);
-        break;
-    }
-    s->set_fields |= k.field;
+  // Row `row` of the field table from its Python value, read as its kind says.
+  void Field(size_t row, nb::handle v, TensorMapSpec* s) {
+    WithField(
+        *s, row,
+        [&](auto tag, auto& m) {
+          constexpr size_t kRow = decltype(tag)::value;
+          constexpr FieldKind kind = kSpecFields[kRow].kind;
+          const std::string_view p = kSpecFields[kRow].key;
+          using M = std::remove_reference_t<decltype(m)>;
+          if constexpr (kind == FieldKind::kText) {
+            std::string_view sv;
+            if (!Str(v, &sv)) Fail(p, StrCat("expected a str, got ", Describe(v)));
+            m.assign(sv.data(), sv.size());
+          } else if constexpr (kind == FieldKind::kName) {
+            m = Named<M>(v, p);
+          } else if constexpr (kind == FieldKind::kEnum) {
+            m = Enum<M>(v, p, EnumCount(&m));
+          } else if constexpr (kind == FieldKind::kDataType) {
+            DataTypeField(v, p, s);
+          } else if constexpr (kind == FieldKind::kU32) {
+            m = U32(v, p);
+          } else if constexpr (kind == FieldKind::kI32) {
+            m = I32(v, p);
+          } else if constexpr (kind == FieldKind::kAddress) {
+            m = Address(v, p);
+          } else if constexpr (kind == FieldKind::kDriverVersion) {
+            std::string_view sv;
+            if (Str(v, &sv)) {
+              if (const absl::StatusOr<uint32_t> dv = ParseDriverVersion(sv); dv.ok())
+                m = *dv;
+              else
+                Fail(p, StrCat("expected a driver version such as 13000 or \"13.0\", got \"", sv, "\""));
+            } else {
+              m = U32(v, p);
+            }
+          } else {
+            using T = typename ArrayTraits<M>::Element;
+            if constexpr (std::is_same_v<T, uint64_t>)
+              Array(v, p, &m, ArrayNumber(kRow), [this](nb::handle h, const std::string& path) { return U64(h, path); });
+            else if constexpr (std::is_same_v<T, uint32_t>)
+              Array(v, p, &m, ArrayNumber(kRow), [this](nb::handle h, const std::string& path) { return U32(h, path); });
+            else
+              Array(v, p, &m, ArrayNumber(kRow), [this](nb::handle h, const std::string& path) { return I32(h, path); });
+          }
+          return true;
+        },
+        false);
+    s->set_fields |= kSpecFields[row].bit;
   }
 
-  // Collects the entries of one mapping into `slots` (one per key of kKeys), rejecting unknown keys and
+  // Collects the entries of one mapping into `slots` (one per row of the field table), rejecting unknown keys and
   // a field given twice under two names.
-  void Collect(nb::handle mapping, std::array<PyObject*, kKeys.size()>* slots, std::array<std::string_view, kKeys.size()>* spelled,
+  void Collect(nb::handle mapping, std::array<PyObject*, kNumSpecFields>* slots, std::array<std::string_view, kNumSpecFields>* spelled,
                bool override_ok) {
     if (mapping.is_none()) return;
     if (!PyDict_Check(mapping.ptr())) {
@@ -325,12 +269,12 @@ class Reader {
     CollectDict(mapping, slots, spelled, override_ok);
   }
 
-  PySpec Finish(const std::array<PyObject*, kKeys.size()>& slots) {
+  PySpec Finish(const std::array<PyObject*, kNumSpecFields>& slots) {
     PySpec out;
     TensorMapSpec& s = out.spec;
     s.element_strides = {1, 1, 1, 1, 1};
-    for (size_t i = 0; i < kKeys.size(); ++i)
-      if (slots[i] != nullptr) Field(kKeys[i], nb::handle(slots[i]), &s);
+    for (size_t i = 0; i < kNumSpecFields; ++i)
+      if (slots[i] != nullptr) Field(i, nb::handle(slots[i]), &s);
     uint32_t counts[kNumSpecArrays];
     for (int i = 0; i < kNumSpecArrays; ++i) counts[i] = counts_[i];
     if (const absl::Status st = FinishSpec(&s, counts); !st.ok()) {
@@ -344,22 +288,22 @@ class Reader {
   }
 
  private:
-  void CollectDict(nb::handle d, std::array<PyObject*, kKeys.size()>* slots, std::array<std::string_view, kKeys.size()>* spelled,
+  void CollectDict(nb::handle d, std::array<PyObject*, kNumSpecFields>* slots, std::array<std::string_view, kNumSpecFields>* spelled,
                    bool override_ok) {
-    std::array<bool, kKeys.size()> seen_here{};
+    std::array<bool, kNumSpecFields> seen_here{};
     PyObject *key, *value;
     Py_ssize_t pos = 0;
     while (PyDict_Next(d.ptr(), &pos, &key, &value)) {
       std::string_view k;
       if (!Str(nb::handle(key), &k)) Fail("", StrCat("field names are str, got ", Describe(nb::handle(key))));
-      const Key* info = FindKey(k);
+      const FieldInfo* info = FindKey(k);
       if (info == nullptr) Fail(k, StrCat("unknown field \"", k, "\"", UnknownFieldHelp(k)));
-      const size_t idx = static_cast<size_t>(info - kKeys.data());
+      const size_t idx = static_cast<size_t>(info - kSpecFields.data());
       if (seen_here[idx])
-        Fail(info->name, StrCat("given twice (as \"", (*spelled)[idx], "\" and \"", k, "\")"));
+        Fail(info->key, StrCat("given twice (as \"", (*spelled)[idx], "\" and \"", k, "\")"));
       seen_here[idx] = true;
       if ((*slots)[idx] != nullptr && !override_ok)
-        Fail(info->name, StrCat("given twice (as \"", (*spelled)[idx], "\" and \"", k, "\")"));
+        Fail(info->key, StrCat("given twice (as \"", (*spelled)[idx], "\" and \"", k, "\")"));
       (*spelled)[idx] = k;
       (*slots)[idx] = value == Py_None ? nullptr : value;
     }
@@ -411,8 +355,8 @@ const char* kSpecDoc =
 
 PySpec SpecFromMapping(nb::handle mapping, nb::handle overrides, std::string_view where) {
   Reader r(where);
-  std::array<PyObject*, kKeys.size()> slots{};
-  std::array<std::string_view, kKeys.size()> spelled{};
+  std::array<PyObject*, kNumSpecFields> slots{};
+  std::array<std::string_view, kNumSpecFields> spelled{};
   r.Collect(mapping, &slots, &spelled, false);
   r.Collect(overrides, &slots, &spelled, true);
   return r.Finish(slots);
@@ -427,36 +371,30 @@ PySpec SpecFromObject(nb::handle obj, std::string_view where) {
                               TypeName(obj)).c_str());
 }
 
+namespace {
+
+// Row I's value in Python: str for names (short enum names; tensor_data_type as given, a data alias included),
+// int, list for arrays (the entries the rank uses).
+template <size_t I, class M>
+nb::object PyValue(const TensorMapSpec& s, const M& m) {
+  constexpr FieldKind kind = kSpecFields[I].kind;
+  if constexpr (kind == FieldKind::kText) return nb::str(m.c_str());
+  else if constexpr (kind == FieldKind::kName) return nb::str(Str(Name(m)).c_str());
+  else if constexpr (kind == FieldKind::kEnum) return nb::str(Str(ShortName(m)).c_str());
+  else if constexpr (kind == FieldKind::kDataType)
+    return nb::str(Str(s.data_type_alias != kNoDataAlias ? DataTypeNameRow(s.data_type_alias).name : ShortName(m)).c_str());
+  else if constexpr (kind == FieldKind::kArray) return ToList(m, ArrayLength(ArrayTraits<M>::kSize, s.rank));
+  else return nb::int_(m);
+}
+
+}  // namespace
+
 nb::dict ExplicitFields(const TensorMapSpec& s) {
   nb::dict d;
-  const uint32_t r = Rank(s);
-  if (s.Has(kFieldName)) d["name"] = s.name;
-  if (s.Has(kFieldMode)) d["mode"] = Str(Name(s.mode));
-  if (s.Has(kFieldDirection)) d["direction"] = Str(Name(s.direction));
-  if (s.Has(kFieldReduceOp)) d["reduce_op"] = Str(Name(s.reduce_op));
-  if (s.Has(kFieldDataType))
-    d["tensor_data_type"] = Str(s.data_type_alias != kNoDataAlias ? DataTypeNameRow(s.data_type_alias).name : ShortName(s.data_type));
-  if (s.Has(kFieldRank)) d["tensor_rank"] = s.rank;
-  if (s.Has(kFieldGlobalAddress)) d["global_address"] = s.global_address;
-  if (s.Has(kFieldGlobalDim)) d["global_dim"] = ToList(s.global_dim, r);
-  if (s.Has(kFieldGlobalStrides)) d["global_strides"] = ToList(s.global_strides, r > 0 ? r - 1 : 0);
-  if (s.Has(kFieldBoxDim)) d["box_dim"] = ToList(s.box_dim, r);
-  if (s.Has(kFieldElementStrides)) d["element_strides"] = ToList(s.element_strides, r);
-  if (s.Has(kFieldInterleave)) d["interleave"] = Str(ShortName(s.interleave));
-  if (s.Has(kFieldSwizzle)) d["swizzle"] = Str(ShortName(s.swizzle));
-  if (s.Has(kFieldL2Promotion)) d["l2_promotion"] = Str(ShortName(s.l2_promotion));
-  if (s.Has(kFieldOobFill)) d["oob_fill"] = Str(ShortName(s.oob_fill));
-  if (s.Has(kFieldLowerCorner)) d["pixel_box_lower_corner"] = ToList(s.pixel_box_lower_corner, Corners(s));
-  if (s.Has(kFieldUpperCorner)) d["pixel_box_upper_corner"] = ToList(s.pixel_box_upper_corner, Corners(s));
-  if (s.Has(kFieldLowerCornerWidth)) d["pixel_box_lower_corner_width"] = s.pixel_box_lower_corner_width;
-  if (s.Has(kFieldUpperCornerWidth)) d["pixel_box_upper_corner_width"] = s.pixel_box_upper_corner_width;
-  if (s.Has(kFieldChannelsPerPixel)) d["channels_per_pixel"] = s.channels_per_pixel;
-  if (s.Has(kFieldPixelsPerColumn)) d["pixels_per_column"] = s.pixels_per_column;
-  if (s.Has(kFieldWideMode)) d["wide_mode"] = Str(ShortName(s.wide_mode));
-  if (s.Has(kFieldTarget)) d["target"] = Str(Name(s.target));
-  if (s.Has(kFieldSmemAddress)) d["smem_address"] = s.smem_address;
-  if (s.Has(kFieldSmemAlignment)) d["smem_alignment"] = s.smem_alignment;
-  if (s.Has(kFieldDriverVersion)) d["driver_version"] = s.driver_version;
+  ForEachField(s, [&](auto tag, const auto& m) {
+    constexpr size_t kRow = decltype(tag)::value;
+    if (s.Has(static_cast<Field>(kSpecFields[kRow].bit))) d[kSpecFields[kRow].key.data()] = PyValue<kRow>(s, m);
+  });
   return d;
 }
 
@@ -637,6 +575,26 @@ void BindSpec(nb::module_& m) {
   c.def_prop_ro("origin", [](const PySpec& p) { return p.origin; },
                 "Where the spec came from when it was not written by hand (for_tensor: the protocol it read, the\n"
                 "dtype mapping, strides it chose); [] otherwise.");
+
+  // Every row of the field table without a property above gets one: its value as to_dict(explicit_only=True)
+  // gives it, or None when an optional field was not given; its docstring is the flag's help.
+  const TensorMapSpec defaults;
+  ForEachField(defaults, [&](auto tag, const auto&) {
+    constexpr size_t kRow = decltype(tag)::value;
+    const char* const key = kSpecFields[kRow].key.data();  // string literals: NUL-terminated
+    if (nb::hasattr(c, key)) return;
+    c.def_prop_ro(
+        key,
+        [](const PySpec& p) -> nb::object {
+          constexpr FieldUse use = kSpecFields[kRow].use;
+          const auto& m = Member<kRow>(p.spec);
+          if ((use == FieldUse::kIfGiven || use == FieldUse::kIfNotEmpty) &&
+              !p.spec.Has(static_cast<Field>(kSpecFields[kRow].bit)))
+            return nb::none();
+          return PyValue<kRow>(p.spec, m);
+        },
+        kSpecFields[kRow].help.data());
+  });
 }
 
 }  // namespace tmapgen::py
