@@ -60,7 +60,7 @@ if [ ! -f "$file" ]; then
   progress "generating $N specs"
   python3 scripts/dev/gen-specs.py "$N" "$file" --seed 1 --invalid-frac 0.3
 fi
-bytes=$(stat -c %s "$file")
+bytes=$(stat -L -c %s "$file")
 
 PIN=()
 if command -v taskset >/dev/null 2>&1; then PIN=(taskset -c "$CPU"); fi
