@@ -167,7 +167,6 @@ bool ParseCorpusLine(std::string_view line, CorpusEntry* out, std::string* error
   }
   std::string mode = "tiled";
   Im2colWideMode wide = Im2colWideMode::kW;
-  uint32_t count = 0;
   for (auto [key, v] : obj) {
     auto u64 = [&, key = key, v = v](uint64_t* x) {
       if (!v.get_uint64().get(*x)) return true;

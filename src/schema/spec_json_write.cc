@@ -15,10 +15,36 @@ namespace tmapgen {
 // The compact form is written through a pointer into the writer's buffer and appended as one value (a fifth
 // of the instructions of Writer calls: docs/lab/perf-history.md, section 13); pretty output makes Writer calls; both from
 // one body, WriteSpec (src/json/json_sink.h; tests/schema: WriteSpecJson compact vs pretty).
-// Room for the compact form: every key and punctuation (under 600 bytes), 14 integers of at most 21
-// bytes each plus 5 arrays of 5, and the strings' QuotedBound (the table names are under 48 bytes).
+// Room for the compact form, from the field table: braces, and for each row its key with quotes, colon and comma
+// and the longest value of its kind (an integer: 21 bytes; an address: "0x" and 16 digits, quoted; an array:
+// brackets and its entries with commas; a name: the QuotedBound of 48 bytes, the table names being shorter;
+// a text: the QuotedBound of its length).
+namespace {
+constexpr size_t kNameBound = 6 * 48 + 2 + 32;  // json::Writer::QuotedBound(48)
+constexpr size_t FixedBound() {
+  size_t n = 2;
+  for (const FieldInfo& f : kSpecFields) {
+    n += f.key.size() + 4;
+    switch (f.kind) {
+      case FieldKind::kText: break;  // CompactSpecJsonBound adds it
+      case FieldKind::kName: case FieldKind::kEnum: case FieldKind::kDataType: n += kNameBound; break;
+      case FieldKind::kU32: case FieldKind::kI32: case FieldKind::kDriverVersion: n += 21; break;
+      case FieldKind::kAddress: n += 20; break;
+      case FieldKind::kArray: n += 2 + kMaxRank * 22; break;
+    }
+  }
+  return n;
+}
+}  // namespace
+
 size_t CompactSpecJsonBound(const TensorMapSpec& s) {
-  return 1024 + 40 * 21 + 12 * json::Writer::QuotedBound(48) + json::Writer::QuotedBound(s.name.size());
+  static_assert(FixedBound() < 8192, "a spec's compact form is a few KB");
+  size_t n = FixedBound();
+  ForEachField(s, [&](auto tag, const auto& m) {
+    (void)m;
+    if constexpr (kSpecFields[decltype(tag)::value].kind == FieldKind::kText) n += json::Writer::QuotedBound(m.size());
+  });
+  return n;
 }
 
 namespace {

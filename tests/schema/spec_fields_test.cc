@@ -26,7 +26,9 @@ TEST(SpecFields, RowsAreConsistent) {
     EXPECT_TRUE(keys.insert(f.key).second) << "key twice: " << f.key;
     EXPECT_TRUE(flags.insert(f.flag).second) << "flag twice: " << f.flag;
     EXPECT_TRUE(keywords.insert(f.key).second) << f.key;
-    if (!f.py_alias.empty()) EXPECT_TRUE(keywords.insert(f.py_alias).second) << "Python keyword twice: " << f.py_alias;
+    if (!f.py_alias.empty()) {
+      EXPECT_TRUE(keywords.insert(f.py_alias).second) << "Python keyword twice: " << f.py_alias;
+    }
     for (const char c : f.key) EXPECT_TRUE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_') << f.key;
     for (const char c : f.flag) EXPECT_TRUE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-') << f.flag;
     EXPECT_FALSE(f.help.empty()) << f.key;

@@ -19,7 +19,9 @@ TEST(SpecProto, MessageFieldsAreTheTableRows) {
     ASSERT_NE(f, nullptr) << i + 1;
     EXPECT_EQ(f->name(), kSpecFields[i].key);
     EXPECT_EQ(f->is_repeated(), kSpecFields[i].kind == FieldKind::kArray) << f->name();
-    if (!f->is_repeated()) EXPECT_TRUE(f->has_presence()) << f->name();
+    if (!f->is_repeated()) {
+      EXPECT_TRUE(f->has_presence()) << f->name();
+    }
   }
 }
 
