@@ -39,6 +39,10 @@ set(TMAPGEN_PUBLIC_HEADERS
   src/desc/map_consistency.h
   src/desc/desc_rules.h
   src/codegen/codegen.h
+  src/codegen/plan.h
+  src/codegen/emit_cpp.h
+  src/codegen/emit_json.h
+  src/codegen/emit_ptx.h
   src/blob/blob.h
   src/blob/layout.h
   src/util/decimal.h

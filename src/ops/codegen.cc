@@ -10,9 +10,8 @@ namespace tmapgen::ops {
 
 absl::StatusOr<CodegenResult> RunCodegen(const CodegenRequest& req) {
   CodegenResult out;
-  std::string err;
-  if (!codegen::Generate(req.input, req.options, req.lang, &out.plan, &out.output, &err))
-    return absl::InvalidArgumentError(ToAbsl(err));
+  if (absl::Status st = codegen::Generate(req.input, req.options, req.lang, &out.plan, &out.output); !st.ok())
+    return st;
   return out;
 }
 

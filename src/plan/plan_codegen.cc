@@ -52,8 +52,12 @@ bool GeneratePlanHeader(const GemmPlan& p, const std::string& name_space, std::s
   codegen::Options opt;
   opt.name_space = name_space.empty() ? "tmapgen_plan" : name_space;
   opt.sources = {"tmapgen plan"};
-  codegen::Plan cp;
-  if (!codegen::MakePlan(in, opt, &cp, err)) return false;
+  absl::StatusOr<codegen::Plan> planned = codegen::MakePlan(in, opt);
+  if (!planned.ok()) {
+    *err = std::string(planned.status().message());
+    return false;
+  }
+  const codegen::Plan& cp = *planned;
   if (!cp.valid) {
     *err = codegen::RenderRejection(cp);
     return false;

@@ -41,10 +41,10 @@ TEST(BlobCodegen, KMapIsTheDriversMapWithoutItsAddress) {
                          e.spec.name = "m";
                          codegen::Input in;
                          in.specs.push_back(e.spec);
-                         codegen::Plan plan;
-                         codegen::Options opt;
-                         if (!codegen::MakePlan(in, opt, &plan, &err) || !plan.valid) return;  // invalid for sm_90a: no header
-                         const std::string h = codegen::GenerateCpp(plan, opt);
+                         const codegen::Options opt;
+                         const absl::StatusOr<codegen::Plan> plan = codegen::MakePlan(in, opt);
+                         if (!plan.ok() || !plan->valid) return;  // invalid for sm_90a: no header
+                         const std::string h = codegen::GenerateCpp(*plan, opt);
                          uint64_t w[16];
                          ASSERT_TRUE(KMapWords(h, w)) << "line " << no << ": no kMap in the header";
                          MapBytes driver;

@@ -54,6 +54,13 @@ std::string ReadFile(const std::string& p) {
   return ss.str();
 }
 
+// MakePlan's plan into *plan (when it has one); its status.
+absl::Status PlanInto(const Input& in, const Options& opt, Plan* plan) {
+  absl::StatusOr<Plan> p = MakePlan(in, opt);
+  if (p.ok()) *plan = *std::move(p);
+  return p.status();
+}
+
 bool Contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
 
 TEST(SanitizeIdentifier, Rules) {
@@ -76,8 +83,7 @@ TEST(MakePlan, NamesAreUniqueAndFallBackToPosition) {
   in.specs[2].name = "";
   Options opt;
   Plan plan;
-  std::string err;
-  ASSERT_TRUE(MakePlan(in, opt, &plan, &err)) << err;
+  ASSERT_TRUE(PlanInto(in, opt, &plan).ok());
   ASSERT_TRUE(plan.valid);
   EXPECT_EQ(plan.maps[0].ident, "tile_a");
   EXPECT_EQ(plan.maps[1].ident, "tile_a_2");
@@ -85,7 +91,7 @@ TEST(MakePlan, NamesAreUniqueAndFallBackToPosition) {
   // An identifier equal to the namespace is renamed too.
   in.specs = {a};
   in.specs[0].name = "tmapgen_gen";
-  ASSERT_TRUE(MakePlan(in, opt, &plan, &err));
+  ASSERT_TRUE(PlanInto(in, opt, &plan).ok());
   EXPECT_EQ(plan.maps[0].ident, "tmapgen_gen_2");
 }
 
@@ -99,8 +105,7 @@ TEST(MakePlan, SuffixesSkipNamesTakenAndResume) {
   in.specs = {a, a, taken, a, a};
   Options opt;
   Plan plan;
-  std::string err;
-  ASSERT_TRUE(MakePlan(in, opt, &plan, &err)) << err;
+  ASSERT_TRUE(PlanInto(in, opt, &plan).ok());
   ASSERT_EQ(plan.maps.size(), 5u);
   EXPECT_EQ(plan.maps[0].ident, "tile_a");
   EXPECT_EQ(plan.maps[1].ident, "tile_a_2");
@@ -126,7 +131,6 @@ TEST(GenerateCpp, DeterministicAndHandComputedValues) {
   Input in;
   in.specs = {Spec(kTileA)};
   DescRequest d;
-  std::string err;
   {
     auto parsed = ParseDescRequest("tile_a:wgmma:A:K");
     ASSERT_TRUE(parsed.ok()) << parsed.status();
@@ -215,8 +219,7 @@ TEST(GenerateCpp, StoreReduceAndPrefetchHeadersNameNoTransactionCount) {
       EXPECT_TRUE(Contains(h, "from shared memory (the source)"));
     }
     Plan plan;
-    std::string err;
-    ASSERT_TRUE(MakePlan(in, Options(), &plan, &err)) << err;
+    ASSERT_TRUE(PlanInto(in, Options(), &plan).ok());
     const std::string j = GenerateJson(plan, Options());
     EXPECT_TRUE(Contains(j, std::string("\"completion\": \"") + (std::string(dir) == "prefetch" ? "none" : "bulk_group")))
         << j;
@@ -229,13 +232,12 @@ TEST(GenerateCpp, InvalidPlanGeneratesNothing) {
   in.specs = {Spec(kInvalid)};
   Options opt;
   Plan plan;
-  std::string err;
-  ASSERT_TRUE(MakePlan(in, opt, &plan, &err));
+  ASSERT_TRUE(PlanInto(in, opt, &plan).ok());
   EXPECT_FALSE(plan.valid);
   EXPECT_EQ(GenerateCpp(plan, opt), "");
   EXPECT_EQ(GenerateJson(plan, opt), "");
-  std::string out;
-  EXPECT_FALSE(GeneratePtx(plan, opt, &out, &err));
+  // An invalid plan is a state the emitter needs and lacks (status.h: kFailedPrecondition).
+  EXPECT_EQ(GeneratePtx(plan, opt).status().code(), absl::StatusCode::kFailedPrecondition);
   const std::string report = RenderRejection(plan);
   EXPECT_TRUE(Contains(report, "box-dim-range")) << report;
   EXPECT_TRUE(Contains(report, "global-stride-align-16")) << report;
@@ -251,8 +253,7 @@ TEST(GenerateCpp, StridesNotGivenAreTheDenseTensors) {
                    R"("swizzle":"128B","target":"sm_90a"})")};
   Options opt;
   Plan plan;
-  std::string err;
-  ASSERT_TRUE(MakePlan(in, opt, &plan, &err)) << err;
+  ASSERT_TRUE(PlanInto(in, opt, &plan).ok());
   EXPECT_FALSE(plan.valid);
   EXPECT_EQ(GenerateCpp(plan, opt), "");
   const std::string report = RenderRejection(plan);
@@ -260,7 +261,7 @@ TEST(GenerateCpp, StridesNotGivenAreTheDenseTensors) {
   EXPECT_TRUE(Contains(report, "pad the allocation's rows to 8208 B")) << report;
   in.specs = {Spec(R"({"name":"dense","tensor_data_type":"bf16","global_dim":[4096,8192],"box_dim":[64,128],)"
                    R"("swizzle":"128B","target":"sm_90a"})")};
-  ASSERT_TRUE(MakePlan(in, opt, &plan, &err)) << err;
+  ASSERT_TRUE(PlanInto(in, opt, &plan).ok());
   ASSERT_TRUE(plan.valid) << RenderRejection(plan);
   EXPECT_TRUE(Contains(GenerateCpp(plan, opt), "constexpr unsigned long long kGlobalStrides[1] = {8192ull};"));
 }
@@ -269,7 +270,6 @@ TEST(GenerateJson, ParsesAsJsonAndTheEmbeddedSpecReadsBack) {
   Input in;
   in.specs = {Spec(kTileA)};
   DescRequest d;
-  std::string err;
   {
     auto parsed = ParseDescRequest("tile_a:wgmma:A:K");
     ASSERT_TRUE(parsed.ok()) << parsed.status();
@@ -278,7 +278,7 @@ TEST(GenerateJson, ParsesAsJsonAndTheEmbeddedSpecReadsBack) {
   in.descs.push_back(d);
   Options opt;
   Plan plan;
-  ASSERT_TRUE(MakePlan(in, opt, &plan, &err));
+  ASSERT_TRUE(PlanInto(in, opt, &plan).ok());
   const std::string text = GenerateJson(plan, opt);
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
@@ -329,10 +329,11 @@ TEST(GeneratePtx, TableThirtyThreeEncodings) {
   in.specs = {Spec(spec)};
   Options opt;
   Plan plan;
-  std::string err, out;
-  ASSERT_TRUE(MakePlan(in, opt, &plan, &err));
+  ASSERT_TRUE(PlanInto(in, opt, &plan).ok());
   ASSERT_TRUE(plan.valid) << RenderRejection(plan);
-  ASSERT_TRUE(GeneratePtx(plan, opt, &out, &err)) << err;
+  const absl::StatusOr<std::string> ptx = GeneratePtx(plan, opt);
+  ASSERT_TRUE(ptx.ok()) << ptx.status();
+  const std::string& out = *ptx;
   const char* expected[] = {
       "tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%tmap], %gaddr;",
       "tensormap.replace.tile.rank.shared::cta.b1024.b32 [%tmap], 2;",
@@ -361,11 +362,11 @@ TEST(GeneratePtx, RejectsNonTiledMaps) {
   in.specs = {DefaultSpec(Mode::kIm2col)};
   Options opt;
   Plan plan;
-  std::string err, out;
-  ASSERT_TRUE(MakePlan(in, opt, &plan, &err));
+  ASSERT_TRUE(PlanInto(in, opt, &plan).ok());
   ASSERT_TRUE(plan.valid);
-  EXPECT_FALSE(GeneratePtx(plan, opt, &out, &err));
-  EXPECT_TRUE(Contains(err, "tiled maps only")) << err;
+  const absl::StatusOr<std::string> ptx = GeneratePtx(plan, opt);
+  EXPECT_EQ(ptx.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(Contains(std::string(ptx.status().message()), "tiled maps only")) << ptx.status();
 }
 
 TEST(Requests, ParseErrors) {
