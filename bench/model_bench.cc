@@ -27,9 +27,7 @@ TensorMapSpec Bf16Box() {
 }
 
 std::vector<uint8_t> Global(const TensorMapSpec& s) {
-  CopyLayout L;
-  std::string err;
-  DescribeCopy(s, DefaultInstruction(s), &L, &err);
+  const CopyLayout L = DescribeCopy(s, DefaultInstruction(s)).value_or(CopyLayout());
   std::vector<uint8_t> g(L.required_global_bytes);
   std::mt19937_64 rng(1);
   for (auto& b : g) b = static_cast<uint8_t>(rng());
@@ -44,9 +42,9 @@ void BM_Load64x128Bf16Swizzle128B(benchmark::State& state) {
   in.coords = {1024, 512, 0, 0, 0};
   in.smem_address = 1024 + 384;
   SmemImage img;
-  std::string err;
   for (auto _ : state) {
-    if (!ModelLoad(s, in, g.data(), g.size(), &img, &err)) state.SkipWithError(err.c_str());
+    if (const absl::Status st = ModelLoad(s, in, g.data(), g.size(), &img); !st.ok())
+      state.SkipWithError(std::string(st.message()).c_str());
     benchmark::DoNotOptimize(img.bytes.data());
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * 16384);
@@ -60,9 +58,9 @@ void BM_Load64x128Bf16OutOfBounds(benchmark::State& state) {
   CopyInstruction in = DefaultInstruction(s);
   in.coords = {4096 - 32, 4096 - 64, 0, 0, 0};
   SmemImage img;
-  std::string err;
   for (auto _ : state) {
-    if (!ModelLoad(s, in, g.data(), g.size(), &img, &err)) state.SkipWithError(err.c_str());
+    if (const absl::Status st = ModelLoad(s, in, g.data(), g.size(), &img); !st.ok())
+      state.SkipWithError(std::string(st.message()).c_str());
     benchmark::DoNotOptimize(img.bytes.data());
   }
 }
@@ -76,9 +74,9 @@ void BM_Store64x128Bf16Swizzle128B(benchmark::State& state) {
   in.coords = {1024, 512, 0, 0, 0};
   std::vector<uint8_t> smem(16384, 7);
   StoreResult r;
-  std::string err;
   for (auto _ : state) {
-    if (!ModelStore(s, in, smem.data(), smem.size(), g.data(), g.size(), nullptr, &r, &err)) state.SkipWithError(err.c_str());
+    if (const absl::Status st = ModelStore(s, in, smem.data(), smem.size(), g.data(), g.size(), nullptr, &r); !st.ok())
+      state.SkipWithError(std::string(st.message()).c_str());
     benchmark::DoNotOptimize(g.data());
   }
 }
@@ -88,11 +86,9 @@ BENCHMARK(BM_Store64x128Bf16Swizzle128B);
 void BM_Describe64x128Bf16(benchmark::State& state) {
   const TensorMapSpec s = Bf16Box();
   const CopyInstruction in = DefaultInstruction(s);
-  CopyLayout L;
-  std::string err;
   for (auto _ : state) {
-    DescribeCopy(s, in, &L, &err);
-    benchmark::DoNotOptimize(L.transaction_bytes);
+    const absl::StatusOr<CopyLayout> L = DescribeCopy(s, in);
+    benchmark::DoNotOptimize(L->transaction_bytes);
   }
 }
 BENCHMARK(BM_Describe64x128Bf16);
@@ -104,9 +100,9 @@ void BM_LoadIm2colDefault(benchmark::State& state) {
   in.coords = {0, -1, -1, 3, 0};
   in.im2col_offsets = {1, 2, 0};
   SmemImage img;
-  std::string err;
   for (auto _ : state) {
-    if (!ModelLoad(s, in, g.data(), g.size(), &img, &err)) state.SkipWithError(err.c_str());
+    if (const absl::Status st = ModelLoad(s, in, g.data(), g.size(), &img); !st.ok())
+      state.SkipWithError(std::string(st.message()).c_str());
     benchmark::DoNotOptimize(img.bytes.data());
   }
 }
@@ -114,9 +110,7 @@ BENCHMARK(BM_LoadIm2colDefault);
 
 void BM_BankConflicts(benchmark::State& state) {
   const TensorMapSpec s = Bf16Box();
-  CopyLayout L;
-  std::string err;
-  DescribeCopy(s, DefaultInstruction(s), &L, &err);
+  const CopyLayout L = DescribeCopy(s, DefaultInstruction(s)).value_or(CopyLayout());
   for (auto _ : state) benchmark::DoNotOptimize(AnalyzeBankConflicts(L, s.swizzle, 0));
 }
 BENCHMARK(BM_BankConflicts);

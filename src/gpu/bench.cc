@@ -61,15 +61,28 @@ float Median(std::vector<float> v) {
   return v.empty() ? 0.f : v[v.size() / 2];
 }
 
+// The bench stops at the first GPU call that fails and prints its message: Ok() is whether the call
+// succeeded, keeping the message in *err when it did not (and the value in *out when it did).
+bool Ok(const absl::Status& st, std::string* err) {
+  if (!st.ok()) *err = std::string(st.message());
+  return st.ok();
+}
+template <typename T>
+bool Ok(const absl::StatusOr<T>& v, T* out, std::string* err) {
+  if (!Ok(v.status(), err)) return false;
+  *out = *v;
+  return true;
+}
+
 }  // namespace
 
 int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, BenchResult* result) {
   Gpu gpu;
-  std::string err;
-  if (!gpu.Open(&err)) {
-    std::fprintf(out, "tmapgen bench: no GPU: %s\n", err.c_str());
+  if (const absl::Status opened = gpu.Open(); !opened.ok()) {
+    std::fprintf(out, "tmapgen bench: no GPU: %s\n", std::string(opened.message()).c_str());
     return 2;
   }
+  std::string err;  // the message of the GPU call that failed, printed as the bench's answer
   const auto& dev = gpu.device();
   const std::string req = HardwareRequirement(in_spec, model::CopyInstruction{}, dev.cc_major, dev.cc_minor);
   if (!req.empty() || in_spec.mode != Mode::kTiled) {
@@ -105,7 +118,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
   s.interleave = Interleave::kNone;
   FillPaddedStrides(&s);
   uint64_t src = 0, dst = 0;
-  if (!gpu.Alloc(bytes, &src, &err) || !gpu.Alloc(bytes, &dst, &err)) {
+  if (!Ok(gpu.Alloc(bytes), &src, &err) || !Ok(gpu.Alloc(bytes), &dst, &err)) {
     std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
     return 2;
   }
@@ -119,7 +132,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     }
   } buffers{&gpu, src, dst};
   uint64_t sched = 0;  // kTmaBenchTaken's two counter words (zeroed before each timing; each launch leaves them zero)
-  if (!gpu.Alloc(256, &sched, &err)) {
+  if (!Ok(gpu.Alloc(256), &sched, &err)) {
     std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
     return 2;
   }
@@ -136,7 +149,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     for (uint64_t off = 0; off < bytes; off += chunk) {
       const size_t n = static_cast<size_t>(std::min(chunk, bytes - off));
       FillRandom(1000 + off / chunk, want.data(), n);
-      if (!gpu.HtoD(src + off, want.data(), n, &err)) {
+      if (!Ok(gpu.HtoD(src + off, want.data(), n), &err)) {
         std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
         return 2;
       }
@@ -144,8 +157,8 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
   } else {
     FillRandom(7, head_host.data(), probe);
     FillRandom(8, tail_host.data(), probe);
-    if (!gpu.Memset(src, 0x3c, bytes, &err) || !gpu.HtoD(src, head_host.data(), probe, &err) ||
-        !gpu.HtoD(src + tail, tail_host.data(), probe, &err)) {
+    if (!Ok(gpu.Memset(src, 0x3c, bytes), &err) || !Ok(gpu.HtoD(src, head_host.data(), probe), &err) ||
+        !Ok(gpu.HtoD(src + tail, tail_host.data(), probe), &err)) {
       std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
       return 2;
     }
@@ -154,16 +167,16 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
   // call fails).
   auto dst_equal = [&](bool* ok) {
     if (!opt.check_all) {
-      bool eq = (*ok = *ok && gpu.DtoH(back.data(), dst, probe, &err)) &&
+      bool eq = (*ok = *ok && Ok(gpu.DtoH(back.data(), dst, probe), &err)) &&
                 std::memcmp(back.data(), head_host.data(), probe) == 0;
-      return eq && (*ok = gpu.DtoH(back.data(), dst + tail, probe, &err)) &&
+      return eq && (*ok = Ok(gpu.DtoH(back.data(), dst + tail, probe), &err)) &&
              std::memcmp(back.data(), tail_host.data(), probe) == 0;
     }
     bool eq = true;
     for (uint64_t off = 0; *ok && off < bytes; off += chunk) {
       const size_t n = static_cast<size_t>(std::min(chunk, bytes - off));
       FillRandom(1000 + off / chunk, want.data(), n);
-      *ok = gpu.DtoH(back.data(), dst + off, n, &err);
+      *ok = Ok(gpu.DtoH(back.data(), dst + off, n), &err);
       eq = eq && *ok && std::memcmp(back.data(), want.data(), n) == 0;
     }
     return eq && *ok;
@@ -198,7 +211,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     encoded.push_back(p);
   }
   promos = encoded;
-  if (!gpu.SetMaxDynamicSmem(Gpu::kBench, smem_cap, &err)) {
+  if (!Ok(gpu.SetMaxDynamicSmem(Gpu::kBench, smem_cap), &err)) {
     std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
     return 2;
   }
@@ -212,9 +225,9 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
   };
   // Launches kernel k once unmeasured, then `iters` times; *ms_out is the time of the `iters`.
   auto time_launches = [&](Gpu::KernelId k, const LaunchShape& sh, void** args, int iters, float* ms_out) {
-    bool ok = gpu.Launch(k, sh, args, &err) && gpu.Sync(&err) && gpu.Record(0, &err);
-    for (int i = 0; ok && i < iters; ++i) ok = gpu.Launch(k, sh, args, &err);
-    return ok && gpu.Record(1, &err) && gpu.Sync(&err) && gpu.ElapsedMs(0, 1, ms_out, &err);
+    bool ok = Ok(gpu.Launch(k, sh, args), &err) && Ok(gpu.Sync(), &err) && Ok(gpu.Record(0), &err);
+    for (int i = 0; ok && i < iters; ++i) ok = Ok(gpu.Launch(k, sh, args), &err);
+    return ok && Ok(gpu.Record(1), &err) && Ok(gpu.Sync(), &err) && Ok(gpu.ElapsedMs(0, 1), ms_out, &err);
   };
   // Runs `iters` copies with shape c after one unmeasured copy; *ms_out is the time of the `iters`.
   auto time_shape = [&](const Shape& c, int iters, float* ms_out) {
@@ -233,7 +246,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     p.src_addr = src;
     p.dst_addr = dst;
     p.sched_addr = sched;
-    if (c.taken && !gpu.Memset(sched, 0, 256, &err)) return false;
+    if (c.taken && !Ok(gpu.Memset(sched, 0, 256), &err)) return false;
     alignas(128) uint64_t ms[16], md[16];
     std::memcpy(ms, src_maps[c.promo].data(), 128);
     std::memcpy(md, dst_maps[c.promo].data(), 128);
@@ -364,7 +377,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
   float ignored = 0;
   bool ok = true;
   auto checked = [&](auto&& copy_once) {
-    ok = ok && gpu.Memset(dst, 0, bytes, &err) && copy_once();
+    ok = ok && Ok(gpu.Memset(dst, 0, bytes), &err) && copy_once();
     return ok && dst_equal(&ok);
   };
   const bool same = checked([&] { return time_shape(best, 0, &ignored); });
@@ -376,9 +389,9 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
   std::vector<float> tma_t, copy_t, linear_t, sm_t;
   for (int r = 0; ok && r < rounds; ++r) {
     float c = 0, t = 0, l = 0, m = 0;
-    ok = ok && gpu.DtoD(dst, src, bytes, &err) && gpu.Sync(&err) && gpu.Record(2, &err);
-    for (int i = 0; ok && i < iters; ++i) ok = gpu.DtoD(dst, src, bytes, &err);
-    ok = ok && gpu.Record(3, &err) && gpu.Sync(&err) && gpu.ElapsedMs(2, 3, &c, &err);
+    ok = ok && Ok(gpu.DtoD(dst, src, bytes), &err) && Ok(gpu.Sync(), &err) && Ok(gpu.Record(2), &err);
+    for (int i = 0; ok && i < iters; ++i) ok = Ok(gpu.DtoD(dst, src, bytes), &err);
+    ok = ok && Ok(gpu.Record(3), &err) && Ok(gpu.Sync(), &err) && Ok(gpu.ElapsedMs(2, 3), &c, &err);
     ok = ok && time_shape(best, iters, &t) && time_shape(best_linear, iters, &l) && time_sm(best_sm, iters, &m);
     copy_t.push_back(c);
     tma_t.push_back(t);

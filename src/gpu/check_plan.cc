@@ -7,6 +7,9 @@
 #include <set>
 #include <tuple>
 
+#include "src/util/status.h"
+#include "src/util/strings.h"
+
 namespace tmapgen::gpu {
 namespace {
 
@@ -281,13 +284,13 @@ void PlanChecks(const TensorMapSpec& spec, int spec_index, uint64_t seed, Plan* 
     base.direction = tp.dir;
     base.reduce_op = s.reduce_op;
     for (model::CopyInstruction in : CoordinateSet(s, base)) {
-      model::CopyLayout L;
-      std::string err;
-      if (!model::DescribeCopy(s, in, &L, &err)) {
+      absl::StatusOr<model::CopyLayout> L = model::DescribeCopy(s, in);
+      if (!L.ok()) {
         const uint64_t phase_addr = in.smem_address;
         in.smem_address = 1024;  // some swizzles want a 1024-aligned destination
-        if (phase_addr == 1024 || !model::DescribeCopy(s, in, &L, &err)) {
-          if (plan->skipped++ == 0) plan->first_skip_reason = err;
+        if (phase_addr != 1024) L = model::DescribeCopy(s, in);
+        if (!L.ok()) {
+          if (plan->skipped++ == 0) plan->first_skip_reason = std::string(StatusMessage(L.status()));
           continue;
         }
       }
@@ -366,9 +369,7 @@ Comparison CompareLoad(const TensorMapSpec& spec, const CopyInstruction& in, con
     c.equal = false;
     if (c.differing++ >= static_cast<uint64_t>(max_shown)) continue;
     if (!have_places) {
-      model::CopyLayout L;
-      std::string err;
-      model::ModelPlacements(spec, in, &places, &L, &err);
+      model::ModelPlacements(spec, in, &places, nullptr).IgnoreError();  // no places: no location shown
       have_places = true;
     }
     std::string where = "";

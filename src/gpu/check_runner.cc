@@ -13,6 +13,8 @@
 #include "kernels/check_params.h"
 #include "src/driver/encode_spec.h"
 #include "src/gpu/gpu_api.h"
+#include "src/util/status.h"
+#include "src/util/strings.h"
 
 namespace tmapgen::gpu {
 
@@ -84,24 +86,19 @@ class Executor {
  public:
   explicit Executor(FILE* out) : out_(out) {}
 
-  bool Open(std::string* why) {
-    if (!gpu_.Open(why)) return false;
+  absl::Status Open() {
+    if (absl::Status st = gpu_.Open(); !st.ok()) return st;
     // The kernels' static shared memory (the mbarrier, padded to the 1024-byte alignment of the dynamic part)
     // counts against the opt-in limit.
     max_smem_ = gpu_.device().max_smem_per_block_optin - 2048;
-    std::string err;
-    if (!gpu_.SetMaxDynamicSmem(Gpu::kCheck, max_smem_, &err) ||
-        !gpu_.SetMaxDynamicSmem(Gpu::kCheckBatch, max_smem_, &err)) {
-      *why = err;
-      return false;
-    }
-    return true;
+    if (absl::Status st = gpu_.SetMaxDynamicSmem(Gpu::kCheck, max_smem_); !st.ok()) return st;
+    return gpu_.SetMaxDynamicSmem(Gpu::kCheckBatch, max_smem_);
   }
   Gpu& gpu() { return gpu_; }
 
-  // Runs cases [first, last]; writes one "R" line per case. Returns false after a CUDA error (fault).
-  bool RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t last, const RunOptions& opt,
-               std::string* fault);
+  // Runs cases [first, last]; writes one "R" line per case. An error after a CUDA error (a fault: the
+  // context is lost).
+  absl::Status RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t last, const RunOptions& opt);
 
  private:
   struct Slot {
@@ -122,15 +119,17 @@ class Executor {
                  static_cast<unsigned long long>(m.differing), static_cast<unsigned long long>(m.compared),
                  HexBytes(m.expected).c_str(), HexBytes(m.actual).c_str());
   }
-  bool Ensure(size_t bytes, std::string* err) {
-    if (bytes <= cap_) return true;
+  absl::Status Ensure(size_t bytes) {
+    if (bytes <= cap_) return absl::OkStatus();
     if (buf_) gpu_.Free(buf_);
     buf_ = 0;
     cap_ = 0;
     const size_t want = std::max<size_t>(bytes, 64u << 20);
-    if (!gpu_.Alloc(want, &buf_, err)) return false;
+    absl::StatusOr<uint64_t> buf = gpu_.Alloc(want);
+    if (!buf.ok()) return buf.status();
+    buf_ = *buf;
     cap_ = want;
-    return true;
+    return absl::OkStatus();
   }
   std::string NotRunDetail(const CheckCase& c, const Slot& s, const std::string& why);
 
@@ -146,26 +145,25 @@ std::string Executor::NotRunDetail(const CheckCase& c, const Slot& s, const std:
   std::string d = "not run on hardware: " + why;
   const auto enc = EncodeSpec(driver::CudaDriver::Get(), c.spec, kPlaceholderAddress);
   d += enc.ok() ? "; driver encode: ok" : "; driver encode: rejected (" + enc.message + ")";
-  std::string err;
   if (IsLoad(c.in.direction)) {
     model::SmemImage img;
-    d += model::ModelLoad(c.spec, c.in, s.global.data(), s.global.size(), &img, &err)
-             ? "; model: " + std::to_string(img.transaction_bytes) + " transaction bytes"
-             : "; model: " + err;
+    const absl::Status st = model::ModelLoad(c.spec, c.in, s.global.data(), s.global.size(), &img);
+    d += st.ok() ? "; model: " + std::to_string(img.transaction_bytes) + " transaction bytes"
+                 : StrCat("; model: ", StatusMessage(st));
   } else {
     std::vector<uint8_t> g = s.global;
     std::vector<uint8_t> smem(s.L.footprint_bytes);
     FillRandom(c.seed + 1, smem.data(), smem.size());
     model::StoreResult sr;
-    d += model::ModelStore(c.spec, c.in, smem.data(), smem.size(), g.data(), g.size(), nullptr, &sr, &err)
-             ? "; model: " + std::to_string(sr.bytes_written) + " bytes written"
-             : "; model: " + err;
+    const absl::Status st = model::ModelStore(c.spec, c.in, smem.data(), smem.size(), g.data(), g.size(), nullptr, &sr);
+    d += st.ok() ? "; model: " + std::to_string(sr.bytes_written) + " bytes written"
+                 : StrCat("; model: ", StatusMessage(st));
   }
   return d;
 }
 
-bool Executor::RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t last, const RunOptions& opt,
-                       std::string* fault) {
+absl::Status Executor::RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t last,
+                               const RunOptions& opt) {
   const auto& dev = gpu_.device();
   std::vector<Slot> slots;
   slots.reserve(last - first + 1);
@@ -181,15 +179,17 @@ bool Executor::RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t
     const CheckCase& c = cases[i];
     Slot s;
     s.idx = i;
-    std::string err;
-    if (!model::DescribeCopy(c.spec, c.in, &s.L, &err)) {
+    absl::StatusOr<model::CopyLayout> layout = model::DescribeCopy(c.spec, c.in);
+    if (!layout.ok() && c.force_run) {
       model::CopyInstruction aligned = c.in;
       aligned.coords[0] = 0;
-      if (!c.force_run || !model::DescribeCopy(c.spec, aligned, &s.L, &err)) {
-        Emit(i, Outcome::kError, "model refuses the copy: " + err);
-        continue;
-      }
+      layout = model::DescribeCopy(c.spec, aligned);
     }
+    if (!layout.ok()) {
+      Emit(i, Outcome::kError, StrCat("model refuses the copy: ", StatusMessage(layout.status())));
+      continue;
+    }
+    s.L = *layout;
     s.gsize = Up(std::max<uint64_t>(s.L.required_global_bytes, 16), 16);
     s.global.resize(s.gsize);
     FillRandom(c.seed, s.global.data(), s.global.size());
@@ -207,7 +207,7 @@ bool Executor::RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t
     }
     slots.push_back(std::move(s));
   }
-  if (slots.empty()) return true;
+  if (slots.empty()) return absl::OkStatus();
   for (Slot& s : slots) {
     s.out_off = off;
     off = Up(off + s.L.footprint_bytes, 256);
@@ -226,7 +226,7 @@ bool Executor::RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t
     off = Up(off + s.gsize, 256);
   }
   const uint64_t total = off;
-  if (!Ensure(total, fault)) return false;
+  if (absl::Status st = Ensure(total); !st.ok()) return st;
   // Header: params and maps.
   const size_t n = slots.size();
   staging_.assign(upload_from, 0);
@@ -273,7 +273,7 @@ bool Executor::RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t
   std::vector<size_t> keep;
   for (size_t k = 0; k < n; ++k)
     if (slots[k].idx != SIZE_MAX) keep.push_back(k);
-  if (keep.empty()) return true;
+  if (keep.empty()) return absl::OkStatus();
   std::vector<TmaCheckParams> kp;
   for (size_t k : keep) kp.push_back(params[k]);
   std::memcpy(staging_.data(), kp.data(), kp.size() * sizeof(TmaCheckParams));
@@ -285,8 +285,8 @@ bool Executor::RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t
     if (!s.smem_in.empty()) std::memcpy(body.data() + (s.in_off - upload_from), s.smem_in.data(), s.smem_in.size());
     std::memcpy(body.data() + (s.goff - upload_from), s.global.data(), s.global.size());
   }
-  if (!gpu_.HtoD(buf_, staging_.data(), staging_.size(), fault)) return false;
-  if (!gpu_.HtoD(buf_ + upload_from, body.data(), body.size(), fault)) return false;
+  if (absl::Status st = gpu_.HtoD(buf_, staging_.data(), staging_.size()); !st.ok()) return st;
+  if (absl::Status st = gpu_.HtoD(buf_ + upload_from, body.data(), body.size()); !st.ok()) return st;
   if (keep.size() == 1 && opt.unit == 1) {
     alignas(128) uint64_t map[16];
     std::memcpy(map, maps[keep[0]].data(), 128);
@@ -296,7 +296,7 @@ bool Executor::RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t
     sh.grid = cluster ? 2 : 1;
     sh.cluster = cluster ? 2 : 0;
     sh.smem = smem_bytes;
-    if (!gpu_.Launch(Gpu::kCheck, sh, args, fault)) return false;
+    if (absl::Status st = gpu_.Launch(Gpu::kCheck, sh, args); !st.ok()) return st;
   } else {
     uint64_t pp = buf_;
     int count = static_cast<int>(kp.size());
@@ -304,11 +304,11 @@ bool Executor::RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t
     LaunchShape sh;
     sh.grid = static_cast<uint32_t>(count);
     sh.smem = smem_bytes;
-    if (!gpu_.Launch(Gpu::kCheckBatch, sh, args, fault)) return false;
+    if (absl::Status st = gpu_.Launch(Gpu::kCheckBatch, sh, args); !st.ok()) return st;
   }
-  if (!gpu_.Sync(fault)) return false;
+  if (absl::Status st = gpu_.Sync(); !st.ok()) return st;
   back_.resize(total - status_off);
-  if (!gpu_.DtoH(back_.data(), buf_ + status_off, back_.size(), fault)) return false;
+  if (absl::Status st = gpu_.DtoH(back_.data(), buf_ + status_off, back_.size()); !st.ok()) return st;
   for (size_t j = 0; j < keep.size(); ++j) {
     const Slot& s = slots[keep[j]];
     const CheckCase& c = cases[s.idx];
@@ -329,15 +329,14 @@ bool Executor::RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t
       Emit(s.idx, Outcome::kError, "the kernel did not report a status (" + std::to_string(st) + ")");
       continue;
     }
-    std::string err;
     if (c.force_run) {
       Emit(s.idx, Outcome::kFail, "the copy completed, but the model says it traps");
       continue;
     }
     if (IsLoad(c.in.direction)) {
       model::SmemImage img;
-      if (!model::ModelLoad(c.spec, c.in, s.global.data(), s.global.size(), &img, &err)) {
-        Emit(s.idx, Outcome::kError, "model: " + err);
+      if (const absl::Status st = model::ModelLoad(c.spec, c.in, s.global.data(), s.global.size(), &img); !st.ok()) {
+        Emit(s.idx, Outcome::kError, StrCat("model: ", StatusMessage(st)));
         continue;
       }
       const Comparison cmp =
@@ -347,9 +346,10 @@ bool Executor::RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t
     } else {
       std::vector<uint8_t> expect = s.global;
       model::StoreResult sr;
-      if (!model::ModelStore(c.spec, c.in, s.smem_in.data(), s.smem_in.size(), expect.data(), expect.size(), nullptr,
-                             &sr, &err)) {
-        Emit(s.idx, Outcome::kError, "model: " + err);
+      if (const absl::Status st = model::ModelStore(c.spec, c.in, s.smem_in.data(), s.smem_in.size(), expect.data(),
+                                                    expect.size(), nullptr, &sr);
+          !st.ok()) {
+        Emit(s.idx, Outcome::kError, StrCat("model: ", StatusMessage(st)));
         continue;
       }
       const Comparison cmp = CompareStore(c.spec, s.global.data(), expect.data(),
@@ -358,7 +358,7 @@ bool Executor::RunUnit(const std::vector<CheckCase>& cases, size_t first, size_t
       Emit(s.idx, cmp.equal ? Outcome::kPass : Outcome::kFail, cmp.report);
     }
   }
-  return true;
+  return absl::OkStatus();
 }
 
 std::chrono::steady_clock::time_point g_deadline;  // set by RunChecks before forking (max_seconds)
@@ -369,10 +369,9 @@ std::chrono::steady_clock::time_point g_deadline;  // set by RunChecks before fo
   FILE* out = fdopen(fd, "w");
   setvbuf(out, nullptr, _IOLBF, 0);
   Executor ex(out);
-  std::string why;
   alarm(static_cast<unsigned>(opt.watchdog_s));
-  if (!ex.Open(&why)) {
-    std::fprintf(out, "O %s\n", Escape(why).c_str());
+  if (const absl::Status opened = ex.Open(); !opened.ok()) {
+    std::fprintf(out, "O %s\n", Escape(std::string(opened.message())).c_str());
     std::fflush(out);
     _exit(0);
   }
@@ -386,9 +385,8 @@ std::chrono::steady_clock::time_point g_deadline;  // set by RunChecks before fo
     alarm(static_cast<unsigned>(opt.watchdog_s));
     std::fprintf(out, "U %zu %zu\n", i, last);
     std::fflush(out);
-    std::string fault;
-    if (!ex.RunUnit(cases, i, last, o, &fault)) {
-      std::fprintf(out, "F %zu %zu %s\n", i, last, Escape(fault).c_str());
+    if (const absl::Status fault = ex.RunUnit(cases, i, last, o); !fault.ok()) {
+      std::fprintf(out, "F %zu %zu %s\n", i, last, Escape(std::string(fault.message())).c_str());
       std::fflush(out);
       _exit(3);
     }

@@ -33,13 +33,15 @@ namespace g = tmapgen_gen::tile_a;
 
 constexpr int64_t kTimeoutCycles = 400000000;  // about 0.2 s at 1.98 GHz
 
+// The embedded spec and the generated header are two states of one file; when they disagree, the header
+// must be generated again (kFailedPrecondition).
 template <typename A, typename B>
-bool Same(const char* what, A a, B b, std::string* err) {
-  if (static_cast<unsigned long long>(a) == static_cast<unsigned long long>(b)) return true;
-  *err = std::string("examples/codegen/tile.json and tile_a.gen.h disagree on ") + what + ": " +
-         std::to_string(static_cast<unsigned long long>(a)) + " vs " + std::to_string(static_cast<unsigned long long>(b)) +
-         " (regenerate the header)";
-  return false;
+absl::Status Same(const char* what, A a, B b) {
+  if (static_cast<unsigned long long>(a) == static_cast<unsigned long long>(b)) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      std::string("examples/codegen/tile.json and tile_a.gen.h disagree on ") + what + ": " +
+      std::to_string(static_cast<unsigned long long>(a)) + " vs " + std::to_string(static_cast<unsigned long long>(b)) +
+      " (regenerate the header)");
 }
 
 model::CopyInstruction InstructionAt(const TensorMapSpec& spec, const CodegenExampleCoord& c) {
@@ -53,45 +55,45 @@ model::CopyInstruction InstructionAt(const TensorMapSpec& spec, const CodegenExa
   return in;
 }
 
-// One coordinate on an open GPU. False on a CUDA error (the context is lost; *fault says which).
-bool RunOne(Gpu& gpu, const TensorMapSpec& spec, const CodegenExampleCoord& c, uint64_t seed, Outcome* outcome,
-            std::string* detail, std::string* fault) {
+// One coordinate on an open GPU. An error on a CUDA error (the context is lost; the status says which).
+absl::Status RunOne(Gpu& gpu, const TensorMapSpec& spec, const CodegenExampleCoord& c, uint64_t seed, Outcome* outcome,
+                    std::string* detail) {
   const model::CopyInstruction in = InstructionAt(spec, c);
-  model::CopyLayout L;
-  std::string err;
-  if (!model::DescribeCopy(spec, in, &L, &err)) {
+  const absl::StatusOr<model::CopyLayout> L = model::DescribeCopy(spec, in);
+  if (!L.ok()) {
     *outcome = Outcome::kError;
-    *detail = "model: " + err;
-    return true;
+    *detail = StrCat("model: ", StatusMessage(L.status()));
+    return absl::OkStatus();
   }
-  std::vector<uint8_t> global(L.required_global_bytes);
+  std::vector<uint8_t> global(L->required_global_bytes);
   FillRandom(seed, global.data(), global.size());
   model::SmemImage img;
-  if (!model::ModelLoad(spec, in, global.data(), global.size(), &img, &err)) {
+  if (const absl::Status st = model::ModelLoad(spec, in, global.data(), global.size(), &img); !st.ok()) {
     *outcome = Outcome::kError;
-    *detail = "model: " + err;
-    return true;
+    *detail = StrCat("model: ", StatusMessage(st));
+    return absl::OkStatus();
   }
   if (img.transaction_bytes != g::kTransactionBytes || img.bytes.size() != g::kSmemFootprintBytes) {
     *outcome = Outcome::kFail;
     *detail = "the model's transaction bytes " + std::to_string(img.transaction_bytes) + " / footprint " +
               std::to_string(img.bytes.size()) + " differ from the header's kTransactionBytes " +
               std::to_string(g::kTransactionBytes) + " / kSmemFootprintBytes " + std::to_string(g::kSmemFootprintBytes);
-    return true;
+    return absl::OkStatus();
   }
   const uint64_t gsize = (global.size() + 255) / 256 * 256;
   const uint64_t out_off = gsize, status_off = out_off + g::kSmemFootprintBytes;
-  uint64_t buf = 0;
-  if (!gpu.Alloc(status_off + 256, &buf, fault)) return false;
+  const absl::StatusOr<uint64_t> alloc = gpu.Alloc(status_off + 256);
+  if (!alloc.ok()) return alloc.status();
+  const uint64_t buf = *alloc;
   std::vector<uint8_t> host(status_off + 4, 0);
   std::memcpy(host.data(), global.data(), global.size());
-  if (!gpu.HtoD(buf, host.data(), host.size(), fault)) return false;
+  if (absl::Status st = gpu.HtoD(buf, host.data(), host.size()); !st.ok()) return st;
   const auto enc = EncodeSpec(driver::CudaDriver::Get(), spec, buf);
   if (!enc.ok()) {
     gpu.Free(buf);
     *outcome = Outcome::kFail;
     *detail = "the driver rejects the map of examples/codegen/tile.json: " + enc.message;
-    return true;
+    return absl::OkStatus();
   }
   CodegenExampleParams p;
   std::memset(&p, 0, sizeof p);
@@ -107,9 +109,10 @@ bool RunOne(Gpu& gpu, const TensorMapSpec& spec, const CodegenExampleCoord& c, u
   sh.grid = 1;
   sh.block = 128;
   sh.smem = 0;  // the kernel's buffer is static: __shared__ __align__(kSmemAlignmentRecommended) [kSmemFootprintBytes]
-  if (!gpu.Launch(Gpu::kCodegenExample, sh, args, fault) || !gpu.Sync(fault)) return false;
+  if (absl::Status st = gpu.Launch(Gpu::kCodegenExample, sh, args); !st.ok()) return st;
+  if (absl::Status st = gpu.Sync(); !st.ok()) return st;
   std::vector<uint8_t> back(g::kSmemFootprintBytes + 4);
-  if (!gpu.DtoH(back.data(), buf + out_off, back.size(), fault)) return false;
+  if (absl::Status st = gpu.DtoH(back.data(), buf + out_off, back.size()); !st.ok()) return st;
   gpu.Free(buf);
   int32_t st = 0;
   std::memcpy(&st, back.data() + g::kSmemFootprintBytes, 4);
@@ -119,16 +122,16 @@ bool RunOne(Gpu& gpu, const TensorMapSpec& spec, const CodegenExampleCoord& c, u
       *outcome = Outcome::kTimeout;
       *detail = "the mbarrier armed with kTransactionBytes = " + std::to_string(g::kTransactionBytes) +
                 " did not complete";
-      return true;
+      return absl::OkStatus();
     case kTmaStatusMisaligned:
       *outcome = Outcome::kFail;
       *detail = "the shared buffer declared __align__(kSmemAlignmentRecommended = " + std::to_string(g::kSmemAlignmentRecommended) +
                 ") is not at that alignment; not loaded";
-      return true;
+      return absl::OkStatus();
     default:
       *outcome = Outcome::kError;
       *detail = "the kernel did not report a status (" + std::to_string(st) + ")";
-      return true;
+      return absl::OkStatus();
   }
   const Comparison cmp = CompareLoad(spec, in, img, back.data(), g::kSmemFootprintBytes);
   uint64_t data = 0, fill = 0;
@@ -146,7 +149,7 @@ bool RunOne(Gpu& gpu, const TensorMapSpec& spec, const CodegenExampleCoord& c, u
     *detail = std::to_string(cmp.differing) + " of " + std::to_string(g::kSmemFootprintBytes) + " bytes differ\n" +
               cmp.report;
   }
-  return true;
+  return absl::OkStatus();
 }
 
 Outcome ParseOutcome(const std::string& s) {
@@ -184,37 +187,31 @@ std::string CodegenExampleSpecText() {
   return std::string(reinterpret_cast<const char*>(tmapgen_codegen_example_spec), tmapgen_codegen_example_spec_size);
 }
 
-bool CodegenExampleSpec(TensorMapSpec* spec, std::string* err) {
+absl::StatusOr<TensorMapSpec> CodegenExampleSpec() {
   absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(CodegenExampleSpecText());
-  if (!parsed.ok()) {
-    *err = StrCat("examples/codegen/tile.json: ", StatusMessage(parsed.status()));
-    return false;
-  }
-  *spec = *std::move(parsed);
+  if (!parsed.ok()) return Annotate(parsed.status(), "examples/codegen/tile.json");
+  const TensorMapSpec& spec = *parsed;
   Validation v;
-  Validate(*spec, &v);
-  if (!v.valid) {
-    *err = "examples/codegen/tile.json does not validate";
-    return false;
-  }
-  if (spec->mode != Mode::kTiled) {
-    *err = "examples/codegen/tile.json is not a tiled map";
-    return false;
-  }
-  if (!Same("rank", spec->rank, g::kRank, err) || !Same("data type", spec->data_type, g::kDataType, err) ||
-      !Same("interleave", spec->interleave, g::kInterleave, err) || !Same("swizzle", spec->swizzle, g::kSwizzle, err) ||
-      !Same("L2 promotion", spec->l2_promotion, g::kL2Promotion, err) ||
-      !Same("OOB fill", spec->oob_fill, g::kOobFill, err))
-    return false;
+  Validate(spec, &v);
+  if (!v.valid) return absl::FailedPreconditionError("examples/codegen/tile.json does not validate");
+  if (spec.mode != Mode::kTiled) return absl::FailedPreconditionError("examples/codegen/tile.json is not a tiled map");
+  for (const absl::Status& st : {Same("rank", spec.rank, g::kRank), Same("data type", spec.data_type, g::kDataType),
+                                 Same("interleave", spec.interleave, g::kInterleave),
+                                 Same("swizzle", spec.swizzle, g::kSwizzle),
+                                 Same("L2 promotion", spec.l2_promotion, g::kL2Promotion),
+                                 Same("OOB fill", spec.oob_fill, g::kOobFill)})
+    if (!st.ok()) return st;
   for (unsigned i = 0; i < g::kRank; ++i) {
-    if (!Same("global_dim", spec->global_dim[i], g::kGlobalDim[i], err) ||
-        !Same("box_dim", spec->box_dim[i], g::kBoxDim[i], err) ||
-        !Same("element_strides", spec->element_strides[i], g::kElementStrides[i], err))
-      return false;
-    if (i + 1 < g::kRank && !Same("global_strides", spec->global_strides[i], g::kGlobalStrides[i], err)) return false;
+    for (const absl::Status& st : {Same("global_dim", spec.global_dim[i], g::kGlobalDim[i]),
+                                   Same("box_dim", spec.box_dim[i], g::kBoxDim[i]),
+                                   Same("element_strides", spec.element_strides[i], g::kElementStrides[i])})
+      if (!st.ok()) return st;
+    if (i + 1 < g::kRank)
+      if (absl::Status st = Same("global_strides", spec.global_strides[i], g::kGlobalStrides[i]); !st.ok()) return st;
   }
-  const DerivedFacts f = ComputeDerivedFacts(*spec);
-  return Same("transaction bytes", f.transaction_bytes, g::kTransactionBytes, err);
+  const DerivedFacts f = ComputeDerivedFacts(spec);
+  if (absl::Status st = Same("transaction bytes", f.transaction_bytes, g::kTransactionBytes); !st.ok()) return st;
+  return parsed;
 }
 
 std::vector<CodegenExampleCoord> CodegenExampleCoords() {
@@ -232,12 +229,12 @@ std::vector<CodegenExampleCoord> CodegenExampleCoords() {
 
 void RunCodegenExample(int watchdog_s, CodegenExampleReport* report) {
   *report = CodegenExampleReport();
-  TensorMapSpec spec;
-  std::string err;
-  if (!CodegenExampleSpec(&spec, &err)) {
-    report->why_not = err;
+  const absl::StatusOr<TensorMapSpec> example = CodegenExampleSpec();
+  if (!example.ok()) {
+    report->why_not = std::string(StatusMessage(example.status()));
     return;
   }
+  const TensorMapSpec& spec = *example;
   const std::vector<CodegenExampleCoord> coords = CodegenExampleCoords();
   for (const auto& c : coords) report->rows.push_back({c, Outcome::kError, "no result"});
   size_t next = 0;
@@ -261,18 +258,17 @@ void RunCodegenExample(int watchdog_s, CodegenExampleReport* report) {
       setvbuf(w, nullptr, _IOLBF, 0);
       alarm(static_cast<unsigned>(watchdog_s > 0 ? watchdog_s : 60));
       Gpu gpu;
-      std::string why;
-      if (!gpu.Open(&why)) {
-        std::fprintf(w, "O %s\n", OneLine(why).c_str());
+      if (const absl::Status opened = gpu.Open(); !opened.ok()) {
+        std::fprintf(w, "O %s\n", OneLine(std::string(opened.message())).c_str());
         _exit(0);
       }
       std::fprintf(w, "D %s\n", gpu.Description().c_str());
       for (size_t i = next; i < coords.size(); ++i) {
         std::fprintf(w, "U %zu\n", i);
         Outcome o = Outcome::kError;
-        std::string detail, fault;
-        if (!RunOne(gpu, spec, coords[i], 7000 + i, &o, &detail, &fault)) {
-          std::fprintf(w, "F %zu %s\n", i, OneLine(fault).c_str());
+        std::string detail;
+        if (const absl::Status fault = RunOne(gpu, spec, coords[i], 7000 + i, &o, &detail); !fault.ok()) {
+          std::fprintf(w, "F %zu %s\n", i, OneLine(std::string(fault.message())).c_str());
           _exit(3);
         }
         std::fprintf(w, "R %zu %s|%s\n", i, OutcomeName(o), OneLine(detail).c_str());

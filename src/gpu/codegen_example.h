@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "src/gpu/check_runner.h"
 #include "src/tmap/tensor_map_spec.h"
 
@@ -33,8 +34,9 @@ namespace tmapgen::gpu {
 std::string CodegenExampleSpecText();
 
 // Parses the embedded spec and checks it against the generated header's constants (rank, type, dims,
-// strides, box, swizzle, transaction bytes, footprint). False with the first disagreement.
-bool CodegenExampleSpec(TensorMapSpec* spec, std::string* err);
+// strides, box, swizzle, transaction bytes, footprint). kFailedPrecondition with the first disagreement
+// (the header must be generated again).
+absl::StatusOr<TensorMapSpec> CodegenExampleSpec();
 
 struct CodegenExampleCoord {
   int32_t x0 = 0, x1 = 0;

@@ -81,10 +81,9 @@ const unsigned char* EmbeddedFatbin() { return tmapgen_kernels_fatbin; }
 
 std::string Gpu::Describe(int r) const { return drv_ ? drv_->ErrorName(r) : "CUDA_ERROR_" + std::to_string(r); }
 
-bool Gpu::Check(int r, const char* what, std::string* err) const {
-  if (r == 0) return true;
-  if (err) *err = std::string(what) + " failed: " + Describe(r);
-  return false;
+absl::Status Gpu::Check(int r, const char* what) const {
+  if (r == 0) return absl::OkStatus();
+  return absl::Status(driver::StatusCodeForCuResult(r), std::string(what) + " failed: " + Describe(r));
 }
 
 int Gpu::driver_version() const { return drv_ ? drv_->info().driver_version : 0; }
@@ -94,86 +93,63 @@ std::string Gpu::Description() const {
          std::to_string(driver_version());
 }
 
-bool Gpu::Open(std::string* why) {
+absl::Status Gpu::Open() {
   drv_ = &driver::CudaDriver::Get();
-  if (!drv_->info().available) {
-    *why = "no CUDA driver: " + drv_->info().why_unavailable;
-    return false;
-  }
+  if (!drv_->info().available) return absl::UnavailableError("no CUDA driver: " + drv_->info().why_unavailable);
   absl::StatusOr<driver::DeviceInfo> got = drv_->GetDevice(0);
-  if (!got.ok()) {
-    *why = std::string(got.status().message());
-    return false;
-  }
+  if (!got.ok()) return got.status();
   dev_ = *std::move(got);
-  if (!dev_.tensor_map_supported) {
-    *why = dev_.name + " is sm_" + std::to_string(dev_.cc_major) + std::to_string(dev_.cc_minor) +
-           ": tensor copies need sm_90 or later";
-    return false;
-  }
-  if (const absl::Status st = drv_->MakeCurrent(0); !st.ok()) {
-    *why = std::string(st.message());
-    return false;
-  }
+  if (!dev_.tensor_map_supported)
+    return absl::FailedPreconditionError(dev_.name + " is sm_" + std::to_string(dev_.cc_major) +
+                                         std::to_string(dev_.cc_minor) + ": tensor copies need sm_90 or later");
+  if (absl::Status st = drv_->MakeCurrent(0); !st.ok()) return st;
   for (int i = 0; i < kNumFns; ++i) {
     fn_[i] = drv_->GetProcAddress(kFns[i].name, kFns[i].version);
-    if (fn_[i] == nullptr) {
-      *why = std::string("the driver does not provide ") + kFns[i].name;
-      return false;
-    }
+    if (fn_[i] == nullptr) return absl::NotFoundError(std::string("the driver does not provide ") + kFns[i].name);
   }
-  if (EmbeddedFatbinSize() == 0) {
-    *why = "this tmapgen was built without nvcc: it holds no GPU kernels (rebuild on a host with the CUDA toolkit)";
-    return false;
-  }
+  if (EmbeddedFatbinSize() == 0)
+    return absl::UnimplementedError(
+        "this tmapgen was built without nvcc: it holds no GPU kernels (rebuild on a host with the CUDA toolkit)");
   CUmodule mod = nullptr;
   int r = As<PFN_ModuleLoadData>(fn_[kModuleLoadData])(&mod, EmbeddedFatbin());
-  if (r != 0) {
-    *why = "cuModuleLoadData failed: " + Describe(r) + " (the embedded kernels are for sm_90a and sm_100a; this GPU is sm_" +
-           std::to_string(dev_.cc_major) + std::to_string(dev_.cc_minor) + ")";
-    return false;
-  }
+  if (r != 0)
+    return absl::Status(driver::StatusCodeForCuResult(r),
+                        "cuModuleLoadData failed: " + Describe(r) +
+                            " (the embedded kernels are for sm_90a and sm_100a; this GPU is sm_" +
+                            std::to_string(dev_.cc_major) + std::to_string(dev_.cc_minor) + ")");
   module_ = mod;
   for (int k = 0; k < kNumKernels; ++k) {
     r = As<PFN_ModuleGetFunction>(fn_[kModuleGetFunction])(&kernels_[k], mod, kKernelNames[k]);
-    if (!Check(r, kKernelNames[k], why)) return false;
+    if (absl::Status st = Check(r, kKernelNames[k]); !st.ok()) return st;
   }
   for (auto& e : events_)
-    if (!Check(As<PFN_EventCreate>(fn_[kEventCreate])(&e, 0), "cuEventCreate", why)) return false;
-  return true;
+    if (absl::Status st = Check(As<PFN_EventCreate>(fn_[kEventCreate])(&e, 0), "cuEventCreate"); !st.ok()) return st;
+  return absl::OkStatus();
 }
 
-bool Gpu::Alloc(size_t bytes, uint64_t* addr, std::string* err) {
-  absl::StatusOr<uint64_t> a = drv_->AllocDevice(bytes);
-  if (!a.ok()) {
-    *err = std::string(a.status().message());
-    return false;
-  }
-  *addr = *a;
-  return true;
-}
+absl::StatusOr<uint64_t> Gpu::Alloc(size_t bytes) { return drv_->AllocDevice(bytes); }
 bool Gpu::Free(uint64_t addr) { return drv_->FreeDevice(addr).ok(); }
-bool Gpu::HtoD(uint64_t dst, const void* src, size_t n, std::string* err) {
-  return Check(As<PFN_MemcpyHtoD>(fn_[kMemcpyHtoD])(dst, src, n), "cuMemcpyHtoD", err);
+absl::Status Gpu::HtoD(uint64_t dst, const void* src, size_t n) {
+  return Check(As<PFN_MemcpyHtoD>(fn_[kMemcpyHtoD])(dst, src, n), "cuMemcpyHtoD");
 }
-bool Gpu::DtoH(void* dst, uint64_t src, size_t n, std::string* err) {
-  return Check(As<PFN_MemcpyDtoH>(fn_[kMemcpyDtoH])(dst, src, n), "cuMemcpyDtoH", err);
+absl::Status Gpu::DtoH(void* dst, uint64_t src, size_t n) {
+  return Check(As<PFN_MemcpyDtoH>(fn_[kMemcpyDtoH])(dst, src, n), "cuMemcpyDtoH");
 }
-bool Gpu::DtoD(uint64_t dst, uint64_t src, size_t n, std::string* err) {
-  return Check(As<PFN_MemcpyDtoD>(fn_[kMemcpyDtoD])(dst, src, n), "cuMemcpyDtoD", err);
+absl::Status Gpu::DtoD(uint64_t dst, uint64_t src, size_t n) {
+  return Check(As<PFN_MemcpyDtoD>(fn_[kMemcpyDtoD])(dst, src, n), "cuMemcpyDtoD");
 }
-bool Gpu::Memset(uint64_t dst, uint8_t v, size_t n, std::string* err) {
-  return Check(As<PFN_MemsetD8>(fn_[kMemsetD8])(dst, v, n), "cuMemsetD8", err);
+absl::Status Gpu::Memset(uint64_t dst, uint8_t v, size_t n) {
+  return Check(As<PFN_MemsetD8>(fn_[kMemsetD8])(dst, v, n), "cuMemsetD8");
 }
-bool Gpu::Sync(std::string* err) { return Check(As<PFN_CtxSynchronize>(fn_[kCtxSynchronize])(), "kernel", err); }
+absl::Status Gpu::Sync() { return Check(As<PFN_CtxSynchronize>(fn_[kCtxSynchronize])(), "kernel"); }
 bool Gpu::FreeMemory(size_t* f, size_t* t) { return As<PFN_MemGetInfo>(fn_[kMemGetInfo])(f, t) == 0; }
 
-bool Gpu::SetMaxDynamicSmem(KernelId k, int bytes, std::string* err) {
+absl::Status Gpu::SetMaxDynamicSmem(KernelId k, int bytes) {
   return Check(As<PFN_FuncSetAttribute>(fn_[kFuncSetAttribute])(kernels_[k], kFuncAttrMaxDynamicSmem, bytes),
-               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", err);
+               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
 }
 
-bool Gpu::Launch(KernelId k, const LaunchShape& s, void** params, std::string* err) {
+absl::Status Gpu::Launch(KernelId k, const LaunchShape& s, void** params) {
   CUlaunchAttribute attr;
   std::memset(&attr, 0, sizeof attr);
   CUlaunchConfig cfg{};
@@ -189,16 +165,19 @@ bool Gpu::Launch(KernelId k, const LaunchShape& s, void** params, std::string* e
     cfg.attrs = &attr;
     cfg.num_attrs = 1;
   }
-  return Check(As<PFN_LaunchKernelEx>(fn_[kLaunchKernelEx])(&cfg, kernels_[k], params, nullptr), "cuLaunchKernelEx",
-               err);
+  return Check(As<PFN_LaunchKernelEx>(fn_[kLaunchKernelEx])(&cfg, kernels_[k], params, nullptr), "cuLaunchKernelEx");
 }
 
-bool Gpu::Record(int slot, std::string* err) {
-  return Check(As<PFN_EventRecord>(fn_[kEventRecord])(events_[slot], nullptr), "cuEventRecord", err);
+absl::Status Gpu::Record(int slot) {
+  return Check(As<PFN_EventRecord>(fn_[kEventRecord])(events_[slot], nullptr), "cuEventRecord");
 }
-bool Gpu::ElapsedMs(int a, int b, float* ms, std::string* err) {
-  return Check(As<PFN_EventElapsedTime>(fn_[kEventElapsedTime])(ms, events_[a], events_[b]), "cuEventElapsedTime",
-               err);
+absl::StatusOr<float> Gpu::ElapsedMs(int a, int b) {
+  float ms = 0;
+  if (absl::Status st = Check(As<PFN_EventElapsedTime>(fn_[kEventElapsedTime])(&ms, events_[a], events_[b]),
+                              "cuEventElapsedTime");
+      !st.ok())
+    return st;
+  return ms;
 }
 
 }  // namespace tmapgen::gpu

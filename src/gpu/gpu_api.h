@@ -4,11 +4,14 @@
 // Contract
 // - Gpu::Open() opens the process-wide driver (CudaDriver::Get()), makes device 0's primary context current on
 //   the calling thread, loads the embedded fatbin (kernels/*.cu for sm_90a and sm_100a) with
-//   cuModuleLoadData and finds the kernels. It returns false with a reason when there is no driver, no GPU,
-//   no kernels in this build (built without nvcc), or the fatbin has no image for this GPU.
-// - Every call returns false (or an error string) instead of aborting. After a kernel fault the context
-//   is poisoned: every later call fails with the sticky error (callers run checks in a child process;
-//   check_runner.h).
+//   cuModuleLoadData and finds the kernels. It returns a status with the reason when there is no driver or
+//   no GPU (kUnavailable, or the driver layer's code), a GPU older than sm_90 (kFailedPrecondition), a
+//   driver without one of the entry points (kNotFound), no kernels in this build (built without nvcc:
+//   kUnimplemented), or a fatbin without an image for this GPU (kFailedPrecondition).
+// - Every call returns an absl::Status instead of aborting; a failed driver call is "<call> failed:
+//   <CUresult name>" with StatusCodeForCuResult's code (src/driver/cuda_driver.h). After a kernel fault the
+//   context is poisoned: every later call fails with the sticky error (callers run checks in a child
+//   process; check_runner.h).
 // - Not thread-safe: one Gpu per process, used from the thread that opened it.
 // - IMPORTANT: CUDA does not survive fork(). A process that forks check children must not call Open (or
 //   CudaDriver::Get()) before forking.
@@ -19,6 +22,8 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "src/driver/cuda_driver.h"
 
 namespace tmapgen::gpu {
@@ -38,28 +43,28 @@ class Gpu {
  public:
   enum KernelId { kCheck = 0, kCheckBatch = 1, kBench = 2, kWgmma = 3, kCodegenExample = 4, kSmCopy = 5, kNumKernels = 6 };
 
-  bool Open(std::string* why_not);
+  absl::Status Open();
   const driver::DeviceInfo& device() const { return dev_; }
   int driver_version() const;
   std::string Description() const;  // "NVIDIA H200 (sm_90), driver 13000"
 
-  bool Alloc(size_t bytes, uint64_t* addr, std::string* err);
+  absl::StatusOr<uint64_t> Alloc(size_t bytes);  // the device address
   bool Free(uint64_t addr);
-  bool HtoD(uint64_t dst, const void* src, size_t bytes, std::string* err);
-  bool DtoH(void* dst, uint64_t src, size_t bytes, std::string* err);
-  bool DtoD(uint64_t dst, uint64_t src, size_t bytes, std::string* err);
-  bool Memset(uint64_t dst, uint8_t v, size_t bytes, std::string* err);
-  bool Sync(std::string* err);
+  absl::Status HtoD(uint64_t dst, const void* src, size_t bytes);
+  absl::Status DtoH(void* dst, uint64_t src, size_t bytes);
+  absl::Status DtoD(uint64_t dst, uint64_t src, size_t bytes);
+  absl::Status Memset(uint64_t dst, uint8_t v, size_t bytes);
+  absl::Status Sync();  // a kernel's fault shows here: "kernel failed: CUDA_ERROR_..."
   bool FreeMemory(size_t* free_bytes, size_t* total_bytes);
 
   // Launches kernel `k` with `params` (kernelParams array as cuLaunchKernelEx takes it).
-  bool Launch(KernelId k, const LaunchShape& shape, void** params, std::string* err);
+  absl::Status Launch(KernelId k, const LaunchShape& shape, void** params);
   // Sets the largest dynamic shared memory a kernel may use.
-  bool SetMaxDynamicSmem(KernelId k, int bytes, std::string* err);
+  absl::Status SetMaxDynamicSmem(KernelId k, int bytes);
 
   // Event timing: Record(i) on the null stream, then ElapsedMs(a, b) after Sync.
-  bool Record(int slot, std::string* err);
-  bool ElapsedMs(int a, int b, float* ms, std::string* err);
+  absl::Status Record(int slot);
+  absl::StatusOr<float> ElapsedMs(int a, int b);
 
   std::string Describe(int cu_result) const;
 
@@ -70,7 +75,7 @@ class Gpu {
   void* module_ = nullptr;
   driver::CudaDriver* drv_ = nullptr;
   driver::DeviceInfo dev_;
-  bool Check(int r, const char* what, std::string* err) const;
+  absl::Status Check(int r, const char* what) const;
 };
 
 }  // namespace tmapgen::gpu

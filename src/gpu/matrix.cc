@@ -156,9 +156,7 @@ std::vector<CheckCase> MatrixCases(uint64_t count, uint64_t seed) {
     if (coords.empty()) continue;
     model::CopyInstruction pick = coords[r.Next() % coords.size()];
     pick.smem_address = 1024 + 128 * static_cast<uint64_t>(r.Pick(0, 7));
-    model::CopyLayout L;
-    std::string err;
-    if (!model::DescribeCopy(s, pick, &L, &err)) continue;
+    if (!model::DescribeCopy(s, pick).ok()) continue;
     CheckCase cc;
     cc.spec = s;
     cc.in = pick;

@@ -126,7 +126,8 @@ Operand MakeOperand(const WgmmaCase& c, desc::Operand which, uint32_t k, uint64_
 }
 
 // Runs one case; returns the outcome line ("PASS ..." etc.); false on a CUDA error (the context is lost).
-bool RunOne(Gpu& gpu, const WgmmaCase& c, uint64_t seed, std::string* line, std::string* fault) {
+// One case on the GPU: its result line in *line; an error when the GPU faulted (the context is then lost).
+absl::Status RunOne(Gpu& gpu, const WgmmaCase& c, uint64_t seed, std::string* line) {
   const int bits = Bits(c.type);
   const uint32_t k = 128 * 8 / static_cast<uint32_t>(bits);  // 128 bytes of K per row
   std::vector<double> a(64 * k), b(64 * k);  // a[m][k], b[n][k]
@@ -144,23 +145,24 @@ bool RunOne(Gpu& gpu, const WgmmaCase& c, uint64_t seed, std::string* line, std:
   if (A.descs.empty() || A.descs.size() != B.descs.size()) {
     *line = "ERROR the descriptor builder gives " + std::to_string(A.descs.size()) + " and " +
             std::to_string(B.descs.size()) + " K slices";
-    return true;
+    return absl::OkStatus();
   }
   const size_t out_bytes = 64 * 64 * 4;
   const uint64_t ga_off = 0, gb_off = (A.global.size() + 255) / 256 * 256, out_off = gb_off + (B.global.size() + 255) / 256 * 256;
   const uint64_t status_off = out_off + out_bytes;
-  uint64_t buf = 0;
-  if (!gpu.Alloc(status_off + 256, &buf, fault)) return false;
+  const absl::StatusOr<uint64_t> alloc = gpu.Alloc(status_off + 256);
+  if (!alloc.ok()) return alloc.status();
+  const uint64_t buf = *alloc;
   std::vector<uint8_t> host(status_off + 4, 0);
   std::memcpy(&host[ga_off], A.global.data(), A.global.size());
   std::memcpy(&host[gb_off], B.global.data(), B.global.size());
-  if (!gpu.HtoD(buf, host.data(), host.size(), fault)) return false;
+  if (absl::Status st = gpu.HtoD(buf, host.data(), host.size()); !st.ok()) return st;
   const auto ea = EncodeSpec(driver::CudaDriver::Get(), A.spec, buf + ga_off);
   const auto eb = EncodeSpec(driver::CudaDriver::Get(), B.spec, buf + gb_off);
   if (!ea.ok() || !eb.ok()) {
     *line = "FAIL the driver rejects the operand map: " + (ea.ok() ? eb : ea).message;
     gpu.Free(buf);
-    return true;
+    return absl::OkStatus();
   }
   WgmmaParams p;
   std::memset(&p, 0, sizeof p);
@@ -190,21 +192,23 @@ bool RunOne(Gpu& gpu, const WgmmaCase& c, uint64_t seed, std::string* line, std:
   sh.grid = 1;
   sh.block = 128;
   sh.smem = static_cast<uint32_t>(b_off + B.f.footprint_bytes + 1024);
-  if (!gpu.Launch(Gpu::kWgmma, sh, args, fault) || !gpu.Sync(fault)) return false;
+  if (absl::Status st = gpu.Launch(Gpu::kWgmma, sh, args); !st.ok()) return st;
+  if (absl::Status st = gpu.Sync(); !st.ok()) return st;
   std::vector<float> d(64 * 64);
   int32_t st = 0;
-  if (!gpu.DtoH(d.data(), buf + out_off, out_bytes, fault) || !gpu.DtoH(&st, buf + status_off, 4, fault)) return false;
+  if (absl::Status copied = gpu.DtoH(d.data(), buf + out_off, out_bytes); !copied.ok()) return copied;
+  if (absl::Status copied = gpu.DtoH(&st, buf + status_off, 4); !copied.ok()) return copied;
   gpu.Free(buf);
   char desc_text[96];
   std::snprintf(desc_text, sizeof desc_text, " (A desc 0x%016llx, B desc 0x%016llx, %d K slices)",
                 static_cast<unsigned long long>(A.descs[0]), static_cast<unsigned long long>(B.descs[0]), p.k_slices);
   if (st == kTmaStatusTimeout) {
     *line = std::string("TIMEOUT the TMA loads did not deliver ") + std::to_string(p.tx_bytes) + " bytes" + desc_text;
-    return true;
+    return absl::OkStatus();
   }
   if (st == kTmaStatusUnsupported) {
     *line = "NOT RUN wgmma needs sm_90a";
-    return true;
+    return absl::OkStatus();
   }
   double max_err = 0;
   int bad = 0;
@@ -228,7 +232,7 @@ bool RunOne(Gpu& gpu, const WgmmaCase& c, uint64_t seed, std::string* line, std:
   } else {
     *line = "FAIL " + std::to_string(bad) + " of 4096 outputs differ" + first + desc_text;
   }
-  return true;
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -271,9 +275,8 @@ int RunWgmmaProof(FILE* out) {
       setvbuf(w, nullptr, _IOLBF, 0);
       alarm(60);
       Gpu gpu;
-      std::string err;
-      if (!gpu.Open(&err)) {
-        std::fprintf(w, "O %s\n", err.c_str());
+      if (const absl::Status opened = gpu.Open(); !opened.ok()) {
+        std::fprintf(w, "O %s\n", std::string(opened.message()).c_str());
         _exit(0);
       }
       if (gpu.device().cc_major != 9) {
@@ -283,9 +286,9 @@ int RunWgmmaProof(FILE* out) {
       std::fprintf(w, "D %s\n", gpu.Description().c_str());
       for (size_t i = next; i < cases.size(); ++i) {
         std::fprintf(w, "U %zu\n", i);
-        std::string line, fault;
-        if (!RunOne(gpu, cases[i], 1000 + i, &line, &fault)) {
-          std::fprintf(w, "F %zu %s\n", i, fault.c_str());
+        std::string line;
+        if (const absl::Status fault = RunOne(gpu, cases[i], 1000 + i, &line); !fault.ok()) {
+          std::fprintf(w, "F %zu %s\n", i, std::string(fault.message()).c_str());
           _exit(3);
         }
         std::fprintf(w, "R %zu %s\n", i, line.c_str());

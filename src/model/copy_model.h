@@ -28,47 +28,16 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <string>
-#include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "src/model/copy_instruction.h"
+#include "src/model/element_ops.h"
 #include "src/tmap/tensor_map_spec.h"
 #include "src/tmap/types.h"
 
 namespace tmapgen::model {
-
-// The .load_mode of the instruction (PTX ISA 9.2 section 9.7.9.25.5.2).
-enum class CopyMode : uint8_t {
-  kTile = 0,          // .tile (loads, stores, reductions)
-  kTileGather4 = 1,   // .tile::gather4 (loads; 2D maps)
-  kTileScatter4 = 2,  // .tile::scatter4 (stores; 2D maps)
-  kIm2col = 3,        // .im2col (loads)
-  kIm2colW = 4,       // .im2col::w (loads)
-  kIm2colW128 = 5,    // .im2col::w::128 (loads)
-  kIm2colNoOffs = 6,  // .im2col_no_offs (stores, reductions; im2col and im2col::w maps)
-};
-inline constexpr int kNumCopyModes = 7;
-std::string_view Name(CopyMode m);  // ".tile", ".tile::gather4", ..., ".im2col_no_offs"
-bool Parse(std::string_view s, CopyMode* out);  // with or without the dot; "tiled" and "gather4" too
-
-// One instruction. Coordinates are in elements, dimension 0 (innermost) first, as in the PTX operand
-// tensorCoords: tiled {x0, x1, ...}; im2col {c, w, h, d, n} for the dims the map has (rank 4: {c, w, h, n});
-// gather4/scatter4 {column, row0, row1, row2, row3} go to coords[0] and rows[0..3].
-struct CopyInstruction {
-  CopyMode mode = CopyMode::kTile;
-  Direction direction = Direction::kLoadCta;  // kLoadCta, kLoadCluster, kStore, kReduce
-  ReduceOp reduce_op = ReduceOp::kAdd;
-  std::array<int32_t, kMaxRank> coords{};
-  std::array<int32_t, 4> rows{};                    // gather4/scatter4 row indices
-  std::array<uint16_t, kMaxRank - 2> im2col_offsets{};  // .im2col: {W, H, D} offsets (rank - 2 of them)
-  uint16_t w_halo = 0;    // .im2col::w, .im2col::w::128
-  uint16_t w_offset = 0;  // .im2col::w, .im2col::w::128
-  uint64_t smem_address = 0;  // destination (load) or source (store); its bits 7.. steer the swizzle
-};
-
-// The instruction a spec is usually used with: its mode and direction (stores of im2col maps use
-// .im2col_no_offs), coordinates 0, the spec's smem_address when given (else 0).
-CopyInstruction DefaultInstruction(const TensorMapSpec& spec);
 
 // State of one shared-memory byte after a load.
 enum ByteState : uint8_t {
@@ -115,18 +84,23 @@ struct ElementPlacement {
   bool skipped = false;      // store: not executed (after the first out-of-bounds pixel of im2col_no_offs)
 };
 
-// Checks spec + instruction (the spec must validate with the instruction's mode and direction) and
-// computes the layout. Returns false with a message naming the problem.
-bool DescribeCopy(const TensorMapSpec& spec, const CopyInstruction& instr, CopyLayout* layout, std::string* error);
+// Errors of the functions below: kInvalidArgument with a message naming the problem (a spec that does not
+// validate for the instruction, a mode the map cannot take, a coordinate, a buffer too small, a reduction
+// PTX does not have); kUnimplemented for what the model does not cover (prefetches, interleaved maps
+// beyond .tile, reductions of sub-byte types).
 
-// Every element of the copy, in shared-memory order.
-bool ModelPlacements(const TensorMapSpec& spec, const CopyInstruction& instr, std::vector<ElementPlacement>* out,
-                     CopyLayout* layout, std::string* error);
+// Checks spec + instruction (the spec must validate with the instruction's mode and direction) and
+// computes the layout.
+absl::StatusOr<CopyLayout> DescribeCopy(const TensorMapSpec& spec, const CopyInstruction& instr);
+
+// Every element of the copy, in shared-memory order; *layout (when given) as DescribeCopy's.
+absl::Status ModelPlacements(const TensorMapSpec& spec, const CopyInstruction& instr, std::vector<ElementPlacement>* out,
+                             CopyLayout* layout);
 
 // A load: global -> shared memory. `global` holds `global_size` bytes (at least
 // layout.required_global_bytes). `out` is resized to the footprint; its buffers are reused.
-bool ModelLoad(const TensorMapSpec& spec, const CopyInstruction& instr, const uint8_t* global, size_t global_size,
-               SmemImage* out, std::string* error);
+absl::Status ModelLoad(const TensorMapSpec& spec, const CopyInstruction& instr, const uint8_t* global,
+                       size_t global_size, SmemImage* out);
 
 struct StoreResult {
   uint64_t bytes_written = 0;       // global bytes changed or rewritten
@@ -138,24 +112,8 @@ struct StoreResult {
 // A store or reduction: shared memory -> global. `smem` holds the bytes from instr.smem_address on
 // (at least layout.footprint_bytes). `global` is updated in place; `written_mask`, when given, is resized to
 // global_size and gets 1 for every global byte the operation wrote.
-bool ModelStore(const TensorMapSpec& spec, const CopyInstruction& instr, const uint8_t* smem, size_t smem_size,
-                uint8_t* global, size_t global_size, std::vector<uint8_t>* written_mask, StoreResult* result,
-                std::string* error);
-
-// The bytes written for one out-of-bounds element: zeros, or the OOB-NaN pattern of a float type
-// (reading: the all-ones-payload quiet NaN, 0x7fff / 0x7fffffff / 0x7fffffffffffffff). Returns the byte count
-// (0 for the sub-byte types, whose fill is zero bits).
-int OobFillBytes(DataType type, OobFill fill, uint8_t out[8]);
-
-// The reduction of one element, exposed for tests: *dst = op(*dst, src) for the PTX type of `type`.
-// Returns false when the combination is not supported by cp.reduce.async.bulk.tensor.
-bool ReduceElement(DataType type, ReduceOp op, uint8_t* dst, const uint8_t* src);
-
-// IEEE binary16 / bfloat16 helpers (round to nearest even), exposed for tests.
-uint16_t FloatToHalf(double v);
-double HalfToFloat(uint16_t h);
-uint16_t FloatToBf16(double v);
-double Bf16ToFloat(uint16_t h);
+absl::Status ModelStore(const TensorMapSpec& spec, const CopyInstruction& instr, const uint8_t* smem, size_t smem_size,
+                        uint8_t* global, size_t global_size, std::vector<uint8_t>* written_mask, StoreResult* result);
 
 }  // namespace tmapgen::model
 

@@ -47,11 +47,11 @@ std::string Esc(std::string_view s) {
 
 }  // namespace
 
-bool BuildShow(const TensorMapSpec& spec, const CopyInstruction& instr, ShowData* out, std::string* error) {
+absl::Status BuildShow(const TensorMapSpec& spec, const CopyInstruction& instr, ShowData* out) {
   std::vector<ElementPlacement> pl;
   out->spec = spec;
   out->instr = instr;
-  if (!ModelPlacements(spec, instr, &pl, &out->layout, error)) return false;
+  if (absl::Status st = ModelPlacements(spec, instr, &pl, &out->layout); !st.ok()) return st;
   const CopyLayout& L = out->layout;
   out->chunks_per_row = (L.row_bytes + 15) / 16;
   out->swizzle_base_offset = SwizzleBaseOffset(spec.swizzle, instr.smem_address);
@@ -92,7 +92,7 @@ bool BuildShow(const TensorMapSpec& spec, const CopyInstruction& instr, ShowData
     c.oob = l.n == 0 ? CellOob::kNone : l.oob == l.n ? CellOob::kAll : l.oob > 0 ? CellOob::kSome : CellOob::kNone;
   }
   out->banks = AnalyzeBankConflicts(L, spec.swizzle, dst);
-  return true;
+  return absl::OkStatus();
 }
 
 std::string Summary(const ShowData& d) {

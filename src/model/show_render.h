@@ -47,7 +47,8 @@ struct ShowData {
   int swizzle_base_offset = 0;
 };
 
-bool BuildShow(const TensorMapSpec& spec, const CopyInstruction& instr, ShowData* out, std::string* error);
+// The model's errors (ModelPlacements) as they are.
+absl::Status BuildShow(const TensorMapSpec& spec, const CopyInstruction& instr, ShowData* out);
 
 // `max_lines` bounds the 128-byte lines printed (0 = all).
 std::string RenderText(const ShowData& d, int max_lines);

@@ -93,9 +93,8 @@ TEST(PlanChecks, TiledSpecGetsEveryDirection) {
   EXPECT_TRUE(kinds.count("store"));
   EXPECT_TRUE(kinds.count("reduce add"));
   for (const auto& c : p.cases) {
-    model::CopyLayout L;
-    std::string err;
-    EXPECT_TRUE(model::DescribeCopy(c.spec, c.in, &L, &err)) << c.label << ": " << err;
+    const absl::StatusOr<model::CopyLayout> L = model::DescribeCopy(c.spec, c.in);
+    EXPECT_TRUE(L.ok()) << c.label << ": " << L.status();
   }
 }
 
@@ -122,8 +121,8 @@ TEST(Compare, LoadReportNamesByteCoordinatesAndValues) {
   std::vector<uint8_t> g(64 * 8);
   FillRandom(3, g.data(), g.size());
   model::SmemImage img;
-  std::string err;
-  ASSERT_TRUE(model::ModelLoad(s, in, g.data(), g.size(), &img, &err)) << err;
+  const absl::Status st = model::ModelLoad(s, in, g.data(), g.size(), &img);
+  ASSERT_TRUE(st.ok()) << st;
   std::vector<uint8_t> gpu = img.bytes;
   for (size_t i = 0; i < gpu.size(); ++i)
     if (img.state[i] == model::kUntouched) gpu[i] = kSentinelByte;

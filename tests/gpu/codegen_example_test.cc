@@ -14,9 +14,9 @@ namespace {
 
 TEST(CodegenExample, EmbeddedSpecAgreesWithTheGeneratedHeader) {
   EXPECT_NE(CodegenExampleSpecText().find("\"name\": \"tile_a\""), std::string::npos) << CodegenExampleSpecText();
-  TensorMapSpec spec;
-  std::string err;
-  ASSERT_TRUE(CodegenExampleSpec(&spec, &err)) << err;
+  const absl::StatusOr<TensorMapSpec> example = CodegenExampleSpec();
+  ASSERT_TRUE(example.ok()) << example.status();
+  const TensorMapSpec& spec = *example;
   EXPECT_EQ(spec.global_dim[0], 256u);
   EXPECT_EQ(spec.global_dim[1], 512u);
   EXPECT_EQ(spec.box_dim[0], 64u);
@@ -39,9 +39,9 @@ TEST(CodegenExample, CoordinatesCoverInteriorEdgeOverhangAndNegative) {
 
 // The model accepts every coordinate (no trap per docs/model.md) and counts the header's kTransactionBytes.
 TEST(CodegenExample, ModelAcceptsEveryCoordinate) {
-  TensorMapSpec spec;
-  std::string err;
-  ASSERT_TRUE(CodegenExampleSpec(&spec, &err)) << err;
+  const absl::StatusOr<TensorMapSpec> example = CodegenExampleSpec();
+  ASSERT_TRUE(example.ok()) << example.status();
+  const TensorMapSpec& spec = *example;
   std::vector<uint8_t> global(256 * 512 * 2, 0x11);
   for (const auto& c : CodegenExampleCoords()) {
     model::CopyInstruction in = model::DefaultInstruction(spec);
@@ -49,7 +49,8 @@ TEST(CodegenExample, ModelAcceptsEveryCoordinate) {
     in.coords[0] = c.x0;
     in.coords[1] = c.x1;
     model::SmemImage img;
-    ASSERT_TRUE(model::ModelLoad(spec, in, global.data(), global.size(), &img, &err)) << c.label << ": " << err;
+    const absl::Status st = model::ModelLoad(spec, in, global.data(), global.size(), &img);
+    ASSERT_TRUE(st.ok()) << c.label << ": " << st;
     EXPECT_EQ(img.transaction_bytes, 16384u) << c.label;
     EXPECT_EQ(img.bytes.size(), 16384u) << c.label;
   }

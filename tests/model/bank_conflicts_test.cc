@@ -16,10 +16,9 @@ using testing::Tiled;
 
 std::vector<BankPattern> Analyze(DataType t, uint32_t inner, Swizzle s, uint64_t dst = 0) {
   const TensorMapSpec spec = Tiled(t, {4096, 4096}, {inner, 64}, s);
-  CopyLayout L;
-  std::string err;
-  EXPECT_TRUE(DescribeCopy(spec, Instr(CopyMode::kTile, {0, 0}, dst), &L, &err)) << err;
-  return AnalyzeBankConflicts(L, s, dst);
+  const absl::StatusOr<CopyLayout> L = DescribeCopy(spec, Instr(CopyMode::kTile, {0, 0}, dst));
+  EXPECT_TRUE(L.ok()) << L.status();
+  return AnalyzeBankConflicts(L.value_or(CopyLayout()), s, dst);
 }
 
 int Get(const std::vector<BankPattern>& v, const std::string& name) {

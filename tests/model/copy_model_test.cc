@@ -35,17 +35,17 @@ std::vector<uint8_t> IotaBytes(size_t n) {
 
 SmemImage MustLoad(const TensorMapSpec& s, const CopyInstruction& in, const std::vector<uint8_t>& g) {
   SmemImage img;
-  std::string err;
-  EXPECT_TRUE(ModelLoad(s, in, g.data(), g.size(), &img, &err)) << err;
+  const absl::Status st = ModelLoad(s, in, g.data(), g.size(), &img);
+  EXPECT_TRUE(st.ok()) << st;
   return img;
 }
 
 std::string LoadError(const TensorMapSpec& s, const CopyInstruction& in, size_t gsize = 1 << 20) {
   std::vector<uint8_t> g(gsize);
   SmemImage img;
-  std::string err;
-  EXPECT_FALSE(ModelLoad(s, in, g.data(), g.size(), &img, &err));
-  return err;
+  const absl::Status st = ModelLoad(s, in, g.data(), g.size(), &img);
+  EXPECT_FALSE(st.ok());
+  return std::string(st.message());
 }
 
 // ---------------------------------------------------------------------------------------------- tiled
@@ -113,11 +113,10 @@ TEST(TiledLoad, TraversalStridesSkipElements) {
   TensorMapSpec s = Tiled(DataType::kFloat16, {16, 10, 6}, {8, 5, 4});
   s.element_strides = {1, 2, 3, 1, 1};
   const std::vector<uint8_t> g = IotaU16(16 * 10 * 6);
-  CopyLayout L;
-  std::string err;
-  ASSERT_TRUE(DescribeCopy(s, Instr(CopyMode::kTile, {8, 1, 0}), &L, &err)) << err;
-  EXPECT_EQ(L.box_counts[1], 3u);  // ceil(5 / 2)
-  EXPECT_EQ(L.box_counts[2], 2u);  // ceil(4 / 3)
+  const absl::StatusOr<CopyLayout> L = DescribeCopy(s, Instr(CopyMode::kTile, {8, 1, 0}));
+  ASSERT_TRUE(L.ok()) << L.status();
+  EXPECT_EQ(L->box_counts[1], 3u);  // ceil(5 / 2)
+  EXPECT_EQ(L->box_counts[2], 2u);  // ceil(4 / 3)
   const SmemImage img = MustLoad(s, Instr(CopyMode::kTile, {8, 1, 0}), g);
   ASSERT_EQ(img.transaction_bytes, 8u * 3 * 2 * 2);
   // Row r = (y index i1, z index i2): y = 1 + 2 * i1, z = 3 * i2.
@@ -220,9 +219,11 @@ TEST(Model, RefusesSpecsThatDoNotValidate) {
   EXPECT_NE(LoadError(s, Instr(CopyMode::kTileScatter4, {0, 0})).find("store mode"), std::string::npos);
   std::vector<uint8_t> small(100);
   SmemImage img;
-  std::string err;
-  EXPECT_FALSE(ModelLoad(s, Instr(CopyMode::kTile, {0, 0}), small.data(), small.size(), &img, &err));
-  EXPECT_NE(err.find("global buffer"), std::string::npos);
+  const absl::Status st = ModelLoad(s, Instr(CopyMode::kTile, {0, 0}), small.data(), small.size(), &img);
+  EXPECT_NE(st.message().find("global buffer"), absl::string_view::npos);
+  // status.h: the input is wrong (kInvalidArgument); a copy the model does not cover is kUnimplemented.
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ModelLoad(s, pf, small.data(), small.size(), &img).code(), absl::StatusCode::kUnimplemented);
 }
 
 // ---------------------------------------------------------------------------------------------- gather4
@@ -362,8 +363,8 @@ TEST(Im2colTriton, TutorialExamples) {
 
 std::vector<ElementPlacement> Placements(const TensorMapSpec& s, const CopyInstruction& in, CopyLayout* L) {
   std::vector<ElementPlacement> pl;
-  std::string err;
-  EXPECT_TRUE(ModelPlacements(s, in, &pl, L, &err)) << err;
+  const absl::Status st = ModelPlacements(s, in, &pl, L);
+  EXPECT_TRUE(st.ok()) << st;
   return pl;
 }
 
@@ -532,9 +533,9 @@ TEST(SubByte, U6Align16BStoreDropsTwoPadBits) {
   std::vector<uint8_t> g(96, 0);
   CopyInstruction in = Instr(CopyMode::kTile, {0});
   in.direction = Direction::kStore;
-  std::string err;
   StoreResult r;
-  ASSERT_TRUE(ModelStore(s, in, smem.data(), smem.size(), g.data(), g.size(), nullptr, &r, &err)) << err;
+  const absl::Status st = ModelStore(s, in, smem.data(), smem.size(), g.data(), g.size(), nullptr, &r);
+  ASSERT_TRUE(st.ok()) << st;
   for (int e = 0; e < 128; ++e) {
     uint32_t v = 0;
     for (int b = 0; b < 6; ++b) v |= ((g[(6 * e + b) / 8] >> ((6 * e + b) % 8)) & 1u) << b;
@@ -554,8 +555,8 @@ TEST(Store, WritesWhole16ByteChunksAlongDimensionZero) {
   CopyInstruction in = Instr(CopyMode::kTile, {0, 2, 0});
   in.direction = Direction::kStore;
   StoreResult r;
-  std::string err;
-  ASSERT_TRUE(ModelStore(s, in, smem.data(), smem.size(), g.data(), g.size(), &mask, &r, &err)) << err;
+  const absl::Status st = ModelStore(s, in, smem.data(), smem.size(), g.data(), g.size(), &mask, &r);
+  ASSERT_TRUE(st.ok()) << st;
   // Box rows: (y 2, z 0), (y 3 outside), (y 2, z 1), (y 3 outside).
   for (int x = 0; x < 16; ++x) {
     EXPECT_EQ(g[2 * 16 + x], smem[x]) << x;
@@ -566,8 +567,9 @@ TEST(Store, WritesWhole16ByteChunksAlongDimensionZero) {
   EXPECT_EQ(r.bytes_written, 32u);
   CopyInstruction neg = in;
   neg.coords[1] = -1;
-  EXPECT_FALSE(ModelStore(s, neg, smem.data(), smem.size(), g.data(), g.size(), nullptr, &r, &err));
-  EXPECT_NE(err.find("non-negative"), std::string::npos);
+  const absl::Status refused = ModelStore(s, neg, smem.data(), smem.size(), g.data(), g.size(), nullptr, &r);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.message().find("non-negative"), absl::string_view::npos);
 }
 
 // Store after load gives the box back (through any swizzle and phase).
@@ -583,8 +585,8 @@ TEST(Store, RoundTripThroughEverySwizzle) {
       st.direction = Direction::kStore;
       std::vector<uint8_t> out(g.size(), 0), mask;
       StoreResult r;
-      std::string err;
-      ASSERT_TRUE(ModelStore(s, st, img.bytes.data(), img.bytes.size(), out.data(), out.size(), &mask, &r, &err)) << err;
+      const absl::Status stored = ModelStore(s, st, img.bytes.data(), img.bytes.size(), out.data(), out.size(), &mask, &r);
+      ASSERT_TRUE(stored.ok()) << stored;
       for (size_t i = 0; i < g.size(); ++i)
         if (mask[i]) {
           EXPECT_EQ(out[i], g[i]) << ShortName(swz) << " dst " << dst << " byte " << i;
@@ -717,15 +719,17 @@ TEST(Property, ElementsLandWhereTheyShouldAndFillExactlyOutside) {
     CopyInstruction in;
     if (!RandomTiled(rng, &s, &in)) continue;
     ++checked;
-    CopyLayout L;
-    std::string err;
-    ASSERT_TRUE(DescribeCopy(s, in, &L, &err)) << err;
+    const absl::StatusOr<CopyLayout> layout = DescribeCopy(s, in);
+    ASSERT_TRUE(layout.ok()) << layout.status();
+    CopyLayout L = *layout;
     std::vector<uint8_t> g(L.required_global_bytes);
     for (auto& b : g) b = static_cast<uint8_t>(rng());
     SmemImage img;
-    ASSERT_TRUE(ModelLoad(s, in, g.data(), g.size(), &img, &err)) << err;
+    const absl::Status loaded = ModelLoad(s, in, g.data(), g.size(), &img);
+    ASSERT_TRUE(loaded.ok()) << loaded;
     std::vector<ElementPlacement> pl;
-    ASSERT_TRUE(ModelPlacements(s, in, &pl, &L, &err)) << err;
+    const absl::Status placed = ModelPlacements(s, in, &pl, &L);
+    ASSERT_TRUE(placed.ok()) << placed;
     const uint32_t eb = static_cast<uint32_t>(DataTypeBits(s.data_type) / 8);
     uint8_t pat[8];
     OobFillBytes(s.data_type, s.oob_fill, pat);
@@ -786,10 +790,9 @@ TEST(Property, TransactionBytesAgreeWithDerivedFacts) {
     TensorMapSpec s;
     CopyInstruction in;
     if (!RandomTiled(rng, &s, &in)) continue;
-    CopyLayout L;
-    std::string err;
-    ASSERT_TRUE(DescribeCopy(s, in, &L, &err)) << err;
-    EXPECT_EQ(L.transaction_bytes, ComputeDerivedFacts(s).transaction_bytes);
+    const absl::StatusOr<CopyLayout> L = DescribeCopy(s, in);
+    ASSERT_TRUE(L.ok()) << L.status();
+    EXPECT_EQ(L->transaction_bytes, ComputeDerivedFacts(s).transaction_bytes);
     ++checked;
   }
   // im2col, wide and gather4 defaults with varied sizes.
@@ -797,25 +800,24 @@ TEST(Property, TransactionBytesAgreeWithDerivedFacts) {
     for (int ppc : {1, 7, 64, 256, 1024}) {
       TensorMapSpec s = Im2col(DataType::kFloat16, {64, 20, 20, 4}, {-1, -1}, {-1, -1}, static_cast<uint32_t>(cpp),
                                static_cast<uint32_t>(ppc), Swizzle::k128B);
-      CopyLayout L;
-      std::string err;
-      ASSERT_TRUE(DescribeCopy(s, Instr(CopyMode::kIm2col, {0, 0, 0, 0}), &L, &err)) << err;
-      EXPECT_EQ(L.transaction_bytes, ComputeDerivedFacts(s).transaction_bytes);
+      absl::StatusOr<CopyLayout> L = DescribeCopy(s, Instr(CopyMode::kIm2col, {0, 0, 0, 0}));
+      ASSERT_TRUE(L.ok()) << L.status();
+      EXPECT_EQ(L->transaction_bytes, ComputeDerivedFacts(s).transaction_bytes);
       TensorMapSpec w = Wide(Mode::kIm2colW, DataType::kFloat16, {64, 200, 3, 2}, -1, -1, static_cast<uint32_t>(cpp),
                              static_cast<uint32_t>(ppc));
       CopyInstruction wi = Instr(CopyMode::kIm2colW, {0, 0, 0, 0});
       wi.w_halo = 3;
-      ASSERT_TRUE(DescribeCopy(w, wi, &L, &err)) << err;
+      L = DescribeCopy(w, wi);
+      ASSERT_TRUE(L.ok()) << L.status();
       const DerivedFacts f = ComputeDerivedFacts(w);
-      EXPECT_EQ(L.transaction_bytes, f.transaction_bytes + 3 * f.bytes_per_halo_pixel);
+      EXPECT_EQ(L->transaction_bytes, f.transaction_bytes + 3 * f.bytes_per_halo_pixel);
       ++checked;
     }
   }
   TensorMapSpec g4 = DefaultSpec(Mode::kGather4);
-  CopyLayout L;
-  std::string err;
-  ASSERT_TRUE(DescribeCopy(g4, DefaultInstruction(g4), &L, &err)) << err;
-  EXPECT_EQ(L.transaction_bytes, ComputeDerivedFacts(g4).transaction_bytes);
+  const absl::StatusOr<CopyLayout> L = DescribeCopy(g4, DefaultInstruction(g4));
+  ASSERT_TRUE(L.ok()) << L.status();
+  EXPECT_EQ(L->transaction_bytes, ComputeDerivedFacts(g4).transaction_bytes);
   EXPECT_GE(checked, 300);
 }
 
@@ -824,10 +826,9 @@ TEST(Model, DefaultSpecsOfEveryMode) {
   for (int m = 0; m < kNumModes; ++m) {
     const TensorMapSpec s = DefaultSpec(static_cast<Mode>(m));
     const CopyInstruction in = DefaultInstruction(s);
-    CopyLayout L;
-    std::string err;
-    EXPECT_TRUE(DescribeCopy(s, in, &L, &err)) << Name(static_cast<Mode>(m)) << ": " << err;
-    EXPECT_GT(L.transaction_bytes, 0u);
+    const absl::StatusOr<CopyLayout> L = DescribeCopy(s, in);
+    ASSERT_TRUE(L.ok()) << Name(static_cast<Mode>(m)) << ": " << L.status();
+    EXPECT_GT(L->transaction_bytes, 0u);
   }
   CopyMode cm;
   EXPECT_TRUE(Parse(".im2col::w::128", &cm));

@@ -22,8 +22,8 @@ using testing::Tiled;
 
 ShowData Show(const TensorMapSpec& s, const CopyInstruction& in) {
   ShowData d;
-  std::string err;
-  EXPECT_TRUE(BuildShow(s, in, &d, &err)) << err;
+  const absl::Status st = BuildShow(s, in, &d);
+  EXPECT_TRUE(st.ok()) << st;
   return d;
 }
 

@@ -220,12 +220,13 @@ void DumpLines(const char* what, const uint8_t* b, size_t n, size_t max_lines) {
 
 void RunCase(const Case& c, uint64_t seed) {
   std::string err;
-  CopyLayout L;
-  if (!DescribeCopy(c.spec, c.in, &L, &err)) {
-    std::printf("SKIP %s: model refuses: %s\n", c.name.c_str(), err.c_str());
+  const absl::StatusOr<CopyLayout> layout = DescribeCopy(c.spec, c.in);
+  if (!layout.ok()) {
+    std::printf("SKIP %s: model refuses: %s\n", c.name.c_str(), std::string(layout.status().message()).c_str());
     ++g_skip;
     return;
   }
+  const CopyLayout& L = *layout;
   const size_t gsize = L.required_global_bytes + 256;
   std::vector<uint8_t> g(gsize);
   std::mt19937_64 rng(seed);
@@ -281,8 +282,8 @@ void RunCase(const Case& c, uint64_t seed) {
     std::vector<uint8_t> out(L.footprint_bytes);
     CK(cudaMemcpy(out.data(), d_out, out.size(), cudaMemcpyDeviceToHost));
     SmemImage img;
-    if (!ModelLoad(c.spec, c.in, g.data(), gsize, &img, &err)) {
-      fail = "model: " + err;
+    if (const absl::Status modelled = ModelLoad(c.spec, c.in, g.data(), gsize, &img); !modelled.ok()) {
+      fail = "model: " + std::string(modelled.message());
     } else {
       int shown = 0, bad = 0;
       for (size_t i = 0; i < out.size(); ++i) {
@@ -315,8 +316,9 @@ void RunCase(const Case& c, uint64_t seed) {
     CK(cudaMemcpy(gout.data(), dg, gsize, cudaMemcpyDeviceToHost));
     std::vector<uint8_t> expect = g, mask;
     StoreResult sr;
-    if (!ModelStore(c.spec, c.in, smem_in.data(), smem_in.size(), expect.data(), gsize, &mask, &sr, &err)) {
-      fail = "model: " + err;
+    if (const absl::Status modelled = ModelStore(c.spec, c.in, smem_in.data(), smem_in.size(), expect.data(), gsize, &mask, &sr);
+        !modelled.ok()) {
+      fail = "model: " + std::string(modelled.message());
     } else {
       int shown = 0, bad = 0;
       for (size_t i = 0; i < gsize; ++i) {
