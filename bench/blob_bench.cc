@@ -37,11 +37,10 @@ const Inputs& Load() {
     char buf[1 << 16];
     int n;
     auto take = [&v](const std::string& l) {
-      CorpusEntry e;
-      std::string err;
-      if (!ParseCorpusLine(l, &e, &err) || !e.has_bytes) return;
+      const absl::StatusOr<CorpusEntry> e = ParseCorpusLine(l);
+      if (!e.ok() || !e->has_bytes) return;
       MapBytes m;
-      std::copy(e.bytes.begin(), e.bytes.end(), m.begin());
+      std::copy(e->bytes.begin(), e->bytes.end(), m.begin());
       const Decoded d = Decode(m);
       if (!d.spec_ok || !d.reencodes) { std::fprintf(stderr, "setup: a corpus map does not decode cleanly\n"); std::exit(1); }
       v.maps.push_back(m);
@@ -118,12 +117,10 @@ BENCHMARK(BM_ValidateRecoveredSpec);
 void BM_BlobParseHexAndDecode(benchmark::State& state) {
   const Inputs& in = Load();
   Decoded d;
-  std::vector<MapBytes> maps;
-  std::string err;
   size_t i = 0;
   for (auto _ : state) {
-    ParseBlobText(in.hex[i], false, &maps, &err);
-    Decode(maps[0], &d);
+    const absl::StatusOr<std::vector<MapBytes>> maps = ParseBlobText(in.hex[i], false);
+    Decode((*maps)[0], &d);
     benchmark::DoNotOptimize(d.spec.rank);
     if (++i == in.hex.size()) i = 0;
   }

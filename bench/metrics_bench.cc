@@ -13,10 +13,12 @@ namespace {
 
 tmapgen::server::Metrics* Shared() {
   static std::unique_ptr<tmapgen::server::Metrics> m = [] {
-    std::string err;
-    auto p = tmapgen::server::Metrics::Start("127.0.0.1:0", false, &err);
-    if (!p) std::fprintf(stderr, "metrics_bench: %s\n", err.c_str());
-    return p;
+    absl::StatusOr<std::unique_ptr<tmapgen::server::Metrics>> p = tmapgen::server::Metrics::Start("127.0.0.1:0", false);
+    if (!p.ok()) {
+      std::fprintf(stderr, "metrics_bench: %s\n", std::string(p.status().message()).c_str());
+      return std::unique_ptr<tmapgen::server::Metrics>();
+    }
+    return *std::move(p);
   }();
   return m.get();
 }

@@ -114,7 +114,9 @@ bool ParseContent(const std::string& label, const std::string& content, bool wor
                   std::string* err) {
   std::vector<MapBytes> maps;
   if (!blob::LooksLikeText(content)) {
-    if (!blob::ParseBlobBinary(content, &maps, err)) { *err = StrCat(label, ": ", *err); return false; }
+    absl::StatusOr<std::vector<MapBytes>> binary = blob::ParseBlobBinary(content);
+    if (!binary.ok()) { *err = StrCat(label, ": ", StatusMessage(binary.status())); return false; }
+    maps = *std::move(binary);
     for (size_t i = 0; i < maps.size(); ++i)
       out->push_back({maps.size() == 1 ? label : StrCat(label, "[", i, "]"), maps[i]});
     return true;
@@ -129,26 +131,26 @@ bool ParseContent(const std::string& label, const std::string& content, bool wor
       ++line_no;
       pos = nl + 1;
       if (TrimLeft(line).empty()) { if (nl == content.size()) break; continue; }
-      std::string hex;
-      if (!ExtractBytesField(line, &hex, err)) { *err = StrCat(label, ":", line_no, ": ", *err); return false; }
-      if (hex.empty()) continue;  // a rejected call in a corpus: no map
-      std::vector<MapBytes> one;
-      if (!blob::ParseBlobText(hex, false, &one, err) || one.size() != 1) {
-        if (one.size() > 1) *err = "more than one map";
-        *err = StrCat(label, ":", line_no, ": bytes: ", *err);
+      const absl::StatusOr<std::string> hex = ExtractBytesField(line);
+      if (!hex.ok()) { *err = StrCat(label, ":", line_no, ": ", StatusMessage(hex.status())); return false; }
+      if (hex->empty()) continue;  // a rejected call in a corpus: no map
+      const absl::StatusOr<std::vector<MapBytes>> one = blob::ParseBlobText(*hex, false);
+      if (!one.ok() || one->size() != 1) {
+        *err = StrCat(label, ":", line_no, ": bytes: ", one.ok() ? "more than one map" : StatusMessage(one.status()));
         return false;
       }
-      out->push_back({StrCat(label, ":", line_no), one[0]});
+      out->push_back({StrCat(label, ":", line_no), (*one)[0]});
       if (nl == content.size()) break;
     }
     return true;
   }
-  if (!blob::ParseBlobText(content, words, &maps, err)) {
+  absl::StatusOr<std::vector<MapBytes>> text = blob::ParseBlobText(content, words);
+  if (!text.ok()) {
     std::string hint;
-    if (OneValueHint(content, &hint)) *err = hint;
-    *err = StrCat(label, ": ", *err);
+    *err = StrCat(label, ": ", OneValueHint(content, &hint) ? std::string_view(hint) : StatusMessage(text.status()));
     return false;
   }
+  maps = *std::move(text);
   for (size_t i = 0; i < maps.size(); ++i) out->push_back({maps.size() == 1 ? label : StrCat(label, "[", i, "]"), maps[i]});
   return true;
 }
@@ -297,8 +299,7 @@ bool ReadSide(const std::string& arg, bool words, Source* out, std::string* err)
     if (!ReadFileOrStdin(arg, &content, err)) return false;
     const std::string_view t = TrimLeft(content);
     if (blob::LooksLikeText(content) && !t.empty() && t[0] == '{') {
-      std::string hex, e2;
-      if (!ExtractBytesField(t.substr(0, t.find('\n')), &hex, &e2)) {
+      if (!ExtractBytesField(t.substr(0, t.find('\n'))).ok()) {
         // A spec: encode it offline.
         const absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(content);
         if (!parsed.ok()) {

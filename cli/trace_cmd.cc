@@ -284,13 +284,15 @@ int RunTraceCommand(const std::vector<std::string>& args) {
   for (const std::string& stem : stems) {
     Stream s;
     s.stem = stem;
-    std::string err;
     absl::StatusOr<std::string> state = io::ReadWholeFile(StrCat(dir, "/", stem, ".state"));
-    if (!state.ok()) err = std::string(StatusMessage(state.status()));
-    if (!state.ok() || !trace::ParseState(*state, &s.info, &err)) {
+    absl::StatusOr<trace::ProcessInfo> info =
+        state.ok() ? trace::ParseState(*state) : absl::StatusOr<trace::ProcessInfo>(state.status());
+    if (!info.ok()) {
+      const std::string err(StatusMessage(info.status()));
       std::fprintf(stderr, "tmapgen trace: %s.state: %s (skipped)\n", stem.c_str(), err.empty() ? "unreadable" : err.c_str());
       continue;
     }
+    s.info = *std::move(info);
     // A .calls file that is missing or cannot be read counts as no calls, as before (the .state file above is
     // what says the stream exists).
     absl::StatusOr<std::string> calls = io::ReadWholeFile(StrCat(dir, "/", stem, ".calls"));

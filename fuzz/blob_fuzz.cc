@@ -36,20 +36,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (same != d.reencodes) std::abort();
   }
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  std::vector<MapBytes> maps;
-  std::string err;
   for (bool words : {false, true}) {
-    if (ParseBlobText(text, words, &maps, &err))
-      for (const MapBytes& x : maps) Decode(x, &d);
+    if (const absl::StatusOr<std::vector<MapBytes>> maps = ParseBlobText(text, words); maps.ok())
+      for (const MapBytes& x : *maps) Decode(x, &d);
   }
-  if (ParseBlobBinary(text, &maps, &err))
-    for (const MapBytes& x : maps) Decode(x, &d);
+  if (const absl::StatusOr<std::vector<MapBytes>> maps = ParseBlobBinary(text); maps.ok())
+    for (const MapBytes& x : *maps) Decode(x, &d);
   (void)LooksLikeText(text);
   // The JSON Lines forms `tmapgen decode` reads: "bytes" of any object, and corpus lines.
-  std::string hex;
-  if (tmapgen::ExtractBytesField(text, &hex, &err) && ParseBlobText(hex, false, &maps, &err))
-    for (const MapBytes& x : maps) Decode(x, &d);
-  tmapgen::CorpusEntry entry;
-  (void)tmapgen::ParseCorpusLine(text, &entry, &err);
+  if (const absl::StatusOr<std::string> hex = tmapgen::ExtractBytesField(text); hex.ok())
+    if (const absl::StatusOr<std::vector<MapBytes>> maps = ParseBlobText(*hex, false); maps.ok())
+      for (const MapBytes& x : *maps) Decode(x, &d);
+  (void)tmapgen::ParseCorpusLine(text);
   return 0;
 }

@@ -16,9 +16,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace tmapgen::trace;
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  ProcessInfo p;
-  std::string err;
-  ParseState(bytes, &p, &err);
+  const absl::StatusOr<ProcessInfo> state = ParseState(bytes);
   std::vector<EncodeCall> calls;
   ParseCalls(bytes, &calls);
   // Frames with random contents (the checksum is recomputed, so every field takes arbitrary values).
@@ -35,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     calls.push_back(back[0]);
   }
   Summary sum;
-  sum.AddProcess(p);
+  sum.AddProcess(state.ok() ? *state : ProcessInfo());
   for (const EncodeCall& c : calls) {
     Verdict v;
     JudgeCall(c, &v);

@@ -7,17 +7,15 @@
 #include <chrono>
 
 #include "src/net/net_address.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 
 namespace tmapgen::server {
 
-std::unique_ptr<HealthListener> HealthListener::Start(const std::string& listen, const std::vector<std::string>& services,
-                                                      std::string* error) {
+absl::StatusOr<std::unique_ptr<HealthListener>> HealthListener::Start(const std::string& listen,
+                                                                      const std::vector<std::string>& services) {
   net::ListenPlan plan;
-  if (absl::Status s = net::ResolveListen(listen, &plan); !s.ok()) {
-    *error = StrCat("--health-listen: ", s.message());
-    return nullptr;
-  }
+  if (absl::Status s = net::ResolveListen(listen, &plan); !s.ok()) return Annotate(s, "--health-listen");
   // gRPC adds its default health service to every server built after this (tmapd's main server too).
   grpc::EnableDefaultHealthCheckService(true);
   grpc::ServerBuilder b;
@@ -32,8 +30,7 @@ std::unique_ptr<HealthListener> HealthListener::Start(const std::string& listen,
   h->server_ = b.BuildAndStart();
   if (h->server_ == nullptr || h->server_->GetHealthCheckService() == nullptr ||
       (plan.bind[0].rfind("unix:", 0) != 0 && ports[0] == 0)) {
-    *error = StrCat("--health-listen: cannot listen on ", listen);
-    return nullptr;
+    return absl::UnavailableError(ToAbsl(StrCat("--health-listen: cannot listen on ", listen)));
   }
   h->bound_ = plan.port_zero ? StrCat(plan.bind[0].substr(0, plan.bind[0].rfind(':') + 1), ports[0]) : plan.bind[0];
   h->services_ = services;

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
+
 namespace grpc {
 class Server;
 }
@@ -25,9 +27,9 @@ namespace tmapgen::server {
 class HealthListener {
  public:
   // `listen` as tmapd's --listen ("0.0.0.0:8081", "127.0.0.1:0", "[::]:8081"); the services reported
-  // besides the empty name. Null and *error on failure.
-  static std::unique_ptr<HealthListener> Start(const std::string& listen, const std::vector<std::string>& services,
-                                               std::string* error);
+  // besides the empty name. kInvalidArgument for an address it refuses, kUnavailable when it cannot be bound.
+  static absl::StatusOr<std::unique_ptr<HealthListener>> Start(const std::string& listen,
+                                                               const std::vector<std::string>& services);
   ~HealthListener();
   std::string bound() const;
   void SetServing(bool serving);

@@ -278,30 +278,35 @@ int main(int argc, char** argv) {
   // The metrics endpoint first: a flag that cannot be honoured stops tmapd before it serves.
   std::unique_ptr<tmapgen::server::Metrics> metrics;
   if (!metrics_listen.empty()) {
-    metrics = tmapgen::server::Metrics::Start(metrics_listen, metrics_allow_remote, &err);
-    if (!metrics) {
-      std::fprintf(stderr, "tmapd: %s\n", err.c_str());
+    absl::StatusOr<std::unique_ptr<tmapgen::server::Metrics>> started =
+        tmapgen::server::Metrics::Start(metrics_listen, metrics_allow_remote);
+    if (!started.ok()) {
+      std::fprintf(stderr, "tmapd: %s\n", std::string(started.status().message()).c_str());
       return 2;
     }
+    metrics = *std::move(started);
     c.metrics = metrics.get();
   }
 
-  std::unique_ptr<tmapgen::server::Server> server = tmapgen::server::Server::Start(c, &err);
-  if (!server) {
-    std::fprintf(stderr, "tmapd: %s\n", err.c_str());
+  absl::StatusOr<std::unique_ptr<tmapgen::server::Server>> started = tmapgen::server::Server::Start(c);
+  if (!started.ok()) {
+    std::fprintf(stderr, "tmapd: %s\n", std::string(started.status().message()).c_str());
     return 1;
   }
+  std::unique_ptr<tmapgen::server::Server> server = *std::move(started);
   std::fprintf(stderr, "tmapd: listening on %s (%s%s)\n", server->bound().c_str(),
                c.tls_cert_pem.empty() ? "plaintext" : "TLS", c.token.empty() ? "" : ", token required");
   std::unique_ptr<tmapgen::server::HealthListener> health;
   if (!health_listen.empty()) {
-    health = tmapgen::server::HealthListener::Start(health_listen, {"tmapgen.v1.Tmapd", "tmapgen.v2.Tmapd"}, &err);
-    if (!health) {
-      std::fprintf(stderr, "tmapd: %s\n", err.c_str());
+    absl::StatusOr<std::unique_ptr<tmapgen::server::HealthListener>> listening =
+        tmapgen::server::HealthListener::Start(health_listen, {"tmapgen.v1.Tmapd", "tmapgen.v2.Tmapd"});
+    if (!listening.ok()) {
+      std::fprintf(stderr, "tmapd: %s\n", std::string(listening.status().message()).c_str());
       server->Shutdown(std::chrono::milliseconds(0));
       server->Wait();
       return 1;
     }
+    health = *std::move(listening);
     std::fprintf(stderr, "tmapd: health listening on %s (grpc.health.v1 only, plaintext)\n", health->bound().c_str());
   }
   if (metrics) std::fprintf(stderr, "tmapd: metrics listening on %s (GET /metrics)\n", metrics->bound().c_str());

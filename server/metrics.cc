@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "src/net/net_address.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 
 #if TMAPGEN_HAVE_PROMETHEUS
@@ -135,23 +136,18 @@ Metrics::Metrics() : impl_(std::make_unique<Impl>()) {
 
 Metrics::~Metrics() = default;
 
-std::unique_ptr<Metrics> Metrics::Start(const std::string& listen, bool allow_remote, std::string* error) {
+absl::StatusOr<std::unique_ptr<Metrics>> Metrics::Start(const std::string& listen, bool allow_remote) {
   net::ListenPlan plan;
-  if (absl::Status s = net::ResolveListen(listen, &plan); !s.ok()) {
-    *error = StrCat("--metrics-listen: ", s.message());
-    return nullptr;
-  }
-  if (plan.bind.empty() || plan.bind[0].rfind("unix:", 0) == 0) {
-    *error = StrCat("--metrics-listen ", listen, ": needs HOST:PORT (the endpoint is HTTP over TCP)");
-    return nullptr;
-  }
+  if (absl::Status s = net::ResolveListen(listen, &plan); !s.ok()) return Annotate(s, "--metrics-listen");
+  if (plan.bind.empty() || plan.bind[0].rfind("unix:", 0) == 0)
+    return absl::InvalidArgumentError(
+        ToAbsl(StrCat("--metrics-listen ", listen, ": needs HOST:PORT (the endpoint is HTTP over TCP)")));
   if (!plan.loopback && !allow_remote) {
     std::string where;
     for (const std::string& b : plan.bind) where += (where.empty() ? "" : ", ") + b;
-    *error = StrCat("--metrics-listen ", listen, " (", where,
-                    ": not loopback only): the metrics endpoint is plain HTTP without authentication; "
-                    "give --metrics-allow-remote to serve it there");
-    return nullptr;
+    return absl::InvalidArgumentError(ToAbsl(StrCat("--metrics-listen ", listen, " (", where,
+                                                    ": not loopback only): the metrics endpoint is plain HTTP without "
+                                                    "authentication; give --metrics-allow-remote to serve it there")));
   }
   std::string ports;  // civetweb's listening_ports: "127.0.0.1:9464,[::1]:9464"
   for (const std::string& b : plan.bind) ports += (ports.empty() ? "" : ",") + b;
@@ -160,8 +156,7 @@ std::unique_ptr<Metrics> Metrics::Start(const std::string& listen, bool allow_re
     // One HTTP thread: a scrape renders every series in well under a millisecond.
     m->impl_->exposer = std::make_unique<prometheus::Exposer>(ports, /*num_threads=*/1);
   } catch (const std::exception& e) {
-    *error = StrCat("--metrics-listen ", listen, ": cannot listen on ", ports, ": ", e.what());
-    return nullptr;
+    return absl::UnavailableError(ToAbsl(StrCat("--metrics-listen ", listen, ": cannot listen on ", ports, ": ", e.what())));
   }
   m->impl_->exposer->RegisterCollectable(m->impl_->registry);
   const std::vector<int> bound_ports = m->impl_->exposer->GetListeningPorts();
@@ -206,11 +201,10 @@ struct Metrics::Impl {};
 Metrics::Metrics() = default;
 Metrics::~Metrics() = default;
 
-std::unique_ptr<Metrics> Metrics::Start(const std::string&, bool, std::string* error) {
-  *error =
+absl::StatusOr<std::unique_ptr<Metrics>> Metrics::Start(const std::string&, bool) {
+  return absl::UnimplementedError(
       "--metrics-listen: metrics are unavailable: this tmapd was built without prometheus-cpp "
-      "(Debian: prometheus-cpp-dev; scripts/install-deps.sh installs it, then rebuild)";
-  return nullptr;
+      "(Debian: prometheus-cpp-dev; scripts/install-deps.sh installs it, then rebuild)");
 }
 std::string Metrics::bound() const { return ""; }
 void Metrics::CallStarted(std::string_view) {}

@@ -20,6 +20,8 @@
 #include <string>
 #include <string_view>
 
+#include "absl/status/statusor.h"
+
 namespace tmapgen::server {
 
 // Why a call was refused before (or instead of) doing its work: the `reason` label of
@@ -44,8 +46,9 @@ class Metrics {
  public:
   // True when tmapd was built with prometheus-cpp.
   static bool Available();
-  // The endpoint on `listen` ("127.0.0.1:9464", "[::1]:0", "localhost:0"); null and *error on failure.
-  static std::unique_ptr<Metrics> Start(const std::string& listen, bool allow_remote, std::string* error);
+  // The endpoint on `listen` ("127.0.0.1:9464", "[::1]:0", "localhost:0"). kInvalidArgument for an address it
+  // refuses, kUnavailable when it cannot be bound, kUnimplemented without prometheus-cpp.
+  static absl::StatusOr<std::unique_ptr<Metrics>> Start(const std::string& listen, bool allow_remote);
   ~Metrics();
 
   // "HOST:PORT" as bound (the port filled in when 0 was asked for).

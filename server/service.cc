@@ -935,32 +935,23 @@ struct Server::Impl {
   std::atomic<bool> shut{false};
 };
 
-std::unique_ptr<Server> Server::Start(const ServerConfig& c, std::string* error) {
+absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerConfig& c) {
   const bool tls = !c.tls_cert_pem.empty() || !c.tls_key_pem.empty();
-  if (tls && (c.tls_cert_pem.empty() || c.tls_key_pem.empty())) {
-    *error = "TLS needs both a certificate and a key";
-    return nullptr;
-  }
+  if (tls && (c.tls_cert_pem.empty() || c.tls_key_pem.empty()))
+    return absl::InvalidArgumentError("TLS needs both a certificate and a key");
   net::ListenPlan plan;
-  if (absl::Status s = net::ResolveListen(c.listen, &plan); !s.ok()) {
-    *error = std::string(s.message());
-    return nullptr;
-  }
+  if (absl::Status s = net::ResolveListen(c.listen, &plan); !s.ok()) return s;
   std::string where;
   for (const std::string& b : plan.bind) where += (where.empty() ? "" : ", ") + b;
-  if (!tls && !plan.loopback) {
-    *error = StrCat("listening on ", c.listen, " (", where, ": not loopback only) requires TLS: give --tls-cert and --tls-key");
-    return nullptr;
-  }
-  if (!plan.loopback && c.token.empty() && !c.allow_unauthenticated) {
-    *error = StrCat("listening on ", c.listen, " (", where, ": not loopback only) without a token would serve anyone who "
-                    "can reach it: give --token-file (or $TMAPD_TOKEN), or --allow-unauthenticated to mean it");
-    return nullptr;
-  }
-  if (c.limits.max_message_bytes > (1u << 30) || c.limits.max_concurrent_calls == 0) {
-    *error = "limits: max_message_bytes at most 1 GiB, max_concurrent_calls at least 1";
-    return nullptr;
-  }
+  if (!tls && !plan.loopback)
+    return absl::InvalidArgumentError(ToAbsl(StrCat("listening on ", c.listen, " (", where,
+                                                    ": not loopback only) requires TLS: give --tls-cert and --tls-key")));
+  if (!plan.loopback && c.token.empty() && !c.allow_unauthenticated)
+    return absl::InvalidArgumentError(
+        ToAbsl(StrCat("listening on ", c.listen, " (", where, ": not loopback only) without a token would serve anyone who "
+                      "can reach it: give --token-file (or $TMAPD_TOKEN), or --allow-unauthenticated to mean it")));
+  if (c.limits.max_message_bytes > (1u << 30) || c.limits.max_concurrent_calls == 0)
+    return absl::InvalidArgumentError("limits: max_message_bytes at most 1 GiB, max_concurrent_calls at least 1");
   InstallAcceptGuard(c.fd_reserve, c.max_connections);
   std::shared_ptr<grpc::ServerCredentials> creds;
   if (tls) {
@@ -1010,8 +1001,7 @@ std::unique_ptr<Server> Server::Start(const ServerConfig& c, std::string* error)
   for (int i = 0; i < validate_threads; ++i) s->impl_->cqs.push_back(b.AddCompletionQueue());
   s->impl_->server = b.BuildAndStart();
   if (s->impl_->server == nullptr || (plan.bind[0].rfind("unix:", 0) != 0 && ports[0] == 0)) {
-    *error = StrCat("cannot listen on ", c.listen);
-    return nullptr;
+    return absl::UnavailableError(ToAbsl(StrCat("cannot listen on ", c.listen)));
   }
   s->port_ = ports[0];
   s->loopback_ = plan.loopback;

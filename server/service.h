@@ -32,6 +32,7 @@
 #include <memory>
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "server/engine.h"
 
 namespace tmapgen::server {
@@ -70,8 +71,9 @@ struct ServerConfig {
 
 class Server {
  public:
-  // Starts serving; on failure returns null and fills *error.
-  static std::unique_ptr<Server> Start(const ServerConfig& config, std::string* error);
+  // Starts serving. kInvalidArgument for a configuration it refuses (the message names the flag or
+  // limit); kUnavailable when the address cannot be bound.
+  static absl::StatusOr<std::unique_ptr<Server>> Start(const ServerConfig& config);
   ~Server();
   int port() const { return port_; }
   std::string address() const;        // where a client on this machine reaches it

@@ -94,13 +94,14 @@ int main(int argc, char** argv) {
     }
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
     if (line.empty()) continue;
-    CorpusEntry e;
-    std::string err;
     ++total.lines;
-    if (!ParseCorpusLine(line, &e, &err)) {
-      std::fprintf(stderr, "blob_check: line %llu: %s\n", static_cast<unsigned long long>(total.lines), err.c_str());
+    absl::StatusOr<CorpusEntry> entry = ParseCorpusLine(line);
+    if (!entry.ok()) {
+      std::fprintf(stderr, "blob_check: line %llu: %s\n", static_cast<unsigned long long>(total.lines),
+                   std::string(entry.status().message()).c_str());
       return 2;
     }
+    CorpusEntry& e = *entry;
     if (e.is_header) {
       const size_t p = line.find("\"driver_version\":");
       if (p != std::string::npos) driver_version = static_cast<uint32_t>(std::atol(line.c_str() + p + 17));

@@ -15,6 +15,7 @@
 #include "src/blob/blob_text.h"
 #include "src/blob/layout_doc.h"
 #include "src/ops/decode.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 
 namespace nb = nanobind;
@@ -48,10 +49,11 @@ MapFieldValue FieldOf(const blob::FieldValue& f) {
 
 blob::MapBytes BytesArg(nb::handle data) {
   std::vector<blob::MapBytes> maps;
-  std::string err;
   if (PyUnicode_Check(data.ptr())) {
     const std::string text = nb::cast<std::string>(data);
-    if (!blob::ParseBlobText(text, true, &maps, &err)) ThrowSpec("data", err);
+    absl::StatusOr<std::vector<blob::MapBytes>> parsed = blob::ParseBlobText(text, true);
+    if (!parsed.ok()) ThrowSpec("data", std::string(StatusMessage(parsed.status())));
+    maps = *std::move(parsed);
   } else {
     nb::object b = nb::steal(PyBytes_FromObject(data.ptr()));
     if (!b.is_valid()) {
@@ -62,7 +64,9 @@ blob::MapBytes BytesArg(nb::handle data) {
     const std::string_view v(PyBytes_AS_STRING(b.ptr()), static_cast<size_t>(PyBytes_GET_SIZE(b.ptr())));
     if (v.size() != static_cast<size_t>(blob::kMapBytes))
       ThrowSpec("data", StrCat("a CUtensorMap is 128 bytes, got ", v.size()));
-    if (!blob::ParseBlobBinary(v, &maps, &err)) ThrowSpec("data", err);
+    absl::StatusOr<std::vector<blob::MapBytes>> parsed = blob::ParseBlobBinary(v);
+    if (!parsed.ok()) ThrowSpec("data", std::string(StatusMessage(parsed.status())));
+    maps = *std::move(parsed);
   }
   if (maps.size() != 1) ThrowSpec("data", StrCat("the text holds ", maps.size(), " maps; decode takes one"));
   return maps[0];

@@ -9,6 +9,8 @@
 namespace tmapgen::blob {
 namespace {
 
+absl::Status Invalid(const std::string& message) { return absl::InvalidArgumentError(ToAbsl(message)); }
+
 bool IsSeparator(char c) {
   switch (c) {
     case ' ': case '\t': case '\n': case '\r': case '\f': case '\v': case ',': case ';': case ':': case '=':
@@ -50,7 +52,7 @@ bool SixteenWords(const std::vector<Token>& tokens, size_t first, size_t end) {
 
 }  // namespace
 
-bool ParseBlobText(std::string_view text, bool unprefixed_words, std::vector<MapBytes>* maps, std::string* error) {
+absl::StatusOr<std::vector<MapBytes>> ParseBlobText(std::string_view text, bool unprefixed_words) {
   std::vector<Token> tokens;
   size_t i = 0;
   while (i < text.size()) {
@@ -64,18 +66,17 @@ bool ParseBlobText(std::string_view text, bool unprefixed_words, std::vector<Map
       tok.prefixed = true;
       t.remove_prefix(2);
     }
-    if (t.empty()) { *error = StrCat("token ", tok.position, " (\"0x\"): no hex digits after the prefix"); return false; }
+    if (t.empty()) return Invalid(StrCat("token ", tok.position, " (\"0x\"): no hex digits after the prefix"));
     for (char c : t)
       if (HexValue(c) < 0) {
-        *error = StrCat("token ", tok.position, " (\"", Shown(text.substr(i, j - i)),
-                        "\"): not hex digits (a map is 256 hex digits, 16 words 0x..., or 128 bytes 0x..)");
-        return false;
+        return Invalid(StrCat("token ", tok.position, " (\"", Shown(text.substr(i, j - i)),
+                              "\"): not hex digits (a map is 256 hex digits, 16 words 0x..., or 128 bytes 0x..)"));
       }
     tok.digits = t;
     tokens.push_back(tok);
     i = j;
   }
-  if (tokens.empty()) { *error = "no hex digits (a map is 256 hex digits, 16 words 0x..., or 128 bytes 0x..)"; return false; }
+  if (tokens.empty()) return Invalid("no hex digits (a map is 256 hex digits, 16 words 0x..., or 128 bytes 0x..)");
 
   std::vector<MapBytes> out;
   size_t k = 0;
@@ -96,9 +97,8 @@ bool ParseBlobText(std::string_view text, bool unprefixed_words, std::vector<Map
       const size_t per_map = as_words ? 16 : 128;
       const size_t max_digits = as_words ? 16 : 2;
       if (n % per_map != 0) {
-        *error = StrCat("tokens ", tokens[k].position, "..", tokens[end - 1].position, ": ", n, " ",
-                        as_words ? "64-bit words" : "bytes", "; a map is ", per_map, " of them");
-        return false;
+        return Invalid(StrCat("tokens ", tokens[k].position, "..", tokens[end - 1].position, ": ", n, " ",
+                              as_words ? "64-bit words" : "bytes", "; a map is ", per_map, " of them"));
       }
       for (size_t m = 0; m < n / per_map; ++m) {
         MapBytes map{};
@@ -106,9 +106,8 @@ bool ParseBlobText(std::string_view text, bool unprefixed_words, std::vector<Map
         for (size_t w = 0; w < per_map; ++w) {
           const Token& t = tokens[k + m * per_map + w];
           if (t.digits.size() > max_digits) {
-            *error = StrCat("token ", t.position, " (0x", Shown(t.digits), "): more than ", max_digits, " hex digits for ",
-                            as_words ? "a 64-bit word" : "a byte");
-            return false;
+            return Invalid(StrCat("token ", t.position, " (0x", Shown(t.digits), "): more than ", max_digits, " hex digits for ",
+                                  as_words ? "a 64-bit word" : "a byte"));
           }
           if (as_words) words[w] = Value(t.digits); else map[w] = static_cast<uint8_t>(Value(t.digits));
         }
@@ -128,12 +127,11 @@ bool ParseBlobText(std::string_view text, bool unprefixed_words, std::vector<Map
     if (digits.size() != 256) {
       bool words_unpadded = k - first == 16;
       for (size_t t = first; t < k && words_unpadded; ++t) words_unpadded = tokens[t].digits.size() <= 16;
-      *error = StrCat("tokens ", tokens[first].position, "..", tokens[k - 1].position, ": ", digits.size(),
-                      " hex digits; a map is 256 (128 bytes, byte 0 first)",
-                      words_unpadded ? "; if these are the 16 64-bit words of a dump printed without leading zeros, "
-                                       "write them with 0x (0x7f0000018300 ...)"
-                                     : "");
-      return false;
+      return Invalid(StrCat("tokens ", tokens[first].position, "..", tokens[k - 1].position, ": ", digits.size(),
+                            " hex digits; a map is 256 (128 bytes, byte 0 first)",
+                            words_unpadded ? "; if these are the 16 64-bit words of a dump printed without leading zeros, "
+                                             "write them with 0x (0x7f0000018300 ...)"
+                                           : ""));
     }
     MapBytes map{};
     for (int b = 0; b < kMapBytes; ++b)
@@ -148,21 +146,19 @@ bool ParseBlobText(std::string_view text, bool unprefixed_words, std::vector<Map
       if (as_words != map) {
         const bool bytes_ok = Decode(map).reencodes, words_ok = Decode(as_words).reencodes;
         if (bytes_ok == words_ok) {
-          *error = StrCat("tokens ", tokens[first].position, "..", tokens[k - 1].position,
-                          ": 16 tokens of 16 hex digits are either 64-bit words (a dump printed with %016llx, word 0 "
-                          "first) or 128 bytes (byte 0 first), and ",
-                          bytes_ok ? "both readings are" : "neither reading is",
-                          " a map the measured driver writes; pass --words to read them as words, or write the 256 "
-                          "digits without spaces to read them as bytes");
-          return false;
+          return Invalid(StrCat("tokens ", tokens[first].position, "..", tokens[k - 1].position,
+                                ": 16 tokens of 16 hex digits are either 64-bit words (a dump printed with %016llx, word 0 "
+                                "first) or 128 bytes (byte 0 first), and ",
+                                bytes_ok ? "both readings are" : "neither reading is",
+                                " a map the measured driver writes; pass --words to read them as words, or write the 256 "
+                                "digits without spaces to read them as bytes"));
         }
         if (words_ok) map = as_words;
       }
     }
     out.push_back(map);
   }
-  *maps = std::move(out);
-  return true;
+  return out;
 }
 
 bool LooksLikeText(std::string_view data) {
@@ -171,19 +167,18 @@ bool LooksLikeText(std::string_view data) {
   return true;
 }
 
-bool ParseBlobBinary(std::string_view data, std::vector<MapBytes>* maps, std::string* error) {
+absl::StatusOr<std::vector<MapBytes>> ParseBlobBinary(std::string_view data) {
   if (data.empty() || data.size() % kMapBytes != 0) {
-    *error = StrCat(data.size(), " bytes of binary data; maps are 128 bytes each (the size must be a positive multiple "
-                    "of 128)");
-    return false;
+    return Invalid(StrCat(data.size(), " bytes of binary data; maps are 128 bytes each (the size must be a positive multiple "
+                          "of 128)"));
   }
-  maps->clear();
+  std::vector<MapBytes> maps;
   for (size_t off = 0; off < data.size(); off += kMapBytes) {
     MapBytes m;
     for (int b = 0; b < kMapBytes; ++b) m[b] = static_cast<uint8_t>(data[off + b]);
-    maps->push_back(m);
+    maps.push_back(m);
   }
-  return true;
+  return maps;
 }
 
 }  // namespace tmapgen::blob

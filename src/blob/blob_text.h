@@ -15,27 +15,28 @@
 //   Without it, a map of exactly 16 unprefixed tokens of 16 digits is either (a) or such a word dump: it is
 //   read the way whose decoded parameters encode back to the same bytes (blob::Decode's `reencodes`); when
 //   the two readings differ and both or neither re-encode, it is an error that names both forms and the fix.
-// - Errors name the offending token (1-based position) and what was expected; no partial result.
+// - Errors are kInvalidArgument naming the offending token (1-based position) and what was expected; no
+//   partial result.
 // - No I/O.
 #ifndef TMAPGEN_SRC_BLOB_BLOB_TEXT_H_
 #define TMAPGEN_SRC_BLOB_BLOB_TEXT_H_
 
-#include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "src/blob/layout.h"
 
 namespace tmapgen::blob {
 
-bool ParseBlobText(std::string_view text, bool unprefixed_words, std::vector<MapBytes>* maps, std::string* error);
+absl::StatusOr<std::vector<MapBytes>> ParseBlobText(std::string_view text, bool unprefixed_words);
 
 // True when `data` looks like text (printable ASCII and whitespace only), so that a file is read as hex text
 // rather than as binary maps.
 bool LooksLikeText(std::string_view data);
 
-// Binary maps: data.size() must be a positive multiple of 128.
-bool ParseBlobBinary(std::string_view data, std::vector<MapBytes>* maps, std::string* error);
+// Binary maps: data.size() must be a positive multiple of 128 (else kInvalidArgument).
+absl::StatusOr<std::vector<MapBytes>> ParseBlobBinary(std::string_view data);
 
 }  // namespace tmapgen::blob
 

@@ -151,7 +151,8 @@ bool ParseHex128(std::string_view hex, std::array<uint8_t, 128>* out) {
   return true;
 }
 
-bool ParseCorpusLine(std::string_view line, CorpusEntry* out, std::string* error) {
+// The corpus line into *out; false with the message (naming the key) in *error. ParseCorpusLine below.
+static bool ReadCorpusLine(std::string_view line, CorpusEntry* out, std::string* error) {
   *out = CorpusEntry{};
   TensorMapSpec& s = out->spec;
   s = TensorMapSpec{};
@@ -229,30 +230,29 @@ bool ParseCorpusLine(std::string_view line, CorpusEntry* out, std::string* error
   return true;
 }
 
-bool ExtractBytesField(std::string_view line, std::string* bytes, std::string* error) {
+absl::StatusOr<CorpusEntry> ParseCorpusLine(std::string_view line) {
+  absl::StatusOr<CorpusEntry> entry{CorpusEntry()};
+  std::string error;
+  if (!ReadCorpusLine(line, &*entry, &error)) return absl::InvalidArgumentError(ToAbsl(error));
+  return entry;
+}
+
+absl::StatusOr<std::string> ExtractBytesField(std::string_view line) {
   simdjson::dom::element doc;
-  if (const simdjson::error_code e = Parser().parse(line.data(), line.size(), true).get(doc)) {
-    *error = NotJson(line, e);
-    return false;
-  }
+  if (const simdjson::error_code e = Parser().parse(line.data(), line.size(), true).get(doc))
+    return absl::InvalidArgumentError(ToAbsl(NotJson(line, e)));
   simdjson::dom::object obj;
-  if (doc.get_object().get(obj)) {
-    *error = StrCat("expected an object, got ", Got(doc));
-    return false;
-  }
-  bool found = false;
+  if (doc.get_object().get(obj)) return absl::InvalidArgumentError(ToAbsl(StrCat("expected an object, got ", Got(doc))));
+  std::optional<std::string> bytes;
   for (auto [key, v] : obj) {
     if (key != "bytes") continue;
     std::string_view b;
-    if (v.get_string().get(b)) {
-      *error = StrCat("bytes: expected a string, got ", Got(v));
-      return false;
-    }
-    bytes->assign(b.data(), b.size());  // the last "bytes" wins, as before
-    found = true;
+    if (v.get_string().get(b))
+      return absl::InvalidArgumentError(ToAbsl(StrCat("bytes: expected a string, got ", Got(v))));
+    bytes.emplace(b.data(), b.size());  // the last "bytes" wins, as before
   }
-  if (!found) { *error = "no \"bytes\" key in the JSON object"; return false; }
-  return true;
+  if (!bytes) return absl::InvalidArgumentError("no \"bytes\" key in the JSON object");
+  return *std::move(bytes);
 }
 
 }  // namespace tmapgen

@@ -23,6 +23,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/status/statusor.h"
 #include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen {
@@ -42,11 +43,12 @@ struct CorpusEntry {
   std::array<uint8_t, 128> bytes_before{};
 };
 
-bool ParseCorpusLine(std::string_view line, CorpusEntry* out, std::string* error);
+// kInvalidArgument, naming the key, when the line is not a corpus line.
+absl::StatusOr<CorpusEntry> ParseCorpusLine(std::string_view line);
 
-// The value of the "bytes" key of a JSON object (any other keys are ignored). False with *error when the
+// The value of the "bytes" key of a JSON object (any other keys are ignored). kInvalidArgument when the
 // text is not a JSON object or has no string "bytes".
-bool ExtractBytesField(std::string_view line, std::string* bytes, std::string* error);
+absl::StatusOr<std::string> ExtractBytesField(std::string_view line);
 
 // 256 hex digits (either case) -> 128 bytes.
 bool ParseHex128(std::string_view hex, std::array<uint8_t, 128>* out);

@@ -20,29 +20,25 @@ void MakeFrame(const EncodeCall& call, char* buf) {
   std::memcpy(buf + sizeof(h), &call, sizeof(call));
 }
 
-bool ParseState(std::string_view bytes, ProcessInfo* out, std::string* error) {
-  if (bytes.size() < sizeof(StateHeader)) {
-    *error = StrCat("state file too short (", bytes.size(), " bytes, the header alone is ", sizeof(StateHeader), ")");
-    return false;
-  }
+absl::StatusOr<ProcessInfo> ParseState(std::string_view bytes) {
+  if (bytes.size() < sizeof(StateHeader))
+    return absl::DataLossError(ToAbsl(
+        StrCat("state file too short (", bytes.size(), " bytes, the header alone is ", sizeof(StateHeader), ")")));
   // Read the header field by field from the bytes (the atomics are plain 64-bit words in the file).
   const char* p = bytes.data();
-  if (std::memcmp(p, kStateMagic, sizeof(kStateMagic)) != 0) {
-    *error = "not a tmapgen trace state file (bad magic)";
-    return false;
-  }
+  if (std::memcmp(p, kStateMagic, sizeof(kStateMagic)) != 0)
+    return absl::InvalidArgumentError("not a tmapgen trace state file (bad magic)");
   auto u32 = [&](size_t off) { uint32_t v; std::memcpy(&v, p + off, 4); return v; };
   auto u64 = [&](size_t off) { uint64_t v; std::memcpy(&v, p + off, 8); return v; };
   const uint32_t version = u32(offsetof(StateHeader, version));
-  if (version != kStreamVersion) {
-    *error = StrCat("state file of format version ", version, "; this tmapgen reads version ", kStreamVersion);
-    return false;
-  }
+  if (version != kStreamVersion)
+    return absl::InvalidArgumentError(
+        ToAbsl(StrCat("state file of format version ", version, "; this tmapgen reads version ", kStreamVersion)));
   const uint32_t capacity = u32(offsetof(StateHeader, capacity));
-  if (bytes.size() < StateFileSize(capacity)) {
-    *error = StrCat("state file truncated: ", bytes.size(), " bytes for ", capacity, " counts");
-    return false;
-  }
+  if (bytes.size() < StateFileSize(capacity))
+    return absl::DataLossError(ToAbsl(StrCat("state file truncated: ", bytes.size(), " bytes for ", capacity, " counts")));
+  absl::StatusOr<ProcessInfo> info{ProcessInfo()};
+  ProcessInfo* out = &*info;
   out->pid = static_cast<int32_t>(u32(offsetof(StateHeader, pid)));
   out->ppid = static_cast<int32_t>(u32(offsetof(StateHeader, ppid)));
   const uint32_t st = u32(offsetof(StateHeader, state));
@@ -57,7 +53,7 @@ bool ParseState(std::string_view bytes, ProcessInfo* out, std::string* error) {
   out->exe = std::string(FieldView(p + offsetof(StateHeader, exe), sizeof(StateHeader::exe)));
   out->counts.resize(capacity);
   for (uint32_t i = 0; i < capacity; ++i) out->counts[i] = u64(sizeof(StateHeader) + 8 * static_cast<size_t>(i));
-  return true;
+  return info;
 }
 
 size_t ParseCalls(std::string_view bytes, std::vector<EncodeCall>* calls) {

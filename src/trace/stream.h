@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "src/trace/call.h"
 
 namespace tmapgen::trace {
@@ -90,8 +91,8 @@ struct ProcessInfo {
   std::vector<uint64_t> counts;  // counts[seq]
 };
 
-// false (with *error) when the bytes are not a state file of this version.
-bool ParseState(std::string_view bytes, ProcessInfo* out, std::string* error);
+// kInvalidArgument when the bytes are not a state file of this version; kDataLoss when one is cut short.
+absl::StatusOr<ProcessInfo> ParseState(std::string_view bytes);
 // Appends every whole, intact frame to *calls; returns the number of bytes that were not (torn or
 // corrupt frames are skipped by resynchronising on the next frame magic).
 size_t ParseCalls(std::string_view bytes, std::vector<EncodeCall>* calls);

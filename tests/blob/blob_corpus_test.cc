@@ -70,13 +70,13 @@ Tally CheckFile(const std::string& path) {
   Tally t;
   const bool opened = testing::ForEachLine(path, [&](const std::string& line, size_t no) {
     ++t.lines;
-    CorpusEntry e;
-    std::string err;
-    if (!ParseCorpusLine(line, &e, &err)) {
-      ADD_FAILURE() << path << ":" << no << ": " << err;
+    const absl::StatusOr<CorpusEntry> entry = ParseCorpusLine(line);
+    if (!entry.ok()) {
+      ADD_FAILURE() << path << ":" << no << ": " << entry.status().message();
       ++t.failures;
       return;
     }
+    const CorpusEntry& e = *entry;
     if (e.is_header || e.is_replace || e.driver_result != 0 || !e.has_bytes) return;
     ++t.accepted;
     if (!e.representable) {

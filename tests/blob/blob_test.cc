@@ -58,11 +58,10 @@ TEST(BlobDecode, ReencodesIsExactlyWhetherEncodeGivesTheBytesBack) {
   std::vector<MapBytes> base;
   testing::ForEachLine(std::string(TMAPGEN_SOURCE_DIR) + "/tests/blob/data/shared_corpus_sample.jsonl.gz",
                        [&](const std::string& line, size_t) {
-                         CorpusEntry e;
-                         std::string err;
-                         if (ParseCorpusLine(line, &e, &err) && e.has_bytes) {
+                         const absl::StatusOr<CorpusEntry> e = ParseCorpusLine(line);
+                         if (e.ok() && e->has_bytes) {
                            MapBytes m;
-                           std::copy(e.bytes.begin(), e.bytes.end(), m.begin());
+                           std::copy(e->bytes.begin(), e->bytes.end(), m.begin());
                            base.push_back(m);
                          }
                        });
@@ -170,9 +169,9 @@ TEST(BlobReplaceAddress, TheDriverChangesOnlyTheAddressField) {
   size_t ok = 0, rejected = 0;
   testing::ForEachLine(std::string(TMAPGEN_SOURCE_DIR) + "/tests/blob/data/tmap_corpus_probes_h200.jsonl.gz",
                        [&](const std::string& line, size_t no) {
-                         CorpusEntry e;
-                         std::string err;
-                         ASSERT_TRUE(ParseCorpusLine(line, &e, &err)) << no << ": " << err;
+                         const absl::StatusOr<CorpusEntry> entry = ParseCorpusLine(line);
+                         ASSERT_TRUE(entry.ok()) << no << ": " << entry.status();
+                         const CorpusEntry& e = *entry;
                          if (!e.is_replace) return;
                          if (e.replace_result != 0) {
                            ++rejected;
@@ -202,37 +201,38 @@ TEST(BlobText, HexWordsAndBytesGiveTheSameMap) {
   const std::string hex = ToHex(m);
   for (size_t i = 0; i < hex.size(); i += 8) spaced += hex.substr(i, 8) + " ";
   for (const std::string& text : {hex, spaced, words, "{" + words + "}", bytes}) {
-    std::vector<MapBytes> maps;
-    ASSERT_TRUE(ParseBlobText(text, false, &maps, &why)) << why << "\n" << text;
-    ASSERT_EQ(maps.size(), 1u);
-    EXPECT_EQ(maps[0], m) << text;
+    const absl::StatusOr<std::vector<MapBytes>> maps = ParseBlobText(text, false);
+    ASSERT_TRUE(maps.ok()) << maps.status() << "\n" << text;
+    ASSERT_EQ(maps->size(), 1u);
+    EXPECT_EQ((*maps)[0], m) << text;
   }
   // Two maps in one text; unprefixed 16-digit words with the flag.
-  std::vector<MapBytes> maps;
-  ASSERT_TRUE(ParseBlobText(hex + "\n" + words, false, &maps, &why)) << why;
-  EXPECT_EQ(maps.size(), 2u);
+  absl::StatusOr<std::vector<MapBytes>> maps = ParseBlobText(hex + "\n" + words, false);
+  ASSERT_TRUE(maps.ok()) << maps.status();
+  EXPECT_EQ(maps->size(), 2u);
   std::string plain_words;
   for (int i = 0; i < 16; ++i) { char b[20]; std::snprintf(b, sizeof b, "%016llx ", (unsigned long long)w[i]); plain_words += b; }
-  ASSERT_TRUE(ParseBlobText(plain_words, true, &maps, &why)) << why;
-  ASSERT_EQ(maps.size(), 1u);
-  EXPECT_EQ(maps[0], m);
+  maps = ParseBlobText(plain_words, true);
+  ASSERT_TRUE(maps.ok()) << maps.status();
+  ASSERT_EQ(maps->size(), 1u);
+  EXPECT_EQ((*maps)[0], m);
 }
 
 TEST(BlobText, GarbageIsAClearError) {
-  std::vector<MapBytes> maps;
-  std::string why;
-  EXPECT_FALSE(ParseBlobText("hello", false, &maps, &why));
-  EXPECT_NE(why.find("token 1"), std::string::npos) << why;
-  EXPECT_FALSE(ParseBlobText(std::string(254, 'a'), false, &maps, &why));
-  EXPECT_NE(why.find("254 hex digits"), std::string::npos) << why;
-  EXPECT_FALSE(ParseBlobText("0x1 0x2 0x3", false, &maps, &why));
-  EXPECT_NE(why.find("a map is"), std::string::npos) << why;
-  EXPECT_FALSE(ParseBlobText("", false, &maps, &why));
-  EXPECT_FALSE(ParseBlobText("0x", false, &maps, &why));
-  EXPECT_FALSE(ParseBlobBinary(std::string(100, '\0'), &maps, &why));
-  EXPECT_NE(why.find("multiple of 128"), std::string::npos);
-  EXPECT_TRUE(ParseBlobBinary(std::string(256, '\0'), &maps, &why));
-  EXPECT_EQ(maps.size(), 2u);
+  // Text that is not a map is wrong input: kInvalidArgument (status.h), naming the token.
+  const auto refused = [](const absl::StatusOr<std::vector<MapBytes>>& maps, const char* why) {
+    EXPECT_EQ(maps.status().code(), absl::StatusCode::kInvalidArgument) << maps.status();
+    EXPECT_NE(maps.status().message().find(why), absl::string_view::npos) << maps.status();
+  };
+  refused(ParseBlobText("hello", false), "token 1");
+  refused(ParseBlobText(std::string(254, 'a'), false), "254 hex digits");
+  refused(ParseBlobText("0x1 0x2 0x3", false), "a map is");
+  refused(ParseBlobText("", false), "no hex digits");
+  refused(ParseBlobText("0x", false), "no hex digits after the prefix");
+  refused(ParseBlobBinary(std::string(100, '\0')), "multiple of 128");
+  const absl::StatusOr<std::vector<MapBytes>> maps = ParseBlobBinary(std::string(256, '\0'));
+  ASSERT_TRUE(maps.ok()) << maps.status();
+  EXPECT_EQ(maps->size(), 2u);
 }
 
 }  // namespace

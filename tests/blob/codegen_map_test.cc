@@ -32,9 +32,9 @@ TEST(BlobCodegen, KMapIsTheDriversMapWithoutItsAddress) {
   testing::ForEachLine(std::string(TMAPGEN_SOURCE_DIR) + "/tests/blob/data/shared_corpus_sample.jsonl.gz",
                        [&](const std::string& line, size_t no) {
                          if (checked >= 400) return;
-                         CorpusEntry e;
-                         std::string err;
-                         ASSERT_TRUE(ParseCorpusLine(line, &e, &err)) << err;
+                         absl::StatusOr<CorpusEntry> entry = ParseCorpusLine(line);
+                         ASSERT_TRUE(entry.ok()) << entry.status();
+                         CorpusEntry& e = *entry;
                          if (!e.has_bytes || IsWideMode(e.spec.mode)) return;
                          e.spec.target = Target::kSm90a;
                          e.spec.set_fields |= kFieldTarget;

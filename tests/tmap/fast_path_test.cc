@@ -165,9 +165,9 @@ TEST(FastPath, SameAsTableOnTheDriversEncodings) {
   long lines = 0;
   for (const std::string& f : files) {
     ASSERT_TRUE(testing::ForEachLine(f, [&](const std::string& line, size_t no) {
-      CorpusEntry e;
-      std::string err;
-      if (!ParseCorpusLine(line, &e, &err) || e.is_header || !e.representable) return;
+      const absl::StatusOr<CorpusEntry> entry = ParseCorpusLine(line);
+      if (!entry.ok() || entry->is_header || !entry->representable) return;
+      const CorpusEntry& e = *entry;
       ++lines;
       CheckVariants(&c, e.spec, f + ":" + std::to_string(no));
     })) << f;

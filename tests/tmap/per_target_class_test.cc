@@ -118,9 +118,9 @@ TEST(PerTargetClasses, SameErrorsOnTheDriversEncodings) {
   Checker c;
   for (const std::string& f : files) {
     ASSERT_TRUE(testing::ForEachLine(f, [&](const std::string& line, size_t no) {
-      CorpusEntry e;
-      std::string err;
-      if (!ParseCorpusLine(line, &e, &err) || e.is_header || !e.representable) return;
+      const absl::StatusOr<CorpusEntry> entry = ParseCorpusLine(line);
+      if (!entry.ok() || entry->is_header || !entry->representable) return;
+      const CorpusEntry& e = *entry;
       CheckDirections(&c, e.spec, f + ":" + std::to_string(no));
       if (e.spec.mode == Mode::kTiled) {
         for (Mode m : {Mode::kGather4, Mode::kScatter4}) {

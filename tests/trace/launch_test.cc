@@ -40,9 +40,9 @@ const std::vector<DriverMap>& DriverMaps() {
     std::vector<DriverMap> v;
     testing::ForEachLine(TMAPGEN_SOURCE_DIR "/tests/blob/data/shared_corpus_sample.jsonl.gz",
                          [&](const std::string& line, size_t) {
-                           CorpusEntry e;
-                           std::string err;
-                           if (!ParseCorpusLine(line, &e, &err) || e.is_header || e.is_replace) return;
+                           const absl::StatusOr<CorpusEntry> entry = ParseCorpusLine(line);
+                           if (!entry.ok() || entry->is_header || entry->is_replace) return;
+                           const CorpusEntry& e = *entry;
                            if (e.driver_result != 0 || !e.has_bytes || !e.representable) return;
                            DriverMap m;
                            std::memcpy(m.words, e.bytes.data(), 128);

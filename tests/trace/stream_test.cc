@@ -67,23 +67,27 @@ TEST(Stream, StateFileRoundTripAndErrors) {
   std::strcpy(h->message, "CUPTI not found");
   uint64_t counts[4] = {5, 2, 0, 0};
   std::memcpy(bytes.data() + sizeof(StateHeader), counts, sizeof(counts));
-  ProcessInfo p;
-  std::string err;
-  ASSERT_TRUE(ParseState(bytes, &p, &err)) << err;
+  const absl::StatusOr<ProcessInfo> parsed = ParseState(bytes);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  const ProcessInfo& p = *parsed;
   EXPECT_EQ(p.pid, 1234);
   EXPECT_EQ(p.state, ProcessState::kNotTracing);
   EXPECT_EQ(p.calls, 7u);
   EXPECT_EQ(p.message, "CUPTI not found");
   EXPECT_EQ(p.counts, std::vector<uint64_t>({5, 2, 0, 0}));
 
-  EXPECT_FALSE(ParseState(bytes.substr(0, 100), &p, &err));
-  EXPECT_NE(err.find("too short"), std::string::npos);
-  EXPECT_FALSE(ParseState(bytes.substr(0, bytes.size() - 8), &p, &err));
-  EXPECT_NE(err.find("truncated"), std::string::npos);
+  // A file cut short lost data (status.h: kDataLoss); one that is not a state file is wrong input.
+  absl::Status st = ParseState(bytes.substr(0, 100)).status();
+  EXPECT_EQ(st.code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(st.message().find("too short"), absl::string_view::npos) << st;
+  st = ParseState(bytes.substr(0, bytes.size() - 8)).status();
+  EXPECT_EQ(st.code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(st.message().find("truncated"), absl::string_view::npos) << st;
   std::string bad = bytes;
   bad[0] = 'X';
-  EXPECT_FALSE(ParseState(bad, &p, &err));
-  EXPECT_NE(err.find("magic"), std::string::npos);
+  st = ParseState(bad).status();
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("magic"), absl::string_view::npos) << st;
 }
 
 }  // namespace
