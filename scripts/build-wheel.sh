@@ -48,6 +48,9 @@ EOF
   chmod +x "$W/cc/zig-$name"
 done
 export ZIG_GLOBAL_CACHE_DIR=$W/zig-cache ZIG_LOCAL_CACHE_DIR=$W/zig-cache
+# ccache keys the compiler by Zig's version and target, not by the wrappers' file times (they are rewritten
+# on every run, and differ between checkouts), so a rebuild or another checkout reuses the objects.
+export CCACHE_COMPILERCHECK="string:ziglang-$("$TOOLS/bin/python" -m ziglang version)-$ZT"
 ZCMAKE=(-G Ninja -DCMAKE_C_COMPILER="$W/cc/zig-cc" -DCMAKE_CXX_COMPILER="$W/cc/zig-c++"
         -DCMAKE_AR="$W/cc/zig-ar" -DCMAKE_RANLIB="$W/cc/zig-ranlib"
         -DCMAKE_BUILD_TYPE=Release -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DCMAKE_CXX_STANDARD=17)
