@@ -18,6 +18,8 @@ if(TARGET tmapd)
           COMPONENT deb EXCLUDE_FROM_ALL)
   # An absolute path: the package's /etc, never written by a plain `cmake --install` (EXCLUDE_FROM_ALL).
   install(FILES packaging/tmapd.default DESTINATION /etc/default RENAME tmapd COMPONENT deb EXCLUDE_FROM_ALL)
+  # Debian policy 12.5: every package carries its copyright file (machine-readable format).
+  install(FILES packaging/debian/copyright DESTINATION share/doc/tmapd COMPONENT deb EXCLUDE_FROM_ALL)
 endif()
 
 set(CPACK_GENERATOR DEB)

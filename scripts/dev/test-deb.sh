@@ -110,6 +110,8 @@ cmp "$root/usr/lib/systemd/system/tmapd.service" "$src/deploy/systemd/tmapd.serv
   || fail "the installed unit is not deploy/systemd/tmapd.service"
 dropin=$root/usr/lib/systemd/system/tmapd.service.d/debian.conf
 [ -f "$dropin" ] || fail "no drop-in"
+# Debian policy 12.5: the copyright file, naming the licence.
+grep -q '^License: Apache-2.0' "$root/usr/share/doc/tmapd/copyright" 2>/dev/null || fail "no /usr/share/doc/tmapd/copyright"
 
 step "start tmapd with the drop-in's ExecStart line (systemd does not run in a chroot)"
 # The admin's change: any free port (tmapd prints the one it took).

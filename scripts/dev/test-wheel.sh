@@ -78,7 +78,7 @@ check_installed() {
 import os, sys, sysconfig, tmapgen, shutil
 d = os.path.dirname(tmapgen.__file__)
 assert os.path.isfile(os.path.join(d, "licenses", "abseil-LICENSE")), "licences missing"
-for n in ("simdjson-LICENSE", "nanobind-LICENSE", "libcxx-LICENSE.TXT"):
+for n in ("tmapgen-LICENSE", "simdjson-LICENSE", "nanobind-LICENSE", "libcxx-LICENSE.TXT"):
     assert os.path.isfile(os.path.join(d, "licenses", n)), n
 exe = shutil.which("tmapgen", path=os.path.dirname(sys.executable))
 assert exe, "no tmapgen command in the environment"
