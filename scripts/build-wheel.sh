@@ -4,7 +4,9 @@
 #   bash scripts/build-wheel.sh [PYTHON...]      e.g. python3.9 python3.11   (default: python3)
 #
 # One wheel per interpreter in dist/wheel/: the Python package (import tmapgen), the command line (the C++
-# binary itself as the wheel's script: pip puts it in the environment's bin/) and the trace injection library
+# binary itself as the wheel's script: pip puts it in the environment's bin/; with the GPU kernels when nvcc is
+# found: NVCC=path to choose one), the CMake package (lib/cmake/tmapgen: the command and tmapgen_codegen())
+# and the trace injection library
 # (in the environment's lib/tmapgen/, where `tmapgen trace` looks: ../lib/tmapgen/ from its own path), tagged
 # manylinux_2_28_x86_64.
 #
@@ -103,6 +105,17 @@ cp "$ZL/lib/libunwind/LICENSE.TXT" "$LIC/libunwind-LICENSE.TXT"
 
 # ---------------------------------------------------------------------------------------- wheels
 PYS=("$@"); [ ${#PYS[@]} -eq 0 ] && PYS=(python3)
+# The GPU kernels (tmapgen check, sweep, bench) are a fatbin made by nvcc from the CUDA toolkit and embedded
+# as data; without nvcc the wheel's GPU commands say that the build has no kernels.
+NVCC=${NVCC:-$(command -v nvcc || true)}
+[ -n "$NVCC" ] || { [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc; }
+if [ -n "$NVCC" ]; then
+  log "kernels: $NVCC ($("$NVCC" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')), sm_90a and sm_100a"
+  KERNELS=(-Ccmake.define.TMAPGEN_NVCC="$NVCC")
+else
+  log "WARNING: no nvcc (set NVCC=...): the wheel's check, sweep and bench will have no kernels"
+  KERNELS=(-Ccmake.define.TMAPGEN_WITH_KERNELS=OFF)
+fi
 export CC="$W/cc/zig-cc" CXX="$W/cc/zig-c++" CMAKE_BUILD_PARALLEL_LEVEL=$JOBS
 OUT=$ROOT/dist/wheel
 for PY in "${PYS[@]}"; do
@@ -120,7 +133,7 @@ for PY in "${PYS[@]}"; do
     -Cbuild-dir="$W/skb-$tag" -Cbuild.verbose=false \
     -Ccmake.define.TMAPGEN_WHEEL_COMMAND=ON \
     -Ccmake.define.TMAPGEN_DEPS_SOURCE_DIR="$SRC" \
-    -Ccmake.define.TMAPGEN_WHEEL_LICENSES="$LIC" \
+    -Ccmake.define.TMAPGEN_WHEEL_LICENSES="$LIC" "${KERNELS[@]}" \
     -Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache \
     -Ccmake.define.CMAKE_C_COMPILER_LAUNCHER=ccache >"$W/wheel-$tag.log" 2>&1 || { tail -40 "$W/wheel-$tag.log"; exit 1; }
   # auditwheel checks the glibc symbol versions and libraries of every ELF file in the wheel and writes the tag;

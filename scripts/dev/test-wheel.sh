@@ -84,6 +84,11 @@ exe = shutil.which("tmapgen", path=os.path.dirname(sys.executable))
 assert exe, "no tmapgen command in the environment"
 lib = os.path.join(sysconfig.get_paths()["data"], "lib", "tmapgen", "libtmapgen_trace_inject.so")
 assert os.path.isfile(lib), lib
+# The GPU kernels: an embedded CUDA fatbin (its header's magic 0xBA55ED50, little-endian) in the command.
+if os.environ.get("TMAPGEN_WHEEL_NO_KERNELS") != "1":
+    assert b"\x50\xed\x55\xba" in open(exe, "rb").read(), "the command embeds no CUDA fatbin (built without nvcc?)"
+cm = os.path.join(sysconfig.get_paths()["data"], "lib", "cmake", "tmapgen", "tmapgenConfig.cmake")
+assert os.path.isfile(cm), cm
 print("ok", tmapgen.__version__)
 EOF
   # The ELF files: the command, the injection library, the extension module.
