@@ -146,7 +146,7 @@ check_cmake() {  # check_cmake VENV
   if out=$(cmake -S "$b/lib-src" -B "$b/lib" -DCMAKE_PREFIX_PATH="$venv" 2>&1); then
     fail "find_package(tmapgen COMPONENTS core) succeeded against the wheel"
   fi
-  echo "$out" | grep -q "not the C++ library component" || fail "the refusal of COMPONENTS core does not say why: $out"
+  echo "$out" | tr -s ' \n' '  ' | grep -q "not the C++ library component" || fail "the refusal of COMPONENTS core does not say why: $out"
   log "CMake package: find_package from the environment (prefix path and PATH), tmapgen_codegen builds, an invalid spec fails the build with its report, COMPONENTS core refused with the reason"
 }
 
