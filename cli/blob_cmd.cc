@@ -15,7 +15,6 @@
 #include "cli/spec_input.h"
 #include "src/blob/blob.h"
 #include "src/blob/blob_text.h"
-#include "src/blob/decode_report.h"
 #include "src/blob/layout_doc.h"
 #include "src/io/file.h"
 #include "src/json/json_writer.h"

@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "src/blob/decode_report.h"
+#include "src/report/decode_report.h"
 
 namespace tmapgen::cli {
 
 // tmapgen decode in steps (tmapgen --remote runs the same ones and sends only the 128-byte maps): parse
-// the flags (no I/O), read the inputs, then decode and render (src/blob/decode_report.h).
+// the flags (no I/O), read the inputs, then decode and render (src/report/decode_report.h).
 struct DecodeArgs {
   blob::DecodeOptions options;  // --color auto decided here
   bool words = false;

@@ -4,6 +4,7 @@
 
 #include "cli/textproto.h"
 #include "proto/tmapgen.pb.h"
+#include "src/report/report_proto.h"
 #include "src/schema/proto_convert.h"
 #include "src/util/strings.h"
 #include "src/util/suggest.h"

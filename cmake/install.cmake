@@ -53,16 +53,18 @@ foreach(h ${TMAPGEN_PUBLIC_HEADERS})
 endforeach()
 
 # ---------------------------------------------------------------------------------------------- libraries
-# Exported as tmapgen::core (spec, validator, facts, JSON, reports, map layout), tmapgen::desc
-# (descriptors), tmapgen::codegen (the generator behind `tmapgen codegen`) and tmapgen::blob (an alias
-# of core for the map layout). Static and position-independent; their dependencies (Abseil, simdjson)
-# come from the package's find_dependency calls (cmake/tmapgenConfig.cmake.in).
+# One library per room, exported under the room's name: tmapgen::util, ::json, ::tmap, ::schema, ::blob (the
+# map layout), ::report, ::desc (descriptors) and ::codegen (the generator behind `tmapgen codegen`);
+# tmapgen::core names the six core rooms (spec, validator, facts, JSON, reports, map layout). Static; their
+# dependencies (Abseil, simdjson) come from the package's find_dependency calls (cmake/tmapgenConfig.cmake.in).
+set(TMAPGEN_INSTALLED_ROOMS ${TMAPGEN_CORE_ROOMS} tmapgen_desc tmapgen_codegen)
+foreach(t ${TMAPGEN_INSTALLED_ROOMS})
+  string(REPLACE "tmapgen_" "" room ${t})
+  set_target_properties(${t} PROPERTIES EXPORT_NAME ${room})
+endforeach()
 set_target_properties(tmapgen_core PROPERTIES EXPORT_NAME core)
-set_target_properties(tmapgen_desc PROPERTIES EXPORT_NAME desc)
-set_target_properties(tmapgen_codegen PROPERTIES EXPORT_NAME codegen)
-set_target_properties(tmapgen_blob PROPERTIES EXPORT_NAME blob)
 set_target_properties(tmapgen PROPERTIES EXPORT_NAME tmapgen)
-install(TARGETS tmapgen_core tmapgen_desc tmapgen_codegen tmapgen_blob
+install(TARGETS tmapgen_core ${TMAPGEN_INSTALLED_ROOMS}
   EXPORT tmapgenTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT devel)
 

@@ -5,7 +5,7 @@
 # against CUDA.
 #
 # Also defines tmapgen_gpu (src/gpu/: the on-GPU checks, sweeps and bench) and links it, with the
-# check/sweep/bench commands, into tmapgen_cli_lib.
+# check/sweep/bench commands, into tmapgen_cli.
 file(GLOB TMAPGEN_KERNEL_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.cu)
 file(GLOB TMAPGEN_KERNEL_HEADERS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.h ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.cuh)
 option(TMAPGEN_WITH_KERNELS "Compile and embed the CUDA kernels when nvcc is found" ON)
@@ -71,9 +71,9 @@ add_library(tmapgen_gpu STATIC
   ${TMAPGEN_FATBIN_CC}
   ${TMAPGEN_CODEGEN_SPEC_CC}
 )
-target_link_libraries(tmapgen_gpu PUBLIC tmapgen_core tmapgen_model tmapgen_desc tmapgen_driver)
+target_link_libraries(tmapgen_gpu PUBLIC tmapgen_tmap tmapgen_schema tmapgen_json tmapgen_util tmapgen_model tmapgen_desc tmapgen_driver)
 if(TMAPGEN_HAVE_KERNELS)
   add_dependencies(tmapgen_gpu tmapgen_kernels)
 endif()
-target_sources(tmapgen_cli_lib PRIVATE cli/check_cmd.cc cli/sweep_cmd.cc cli/bench_cmd.cc)
-target_link_libraries(tmapgen_cli_lib PUBLIC tmapgen_gpu)
+target_sources(tmapgen_cli PRIVATE cli/check_cmd.cc cli/sweep_cmd.cc cli/bench_cmd.cc)
+target_link_libraries(tmapgen_cli PUBLIC tmapgen_gpu)

@@ -21,11 +21,15 @@ set(TMAPGEN_HAVE_TRACE_INJECT ON)
 get_target_property(TMAPGEN_ABSL_INCLUDES absl::strings INTERFACE_INCLUDE_DIRECTORIES)
 add_library(tmapgen_trace_inject SHARED src/trace/inject/inject.cc src/driver/compute_capability.cc)
 target_include_directories(tmapgen_trace_inject PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${TMAPGEN_ABSL_INCLUDES})
-add_dependencies(tmapgen_trace_inject tmapgen_trace tmapgen_core)
+# The recorder and the core rooms it uses, as archives in link order (each after the rooms that use it).
+set(TMAPGEN_TRACE_INJECT_ARCHIVES tmapgen_trace tmapgen_report tmapgen_schema tmapgen_blob tmapgen_tmap tmapgen_json
+    tmapgen_util)
+add_dependencies(tmapgen_trace_inject ${TMAPGEN_TRACE_INJECT_ARCHIVES})
 target_compile_options(tmapgen_trace_inject PRIVATE -fvisibility=hidden -fvisibility-inlines-hidden
                        -ffunction-sections -fdata-sections)
 target_link_libraries(tmapgen_trace_inject PRIVATE
-  $<TARGET_FILE:tmapgen_trace> $<TARGET_FILE:tmapgen_core>
+  $<TARGET_FILE:tmapgen_trace> $<TARGET_FILE:tmapgen_report> $<TARGET_FILE:tmapgen_schema> $<TARGET_FILE:tmapgen_blob>
+  $<TARGET_FILE:tmapgen_tmap> $<TARGET_FILE:tmapgen_json> $<TARGET_FILE:tmapgen_util>
   absl::strings absl::str_format absl::status absl::statusor
   ${CMAKE_DL_LIBS} Threads::Threads)
 # --exclude-libs hides the archives' symbols where the linker has it (GNU ld, gold, lld; not Zig's, which the

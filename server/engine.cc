@@ -9,7 +9,6 @@
 #include <climits>
 
 #include "server/check_worker.h"
-#include "src/blob/decode_report.h"
 #include "src/codegen/codegen.h"
 #include "src/desc/desc_request.h"
 #include "src/json/json_writer.h"
@@ -20,6 +19,7 @@
 #include "src/ops/gpu_host.h"
 #include "src/ops/validate.h"
 #include "src/report/report.h"
+#include "src/report/report_proto.h"
 #include "src/schema/proto_convert.h"
 #include "src/tmap/validator.h"
 #include "src/util/status.h"

@@ -1,6 +1,6 @@
 // decode.h: decode, the one pipeline behind `tmapgen decode`, tmapd's Decode and Python's decode(): each
 // 128-byte CUtensorMap read back into its fields (src/blob), its recovered spec validated, and a verdict.
-// The front ends render each map (src/blob/decode_report.h, src/rpc/decode.h) as it comes.
+// The front ends render each map (src/report/decode_report.h, src/rpc/decode.h) as it comes.
 //
 // Contract
 // - The inputs are already read and parsed (the command line reads files, hex and JSON Lines; tmapd
@@ -22,7 +22,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "src/blob/blob.h"
-#include "src/blob/decode_report.h"
+#include "src/report/decode_report.h"
 
 namespace tmapgen::ops {
 

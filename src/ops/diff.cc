@@ -3,7 +3,7 @@
 
 #include <string_view>
 
-#include "src/blob/decode_report.h"
+#include "src/report/decode_report.h"
 #include "src/blob/layout_doc.h"
 #include "src/util/strings.h"
 

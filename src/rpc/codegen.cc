@@ -4,6 +4,7 @@
 #include "src/report/diagnostics.h"
 #include "src/rpc/common.h"
 #include "src/rpc/instruction_descriptor.h"
+#include "src/report/report_proto.h"
 #include "src/schema/proto_convert.h"
 #include "src/util/strings.h"
 

@@ -6,6 +6,7 @@
 #include "src/blob/layout_doc.h"
 #include "src/report/report.h"
 #include "src/rpc/common.h"
+#include "src/report/report_proto.h"
 #include "src/schema/proto_convert.h"
 #include "src/tmap/validator.h"
 #include "src/util/strings.h"

@@ -15,8 +15,8 @@
 
 #include "absl/status/status.h"
 #include "proto/tmapd_v2.pb.h"
-#include "src/blob/decode_report.h"
 #include "src/ops/decode.h"
+#include "src/report/decode_report.h"
 #include "src/rpc/common.h"
 
 namespace tmapgen::rpc {

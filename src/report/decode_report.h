@@ -7,8 +7,8 @@
 // - Render*/Decode* fill *valid: the recovered spec validates (for the options' target, or every target), or
 //   with validate off, it was recovered. Clean(): no unexplained bit and no finding other than notes.
 // - No I/O.
-#ifndef TMAPGEN_SRC_BLOB_DECODE_REPORT_H_
-#define TMAPGEN_SRC_BLOB_DECODE_REPORT_H_
+#ifndef TMAPGEN_SRC_REPORT_DECODE_REPORT_H_
+#define TMAPGEN_SRC_REPORT_DECODE_REPORT_H_
 
 #include <string>
 #include <string_view>
@@ -44,4 +44,4 @@ TensorMapSpec ReportedSpec(const Decoded& d, const DecodeOptions& o);
 
 }  // namespace tmapgen::blob
 
-#endif  // TMAPGEN_SRC_BLOB_DECODE_REPORT_H_
+#endif  // TMAPGEN_SRC_REPORT_DECODE_REPORT_H_

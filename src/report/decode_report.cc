@@ -1,5 +1,5 @@
-// decode_report.cc: see decode_report.h. Moved from cli/blob_cmd.cc (the text and JSON are unchanged).
-#include "src/blob/decode_report.h"
+// decode_report.cc: see decode_report.h.
+#include "src/report/decode_report.h"
 
 #include "src/blob/layout_doc.h"
 #include "src/report/report.h"
