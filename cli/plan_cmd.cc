@@ -432,6 +432,45 @@ bool ParsePlanConvArgs(const std::vector<std::string>& args, PlanConvArgs* out, 
   return true;
 }
 
+namespace {
+
+// One plan command after its name: parse its flags, answer --help, run it, and write the header (--format cpp),
+// the JSON or the text. Exit status: 0 written and valid, 1 an invalid plan, 2 bad usage.
+template <class Args, class Parse, class Run, class Header, class Text, class Json>
+int RunOnePlan(const char* kind, const std::vector<std::string>& args, const char* help, Parse parse, Run run,
+               Header header, Text text, Json json, std::string* out, std::string* err) {
+  Args a;
+  std::string msg;
+  if (!parse(args, &a, &msg)) {
+    *err += StrCat("tmapgen: plan ", kind, ": ", msg, "\n", HelpHint("plan"));
+    return 2;
+  }
+  if (a.help) {
+    *out += kPlanUsage;
+    *out += help;
+    return 0;
+  }
+  auto got = run(a.request);
+  if (!got.ok()) {
+    *err += StrCat("tmapgen: plan ", kind, ": --", StatusMessage(got.status()), "\n", HelpHint("plan"));
+    return 2;
+  }
+  const auto& p = *got;
+  if (a.cpp) {
+    std::string h, why;
+    if (!header(p, a.name_space, &h, &why)) {
+      *err += text(p) + StrCat("tmapgen: plan ", kind, ": ", why, "\n");
+      return 1;
+    }
+    *out += h;
+    return 0;
+  }
+  *out += a.json ? json(p, a.pretty) : text(p);
+  return p.valid ? 0 : 1;
+}
+
+}  // namespace
+
 int RunPlanCommandTo(const std::vector<std::string>& args_in, std::string* out, std::string* err) {
   std::vector<std::string> args = args_in;
   if (!args.empty() && args[0] == "plan") args.erase(args.begin());
@@ -444,68 +483,20 @@ int RunPlanCommandTo(const std::vector<std::string>& args_in, std::string* out, 
   const std::string sub = args[0];
   args.erase(args.begin());
   if (sub == "conv") {
-    PlanConvArgs c;
-    std::string msg;
-    if (!ParsePlanConvArgs(args, &c, &msg)) {
-      *err += StrCat("tmapgen: plan conv: ", msg, "\n", HelpHint("plan"));
-      return 2;
-    }
-    if (c.help) {
-      *out += kPlanUsage;
-      *out += kConvHelp;
-      return 0;
-    }
-    absl::StatusOr<plan::ConvPlan> got = ops::RunPlanConv(c.request);
-    if (!got.ok()) {
-      *err += StrCat("tmapgen: plan conv: --", StatusMessage(got.status()), "\n", HelpHint("plan"));
-      return 2;
-    }
-    const plan::ConvPlan& p = *got;
-    if (c.cpp) {
-      std::string h, why;
-      if (!plan::GenerateConvHeader(p, c.name_space, &h, &why)) {
-        *err += plan::RenderConvText(p) + StrCat("tmapgen: plan conv: ", why, "\n");
-        return 1;
-      }
-      *out += h;
-      return 0;
-    }
-    *out += c.json ? plan::RenderConvJson(p, c.pretty) : plan::RenderConvText(p);
-    return p.valid ? 0 : 1;
+    return RunOnePlan<PlanConvArgs>(
+        "conv", args, kConvHelp, ParsePlanConvArgs, ops::RunPlanConv, plan::GenerateConvHeader,
+        [](const plan::ConvPlan& p) { return plan::RenderConvText(p); },
+        [](const plan::ConvPlan& p, bool pretty) { return plan::RenderConvJson(p, pretty); }, out, err);
   }
   if (sub != "gemm") {
     *err += StrCat("tmapgen: plan: unknown plan \"", sub, "\"", DidYouMean(sub, {"gemm", "conv"}, ""), "\n",
                    HelpHint("plan"));
     return 2;
   }
-  PlanGemmArgs a;
-  std::string msg;
-  if (!ParsePlanGemmArgs(args, &a, &msg)) {
-    *err += StrCat("tmapgen: plan gemm: ", msg, "\n", HelpHint("plan"));
-    return 2;
-  }
-  if (a.help) {
-    *out += kPlanUsage;
-    *out += kPlanHelp;
-    return 0;
-  }
-  absl::StatusOr<plan::GemmPlan> got = ops::RunPlanGemm(a.request);
-  if (!got.ok()) {
-    *err += StrCat("tmapgen: plan gemm: --", StatusMessage(got.status()), "\n", HelpHint("plan"));
-    return 2;
-  }
-  const plan::GemmPlan& p = *got;
-  if (a.cpp) {
-    std::string h, why;
-    if (!plan::GeneratePlanHeader(p, a.name_space, &h, &why)) {
-      *err += plan::RenderGemmText(p) + StrCat("tmapgen: plan gemm: ", why, "\n");
-      return 1;
-    }
-    *out += h;
-    return 0;
-  }
-  *out += a.json ? plan::RenderGemmJson(p, a.pretty) : plan::RenderGemmText(p);
-  return p.valid ? 0 : 1;
+  return RunOnePlan<PlanGemmArgs>(
+      "gemm", args, kPlanHelp, ParsePlanGemmArgs, ops::RunPlanGemm, plan::GeneratePlanHeader,
+      [](const plan::GemmPlan& p) { return plan::RenderGemmText(p); },
+      [](const plan::GemmPlan& p, bool pretty) { return plan::RenderGemmJson(p, pretty); }, out, err);
 }
 
 int RunPlanCommand(const std::vector<std::string>& args) {
