@@ -8,7 +8,7 @@
 
 #include "cli/check_cmd.h"
 #include "cli/common_flags.h"
-#include "src/gpu/bench.h"
+#include "src/gpu/bandwidth/copy_bandwidth.h"
 #include "src/tmap/validator.h"
 #include "src/util/strings.h"
 #include "src/util/suggest.h"

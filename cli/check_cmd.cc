@@ -8,11 +8,11 @@
 #include <sstream>
 
 #include "cli/common_flags.h"
-#include "src/gpu/check_plan.h"
-#include "src/gpu/check_report.h"
-#include "src/gpu/check_runner.h"
-#include "src/gpu/codegen_example.h"
-#include "src/gpu/wgmma_check.h"
+#include "src/gpu/check/check_plan.h"
+#include "src/gpu/check/check_report.h"
+#include "src/gpu/check/check_runner.h"
+#include "src/gpu/check/codegen_example.h"
+#include "src/gpu/check/wgmma_check.h"
 #include "src/ops/check.h"
 #include "src/tmap/rule.h"
 #include "src/schema/spec_json.h"

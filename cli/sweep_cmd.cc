@@ -5,8 +5,8 @@
 
 #include "cli/common_flags.h"
 #include "src/driver/cuda_driver.h"
-#include "src/gpu/driver_agreement.h"
-#include "src/gpu/matrix.h"
+#include "src/gpu/agreement/random_sweep.h"
+#include "src/gpu/matrix/matrix.h"
 #include "src/json/json_writer.h"
 
 namespace tmapgen::cli {

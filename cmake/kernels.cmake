@@ -4,8 +4,8 @@
 # the embedded array is empty and the GPU commands say that this build has no kernels. Nothing here links
 # against CUDA.
 #
-# Also defines tmapgen_gpu (src/gpu/: the on-GPU checks, sweeps and bench) and links it, with the
-# check/sweep/bench commands, into tmapgen_cli.
+# Also defines the libraries of src/gpu/ (tmapgen_gpu_runtime, _check, _matrix, _bandwidth, _agreement) and
+# links them, with the check/sweep/bench commands, into tmapgen_cli.
 file(GLOB TMAPGEN_KERNEL_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.cu)
 file(GLOB TMAPGEN_KERNEL_HEADERS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.h ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.cuh)
 option(TMAPGEN_WITH_KERNELS "Compile and embed the CUDA kernels when nvcc is found" ON)
@@ -46,7 +46,7 @@ else()
 endif()
 
 # The codegen example's spec (examples/codegen/tile.json, the spec tile_a.gen.h is generated from), embedded
-# as text for `tmapgen check --codegen-example` (src/gpu/codegen_example.h).
+# as text for `tmapgen check --codegen-example` (src/gpu/check/codegen_example.h).
 set(TMAPGEN_CODEGEN_SPEC_CC ${CMAKE_CURRENT_BINARY_DIR}/tmapgen_codegen_example_spec.cc)
 add_custom_command(
   OUTPUT ${TMAPGEN_CODEGEN_SPEC_CC}
@@ -55,25 +55,40 @@ add_custom_command(
   DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/examples/codegen/tile.json ${CMAKE_CURRENT_SOURCE_DIR}/cmake/embed_file.cmake
   COMMENT "embedding examples/codegen/tile.json")
 
-add_library(tmapgen_gpu STATIC
-  src/gpu/gpu_api.cc
-  src/gpu/check_plan.cc
-  src/gpu/check_runner.cc
-  src/gpu/agreement_eval.cc
-  src/gpu/agreement_shrink.cc
-  src/gpu/random_spec.cc
-  src/gpu/check_report.cc
-  src/gpu/driver_agreement.cc
-  src/gpu/matrix.cc
-  src/gpu/bench.cc
-  src/gpu/wgmma_check.cc
-  src/gpu/codegen_example.cc
-  ${TMAPGEN_FATBIN_CC}
+# src/gpu/: one library per room (docs/design.md, docs/layers.txt).
+# runtime: the GPU API over the dlopen'd driver (modules, launches, copies, events) and the embedded fatbin.
+add_library(tmapgen_gpu_runtime STATIC src/gpu/runtime/gpu_api.cc ${TMAPGEN_FATBIN_CC})
+target_link_libraries(tmapgen_gpu_runtime PUBLIC tmapgen_driver tmapgen_util)
+if(TMAPGEN_HAVE_KERNELS)
+  add_dependencies(tmapgen_gpu_runtime tmapgen_kernels)
+endif()
+# check: `tmapgen check`: the plan of a map's copies, the runner, the report, the codegen example (with its
+# embedded spec) and the wgmma proof.
+add_library(tmapgen_gpu_check STATIC
+  src/gpu/check/check_plan.cc
+  src/gpu/check/check_runner.cc
+  src/gpu/check/check_report.cc
+  src/gpu/check/wgmma_check.cc
+  src/gpu/check/codegen_example.cc
   ${TMAPGEN_CODEGEN_SPEC_CC}
 )
-target_link_libraries(tmapgen_gpu PUBLIC tmapgen_tmap tmapgen_schema tmapgen_json tmapgen_util tmapgen_model tmapgen_desc tmapgen_driver)
-if(TMAPGEN_HAVE_KERNELS)
-  add_dependencies(tmapgen_gpu tmapgen_kernels)
-endif()
+target_link_libraries(tmapgen_gpu_check PUBLIC tmapgen_gpu_runtime tmapgen_driver tmapgen_model tmapgen_desc
+                      tmapgen_schema tmapgen_tmap tmapgen_util)
+# matrix: `tmapgen sweep --matrix`, the coverage matrix of checks.
+add_library(tmapgen_gpu_matrix STATIC src/gpu/matrix/matrix.cc)
+target_link_libraries(tmapgen_gpu_matrix PUBLIC tmapgen_gpu_check tmapgen_tmap tmapgen_util)
+# bandwidth: `tmapgen bench`, the copy bandwidth of a map beside a plain copy.
+add_library(tmapgen_gpu_bandwidth STATIC src/gpu/bandwidth/copy_bandwidth.cc)
+target_link_libraries(tmapgen_gpu_bandwidth PUBLIC tmapgen_gpu_check tmapgen_gpu_runtime tmapgen_driver tmapgen_tmap
+                      tmapgen_util)
+# agreement: the validator against the driver's encoders (`tmapgen sweep --random`, tools/driver_agreement).
+add_library(tmapgen_gpu_agreement STATIC
+  src/gpu/agreement/agreement_eval.cc
+  src/gpu/agreement/agreement_shrink.cc
+  src/gpu/agreement/random_sweep.cc
+)
+target_link_libraries(tmapgen_gpu_agreement PUBLIC tmapgen_specgen tmapgen_driver tmapgen_schema tmapgen_json
+                      tmapgen_tmap tmapgen_util)
 target_sources(tmapgen_cli PRIVATE cli/check_cmd.cc cli/sweep_cmd.cc cli/bench_cmd.cc)
-target_link_libraries(tmapgen_cli PUBLIC tmapgen_gpu)
+target_link_libraries(tmapgen_cli PUBLIC tmapgen_gpu_check tmapgen_gpu_matrix tmapgen_gpu_bandwidth
+                      tmapgen_gpu_agreement)

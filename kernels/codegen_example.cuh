@@ -1,5 +1,5 @@
 // codegen_example.cuh: the codegen example run through the GPU-check machinery (`tmapgen check
-// --codegen-example`, src/gpu/codegen_example.h). The kernel takes its shapes from the generated header
+// --codegen-example`, src/gpu/check/codegen_example.h). The kernel takes its shapes from the generated header
 // examples/codegen/tile_a.gen.h (`tmapgen codegen examples/codegen/tile.json`), device part only
 // (TMAPGEN_GEN_NO_HOST): the shared buffer is kSmemFootprintBytes at kSmemAlignmentRecommended, the mbarrier is armed
 // with kTransactionBytes, the copy is a rank-kRank tiled load. It does ONE load at the given coordinates into

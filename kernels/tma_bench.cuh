@@ -1,5 +1,6 @@
-// tma_bench.cuh: the bandwidth kernel of `tmapgen bench` (src/gpu/bench.h): a TMA load-then-store copy of a 2D
-// tensor through shared memory, with the source and destination maps as const __grid_constant__ parameters.
+// tma_bench.cuh: the bandwidth kernel of `tmapgen bench` (src/gpu/bandwidth/copy_bandwidth.h): a TMA
+// load-then-store copy of a 2D tensor through shared memory, with the source and destination maps as const
+// __grid_constant__ parameters.
 //
 // Contract
 // - The tensor is a tiles_x x tiles_y grid of groups (row-major; a group is `boxes` boxes adjacent along

@@ -1,6 +1,6 @@
 // tma_check.cuh: the on-GPU checks of tmapgen. Built by cmake/kernels.cmake for sm_90a and
 // sm_100a into one fatbin that is embedded in the tmapgen binary and loaded through the driver API
-// (src/gpu/gpu_api.h); nothing links against CUDA.
+// (src/gpu/runtime/gpu_api.h); nothing links against CUDA.
 //
 // Kernels (extern "C", looked up by name; the bandwidth kernel of `tmapgen bench` is in tma_bench.cuh):
 //   tmapgen_tma_check        one copy; the tensor map is a const __grid_constant__ parameter.

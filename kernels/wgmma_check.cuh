@@ -1,7 +1,7 @@
 // wgmma_check.cuh: the wgmma proof (sm_90a): A and B tiles are loaded through tensor maps (TMA, one box per
 // swizzle-row-wide slab, the "TMA order" of src/desc/smem_descriptor.h), then one warpgroup runs
 // wgmma.mma_async m64n64 with the shared-memory descriptors the host built with BuildSmemDesc /
-// AdvanceKSlice; the host compares D with a float64 product (src/gpu/wgmma_check.h). wgmma exists on
+// AdvanceKSlice; the host compares D with a float64 product (src/gpu/check/wgmma_check.h). wgmma exists on
 // sm_90a only: the sm_100a image reports kTmaStatusUnsupported.
 #include <cuda.h>
 #include <stdint.h>

@@ -14,7 +14,7 @@
 
 #include "src/ops/check.h"
 #include "src/rpc/check.h"
-#include "src/gpu/check_report.h"
+#include "src/gpu/check/check_report.h"
 
 int main(int argc, char** argv) {
   size_t max_input = 64u << 20;

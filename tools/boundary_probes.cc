@@ -26,8 +26,8 @@
 #include "src/tmap/tensor_map_spec.h"
 #include "src/tmap/types.h"
 #include "src/tmap/validator.h"
-#include "src/gpu/agreement_eval.h"
-#include "src/gpu/agreement_util.h"
+#include "src/gpu/agreement/agreement_eval.h"
+#include "src/gpu/agreement/agreement_util.h"
 
 namespace tmapgen::tools {
 namespace {

@@ -26,7 +26,7 @@
 //
 // Needs a GPU and its driver (libcuda.so.1, or $TMAPGEN_LIBCUDA). Exit status: 0 = no BAD case,
 // 1 = at least one BAD case, 2 = usage error or no driver.
-// The random comparison lives in src/gpu/driver_agreement.cc (shared with `tmapgen sweep --random`); the
+// The random comparison lives in src/gpu/agreement/random_sweep.cc (shared with `tmapgen sweep --random`); the
 // boundary probes, which only this tool runs, in tools/boundary_probes.cc.
 #include <cerrno>
 #include <cstdint>
@@ -35,7 +35,7 @@
 #include <string>
 
 #include "src/driver/cuda_driver.h"
-#include "src/gpu/driver_agreement.h"
+#include "src/gpu/agreement/random_sweep.h"
 #include "tools/boundary_probes.h"
 #include "src/json/json_writer.h"
 #include "src/util/strings.h"

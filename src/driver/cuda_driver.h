@@ -223,7 +223,7 @@ class CudaDriver {
 
   // Any other driver entry point, looked up with cuGetProcAddress for `cuda_version` (the PFN_<name>_v<N>
   // version of cudaTypedefs.h); null when the driver is unavailable or lacks it. The caller casts it to the
-  // matching signature (src/gpu/gpu_api.cc does this for modules, launches, copies and events).
+  // matching signature (src/gpu/runtime/gpu_api.cc does this for modules, launches, copies and events).
   void* GetProcAddress(const char* symbol, int cuda_version) const;
 
   // "CUDA_ERROR_INVALID_VALUE" etc. Uses cuGetErrorName when available, else

@@ -1,6 +1,6 @@
 // check.h: check, the one pipeline behind `tmapgen check` and tmapd's Check (run by its worker process,
 // server/check_worker_main.cc): every copy of each spec run on this host's GPU and compared byte for byte
-// with the reference model (src/gpu/check_report.h). Rendering is gpu::RenderCheckText.
+// with the reference model (src/gpu/check/check_report.h). Rendering is gpu::RenderCheckText.
 //
 // Contract
 // - names[i] names specs[i]; spec i is planned with seed `seed + i`. The caller must not have opened CUDA
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "src/gpu/check_report.h"
+#include "src/gpu/check/check_report.h"
 #include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::ops {

@@ -1,6 +1,6 @@
-// check.h: tmapd's Check messages <-> check's request and report (src/ops/check.h, src/gpu/check_report.h). The
-// --remote client sends ToProto(specs); tmapd's check worker runs FromProto(message) on the GPU and
-// answers ToProto(report). No gRPC, no I/O.
+// check.h: tmapd's Check messages <-> check's request and report (src/ops/check.h,
+// src/gpu/check/check_report.h). The --remote client sends ToProto(specs); tmapd's check worker runs
+// FromProto(message) on the GPU and answers ToProto(report). No gRPC, no I/O.
 //
 // Contract
 // - FromProto: at least one spec and at most limits.max_check_specs; TEXT rendering only; a spec
@@ -14,7 +14,7 @@
 
 #include "absl/status/status.h"
 #include "proto/tmapd_v2.pb.h"
-#include "src/gpu/check_report.h"
+#include "src/gpu/check/check_report.h"
 #include "src/ops/check.h"
 #include "src/rpc/common.h"
 #include "src/tmap/tensor_map_spec.h"

@@ -1,13 +1,13 @@
 // CPU-side tests of the GPU checks: the coordinate set, the plan, the hardware requirement, the comparison
 // reports, the seeded fill and the matrix generator. They need no GPU.
-#include "src/gpu/check_plan.h"
+#include "src/gpu/check/check_plan.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <set>
 
-#include "src/gpu/matrix.h"
+#include "src/gpu/matrix/matrix.h"
 #include "src/tmap/validator.h"
 
 namespace tmapgen::gpu {

@@ -5,8 +5,8 @@
 
 #include <cstdio>
 
-#include "src/gpu/check_runner.h"
-#include "src/gpu/codegen_example.h"
+#include "src/gpu/check/check_runner.h"
+#include "src/gpu/check/codegen_example.h"
 #include "src/model/copy_model.h"
 
 namespace tmapgen::gpu {

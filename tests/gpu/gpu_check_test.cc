@@ -2,8 +2,8 @@
 // there is no usable GPU (no driver, no device, or a build without nvcc).
 #include <gtest/gtest.h>
 
-#include "src/gpu/check_plan.h"
-#include "src/gpu/check_runner.h"
+#include "src/gpu/check/check_plan.h"
+#include "src/gpu/check/check_runner.h"
 
 namespace tmapgen::gpu {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "src/gpu/random_spec.h"
+#include "src/specgen/random_spec.h"
 #include "src/tmap/rule.h"
 #include "src/tmap/tensor_map_spec.h"
 #include "src/tmap/validator.h"
@@ -57,11 +57,11 @@ TensorMapSpec ManyFindings() {
 }
 
 TEST(Diagnostics, OneReusedArenaGivesEachFindingItsOwnTexts) {
-  gpu::Rng r(20261202);
+  specgen::Rng r(20261202);
   Diagnostics reused;
   int explained = 0;
   for (int i = 0; i < 3000; ++i) {
-    const TensorMapSpec s = i % 7 == 0 ? ManyFindings() : gpu::RandomSpec(r);
+    const TensorMapSpec s = i % 7 == 0 ? ManyFindings() : specgen::RandomSpec(r);
     Validation v;
     Validate(s, &v);
     MakeDiagnostics(s, v, &reused);

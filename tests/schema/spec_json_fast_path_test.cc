@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "src/gpu/random_spec.h"
+#include "src/specgen/random_spec.h"
 #include "src/json/json_writer.h"
 #include "src/schema/spec_json.h"
 #include "src/util/status.h"
@@ -82,7 +82,7 @@ std::string Written(const TensorMapSpec& s, bool pretty) {
 constexpr char kEdits[] = {'"', '\\', ',', ':', '{', '}', '[', ']', '-', '0', '1', '9', '.', 'e', 'E', '+', ' ',
                            '\n', '\t', '\r', 'x', 'a', '\x01', '\x7f', '\x80', '\xc3', '\xff', 'u', 'n', 't'};
 
-std::string Mutate(gpu::Rng& r, std::string t) {
+std::string Mutate(specgen::Rng& r, std::string t) {
   const int edits = 1 + static_cast<int>(r.Below(3));
   for (int i = 0; i < edits && !t.empty(); ++i) {
     const size_t at = r.Below(t.size());
@@ -217,9 +217,9 @@ TEST(SpecJsonFastPath, FilesRandomSpecsAndTheirEditsReadAlike) {
     EXPECT_FALSE(lines.empty()) << f;
     texts.insert(texts.end(), lines.begin(), lines.end());
   }
-  gpu::Rng r(11);
+  specgen::Rng r(11);
   for (int i = 0; i < 4000; ++i) {
-    TensorMapSpec s = i % 2 ? gpu::RandomSpec(r) : gpu::Tame(r, gpu::RandomSpec(r));
+    TensorMapSpec s = i % 2 ? specgen::RandomSpec(r) : specgen::Tame(r, specgen::RandomSpec(r));
     if (r.Chance(30)) {
       s.name = "n" + std::to_string(i);
       s.set_fields |= kFieldName;

@@ -2,7 +2,7 @@
 // Validate (fast path first) and ValidateByTable (the table alone) give identical Validations -- verdict,
 // targets, counts, every finding and every derived fact. Corpora: the driver's own 200,000 encodings (the
 // shared corpus, where present; its committed samples always), each with several directions, modes and targets;
-// random specs biased to the rules' boundaries (src/gpu/random_spec), tamed and perturbed one field at a time
+// random specs biased to the rules' boundaries (src/specgen/random_spec), tamed and perturbed one field at a time
 // around specs the fast path accepts; the spec fixtures of the repository. And the guard: the fast path's list
 // of covered rules is the table.
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "src/gpu/random_spec.h"
+#include "src/specgen/random_spec.h"
 #include "src/schema/corpus_json.h"
 #include "src/schema/spec_json.h"
 #include "src/tmap/fast_path.h"
@@ -180,13 +180,13 @@ TEST(FastPath, SameAsTableOnTheDriversEncodings) {
 }
 
 TEST(FastPath, SameAsTableOnRandomSpecsAndTheirNeighbours) {
-  gpu::Rng r(20261202);
+  specgen::Rng r(20261202);
   Checker c;
   std::vector<TensorMapSpec> accepted;
   for (int i = 0; i < 100000; ++i) {
-    const TensorMapSpec wild = gpu::RandomSpec(r);
+    const TensorMapSpec wild = specgen::RandomSpec(r);
     CheckVariants(&c, wild, "random " + std::to_string(i));
-    const TensorMapSpec tame = gpu::Tame(r, wild);
+    const TensorMapSpec tame = specgen::Tame(r, wild);
     CheckVariants(&c, tame, "tame " + std::to_string(i));
     Validation v;
     if (accepted.size() < 4000 && ValidateFastPath(tame, &v)) accepted.push_back(tame);
@@ -195,9 +195,9 @@ TEST(FastPath, SameAsTableOnRandomSpecsAndTheirNeighbours) {
   for (size_t i = 0; i < accepted.size(); ++i) {
     for (int k = 0; k < 40; ++k) {
       TensorMapSpec s = accepted[i];
-      gpu::PerturbOne(r, &s);
+      specgen::PerturbOne(r, &s);
       CheckVariants(&c, s, "perturbed " + std::to_string(i) + "." + std::to_string(k));
-      gpu::PerturbOne(r, &s);
+      specgen::PerturbOne(r, &s);
       c.Check(s, "perturbed twice " + std::to_string(i) + "." + std::to_string(k));
     }
   }

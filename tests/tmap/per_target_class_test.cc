@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "src/gpu/random_spec.h"
+#include "src/specgen/random_spec.h"
 #include "src/schema/corpus_json.h"
 #include "src/tmap/derived_facts.h"
 #include "src/tmap/rule.h"
@@ -136,14 +136,14 @@ TEST(PerTargetClasses, SameErrorsOnTheDriversEncodings) {
 }
 
 TEST(PerTargetClasses, SameErrorsOnRandomSpecsAndTheirEdits) {
-  gpu::Rng r(20261203);
+  specgen::Rng r(20261203);
   Checker c;
   for (int i = 0; i < 50000; ++i) {
-    const TensorMapSpec wild = gpu::RandomSpec(r);
+    const TensorMapSpec wild = specgen::RandomSpec(r);
     CheckDirections(&c, wild, "random " + std::to_string(i));
-    TensorMapSpec tame = gpu::Tame(r, wild);
+    TensorMapSpec tame = specgen::Tame(r, wild);
     CheckDirections(&c, tame, "tame " + std::to_string(i));
-    gpu::PerturbOne(r, &tame);
+    specgen::PerturbOne(r, &tame);
     c.Check(tame, "perturbed " + std::to_string(i));
   }
   Report(c, "random");

@@ -1,4 +1,4 @@
-// driver_agreement.h: the validator (target sm_90a) against the real driver's cuTensorMapEncode*, spec by
+// random_sweep.h: the validator (target sm_90a) against the real driver's cuTensorMapEncode*, spec by
 // spec (docs/hardware.md). Used by `tmapgen sweep --random` and tools/driver_agreement.cc.
 //
 // Contract
@@ -7,10 +7,10 @@
 //   driver, reject-only groups, masked) to standard output, and to `jw` when given. Returns the number of
 //   BAD specs (0 = the validator never calls a driver-rejected spec valid).
 // - Needs the driver opened with a current context (CudaDriver::MakeCurrent).
-// - The pieces: agreement_eval.h (one spec's verdicts), random_spec.h (the specs), agreement_shrink.h
+// - The pieces: agreement_eval.h (one spec's verdicts), src/specgen/random_spec.h (the specs), agreement_shrink.h
 //   (minimal disagreeing specs). The hand-made boundary probes are tool-only (tools/boundary_probes.h).
-#ifndef TMAPGEN_SRC_GPU_DRIVER_AGREEMENT_H_
-#define TMAPGEN_SRC_GPU_DRIVER_AGREEMENT_H_
+#ifndef TMAPGEN_SRC_GPU_AGREEMENT_RANDOM_SWEEP_H_
+#define TMAPGEN_SRC_GPU_AGREEMENT_RANDOM_SWEEP_H_
 
 #include <cstdint>
 
@@ -23,4 +23,4 @@ int RunRandomAgreement(const driver::CudaDriver& drv, uint64_t n, uint64_t seed,
 
 }  // namespace tmapgen::gpu
 
-#endif  // TMAPGEN_SRC_GPU_DRIVER_AGREEMENT_H_
+#endif  // TMAPGEN_SRC_GPU_AGREEMENT_RANDOM_SWEEP_H_

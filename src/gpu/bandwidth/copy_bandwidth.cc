@@ -1,4 +1,4 @@
-#include "src/gpu/bench.h"
+#include "src/gpu/bandwidth/copy_bandwidth.h"
 
 #include <algorithm>
 #include <array>
@@ -8,8 +8,8 @@
 
 #include "kernels/check_params.h"
 #include "src/driver/encode_spec.h"
-#include "src/gpu/check_plan.h"
-#include "src/gpu/gpu_api.h"
+#include "src/gpu/check/check_plan.h"
+#include "src/gpu/runtime/gpu_api.h"
 
 namespace tmapgen::gpu {
 namespace {

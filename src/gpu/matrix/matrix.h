@@ -11,14 +11,14 @@
 // - Runs them in launches of `unit` blocks, prints the matrix (checked / mismatching per cell), the totals
 //   and the end-to-end rate (configurations per second, generation + encode + GPU + compare).
 // - Returns 0 when every configuration passed, 1 on any mismatch, timeout or fault, 2 when no GPU.
-#ifndef TMAPGEN_SRC_GPU_MATRIX_H_
-#define TMAPGEN_SRC_GPU_MATRIX_H_
+#ifndef TMAPGEN_SRC_GPU_MATRIX_MATRIX_H_
+#define TMAPGEN_SRC_GPU_MATRIX_MATRIX_H_
 
 #include <cstdint>
 #include <cstdio>
 #include <vector>
 
-#include "src/gpu/check_plan.h"
+#include "src/gpu/check/check_plan.h"
 
 namespace tmapgen::gpu {
 
@@ -38,4 +38,4 @@ int RunMatrix(const MatrixOptions& opt, FILE* out);
 
 }  // namespace tmapgen::gpu
 
-#endif  // TMAPGEN_SRC_GPU_MATRIX_H_
+#endif  // TMAPGEN_SRC_GPU_MATRIX_MATRIX_H_

@@ -1,7 +1,7 @@
-// driver_agreement.cc: the random validator-vs-driver sweep (see driver_agreement.h; the classes are
+// random_sweep.cc: the random validator-vs-driver sweep (see random_sweep.h; the classes are
 // described in tools/driver_agreement.cc and docs/lab/hardware-history.md, "Method"). One spec's verdicts come from
 // agreement_eval, the specs from random_spec, the minimal disagreeing specs from agreement_shrink.
-#include "src/gpu/driver_agreement.h"
+#include "src/gpu/agreement/random_sweep.h"
 
 #include <unistd.h>
 
@@ -28,15 +28,18 @@
 #include "src/tmap/tensor_map_spec.h"
 #include "src/tmap/types.h"
 #include "src/tmap/validator.h"
-#include "src/gpu/agreement_eval.h"
-#include "src/gpu/agreement_shrink.h"
-#include "src/gpu/agreement_util.h"
-#include "src/gpu/random_spec.h"
+#include "src/gpu/agreement/agreement_eval.h"
+#include "src/gpu/agreement/agreement_shrink.h"
+#include "src/gpu/agreement/agreement_util.h"
+#include "src/specgen/random_spec.h"
 
 namespace tmapgen::gpu {
 namespace {
 
 using driver::CudaDriver;
+using specgen::RandomSpec;
+using specgen::Rng;
+using specgen::Tame;
 
 struct RejectGroup {
   uint64_t count = 0, explained = 0, unexplained = 0;

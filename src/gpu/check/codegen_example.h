@@ -16,8 +16,8 @@
 // - Everything with CUDA happens in a child process (the caller must not have opened CUDA: it forks); a
 //   fault or a hang (watchdog) kills only the child, the coordinate is reported FAULT and a new child runs
 //   the rest, as in check_runner.h.
-#ifndef TMAPGEN_SRC_GPU_CODEGEN_EXAMPLE_H_
-#define TMAPGEN_SRC_GPU_CODEGEN_EXAMPLE_H_
+#ifndef TMAPGEN_SRC_GPU_CHECK_CODEGEN_EXAMPLE_H_
+#define TMAPGEN_SRC_GPU_CHECK_CODEGEN_EXAMPLE_H_
 
 #include <cstdint>
 #include <cstdio>
@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "src/gpu/check_runner.h"
+#include "src/gpu/check/check_runner.h"
 #include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::gpu {
@@ -67,4 +67,4 @@ int PrintCodegenExample(const CodegenExampleReport& report, FILE* out);
 
 }  // namespace tmapgen::gpu
 
-#endif  // TMAPGEN_SRC_GPU_CODEGEN_EXAMPLE_H_
+#endif  // TMAPGEN_SRC_GPU_CHECK_CODEGEN_EXAMPLE_H_

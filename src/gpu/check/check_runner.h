@@ -13,14 +13,14 @@
 //   driver encode and the model still run, and the detail says so.
 // - Global tensors are filled from the case's seed (FillRandom), never zeros; loads see a sentinel-filled
 //   shared-memory window, so bytes the copy must not touch are checked too.
-#ifndef TMAPGEN_SRC_GPU_CHECK_RUNNER_H_
-#define TMAPGEN_SRC_GPU_CHECK_RUNNER_H_
+#ifndef TMAPGEN_SRC_GPU_CHECK_CHECK_RUNNER_H_
+#define TMAPGEN_SRC_GPU_CHECK_CHECK_RUNNER_H_
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "src/gpu/check_plan.h"
+#include "src/gpu/check/check_plan.h"
 
 namespace tmapgen::gpu {
 
@@ -58,4 +58,4 @@ void ProbeGpu(RunSummary* summary);
 
 }  // namespace tmapgen::gpu
 
-#endif  // TMAPGEN_SRC_GPU_CHECK_RUNNER_H_
+#endif  // TMAPGEN_SRC_GPU_CHECK_CHECK_RUNNER_H_

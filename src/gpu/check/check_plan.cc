@@ -1,4 +1,4 @@
-#include "src/gpu/check_plan.h"
+#include "src/gpu/check/check_plan.h"
 
 #include <algorithm>
 #include <climits>

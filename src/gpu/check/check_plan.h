@@ -17,8 +17,8 @@
 //   swizzles and the sub-byte types need sm_100a).
 // - CompareLoad / CompareStore compare every byte with the model and describe the first differences with the
 //   element coordinates, expected and actual values.
-#ifndef TMAPGEN_SRC_GPU_CHECK_PLAN_H_
-#define TMAPGEN_SRC_GPU_CHECK_PLAN_H_
+#ifndef TMAPGEN_SRC_GPU_CHECK_CHECK_PLAN_H_
+#define TMAPGEN_SRC_GPU_CHECK_CHECK_PLAN_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -95,4 +95,4 @@ void FillRandom(uint64_t seed, uint8_t* p, size_t n);
 
 }  // namespace tmapgen::gpu
 
-#endif  // TMAPGEN_SRC_GPU_CHECK_PLAN_H_
+#endif  // TMAPGEN_SRC_GPU_CHECK_CHECK_PLAN_H_

@@ -7,8 +7,8 @@
 //
 // Runs in a child process (restarted after a fault, which is then reported for that configuration). Returns
 // 0 when every configuration matched, 1 on a mismatch / timeout / fault, 2 when no GPU (or not sm_90).
-#ifndef TMAPGEN_SRC_GPU_WGMMA_CHECK_H_
-#define TMAPGEN_SRC_GPU_WGMMA_CHECK_H_
+#ifndef TMAPGEN_SRC_GPU_CHECK_WGMMA_CHECK_H_
+#define TMAPGEN_SRC_GPU_CHECK_WGMMA_CHECK_H_
 
 #include <cstdio>
 #include <string>
@@ -32,4 +32,4 @@ int RunWgmmaProof(FILE* out);
 
 }  // namespace tmapgen::gpu
 
-#endif  // TMAPGEN_SRC_GPU_WGMMA_CHECK_H_
+#endif  // TMAPGEN_SRC_GPU_CHECK_WGMMA_CHECK_H_

@@ -1,14 +1,14 @@
 // random_spec.cc: see random_spec.h.
-#include "src/gpu/random_spec.h"
+#include "src/specgen/random_spec.h"
 
 #include <algorithm>
 
-#include "src/gpu/agreement_util.h"
+#include "src/specgen/spec_bounds.h"
 #include "src/tmap/types.h"
 #include "src/tmap/validator.h"
 #include "src/util/strings.h"
 
-namespace tmapgen::gpu {
+namespace tmapgen::specgen {
 
 namespace {
 
@@ -97,7 +97,7 @@ TensorMapSpec RandomSpec(Rng& r) {
   const uint64_t mk = r.Below(100);
   s.mode = mk < 34 ? Mode::kTiled : mk < 58 ? Mode::kIm2col : mk < 70 ? Mode::kIm2colW
          : mk < 82 ? Mode::kIm2colW128 : mk < 91 ? Mode::kGather4 : Mode::kScatter4;
-  s.target = kAgreementTarget;
+  s.target = kRandomSpecTarget;
   s.set_fields = kFieldTarget;
   s.direction = r.Chance(8) ? static_cast<Direction>(r.Below(kNumDirections)) : NaturalDirection(s.mode);
   s.reduce_op = static_cast<ReduceOp>(r.Below(kNumReduceOps));
@@ -255,10 +255,10 @@ TensorMapSpec Tame(Rng& r, const TensorMapSpec& wild) {
   NearestValid(t, &u);
   u.mode = wild.mode;
   u.direction = wild.direction;
-  u.target = kAgreementTarget;
+  u.target = kRandomSpecTarget;
   if (r.Chance(40)) PerturbOne(r, &u);
   return u;
 }
 
 
-}  // namespace tmapgen::gpu
+}  // namespace tmapgen::specgen

@@ -1,7 +1,7 @@
 // agreement_shrink.cc: see agreement_shrink.h.
-#include "src/gpu/agreement_shrink.h"
+#include "src/gpu/agreement/agreement_shrink.h"
 
-#include "src/gpu/agreement_util.h"
+#include "src/gpu/agreement/agreement_util.h"
 #include "src/util/strings.h"
 
 namespace tmapgen::gpu {

@@ -6,8 +6,8 @@
 //   returns false when it has nothing to change.
 // - Shrink(s, keep): applies every mutation that keeps `keep` true, round after round (at most 4); returns
 //   the names of the mutations that applied but would have broken it (the essential fields).
-#ifndef TMAPGEN_SRC_GPU_AGREEMENT_SHRINK_H_
-#define TMAPGEN_SRC_GPU_AGREEMENT_SHRINK_H_
+#ifndef TMAPGEN_SRC_GPU_AGREEMENT_AGREEMENT_SHRINK_H_
+#define TMAPGEN_SRC_GPU_AGREEMENT_AGREEMENT_SHRINK_H_
 
 #include <functional>
 #include <string>
@@ -27,4 +27,4 @@ std::vector<std::string> Shrink(TensorMapSpec* s, const std::function<bool(const
 
 }  // namespace tmapgen::gpu
 
-#endif  // TMAPGEN_SRC_GPU_AGREEMENT_SHRINK_H_
+#endif  // TMAPGEN_SRC_GPU_AGREEMENT_AGREEMENT_SHRINK_H_

@@ -11,8 +11,8 @@
 //   Explained / Contradicted classify reject-only and accepted specs with them.
 // - Needs the driver opened with a current context (CudaDriver::MakeCurrent). Not thread-safe beyond what
 //   the driver is.
-#ifndef TMAPGEN_SRC_GPU_AGREEMENT_EVAL_H_
-#define TMAPGEN_SRC_GPU_AGREEMENT_EVAL_H_
+#ifndef TMAPGEN_SRC_GPU_AGREEMENT_AGREEMENT_EVAL_H_
+#define TMAPGEN_SRC_GPU_AGREEMENT_AGREEMENT_EVAL_H_
 
 #include <cstdint>
 #include <string>
@@ -65,4 +65,4 @@ void WriteRuleArray(json::Writer* w, const std::vector<uint16_t>& ids);
 
 }  // namespace tmapgen::gpu
 
-#endif  // TMAPGEN_SRC_GPU_AGREEMENT_EVAL_H_
+#endif  // TMAPGEN_SRC_GPU_AGREEMENT_AGREEMENT_EVAL_H_

@@ -10,15 +10,15 @@
 // - Without a usable GPU, gpu_available is false and why_no_gpu says why; nothing else is filled.
 // - RenderCheckText is the command's standard output for a report with a GPU; Passed() its exit status
 //   (0 when true, else 1).
-#ifndef TMAPGEN_SRC_GPU_CHECK_REPORT_H_
-#define TMAPGEN_SRC_GPU_CHECK_REPORT_H_
+#ifndef TMAPGEN_SRC_GPU_CHECK_CHECK_REPORT_H_
+#define TMAPGEN_SRC_GPU_CHECK_CHECK_REPORT_H_
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "src/gpu/check_plan.h"
-#include "src/gpu/check_runner.h"
+#include "src/gpu/check/check_plan.h"
+#include "src/gpu/check/check_runner.h"
 #include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::gpu {
@@ -58,4 +58,4 @@ inline bool Passed(const CheckReport& r) { return r.failed == 0 && r.invalid_spe
 
 }  // namespace tmapgen::gpu
 
-#endif  // TMAPGEN_SRC_GPU_CHECK_REPORT_H_
+#endif  // TMAPGEN_SRC_GPU_CHECK_CHECK_REPORT_H_

@@ -1,4 +1,4 @@
-#include "src/gpu/gpu_api.h"
+#include "src/gpu/runtime/gpu_api.h"
 
 #include <cstring>
 

@@ -1,11 +1,11 @@
-#include "src/gpu/matrix.h"
+#include "src/gpu/matrix/matrix.h"
 
 #include <algorithm>
 #include <chrono>
 #include <map>
 #include <string>
 
-#include "src/gpu/check_runner.h"
+#include "src/gpu/check/check_runner.h"
 #include "src/tmap/validator.h"
 
 namespace tmapgen::gpu {

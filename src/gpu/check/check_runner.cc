@@ -1,4 +1,4 @@
-#include "src/gpu/check_runner.h"
+#include "src/gpu/check/check_runner.h"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -12,7 +12,7 @@
 
 #include "kernels/check_params.h"
 #include "src/driver/encode_spec.h"
-#include "src/gpu/gpu_api.h"
+#include "src/gpu/runtime/gpu_api.h"
 #include "src/util/status.h"
 #include "src/util/strings.h"
 

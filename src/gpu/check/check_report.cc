@@ -1,6 +1,6 @@
 // check_report.cc: see check_report.h. The text is the one `tmapgen check` printed before the report
 // existed as a value (cli/check_cmd.cc), line for line.
-#include "src/gpu/check_report.h"
+#include "src/gpu/check/check_report.h"
 
 #include <map>
 

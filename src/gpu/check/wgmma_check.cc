@@ -1,4 +1,4 @@
-#include "src/gpu/wgmma_check.h"
+#include "src/gpu/check/wgmma_check.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,8 +10,8 @@
 #include "kernels/check_params.h"
 #include "src/desc/smem_descriptor.h"
 #include "src/driver/encode_spec.h"
-#include "src/gpu/check_plan.h"
-#include "src/gpu/gpu_api.h"
+#include "src/gpu/check/check_plan.h"
+#include "src/gpu/runtime/gpu_api.h"
 #include "src/model/copy_model.h"
 
 namespace tmapgen::gpu {

@@ -1,10 +1,10 @@
 // agreement_eval.cc: see agreement_eval.h.
-#include "src/gpu/agreement_eval.h"
+#include "src/gpu/agreement/agreement_eval.h"
 
 #include <algorithm>
 
 #include "src/driver/encode_spec.h"
-#include "src/gpu/agreement_util.h"
+#include "src/gpu/agreement/agreement_util.h"
 #include "src/schema/spec_json.h"
 #include "src/util/strings.h"
 

@@ -1,4 +1,4 @@
-#include "src/gpu/codegen_example.h"
+#include "src/gpu/check/codegen_example.h"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -10,8 +10,8 @@
 #include "kernels/check_params.h"
 #include "src/tmap/derived_facts.h"
 #include "src/driver/encode_spec.h"
-#include "src/gpu/check_plan.h"
-#include "src/gpu/gpu_api.h"
+#include "src/gpu/check/check_plan.h"
+#include "src/gpu/runtime/gpu_api.h"
 #include "src/model/copy_model.h"
 #include "src/schema/spec_json.h"
 #include "src/tmap/validator.h"

@@ -1,4 +1,4 @@
-// bench.h: `tmapgen bench SPEC`: the bandwidth of a TMA load-then-store copy of a large 2D tensor with the
+// copy_bandwidth.h: `tmapgen bench SPEC`: the bandwidth of a TMA load-then-store copy of a large 2D tensor with the
 // spec's data type, box (box_dim[0] x box_dim[1]) and swizzle, next to the device's plain device-to-device
 // copy (cuMemcpyDtoD) measured in the same run. Bandwidth counts bytes read plus bytes written.
 //
@@ -25,8 +25,8 @@
 // Contract: runs in the calling process (no fork); prints one table; returns 0 on success, 1 when the copy
 // differs from the source, 2 when there is no GPU or the spec cannot run here (sm_100-only forms on an sm_90
 // GPU, a box that does not fit shared memory). Progress goes to stderr when opt.progress is set.
-#ifndef TMAPGEN_SRC_GPU_BENCH_H_
-#define TMAPGEN_SRC_GPU_BENCH_H_
+#ifndef TMAPGEN_SRC_GPU_BANDWIDTH_COPY_BANDWIDTH_H_
+#define TMAPGEN_SRC_GPU_BANDWIDTH_COPY_BANDWIDTH_H_
 
 #include <cstdint>
 #include <cstdio>
@@ -65,4 +65,4 @@ int RunBench(const TensorMapSpec& spec, const BenchOptions& opt, FILE* out, Benc
 
 }  // namespace tmapgen::gpu
 
-#endif  // TMAPGEN_SRC_GPU_BENCH_H_
+#endif  // TMAPGEN_SRC_GPU_BANDWIDTH_COPY_BANDWIDTH_H_

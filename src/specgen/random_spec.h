@@ -1,5 +1,6 @@
 // random_spec.h: random tensor-map specs biased to the rules' boundaries, for the validator-vs-driver
-// sweep (`tmapgen sweep --random`, tools/driver_agreement.cc).
+// sweep (`tmapgen sweep --random`, tools/driver_agreement.cc) and the core's randomized tests. Needs only
+// the core (tmap, util).
 //
 // Contract
 // - Rng: splitmix64 from a seed; the same seed gives the same specs on every platform.
@@ -7,15 +8,15 @@
 //   im2col::w::128), sizes, strides, boxes, corners and enums drawn near their limits; it may be valid or
 //   not. Tame: the same spec pulled back inside the common limits (for a share of valid specs).
 //   PerturbOne: one field moved across a boundary.
-#ifndef TMAPGEN_SRC_GPU_RANDOM_SPEC_H_
-#define TMAPGEN_SRC_GPU_RANDOM_SPEC_H_
+#ifndef TMAPGEN_SRC_SPECGEN_RANDOM_SPEC_H_
+#define TMAPGEN_SRC_SPECGEN_RANDOM_SPEC_H_
 
 #include <cstddef>
 #include <cstdint>
 
 #include "src/tmap/tensor_map_spec.h"
 
-namespace tmapgen::gpu {
+namespace tmapgen::specgen {
 
 // ============================== random numbers ==============================
 struct Rng {
@@ -39,6 +40,6 @@ TensorMapSpec RandomSpec(Rng& r);
 void PerturbOne(Rng& r, TensorMapSpec* s);
 TensorMapSpec Tame(Rng& r, const TensorMapSpec& wild);
 
-}  // namespace tmapgen::gpu
+}  // namespace tmapgen::specgen
 
-#endif  // TMAPGEN_SRC_GPU_RANDOM_SPEC_H_
+#endif  // TMAPGEN_SRC_SPECGEN_RANDOM_SPEC_H_

@@ -15,8 +15,8 @@
 // - Not thread-safe: one Gpu per process, used from the thread that opened it.
 // - IMPORTANT: CUDA does not survive fork(). A process that forks check children must not call Open (or
 //   CudaDriver::Get()) before forking.
-#ifndef TMAPGEN_SRC_GPU_GPU_API_H_
-#define TMAPGEN_SRC_GPU_GPU_API_H_
+#ifndef TMAPGEN_SRC_GPU_RUNTIME_GPU_API_H_
+#define TMAPGEN_SRC_GPU_RUNTIME_GPU_API_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -80,4 +80,4 @@ class Gpu {
 
 }  // namespace tmapgen::gpu
 
-#endif  // TMAPGEN_SRC_GPU_GPU_API_H_
+#endif  // TMAPGEN_SRC_GPU_RUNTIME_GPU_API_H_
