@@ -30,13 +30,15 @@ void DescBlock(const GemmPlan& p, const OperandPlan& o, uint64_t stride, std::st
             ", for stage 0 at smem base 0 with the start field clear;\n// Desc", n,
             "() adds the start address (the field is 14 bits of 16-byte units).\n");
   StrAppend(s, "constexpr unsigned kNumDesc", n, " = ", U(o.steps.size()), ";\n");
-  StrAppend(s, "constexpr unsigned long long kDesc", n, "[", o.steps.size(), "] = ",
-            List(o.steps, [](const KStepDesc& k) { return Ull(k.desc.bits() & ~uint64_t{0x3FFF}); }), ";\n");
-  StrAppend(s, "constexpr unsigned kDesc", n, "Start[", o.steps.size(), "] = ",
-            List(o.steps, [](const KStepDesc& k) { return U(k.start_offset); }), ";  // bytes from the smem base\n");
+  const std::string desc = List(o.steps, [](const KStepDesc& k) { return Ull(k.desc.bits() & ~uint64_t{0x3FFF}); });
+  const std::string start = List(o.steps, [](const KStepDesc& k) { return U(k.start_offset); });
+  StrAppend(s, "constexpr unsigned long long kDesc", n, "[", o.steps.size(), "] = ", desc, ";\n");
+  StrAppend(s, "constexpr unsigned kDesc", n, "Start[", o.steps.size(), "] = ", start, ";  // bytes from the smem base\n");
+  // The function holds its own copy of the tables: device code cannot index a namespace-scope constexpr array.
   StrAppend(s, "TMAPGEN_GEN_HD constexpr unsigned long long Desc", n,
-            "(unsigned smem_base, unsigned stage, unsigned i) {\n  return kDesc", n,
-            "[i] | (((static_cast<unsigned long long>(smem_base) + kDesc", n, "Start[i] + 1ull * stage * ", U(stride),
+            "(unsigned smem_base, unsigned stage, unsigned i) {\n  constexpr unsigned long long desc[", o.steps.size(), "] = ",
+            desc, ";\n  constexpr unsigned start[", o.steps.size(), "] = ", start,
+            ";\n  return desc[i] | (((static_cast<unsigned long long>(smem_base) + start[i] + 1ull * stage * ", U(stride),
             ") >> 4) & 0x3FFFull);\n}\n");
 }
 
@@ -116,6 +118,12 @@ bool GeneratePlanHeader(const GemmPlan& p, const std::string& name_space, std::s
   StrAppend(&s, "\n// Maps, in the order of this header's map namespaces (each has Encode(), kMap, ...).\nenum MapId : unsigned {");
   for (size_t i = 0; i < cp.maps.size(); ++i) StrAppend(&s, i ? ", " : " ", "kMap_", cp.maps[i].ident, " = ", i, "u");
   StrAppend(&s, " };\n");
+  std::string operands;
+  for (const PlannedMap& m : p.maps) operands += m.operand;
+  StrAppend(&s, "constexpr unsigned kNumMaps = ", U(cp.maps.size()), ";\n");
+  StrAppend(&s, "constexpr char kMapOperand[] = \"", operands,
+            "\";  // by MapId: the operand each map copies (A, B, C or D)\n");
+  StrAppend(&s, "TMAPGEN_GEN_HD constexpr char MapOperand(unsigned id) { return \"", operands, "\"[id]; }\n");
   StrAppend(&s, "// Triton TensorDescriptor block_shape of each map (outermost first: the map's box reversed; im2col: 0).\n");
   for (size_t i = 0; i < cp.maps.size(); ++i) {
     const TensorMapSpec& m = cp.maps[i].spec;
@@ -131,39 +139,54 @@ bool GeneratePlanHeader(const GemmPlan& p, const std::string& name_space, std::s
                 "// signals the CTA pair's even CTA (.cta_group::2).\n");
   StrAppend(&s, "struct Copy {\n  unsigned map, slab, coord0, coord1, smem_offset, bytes, mask;\n  bool to_leader_barrier;\n};\n");
   StrAppend(&s, "constexpr unsigned kMaxCopies = ", U(max_copies), ";\n");
-  StrAppend(&s, "constexpr unsigned kNumCopies[", ctas, "] = ",
-            List(p.ctas, [](const CtaPlan& c) { return U(c.copies.size()); }), ";\n");
-  StrAppend(&s, "constexpr Copy kCopies[", ctas, "][", max_copies, "] = {\n");
+  // Device code cannot index a namespace-scope constexpr array (CUDA keeps it in host memory): each table also
+  // gets an accessor that holds its own copy (usable in host, device and constant expressions).
+  std::string accessors;
+  auto accessor = [&](const std::string& type, const std::string& fn, const std::string& params, const std::string& dims,
+                      const std::string& init, const std::string& index) {
+    StrAppend(&accessors, "TMAPGEN_GEN_HD constexpr ", type, " ", fn, "(", params, ") {\n  constexpr ", type, " t", dims,
+              " = ", init, ";\n  return t", index, ";\n}\n");
+  };
+  const std::string num_copies = List(p.ctas, [](const CtaPlan& c) { return U(c.copies.size()); });
+  StrAppend(&s, "constexpr unsigned kNumCopies[", ctas, "] = ", num_copies, ";\n");
+  accessor("unsigned", "NumCopies", "unsigned rank", StrCat("[", ctas, "]"), num_copies, "[rank]");
+  std::string copies = "{\n";
   for (const CtaPlan& c : p.ctas) {
-    StrAppend(&s, "    {");
+    StrAppend(&copies, "    {");
     for (size_t i = 0; i < c.copies.size(); ++i) {
       const PlannedCopy& pc = c.copies[i];
-      StrAppend(&s, i ? ", " : "", "{", U(pc.map), ", ", U(pc.slab), ", ", U(pc.coord0_offset), ", ", U(pc.coord1_offset), ", ",
+      StrAppend(&copies, i ? ", " : "", "{", U(pc.map), ", ", U(pc.slab), ", ", U(pc.coord0_offset), ", ", U(pc.coord1_offset), ", ",
                 U(pc.smem_offset), ", ", U(pc.bytes), ", ", U(pc.mask), ", ", pc.to_leader_barrier ? "true" : "false", "}");
     }
-    StrAppend(&s, "},\n");
+    StrAppend(&copies, "},\n");
   }
-  StrAppend(&s, "};\n");
+  StrAppend(&copies, "}");
+  StrAppend(&s, "constexpr Copy kCopies[", ctas, "][", max_copies, "] = ", copies, ";\n");
+  accessor("Copy", "CopyOf", "unsigned rank, unsigned i", StrCat("[", ctas, "][", max_copies, "]"), copies, "[rank][i]");
   StrAppend(&s, "// What each CTA's full barrier is armed with per stage (mbarrier.arrive.expect_tx), and the arrival counts\n"
                 "// its barriers are initialised with; its consumers arrive on the empty barrier of every CTA in kReleaseMask.\n");
+  accessor("unsigned", "ExpectTx", "unsigned rank", StrCat("[", ctas, "]"), List(p.ctas, [](const CtaPlan& c) { return U(c.expect_tx); }), "[rank]");
   StrAppend(&s, "constexpr unsigned kExpectTx[", ctas, "] = ", List(p.ctas, [](const CtaPlan& c) { return U(c.expect_tx); }),
             ";\n");
+  accessor("unsigned", "FullArrivals", "unsigned rank", StrCat("[", ctas, "]"), List(p.ctas, [](const CtaPlan& c) { return U(c.full_arrivals); }), "[rank]");
   StrAppend(&s, "constexpr unsigned kFullArrivals[", ctas, "] = ",
             List(p.ctas, [](const CtaPlan& c) { return U(c.full_arrivals); }), ";\n");
+  accessor("unsigned", "EmptyArrivals", "unsigned rank", StrCat("[", ctas, "]"), List(p.ctas, [](const CtaPlan& c) { return U(c.empty_arrivals); }), "[rank]");
   StrAppend(&s, "constexpr unsigned kEmptyArrivals[", ctas, "] = ",
             List(p.ctas, [](const CtaPlan& c) { return U(c.empty_arrivals); }), ";  // per consumer ",
             p.arch == desc::DescArch::kWgmma ? "warpgroup (one elected thread each)" : "MMA thread", "\n");
+  accessor("unsigned", "ReleaseMask", "unsigned rank", StrCat("[", ctas, "]"), List(p.ctas, [](const CtaPlan& c) { return U(c.release_mask); }), "[rank]");
   StrAppend(&s, "constexpr unsigned kReleaseMask[", ctas, "] = ",
             List(p.ctas, [](const CtaPlan& c) { return U(c.release_mask); }), ";\n");
   StrAppend(&s, "constexpr unsigned kStageBytes = ", U(p.stage_bytes), ";  // A + B of one stage, as every CTA receives it\n");
   if (!p.epilogue_copies.empty()) {
     StrAppend(&s, "constexpr unsigned kNumEpilogueCopies = ", U(p.epilogue_copies.size()), ";\n");
-    StrAppend(&s, "constexpr Copy kEpilogueCopies[", p.epilogue_copies.size(), "] = ",
-              List(p.epilogue_copies,
-                   [](const PlannedCopy& pc) {
-                     return StrCat("{", U(pc.map), ", ", U(pc.slab), ", ", U(pc.coord0_offset), ", ", U(pc.coord1_offset), ", ",
-                                   U(pc.smem_offset), ", ", U(pc.bytes), ", 0u, false}");
-                   }),
+    const std::string epi = List(p.epilogue_copies, [](const PlannedCopy& pc) {
+      return StrCat("{", U(pc.map), ", ", U(pc.slab), ", ", U(pc.coord0_offset), ", ", U(pc.coord1_offset), ", ",
+                    U(pc.smem_offset), ", ", U(pc.bytes), ", 0u, false}");
+    });
+    accessor("Copy", "EpilogueCopy", "unsigned i", StrCat("[", p.epilogue_copies.size(), "]"), epi, "[i]");
+    StrAppend(&s, "constexpr Copy kEpilogueCopies[", p.epilogue_copies.size(), "] = ", epi,
               ";  // from kSmemD, a bulk group\n");
   }
 
@@ -180,6 +203,7 @@ bool GeneratePlanHeader(const GemmPlan& p, const std::string& name_space, std::s
   else
     StrAppend(&s, "constexpr unsigned kIdesc = 0x", absl::Hex(p.mma.idesc), "u;  // tcgen05 instruction descriptor (modelled, not run)\n");
 
+  StrAppend(&s, "\n// The per-CTA and epilogue tables for device code (the same values as the arrays above).\n", accessors);
   StrAppend(&s, "\n// What the plan checked, kept true by the build.\n");
   StrAppend(&s, "static_assert(kSmemAStageBytes + kSmemBStageBytes == kStageBytes, \"the stage is A + B\");\n");
   StrAppend(&s, "static_assert(kSmemBytes <= ", U(p.smem_limit), ", \"the layout fits the target's shared memory\");\n");
@@ -189,6 +213,17 @@ bool GeneratePlanHeader(const GemmPlan& p, const std::string& name_space, std::s
     StrAppend(&s, "static_assert(kExpectTx[0] == kStageBytes, \"every CTA's barrier expects the whole stage\");\n");
   else
     StrAppend(&s, "static_assert(kExpectTx[0] == 2u * kStageBytes, \"the pair's even CTA expects both CTAs' bytes\");\n");
+  StrAppend(&s, "\n#if !defined(TMAPGEN_GEN_NO_HOST) && !defined(__CUDACC_RTC__)\n"
+                "// Host: encodes map `id` (a MapId) for the tensor at `global_address` with its namespace's Encode(), or\n"
+                "// PatchedMap() (the offline bytes pointed at the tensor), so a kernel can build its maps in a loop.\n");
+  for (const char* fn : {"EncodeMap", "PatchedMapById"}) {
+    StrAppend(&s, "inline CUresult ", fn, "(unsigned id, CUtensorMap* map, void* global_address) {\n  switch (id) {\n");
+    for (size_t i = 0; i < cp.maps.size(); ++i)
+      StrAppend(&s, "    case kMap_", cp.maps[i].ident, ": return ", cp.maps[i].ident, "::",
+                std::string(fn) == "EncodeMap" ? "Encode" : "PatchedMap", "(map, global_address);\n");
+    StrAppend(&s, "  }\n  return CUDA_ERROR_INVALID_VALUE;\n}\n");
+  }
+  StrAppend(&s, "#endif  // host part\n");
   StrAppend(&s, "}  // namespace plan\n}  // namespace ", cp.name_space, "\n\n");
   *out = h + s + tail;
   return true;
@@ -208,12 +243,31 @@ bool GenerateConvHeader(const ConvPlan& p, const std::string& name_space, std::s
   StrAppend(&s, "constexpr unsigned long long kOutQ = ", p.out[0], "ull, kOutP = ", p.out[1], "ull, kOutO = ", p.out[2], "ull;\n");
   StrAppend(&s, "constexpr unsigned kStrideW = ", U(r.stride[0]), ", kStrideH = ", U(r.stride[1]), ", kStrideD = ", U(r.stride[2]),
             ";\nconstexpr unsigned kPadW = ", U(r.pad[0]), ", kPadH = ", U(r.pad[1]), ", kPadD = ", U(r.pad[2]), ";\n");
+  StrAppend(&s, "constexpr unsigned kDilationW = ", U(r.dilation[0]), ", kDilationH = ", U(r.dilation[1]), ", kDilationD = ",
+            U(r.dilation[2]), ";\n");
+  StrAppend(&s, "// The problem: batch, channels, filters (output channels), input W, H, D and filter S, R, T (unused: 1).\n");
+  StrAppend(&s, "constexpr unsigned long long kBatch = ", r.n, "ull, kChannels = ", r.c, "ull, kFilters = ", r.k, "ull;\n");
+  StrAppend(&s, "constexpr unsigned long long kInW = ", r.in[0], "ull, kInH = ", r.in[1], "ull, kInD = ", r.in[2], "ull;\n");
+  StrAppend(&s, "constexpr unsigned kFilterS = ", U(r.filter[0]), ", kFilterR = ", U(r.filter[1]), ", kFilterT = ",
+            U(r.filter[2]), ";\n");
   StrAppend(&s, "constexpr unsigned kChannelBlocks = ", U(p.channel_blocks), ", kNumTaps = ", U(p.taps.size()), ";\n");
   StrAppend(&s, "// K tile j: tap j / kChannelBlocks, channels from (j % kChannelBlocks) * kBK.\n");
-  StrAppend(&s, "constexpr unsigned short kTapOffsets[", p.taps.size(), "][3] = {");
-  for (size_t i = 0; i < p.taps.size(); ++i)
-    StrAppend(&s, i ? ", " : "", "{", p.taps[i].offsets[0], ", ", p.taps[i].offsets[1], ", ", p.taps[i].offsets[2], "}");
-  StrAppend(&s, "};\n// ", p.origin, "\n}  // namespace conv\n}  // namespace ", ns, "\n\n");
+  std::string offsets = "{", filter = "{";
+  for (size_t i = 0; i < p.taps.size(); ++i) {
+    StrAppend(&offsets, i ? ", " : "", "{", p.taps[i].offsets[0], ", ", p.taps[i].offsets[1], ", ", p.taps[i].offsets[2], "}");
+    StrAppend(&filter, i ? ", " : "", "{", p.taps[i].trs[0], ", ", p.taps[i].trs[1], ", ", p.taps[i].trs[2], "}");
+  }
+  offsets += "}";
+  filter += "}";
+  StrAppend(&s, "constexpr unsigned short kTapOffsets[", p.taps.size(), "][3] = ", offsets, ";\n");
+  StrAppend(&s, "// The filter position {s, r, t} of each tap: the filter map's coordinates {c0, s, r, (t,) k0}.\n");
+  StrAppend(&s, "constexpr unsigned short kTapFilter[", p.taps.size(), "][3] = ", filter, ";\n");
+  StrAppend(&s, "// For device code (the same values): offset or filter position d (0 W/s, 1 H/r, 2 D/t) of a tap.\n");
+  StrAppend(&s, "TMAPGEN_GEN_HD constexpr unsigned short TapOffset(unsigned tap, unsigned d) {\n  constexpr unsigned short t[",
+            p.taps.size(), "][3] = ", offsets, ";\n  return t[tap][d];\n}\n");
+  StrAppend(&s, "TMAPGEN_GEN_HD constexpr unsigned short TapFilter(unsigned tap, unsigned d) {\n  constexpr unsigned short t[",
+            p.taps.size(), "][3] = ", filter, ";\n  return t[tap][d];\n}\n");
+  StrAppend(&s, "// ", p.origin, "\n}  // namespace conv\n}  // namespace ", ns, "\n\n");
   *out = h + s + tail;
   return true;
 }
