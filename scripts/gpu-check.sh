@@ -2,11 +2,12 @@
 # gpu-check.sh: builds tmapgen with its GPU kernels and runs every on-GPU check in one go on a GPU host
 # (docs/gpu-checks.md): the fault/timeout self-test, `tmapgen check` over the check specs, the
 # validator-vs-driver sweep, the hardware coverage matrix, the bandwidth table, the wgmma proof and the
-# codegen example (the kernel built with examples/codegen/tile_a.gen.h); ends with a summary.
+# codegen example (the kernel built with examples/codegen/tile_a.gen.h), the plan proof (GEMMs and convolutions
+# from generated plan headers, scripts/lab/plan-proof-h200.sh); ends with a summary.
 #
 #   scripts/gpu-check.sh [OUT_DIR]        (logs go to OUT_DIR, default build-gpucheck/out)
 #   env: RANDOM_N (200000), MATRIX_N (50000), MATRIX_SECONDS (120), BENCH_GIB (4), JOBS (nproc),
-#        STEPS (default "selftest check random matrix bench wgmma codegen": which steps run, in this order;
+#        STEPS (default "selftest check random matrix bench wgmma codegen planproof": which steps run, in this order;
 #        empty: build only)
 #
 # Needs nvcc (CUDA 12.8+ for sm_100a), CMake, a C++17 compiler, a GPU and its driver, and Abseil and
@@ -23,7 +24,7 @@ random_n=${RANDOM_N:-200000}
 matrix_n=${MATRIX_N:-50000}
 bench_gib=${BENCH_GIB:-4}
 matrix_s=${MATRIX_SECONDS:-120}
-steps=${STEPS-selftest check random matrix bench wgmma codegen}  # STEPS= (empty): build only
+steps=${STEPS-selftest check random matrix bench wgmma codegen planproof}  # STEPS= (empty): build only
 summary=()
 fail=0
 step() {  # step NAME LOG RESULT-LINE-REGEX CMD...
@@ -70,6 +71,8 @@ for s in $steps; do
              --gib "$bench_gib" ;;
     wgmma) step "wgmma proof" wgmma.txt '^wgmma:' "$t" check --wgmma ;;
     codegen) step "codegen example" codegen_example.txt '^codegen example:' "$t" check --codegen-example ;;
+    planproof) step "plan proof" plan_proof.txt '^plan proof:' env TMAPGEN="$t" JOBS="$jobs" \
+                 bash "$root/scripts/lab/plan-proof-h200.sh" "$out/plan-proof" ;;
     *) echo "unknown step $s"; fail=1 ;;
   esac
 done

@@ -159,5 +159,8 @@ fi
     sed 's/^/    /' "$out/torch.txt"
   fi
 } > "$out/summary.md"
+npass=0
+for l in "${lines[@]}"; do case $l in PASS*|COMPILED*) npass=$((npass + 1)) ;; esac; done
+echo "plan proof: $npass of ${#lines[@]} case(s) passed$([ "${COMPILE_ONLY:-0}" = 1 ] && echo ' (compiled only)')"
 echo "== summary: $out/summary.md"
 exit $fail
