@@ -3,8 +3,8 @@
 # host: builds tmapgen, generates the plan header of every case below (`tmapgen plan gemm|conv ... --format cpp`),
 # compiles tests/plan/gpu/plan_proof.cu against each with nvcc for sm_90a (a kernel built only from the header:
 # TMA producer with the plan's multicast, N-stage mbarrier pipeline, wgmma consumers, TMA-store epilogue), runs
-# each and compares D with a plain f32 GPU reference; a negative control (every expect_tx 16 bytes too high)
-# must be reported as a hang; then times cuBLAS / cuBLASLt / cuDNN through PyTorch on the benchmarked shapes.
+# each and compares D with a plain f32 GPU reference; two negative controls must fail the way they should (every
+# expect_tx 16 bytes too high: a reported hang; every A descriptor 32 bytes off: mismatches); then times cuBLAS / cuBLASLt / cuDNN through PyTorch on the benchmarked shapes.
 #
 #   scripts/lab/plan-proof-h200.sh [OUT_DIR]     (default: $OUT/plan-proof, else build-plan-proof/out)
 #   env: TMAPGEN_PROOF_BUILD (build-plan-proof), JOBS (nproc), CASES (names to run, default all), TIMEOUT (s per
@@ -29,7 +29,7 @@ fail=0
 lines=()
 note() { lines+=("$1"); echo "$1"; }
 
-# name | plan command and flags | --bench iterations (0: none) | extra nvcc flags | expected (pass, hang)
+# name | plan command and flags | --bench iterations (0: none) | extra nvcc flags | expected (pass, hang, mismatch)
 cases=(
   "gemm_bf16_1x1_ragged|gemm --m 1000 --n 1000 --k 1000|0||pass"
   "gemm_bf16_2x1_mcast_b|gemm --m 1900 --n 1000 --k 1000 --cluster 2x1 --multicast b|0||pass"
@@ -50,6 +50,7 @@ cases=(
   "conv_bf16_mcast_2x2|conv --n 4 --c 64 --k 256 --h 20 --w 20 --r 3 --s 3 --pad 1 --cluster 2x2 --multicast b|0|-DPROOF_CONV=1|pass"
   "conv_bf16_bench|conv --n 32 --c 128 --k 128 --h 56 --w 56 --r 3 --s 3 --pad 1|20|-DPROOF_CONV=1|pass"
   "negative_expect_tx|gemm --m 512 --n 512 --k 512|0|-DPROOF_EXPECT_TX_DELTA=16u|hang"
+  "negative_desc_a|gemm --m 512 --n 512 --k 512|0|-DPROOF_DESC_A_START_DELTA=2u|mismatch"
 )
 # The PyTorch shapes timed beside the benchmarked cases (same problems).
 torch_shapes=(gemm:4096:4096:4096:bf16 gemm:4096:4096:4096:e4m3 conv:32:128:128:56:56:3:3:1:1:1:bf16)
@@ -131,6 +132,9 @@ for c in "${cases[@]}"; do
   if [ "$expect" = hang ]; then
     if [ $rc -eq 1 ] && [ -n "$hang" ]; then note "PASS $name: the hang was reported: $hang"
     else note "FAIL $name: expected a reported hang, exit $rc: $(tail -2 "$out/$name.txt" | tr '\n' ' ')"; fail=1; fi
+  elif [ "$expect" = mismatch ]; then
+    if [ $rc -eq 1 ] && [ -z "$hang" ] && grep -q '^  mismatch' "$out/$name.txt"; then note "PASS $name: the comparison failed: $cmpl"
+    else note "FAIL $name: expected mismatches, exit $rc: ${hang:-$cmpl}"; fail=1; fi
   elif [ $rc -eq 0 ]; then
     note "PASS $name: $cmpl${benchl:+; bench $benchl} ($regs)"
   else

@@ -17,7 +17,8 @@
 //   stores (a bulk group).
 // The host fills A and B with small multiples of 1/2 (exact in every input type, products and f32 sums exact),
 // computes the reference with a plain f32 GPU kernel from the same values, and compares D element by element.
-// A wait that lasts more than 4 s stops the kernel and reports where it hung (a wrong count hangs).
+// A wait that lasts more than 4 s stops the kernel and reports where it hung (a wrong count hangs): every wait
+// then gives up, the loops end and the kernel leaves without storing.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -41,6 +42,11 @@ namespace P = tmapgen_plan::plan;
 // completes, and the kernel must report the hang).
 #ifndef PROOF_EXPECT_TX_DELTA
 #define PROOF_EXPECT_TX_DELTA 0u
+#endif
+// The other negative control: 16-byte units added to every A descriptor's start address (2: the MMAs read the
+// next K step's columns), which the comparison must catch.
+#ifndef PROOF_DESC_A_START_DELTA
+#define PROOF_DESC_A_START_DELTA 0u
 #endif
 
 // ---- compile-time consequences of the header: a plan this kernel cannot run stops the build here.
@@ -241,7 +247,7 @@ __global__ void __launch_bounds__(kThreads, 1) PlanProofKernel(const __grid_cons
       for (unsigned long long j = 0; j < P::kKTiles; ++j) {
         const unsigned s = static_cast<unsigned>(j % P::kStages);
         const uint32_t parity = static_cast<uint32_t>((j / P::kStages) & 1ull);
-        Wait(base + P::EmptyBarrier(s), parity ^ 1u, diag, 0, s, j);
+        if (!Wait(base + P::EmptyBarrier(s), parity ^ 1u, diag, 0, s, j)) break;  // hung: stop arriving
         const uint32_t full = base + P::FullBarrier(s);
         ArriveExpectTx(full, P::ExpectTx(rank) + PROOF_EXPECT_TX_DELTA);
 #if PROOF_CONV
@@ -287,14 +293,14 @@ __global__ void __launch_bounds__(kThreads, 1) PlanProofKernel(const __grid_cons
     for (unsigned long long j = 0; j < P::kKTiles; ++j) {
       const unsigned s = static_cast<unsigned>(j % P::kStages);
       const uint32_t parity = static_cast<uint32_t>((j / P::kStages) & 1ull);
-      Wait(base + P::FullBarrier(s), parity, diag, 1, s, j);
+      if (!Wait(base + P::FullBarrier(s), parity, diag, 1, s, j)) break;
       asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
       for (unsigned k = 0; k < P::kKSteps; ++k) {
 #pragma unroll
         for (unsigned i = 0; i < kSlices; ++i) {
           const unsigned slice = wg * kSlices + i;
-          Op::Run<P::kTransA, P::kTransB>(acc[i], P::DescA(base, s, slice * P::kKSteps + k), P::DescB(base, s, k), 1u);
+          Op::Run<P::kTransA, P::kTransB>(acc[i], P::DescA(base, s, slice * P::kKSteps + k) + PROOF_DESC_A_START_DELTA, P::DescB(base, s, k), 1u);
         }
       }
       asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
@@ -324,7 +330,9 @@ __global__ void __launch_bounds__(kThreads, 1) PlanProofKernel(const __grid_cons
     }
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // the stores read what the threads wrote
     NamedBarrier(8u, kConsumers * 128u);
-    if (threadIdx.x == 0) {
+    // After a hang the kernel only leaves: no store, and no barrier whose phase never completed is arrived on
+    // again (more arrivals than the count are undefined; going on after the timeout ended in a launch failure).
+    if (threadIdx.x == 0 && *reinterpret_cast<volatile int*>(&diag->abort) == 0) {
       for (unsigned i = 0; i < P::kNumEpilogueCopies; ++i) {
         const P::Copy c = P::EpilogueCopy(i);
         Store2d(&maps.m[c.map], base + P::kSmemD + c.smem_offset, static_cast<int>(n0 + c.coord0), static_cast<int>(m0 + c.coord1));
