@@ -28,6 +28,7 @@
 #include "cli/check_cmd.h"
 #include "cli/codegen_cmd.h"
 #include "cli/desc_cmd.h"
+#include "cli/plan_cmd.h"
 #include "proto/tmapd_v2.grpc.pb.h"
 #include "src/json/json_writer.h"
 #include "src/net/grpc_status.h"
@@ -38,6 +39,7 @@
 #include "src/rpc/decode.h"
 #include "src/rpc/instruction_descriptor.h"
 #include "src/rpc/matrix_descriptor.h"
+#include "src/rpc/plan.h"
 #include "src/schema/proto_convert.h"
 #include "src/schema/spec_json.h"
 #include "src/schema/spec_stream.h"
@@ -802,6 +804,55 @@ int RemoteCheck(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::
   return res.all_passed() ? 0 : 1;
 }
 
+// tmapgen plan gemm|conv FLAGS on the server: the flags are parsed here by the local command's parser (usage errors
+// and --help are the local command's); the header of --format cpp comes back by name and is printed, as locally.
+template <class Args, class Request, class Parse, class Call>
+int RemotePlanOf(const Conn& conn, const std::vector<std::string>& args, Parse parse, Call call) {
+  Args a;
+  std::string err;
+  if (!parse(args, &a, &err) || a.help) return kRunLocally;
+  rpc::PlanOutputOptions o;
+  o.render = a.cpp ? rpc::PlanOutputOptions::Render::kNone
+             : a.json ? rpc::PlanOutputOptions::Render::kJson : rpc::PlanOutputOptions::Render::kText;
+  o.pretty = a.pretty;
+  o.header = a.cpp;
+  o.name_space = a.name_space;
+  Request req;
+  rpc::ToProto(a.request, o, &req);
+  v2::PlanResponse res;
+  grpc::ClientContext ctx;
+  Prepare(conn, &ctx);
+  const grpc::Status s = call(&ctx, req, &res);
+  if (!s.ok()) return CallFailed(conn, s);
+  if (res.exit_status() != 0 && res.exit_status() != 1)
+    return Fail(StrCat("remote ", conn.target, ": the plan's exit status is ", res.exit_status()));
+  if (a.cpp) {
+    if (res.exit_status() != 0) {
+      std::fwrite(res.rejection().data(), 1, res.rejection().size(), stderr);
+      return 1;
+    }
+    Write(res.header().content());
+  } else {
+    Write(res.rendered());
+  }
+  std::fflush(stdout);
+  return res.exit_status();
+}
+
+int RemotePlan(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::string>& args) {
+  if (args.empty()) return kRunLocally;
+  const std::vector<std::string> flags(args.begin() + 1, args.end());
+  if (args[0] == "gemm")
+    return RemotePlanOf<PlanGemmArgs, v2::PlanGemmRequest>(
+        conn, flags, ParsePlanGemmArgs,
+        [stub](grpc::ClientContext* c, const v2::PlanGemmRequest& r, v2::PlanResponse* res) { return stub->PlanGemm(c, r, res); });
+  if (args[0] == "conv")
+    return RemotePlanOf<PlanConvArgs, v2::PlanConvRequest>(
+        conn, flags, ParsePlanConvArgs,
+        [stub](grpc::ClientContext* c, const v2::PlanConvRequest& r, v2::PlanResponse* res) { return stub->PlanConv(c, r, res); });
+  return kRunLocally;  // --help, an unknown plan: the local command's answer
+}
+
 }  // namespace
 
 int RunRemote(std::vector<std::string>* args_io) {
@@ -869,14 +920,22 @@ int RunRemote(std::vector<std::string>* args_io) {
   std::string command;
   if (args.empty()) return kRunLocally;
   const bool desc = args[0] == "desc", idesc = args[0] == "idesc", check = args[0] == "check";
-  const bool codegen = args[0] == "codegen", decode = args[0] == "decode";
+  const bool codegen = args[0] == "codegen", decode = args[0] == "decode", plan = args[0] == "plan";
+  if (plan) {
+    // Before the --help scan below: `plan conv -h 56` is a height. The plan's own parser decides what is help.
+    std::string err;
+    std::shared_ptr<grpc::Channel> channel = MakeChannel(conn, &err);
+    if (!channel) return Fail(err);
+    std::unique_ptr<v2::Tmapd::Stub> stub = v2::Tmapd::NewStub(channel);
+    return RemotePlan(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
+  }
   if (!desc && !idesc && !check && !codegen && !decode) {
     if (args[0] == "validate" || args[0] == "build") {
       command = args[0];
       args.erase(args.begin());
     } else if (args[0] == "sweep" || args[0] == "bench") {
       return Fail(StrCat("--remote: ", args[0], " does not run remotely in this version (remote commands: build, "
-                      "validate, desc, idesc, codegen, decode, check)"));
+                      "validate, desc, idesc, codegen, decode, check, plan)"));
     } else if (!args[0].empty() && args[0][0] != '-') {
       return kRunLocally;  // rules, show (the same everywhere), unknown commands (the usage error)
     }

@@ -5,7 +5,7 @@
 //   and runs the command on the server, printing what the local command prints (standard output
 //   byte-identical, same exit status: 0 valid, 1 invalid, 2 bad usage or unreadable input). Input files
 //   are read here and sent; the server reads no files. Remote commands: build (the default), validate,
-//   desc, idesc, codegen, decode, check (on the server's GPU). The arguments are parsed here, by the
+//   desc, idesc, codegen, decode, check (on the server's GPU), plan. The arguments are parsed here, by the
 //   local command's parser, into the request the local command would run; only that request travels
 //   (tmapgen.v2.Tmapd, proto/tmapd_v2.proto), and -o/--svg files are written here.
 // - A token is sent in plaintext only to a target that resolves to loopback only; otherwise TLS

@@ -17,6 +17,9 @@
 #include "src/ops/decode.h"
 #include "src/ops/descriptors.h"
 #include "src/ops/gpu_host.h"
+#include "src/ops/plan.h"
+#include "src/plan/plan_codegen.h"
+#include "src/plan/plan_render.h"
 #include "src/ops/validate.h"
 #include "src/report/report.h"
 #include "src/report/report_proto.h"
@@ -376,6 +379,60 @@ absl::Status Engine::Decode(const v2::DecodeRequest& req, v2::DecodeResponse* ou
   }
   out->set_all_clean_and_valid(sum->all_clean_and_valid);
   out->set_rendered(std::move(rendered));
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------- plan
+
+namespace {
+
+// What `tmapgen plan KIND` prints for the output options: the text or JSON report, or the header (--format cpp)
+// of a valid plan; a header asked of an invalid plan (or one the generator refuses) gets the command's standard
+// error in `rejection` and exit status 1.
+template <class Plan, class Text, class Json, class Header>
+void FinishPlan(const Plan& p, const rpc::PlanOutputOptions& o, const char* kind, Text text, Json json, Header header,
+                v2::PlanResponse* out) {
+  using Render = rpc::PlanOutputOptions::Render;
+  if (o.render == Render::kText) out->set_rendered(text(p));
+  if (o.render == Render::kJson) out->set_rendered(json(p, o.pretty));
+  if (!o.header) return;
+  std::string h, why;
+  if (!header(p, o.name_space, &h, &why)) {
+    out->set_rejection(text(p) + StrCat("tmapgen: plan ", kind, ": ", why, "\n"));
+    out->set_exit_status(1);
+    return;
+  }
+  v2::GeneratedFile* f = out->mutable_header();
+  f->set_name(codegen::SanitizeIdentifier(o.name_space.empty() ? "tmapgen_plan" : o.name_space, "tmapgen_plan") + ".h");
+  f->set_content(std::move(h));
+  out->set_exit_status(0);
+}
+
+}  // namespace
+
+absl::Status Engine::PlanGemm(const v2::PlanGemmRequest& req, v2::PlanResponse* out) const {
+  plan::GemmRequest r;
+  rpc::PlanOutputOptions o;
+  if (absl::Status s = rpc::FromProto(req, request_limits_, &r, &o); !s.ok()) return s;
+  const absl::StatusOr<plan::GemmPlan> run = ops::RunPlanGemm(r);
+  if (!run.ok()) return run.status();
+  rpc::ToProto(*run, out);
+  FinishPlan(
+      *run, o, "gemm", [](const plan::GemmPlan& p) { return plan::RenderGemmText(p); },
+      [](const plan::GemmPlan& p, bool pretty) { return plan::RenderGemmJson(p, pretty); }, plan::GeneratePlanHeader, out);
+  return absl::OkStatus();
+}
+
+absl::Status Engine::PlanConv(const v2::PlanConvRequest& req, v2::PlanResponse* out) const {
+  plan::ConvRequest r;
+  rpc::PlanOutputOptions o;
+  if (absl::Status s = rpc::FromProto(req, request_limits_, &r, &o); !s.ok()) return s;
+  const absl::StatusOr<plan::ConvPlan> run = ops::RunPlanConv(r);
+  if (!run.ok()) return run.status();
+  rpc::ToProto(*run, out);
+  FinishPlan(
+      *run, o, "conv", [](const plan::ConvPlan& p) { return plan::RenderConvText(p); },
+      [](const plan::ConvPlan& p, bool pretty) { return plan::RenderConvJson(p, pretty); }, plan::GenerateConvHeader, out);
   return absl::OkStatus();
 }
 

@@ -33,6 +33,7 @@
 #include "src/rpc/decode.h"
 #include "src/rpc/instruction_descriptor.h"
 #include "src/rpc/matrix_descriptor.h"
+#include "src/rpc/plan.h"
 #include "src/schema/spec_json.h"
 #include "src/tmap/types.h"
 
@@ -132,6 +133,11 @@ class Engine {
   absl::Status CheckRun(const v2::CheckRequest& req, const CallControl& call, v2::CheckResponse* out) const;
 
   absl::Status Decode(const v2::DecodeRequest& req, v2::DecodeResponse* out) const;
+
+  // Plans (tmapgen plan gemm|conv): the structured plan, and what the command prints for the request's output
+  // options (rendered; the header, or the rejection a header asked of an invalid plan gets).
+  absl::Status PlanGemm(const v2::PlanGemmRequest& req, v2::PlanResponse* out) const;
+  absl::Status PlanConv(const v2::PlanConvRequest& req, v2::PlanResponse* out) const;
 
   void Describe(v1::DescribeResponse* out) const;
 

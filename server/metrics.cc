@@ -46,8 +46,9 @@ namespace {
 
 // The methods of tmapgen.v1.Tmapd and tmapgen.v2.Tmapd that tmapd answers (the `method` label); any
 // other name counts as "other".
-constexpr std::array<const char*, 9> kMethods = {"Validate", "Build", "ValidateBatch", "Describe", "MatrixDescriptor",
-                                                 "InstructionDescriptor", "Codegen", "Check", "Decode"};
+constexpr std::array<const char*, 11> kMethods = {"Validate", "Build", "ValidateBatch", "Describe", "MatrixDescriptor",
+                                                  "InstructionDescriptor", "Codegen", "Check", "Decode", "PlanGemm",
+                                                  "PlanConv"};
 constexpr size_t kOther = kMethods.size();
 constexpr size_t kNumMethods = kMethods.size() + 1;
 constexpr int kNumCodes = 17;  // gRPC's canonical codes 0..16

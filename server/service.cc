@@ -34,15 +34,16 @@
 namespace tmapgen::server {
 namespace {
 
-// The refusal of a Codegen or Decode call when the heavy pool's queue is full (both share the pool).
+// The refusal of a Codegen, Decode or Plan call when the heavy pool's queue is full (they share the pool).
 constexpr const char* kHeavyQueueFullMessage =
-    "server busy: the queue of Codegen and Decode calls is full (--heavy-queue); retry later";
+    "server busy: the queue of Codegen, Decode and Plan calls is full (--heavy-queue); retry later";
 
 using Clock = std::chrono::steady_clock;
 using grpc::ByteBuffer;
 
 enum class Method {
-  kValidate, kBuild, kValidateBatch, kDescribe, kMatrixDescriptor, kInstructionDescriptor, kCodegen, kCheck, kDecode
+  kValidate, kBuild, kValidateBatch, kDescribe, kMatrixDescriptor, kInstructionDescriptor, kCodegen, kCheck, kDecode,
+  kPlanGemm, kPlanConv
 };
 
 bool MethodFromName(const std::string& n, Method* m) {
@@ -56,6 +57,8 @@ bool MethodFromName(const std::string& n, Method* m) {
       {"Codegen", Method::kCodegen},
       {"Check", Method::kCheck},
       {"Decode", Method::kDecode},
+      {"PlanGemm", Method::kPlanGemm},
+      {"PlanConv", Method::kPlanConv},
   };
   for (const auto& [name, method] : kMethods)
     if (n == name) {
@@ -271,7 +274,7 @@ grpc::Status Answer(Core* core, grpc::ServerContextBase* ctx, const absl::Status
 // headers on: the token and the deadline are checked before a byte of the message is accepted (gRPC's
 // unary handlers see a call only once its whole message has arrived: a client without the token could
 // make the server buffer up to --max-message-bytes per call). A client cannot tell the difference.
-// Cheap methods are answered on the gRPC thread that read the message; Codegen and Decode on the heavy
+// Cheap methods are answered on the gRPC thread that read the message; Codegen, Decode and the plans on the heavy
 // pool; GPU work (Build's encode, Check) on the GPU pool. While its message has not arrived the call is
 // one of the bounded Waiters (--max-pending-messages, each up to --max-message-bytes buffered by gRPC);
 // from the message's arrival to its answer it holds a slot of max_concurrent_calls.
@@ -402,6 +405,24 @@ class UnaryCall final : public grpc::ServerBidiReactor<ByteBuffer, ByteBuffer>, 
                      [core, ctx, out, req]() {
                        v2::DecodeResponse res;
                        return Answer(core, ctx, core->engine().Decode(*req, &res), res, out);
+                     });
+      }
+      case Method::kPlanGemm: {
+        auto req = std::make_shared<v2::PlanGemmRequest>();
+        if (!ParseBytes(&in_, req.get())) return Reply(Unparseable<v2::PlanGemmRequest>());
+        return Queue(&core->heavy(), Refusal::kHeavyQueueFull, kHeavyQueueFullMessage,
+                     [core, ctx, out, req]() {
+                       v2::PlanResponse res;
+                       return Answer(core, ctx, core->engine().PlanGemm(*req, &res), res, out);
+                     });
+      }
+      case Method::kPlanConv: {
+        auto req = std::make_shared<v2::PlanConvRequest>();
+        if (!ParseBytes(&in_, req.get())) return Reply(Unparseable<v2::PlanConvRequest>());
+        return Queue(&core->heavy(), Refusal::kHeavyQueueFull, kHeavyQueueFullMessage,
+                     [core, ctx, out, req]() {
+                       v2::PlanResponse res;
+                       return Answer(core, ctx, core->engine().PlanConv(*req, &res), res, out);
                      });
       }
       case Method::kCheck: {

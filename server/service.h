@@ -7,7 +7,7 @@
 //   parsed, and for every method but the asynchronous Validate (no token set) on the call's headers,
 //   before its message is accepted. Bytes that are not the method's message are INVALID_ARGUMENT.
 // - No call holds a thread while it waits, and work runs by cost class on fixed pools: cheap unary
-//   methods on gRPC's callback threads, Codegen and Decode on the heavy pool, the steps of batch
+//   methods on gRPC's callback threads, Codegen, Decode and the plans on the heavy pool, the steps of batch
 //   streams on the batch pool (both at a lower priority), GPU work on the GPU pool (gpu_queue.h). The
 //   thread count does not grow with calls or streams.
 // - At most limits.max_concurrent_calls unary calls are in progress; more are RESOURCE_EXHAUSTED at
@@ -63,7 +63,7 @@ struct ServerConfig {
   int max_streams = 1000;                   // ValidateBatch streams open at once (Waiters in service.cc)
   int max_pending_messages = 1000;          // unary calls whose message has not fully arrived (Waiters)
   int stream_idle_timeout_ms = 30000;       // a stream whose client neither sends nor reads this long is closed; 0: never
-  int heavy_threads = 1;                    // Codegen and Decode run on these (below the callback threads' priority)
+  int heavy_threads = 1;                    // Codegen, Decode, PlanGemm, PlanConv run on these (below the callback threads' priority)
   int heavy_queue = 16;                     // heavy calls waiting; more are RESOURCE_EXHAUSTED
   int batch_threads = 2;                    // the steps of batch streams run on these
   uint64_t memory_quota_bytes = uint64_t{1} << 30;  // gRPC's ResourceQuota for the server; 0: none

@@ -28,6 +28,7 @@ struct RequestLimits {
   uint32_t max_descriptors = 1000;  // descriptors in one Codegen request
   uint32_t max_check_specs = 64;    // specs in one Check request
   uint32_t max_decode_maps = 10000; // maps in one Decode request
+  uint32_t max_plan_taps = 65536;   // filter taps of one PlanConv request (a plan lists every tap)
 };
 
 // The field path at the start of a conversion error's message ("" when there is none).
