@@ -47,7 +47,7 @@ absl::Status CheckConvRequest(const ConvRequest& r) {
   if (r.bk == 0 || r.bk > 256) return Bad("bk", StrCat(r.bk, " is outside 1..256 (channels of one tap per K tile)"));
   if (!desc::TargetHasWgmma(r.target) && !desc::TargetHasTcgen05(r.target))
     return Bad("target", StrCat(Name(r.target), " has neither wgmma (sm_90a) nor tcgen05 (sm_100a family)"));
-  if (r.cluster_m == 0 || r.cluster_n == 0 || r.cluster_m * r.cluster_n > 16)
+  if (r.cluster_m == 0 || r.cluster_n == 0 || uint64_t{r.cluster_m} * r.cluster_n > 16)
     return Bad("cluster", "1 to 16 CTAs per cluster");
   return absl::OkStatus();
 }

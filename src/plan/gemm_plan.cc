@@ -503,7 +503,7 @@ absl::Status CheckGemmRequest(const GemmRequest& r) {
   if (r.cta_group != 1 && r.cta_group != 2) return Bad("cta_group", StrCat("expected 1 or 2, got ", r.cta_group));
   if (r.cta_group == 2 && !tc) return Bad("cta_group", "2-CTA MMA is a tcgen05 (sm_100a family) feature");
   if (r.cluster_m == 0 || r.cluster_n == 0) return Bad(r.cluster_m == 0 ? "cluster_m" : "cluster_n", "must be at least 1");
-  if (r.cluster_m * r.cluster_n > 16)
+  if (uint64_t{r.cluster_m} * r.cluster_n > 16)  // in 64 bits: 65536 x 65536 is not 0 CTAs
     return Bad("cluster", StrCat(r.cluster_m, " x ", r.cluster_n, " CTAs: a cluster holds at most 16 (ctaMask has 16 bits)"));
   if (r.cta_group == 2 && r.cluster_m % 2 != 0)
     return Bad("cluster_m", "2-CTA MMA pairs CTAs along M: cluster_m must be even");

@@ -110,6 +110,9 @@ TEST(ConvPlan, BadRequests) {
   r = ConvRequest();
   r.stride = {9, 1, 1};  // element strides are 1..8 (cuda.h)
   EXPECT_EQ(std::string(CheckConvRequest(r).message()).rfind("stride:", 0), 0u);
+  r = ConvRequest();
+  r.cluster_m = r.cluster_n = 65536;  // 2^32 CTAs, zero in 32 bits; a cluster holds at most 16
+  EXPECT_EQ(std::string(CheckConvRequest(r).message()).rfind("cluster:", 0), 0u);
 }
 
 TEST(ConvPlan, JsonCarriesTheGemm) {

@@ -260,6 +260,11 @@ TEST(GemmPlan, BadRequestsNameTheField) {
   r.cluster_m = 4;
   r.cluster_n = 8;
   EXPECT_FALSE(CheckGemmRequest(r).ok());
+  // 65536 x 65536 CTAs is 2^32: zero in 32 bits, and no cluster at all (a cluster holds at most 16 CTAs: the
+  // ctaMask of .multicast::cluster has 16 bits, PTX ISA cp.async.bulk.tensor).
+  r.cluster_m = 65536;
+  r.cluster_n = 65536;
+  EXPECT_EQ(std::string(CheckGemmRequest(r).message()).rfind("cluster:", 0), 0u);
 }
 
 TEST(GemmPlan, JsonIsOneObject) {
