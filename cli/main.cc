@@ -82,9 +82,9 @@ void PrintHelp() {
       "  --no-encode                           do not encode with the driver even on a GPU host\n"
       "  --no-gpu                              ignore any GPU (no default target, no driver encoding)\n"
       "  --quiet                               validate: print only invalid specs and the summary\n"
-      "  --remote HOST[:PORT]                  run build, validate, desc, idesc, codegen, decode or check on a tmapd\n"
-      "                                        (port 50051 when omitted)\n"
-      "                                        server (docs/service.md); --token T, --tls-ca FILE, --deadline-ms MS\n"
+      "  --remote HOST[:PORT]                  run build, validate, desc, idesc, codegen, decode, check or plan on a\n"
+      "                                        tmapd server (port 50051 when omitted; docs/service.md); --token T,\n"
+      "                                        --tls-ca FILE, --deadline-ms MS\n"
       "\nexit status: 0 all valid, 1 some invalid, 2 bad usage, or an input that cannot be read or holds no spec\n"
       "(check, sweep and bench: 2 also when no GPU is usable; see docs/cli.md)\n",
       stdout);

@@ -15,7 +15,8 @@
 namespace {
 
 enum Method {
-  kValidate = 1, kBuild, kValidateBatch, kDescribe, kMatrixDescriptor, kInstructionDescriptor, kCodegen, kCheck, kDecode
+  kValidate = 1, kBuild, kValidateBatch, kDescribe, kMatrixDescriptor, kInstructionDescriptor, kCodegen, kCheck, kDecode,
+  kPlanGemm, kPlanConv
 };
 
 tmapgen::server::Engine& TheEngine() {
@@ -115,6 +116,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (!req.ParseFromArray(p, n)) return 0;
       tmapgen::v2::DecodeResponse res;
       if (engine.Decode(req, &res).ok()) Serialize(res);
+      break;
+    }
+    case kPlanGemm: {
+      tmapgen::v2::PlanGemmRequest req;
+      if (!req.ParseFromArray(p, n)) return 0;
+      tmapgen::v2::PlanResponse res;
+      if (engine.PlanGemm(req, &res).ok()) Serialize(res);
+      break;
+    }
+    case kPlanConv: {
+      tmapgen::v2::PlanConvRequest req;
+      if (!req.ParseFromArray(p, n)) return 0;
+      tmapgen::v2::PlanResponse res;
+      if (engine.PlanConv(req, &res).ok()) Serialize(res);
       break;
     }
     default: break;

@@ -67,6 +67,22 @@ seeds = {
         v2.CodegenRequest(specs=[spec(), im2col], language=v2.PTX),
         v2.CodegenRequest(specs=[spec()], language=v2.JSON, sources=["a.json"])],
     "check": [v2.CheckRequest(specs=[v2.NamedSpec(name="a.json:1", spec=spec())], seed=7)],
+    "plan_gemm": [
+        v2.PlanGemmRequest(output=v2.PlanOutput(render=v2.Rendering(format=v2.Rendering.TEXT))),
+        v2.PlanGemmRequest(m=1000, n=1000, k=1000, cluster_m=2, cluster_n=2, multicast_a=True, multicast_b=True,
+                           output=v2.PlanOutput(render=v2.Rendering(format=v2.Rendering.JSON), header=True)),
+        v2.PlanGemmRequest(target="sm_100a", cta_group=2, cluster_m=2, bn=256, c_type=s.CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+                           cd_layout=v2.CD_COL, output=v2.PlanOutput(header=True, cpp_namespace="g")),
+        v2.PlanGemmRequest(a_type=v2.ELEMENT_E4M3, b_type=v2.ELEMENT_E4M3, bk=128, bn=256, stages=4,
+                           multicast_issue=v2.MULTICAST_LEADER, cluster_n=2, multicast_a=True,
+                           output=v2.PlanOutput(render=v2.Rendering(format=v2.Rendering.TEXT), header=True))],
+    "plan_conv": [
+        v2.PlanConvRequest(output=v2.PlanOutput(render=v2.Rendering(format=v2.Rendering.TEXT))),
+        v2.PlanConvRequest(spatial=3, d=8, t=3, pad_d=1, cluster_m=2, multicast_b=True,
+                           output=v2.PlanOutput(render=v2.Rendering(format=v2.Rendering.JSON), pretty=True, header=True)),
+        v2.PlanConvRequest(h=30, w=30, stride_h=2, stride_w=2, dilation_h=2, target="sm_100a",
+                           output=v2.PlanOutput(header=True)),
+        v2.PlanConvRequest(spatial=3, d=40, t=32, r=32, s=32, output=v2.PlanOutput(header=True))],
 }
 # Decode: maps the real driver wrote (tests/blob/data), one and several per request.
 corpus = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "blob", "data", "shared_corpus_sample.jsonl.gz")

@@ -39,7 +39,7 @@ if ! grep -q tmapd_validate_fuzz build-fuzz-rpc/build.ninja 2>/dev/null; then
   echo "fuzz: gRPC not found: the tmapd targets are not built (scripts/install-deps.sh)"
   exit 0
 fi
-methods="validate build validate_batch describe matrix_descriptor instruction_descriptor codegen check decode"
+methods="validate build validate_batch describe matrix_descriptor instruction_descriptor codegen check decode plan_gemm plan_conv"
 targets=$(for m in $methods; do echo -n "tmapd_${m}_fuzz "; done)
 cmake --build build-fuzz-rpc -j "$(nproc)" --target $targets
 # Debian's python3-protobuf is in the system Python.

@@ -68,21 +68,28 @@ def attacker(kind, address, seconds, args):
             codegen = f.read()
         with open(args[1], "rb") as f:
             decode = f.read()
-        results = {"Codegen": [], "Decode": []}
+        plans = []  # PlanConv bodies, sent in turn
+        for a in args[2:]:
+            with open(a, "rb") as f:
+                plans.append(f.read())
+        results = {"Codegen": [], "Decode": [], "PlanConv": []}
 
-        def loop(method, body):
+        def loop(method, *bodies):
             with grpc.insecure_channel(address, options=[("grpc.max_receive_message_length", 1 << 30)]) as ch:
                 call = ch.unary_unary("/tmapgen.v2.Tmapd/" + method)
+                i = 0
                 while time.time() < end:
                     t0 = time.time()
                     try:
-                        call(body, timeout=60)
+                        call(bodies[i % len(bodies)], timeout=60)
                         code, details = "OK", ""
                     except grpc.RpcError as e:
                         code, details = e.code().name, e.details()
                     results[method].append([code, round(time.time() - t0, 3), details[:300]])
+                    i += 1
 
-        threads = [threading.Thread(target=loop, args=a) for a in (("Codegen", codegen), ("Decode", decode))]
+        loops = [("Codegen", codegen), ("Decode", decode)] + ([("PlanConv",) + tuple(plans)] if plans else [])
+        threads = [threading.Thread(target=loop, args=a) for a in loops]
         for t in threads:
             t.start()
         print("ready", flush=True)
@@ -252,14 +259,32 @@ class StarvationTest(unittest.TestCase):
         with open(os.path.join(d, "decode.bin"), "wb") as f:
             f.write(tmapd_v2_pb2.DecodeRequest(maps=maps, render=tmapd_v2_pb2.Rendering(format=tmapd_v2_pb2.Rendering.TEXT))
                     .SerializeToString())
+        # Plans: the largest a PlanConv takes (255 x 255 taps, every tap in the JSON: about 3 MB of answer) and a
+        # 255 x 255 x 255 filter (16.6 million taps: 10 s and 4 GB as a local command), which is refused unplanned.
+        json_out = tmapd_v2_pb2.PlanOutput(render=tmapd_v2_pb2.Rendering(format=tmapd_v2_pb2.Rendering.JSON))
+        with open(os.path.join(d, "plan_big.bin"), "wb") as f:
+            f.write(tmapd_v2_pb2.PlanConvRequest(h=300, w=300, r=255, s=255, output=json_out).SerializeToString())
+        with open(os.path.join(d, "plan_taps.bin"), "wb") as f:
+            f.write(tmapd_v2_pb2.PlanConvRequest(spatial=3, d=300, h=300, w=300, t=255, r=255, s=255, output=json_out)
+                    .SerializeToString())
         try:
             beside = Beside(server)
-            attack = Attack("heavy", server.address, 6, os.path.join(d, "codegen.bin"), os.path.join(d, "decode.bin"))
+            attack = Attack("heavy", server.address, 6, os.path.join(d, "codegen.bin"), os.path.join(d, "decode.bin"),
+                            os.path.join(d, "plan_big.bin"), os.path.join(d, "plan_taps.bin"))
             beside.run(5)
             seen = attack.result()
-            report("heavy calls", beside, " (Codegen %s, Decode %s)" % (
-                [r[:2] for r in seen["Codegen"]][:4], [r[:2] for r in seen["Decode"]][:4]))
-            beside.assert_served(self, "Codegen and Decode of 10,000")
+            report("heavy calls", beside, " (Codegen %s, Decode %s, PlanConv %s)" % (
+                [r[:2] for r in seen["Codegen"]][:4], [r[:2] for r in seen["Decode"]][:4],
+                [r[:2] for r in seen["PlanConv"]][:4]))
+            beside.assert_served(self, "Codegen and Decode of 10,000, the largest plans")
+            self.assertGreater(len(seen["PlanConv"]), 1)
+            for i, (code, secs, details) in enumerate(seen["PlanConv"]):
+                if i % 2 == 0:
+                    self.assertEqual(code, "OK", details)  # answered in full, under the message limit
+                else:
+                    self.assertEqual(code, "RESOURCE_EXHAUSTED", details)
+                    self.assertIn("taps", details)
+                self.assertLess(secs, 4.0)  # including the wait behind a Codegen or a Decode
             self.assertGreater(len(seen["Codegen"]), 0)
             for code, secs, details in seen["Codegen"]:
                 # 10,000 maps of generated code are far over the 4 MiB message limit: refused, quickly now.

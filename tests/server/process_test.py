@@ -204,10 +204,11 @@ class ServiceTest(unittest.TestCase):
         self.assertEqual(trailing(e.exception, "tmapgen-field"), "spec.mode")
 
     def test_garbage_bytes(self):
-        raw = self.channel.unary_unary("/tmapgen.v1.Tmapd/Validate")
-        with self.assertRaises(grpc.RpcError) as e:
-            raw(b"\xff\xff\xff\xff\x0f")
-        self.assertEqual(e.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        for method in ("/tmapgen.v1.Tmapd/Validate", "/tmapgen.v2.Tmapd/PlanGemm", "/tmapgen.v2.Tmapd/PlanConv"):
+            raw = self.channel.unary_unary(method)
+            with self.assertRaises(grpc.RpcError) as e:
+                raw(b"\xff\xff\xff\xff\x0f")
+            self.assertEqual(e.exception.code(), grpc.StatusCode.INVALID_ARGUMENT, method)
 
     def test_oversized_request(self):
         s = good_spec()
@@ -1040,6 +1041,39 @@ class CliTest(unittest.TestCase):
         local = subprocess.run([TMAPGEN, "codegen", m], capture_output=True, text=True)
         with open(out) as f:
             self.assertEqual(f.read(), local.stdout)
+
+    def test_plan(self):
+        """plan gemm and plan conv: text, JSON, the generated header, invalid plans (exit 1; with --format cpp the
+        report on stderr), usage errors and --help (local), each byte for byte."""
+        self.assertEqual(self.same("plan", "gemm"), 0)
+        self.same("plan", "gemm", "--format", "json", "--pretty")
+        self.same("plan", "gemm", "--m", "1000", "--n", "1000", "--k", "1000", "--format", "cpp", "--namespace", "g")
+        self.same("plan", "gemm", "--cluster", "2x2", "--multicast", "ab", "--format", "json")
+        self.same("plan", "gemm", "--cluster", "4x1", "--multicast", "b", "--multicast-issue", "leader", "--format", "cpp")
+        self.same("plan", "gemm", "--target", "sm_100a", "--cta-group", "2", "--cluster", "2x1", "--bn", "256",
+                  "--format", "cpp")
+        self.assertEqual(self.same("plan", "gemm", "--dtype", "e4m3", "--tile", "128x256x128", "--stages", "4"), 1)
+        self.assertEqual(self.same("plan", "gemm", "--dtype", "e4m3", "--tile", "128x256x128", "--stages", "4",
+                                   "--format", "cpp"), 1)
+        self.assertEqual(self.same("plan", "gemm", "--bm", "300"), 2)
+        self.assertEqual(self.same("plan", "gemm", "--bogus"), 2)
+        self.same("plan", "gemm", "--help")
+        self.same("plan", "--help")
+        self.assertEqual(self.same("plan"), 2)
+        self.assertEqual(self.same("plan", "conv", "--format", "json"), 0)
+        self.same("plan", "conv", "-h", "30", "--w", "30", "--stride", "2", "--format", "cpp")
+        self.same("plan", "conv", "--d", "8", "--t", "3", "--pad", "1,1,1", "--cluster", "2x1", "--multicast", "b")
+        self.same("plan", "conv", "--target", "sm_100a", "--format", "json")
+        self.assertEqual(self.same("plan", "conv", "--d", "40", "--t", "32", "--r", "32", "--s", "32", "--format", "cpp"), 1)
+        self.assertEqual(self.same("plan", "conv", "--s", "60"), 2)
+        # The command ran on the server (the log names the method), not locally.
+        for _ in range(100):  # the log is written every 20 ms
+            log = self.server.log()
+            if "method=PlanConv status=OK" in log:
+                break
+            time.sleep(0.05)
+        self.assertIn("method=PlanGemm status=OK", log)
+        self.assertIn("method=PlanConv status=OK", log)
 
     def test_check(self):
         spec = os.path.join(self.dir, "one.json")

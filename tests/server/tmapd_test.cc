@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <tuple>
 
@@ -24,6 +25,7 @@
 
 #include "cli/codegen_cmd.h"
 #include "cli/desc_cmd.h"
+#include "cli/plan_cmd.h"
 #include "proto/tmapd.grpc.pb.h"
 #include "proto/tmapd_v2.grpc.pb.h"
 #include "server/check_worker.h"
@@ -34,6 +36,7 @@
 #include "src/rpc/codegen.h"
 #include "src/rpc/instruction_descriptor.h"
 #include "src/rpc/matrix_descriptor.h"
+#include "src/rpc/plan.h"
 
 namespace tmapgen::server {
 namespace {
@@ -639,6 +642,237 @@ TEST_F(TmapdTest, CodegenMatchesTheLocalCommand) {
 }
 
 // Two replicas behind one channel: round_robin spreads the calls over both.
+// ---------------------------------------------------------------------------------------------- plans
+// PlanGemm and PlanConv: the request the command line parses travels as typed fields and comes back rendered as
+// the command renders it (text, JSON, the generated header, or on an invalid plan the header's rejection), byte
+// for byte, with the command's exit status. Expected values of the structured plan, as in tests/plan/:
+//   [CUTLASS] NVIDIA/cutlass @ 7107b05 sm90_mma_tma_gmma_ss_warpspecialized.hpp (TmaTransactionBytes = MK + NK
+//             bytes; the multicast masks of load(), rank = x + y * cluster_m), sm100_mma_warpspecialized.hpp
+//             (TmaTransactionBytes x size(AtomThrShapeMNK)), sm90_gmma_builder.inl compute_stage_count_or_override
+//             with sm90_smem_capacity_bytes 232448;
+//   [PTX]     PTX ISA 9.2 9.7.15.2 (wgmma m64nNk16 for bf16), 9.7.16.4.2 Table 42 (tcgen05 instruction descriptor);
+//   [cuDNN]   the forward output size (in + 2 pad - dilation (filter - 1) - 1) / stride + 1.
+
+class PlanRpcTest : public TmapdTest {
+ protected:
+  // `tmapgen plan ARGS` run here and the same request on the server: stdout (or, for an invalid plan with
+  // --format cpp, stderr) and the exit status must be the local command's.
+  v2::PlanResponse Both(const std::vector<std::string>& args) {
+    std::string lo, le;
+    const int rc = cli::RunPlanCommandTo(args, &lo, &le);
+    EXPECT_TRUE(rc == 0 || rc == 1) << le;
+    const std::vector<std::string> flags(args.begin() + 2, args.end());
+    rpc::PlanOutputOptions o;
+    v2::PlanResponse res;
+    grpc::ClientContext ctx;
+    grpc::Status st;
+    bool cpp = false;
+    auto out = [&o, &cpp](const auto& a) {
+      cpp = a.cpp;
+      o.render = a.cpp ? rpc::PlanOutputOptions::Render::kNone
+                 : a.json ? rpc::PlanOutputOptions::Render::kJson : rpc::PlanOutputOptions::Render::kText;
+      o.pretty = a.pretty;
+      o.header = a.cpp;
+      o.name_space = a.name_space;
+    };
+    std::string err;
+    if (args[1] == "gemm") {
+      cli::PlanGemmArgs a;
+      EXPECT_TRUE(cli::ParsePlanGemmArgs(flags, &a, &err)) << err;
+      out(a);
+      v2::PlanGemmRequest req;
+      ToProto(a.request, o, &req);
+      // FromProto(ToProto(r)) == r: the request read back writes the same message.
+      plan::GemmRequest back;
+      rpc::PlanOutputOptions ob;
+      EXPECT_TRUE(rpc::FromProto(req, rpc::RequestLimits(), &back, &ob).ok());
+      v2::PlanGemmRequest again;
+      ToProto(back, ob, &again);
+      EXPECT_EQ(again.SerializeAsString(), req.SerializeAsString());
+      st = ConnectV2(server_->address())->PlanGemm(&ctx, req, &res);
+    } else {
+      cli::PlanConvArgs a;
+      EXPECT_TRUE(cli::ParsePlanConvArgs(flags, &a, &err)) << err;
+      out(a);
+      v2::PlanConvRequest req;
+      ToProto(a.request, o, &req);
+      plan::ConvRequest back;
+      rpc::PlanOutputOptions ob;
+      EXPECT_TRUE(rpc::FromProto(req, rpc::RequestLimits(), &back, &ob).ok());
+      v2::PlanConvRequest again;
+      ToProto(back, ob, &again);
+      EXPECT_EQ(again.SerializeAsString(), req.SerializeAsString());
+      st = ConnectV2(server_->address())->PlanConv(&ctx, req, &res);
+    }
+    EXPECT_TRUE(st.ok()) << st.error_message();
+    EXPECT_EQ(res.exit_status(), rc);
+    if (cpp && rc == 0) {
+      EXPECT_EQ(res.header().content(), lo);
+      EXPECT_EQ(res.header().name().find('/'), std::string::npos);  // a name, never a path
+    } else if (cpp) {
+      EXPECT_EQ(res.rejection(), le);
+      EXPECT_TRUE(lo.empty());
+    } else {
+      EXPECT_EQ(res.rendered(), lo);
+    }
+    return res;
+  }
+};
+
+TEST_F(PlanRpcTest, GemmsAsTheLocalCommand) {
+  // 128 x 128 x 64 bf16 on sm_90a.
+  v2::PlanResponse r = Both({"plan", "gemm"});
+  EXPECT_TRUE(r.valid());
+  EXPECT_EQ(r.stage_bytes(), 32768u);  // [CUTLASS] TmaTransactionBytes = 2 x 128 x 64 x 2 bytes
+  ASSERT_EQ(r.ctas_size(), 1);
+  EXPECT_EQ(r.ctas(0).expect_tx(), 32768u);
+  EXPECT_EQ(r.max_stages(), 6u);       // [CUTLASS] (232448 - 32768 epilogue) / (32768 + 16)
+  EXPECT_EQ(r.smem_limit(), 232448u);  // [CUTLASS] sm90_smem_capacity_bytes
+  EXPECT_EQ(r.mma().instruction(), "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");  // [PTX] 9.7.15.2
+  ASSERT_GE(r.maps_size(), 2);
+  EXPECT_EQ(r.maps(0).spec().box_dim(0), 64u);
+  EXPECT_EQ(r.maps(0).spec().box_dim(1), 128u);
+  EXPECT_TRUE(r.maps(0).valid());
+  Both({"plan", "gemm", "--format", "json"});
+  Both({"plan", "gemm", "--format", "json", "--pretty"});
+  Both({"plan", "gemm", "--format", "cpp"});
+  Both({"plan", "gemm", "--format", "cpp", "--namespace", "my_gemm"});
+  Both({"plan", "gemm", "--m", "1000", "--n", "1000", "--k", "1000", "--format", "json"});  // ragged edges
+  // Multicast over a 2 x 2 cluster.
+  r = Both({"plan", "gemm", "--cluster", "2x2", "--multicast", "ab", "--format", "json"});
+  ASSERT_EQ(r.ctas_size(), 4);
+  EXPECT_EQ(r.ctas(1).mask_a(), 0xAu);  // [CUTLASS] x 1: ranks 1, 3
+  EXPECT_EQ(r.ctas(1).mask_b(), 0x3u);  // [CUTLASS] y 0: ranks 0, 1
+  for (const v2::PlanCta& c : r.ctas()) EXPECT_EQ(c.expect_tx(), 32768u);  // every receiver: the whole stage
+  Both({"plan", "gemm", "--cluster", "2x2", "--multicast", "ab", "--format", "cpp"});
+  Both({"plan", "gemm", "--cluster", "1x4", "--multicast", "a", "--multicast-issue", "leader"});
+  // 2-CTA tcgen05 on sm_100a.
+  r = Both({"plan", "gemm", "--target", "sm_100a", "--cta-group", "2", "--cluster", "2x1", "--bn", "256",
+            "--format", "json"});
+  ASSERT_EQ(r.ctas_size(), 2);
+  EXPECT_EQ(r.ctas(0).expect_tx(), 65536u);  // [CUTLASS] sm100: 2 x (128 x 64 + 128 x 64) x 2 bytes
+  EXPECT_EQ(r.ctas(1).expect_tx(), 0u);
+  EXPECT_EQ(r.mma().idesc(), (1u << 4) | (1u << 7) | (1u << 10) | (32u << 17) | (16u << 24));  // [PTX] Table 42
+  Both({"plan", "gemm", "--target", "sm_100a", "--cta-group", "2", "--cluster", "2x1", "--bn", "256", "--format", "cpp"});
+  // Other types and layouts, every flag the request has.
+  Both({"plan", "gemm", "--a-major", "mn", "--b-major", "mn", "--c-type", "f32", "--d-type", "f32", "--cd-layout", "col",
+        "--accumulator", "f32", "--lda", "5000", "--swizzle-a", "64B", "--warpgroups", "1", "--no-epilogue",
+        "--format", "json"});
+  Both({"plan", "gemm", "--dtype", "e4m3", "--tile", "128x128x128", "--stages", "3", "--format", "json"});
+  // Invalid plans: exit status 1, the report; with --format cpp nothing generated and the report on stderr.
+  r = Both({"plan", "gemm", "--dtype", "e4m3", "--tile", "128x256x128", "--stages", "4"});
+  EXPECT_FALSE(r.valid());
+  EXPECT_GT(r.errors(), 0);
+  Both({"plan", "gemm", "--dtype", "e4m3", "--tile", "128x256x128", "--stages", "4", "--format", "cpp"});
+}
+
+TEST_F(PlanRpcTest, ConvolutionsAsTheLocalCommand) {
+  // 32 x 56 x 56 x 64 -> 128, 3 x 3, pad 1.
+  v2::PlanResponse r = Both({"plan", "conv", "--format", "json"});
+  EXPECT_TRUE(r.valid());
+  ASSERT_EQ(r.conv().out_size(), 2);
+  EXPECT_EQ(r.conv().out(0), 56u);  // [cuDNN] (56 + 2 - 2 - 1) / 1 + 1
+  EXPECT_EQ(r.conv().gemm_m(), 32u * 56 * 56);
+  EXPECT_EQ(r.conv().gemm_k(), 9u * 64);
+  ASSERT_EQ(r.conv().taps_size(), 9);
+  EXPECT_EQ(r.conv().taps(4).offsets(0), 1u);  // tap (s 1, r 1): offsets s x dilation, r x dilation
+  EXPECT_EQ(r.conv().taps(4).offsets(1), 1u);
+  EXPECT_EQ(r.maps(0).spec().mode(), v1::IM2COL);
+  Both({"plan", "conv"});
+  Both({"plan", "conv", "--format", "cpp"});
+  Both({"plan", "conv", "-h", "30", "--w", "30", "--stride", "2", "--dilation", "2", "--format", "json"});
+  Both({"plan", "conv", "--cluster", "2x1", "--multicast", "b", "--format", "cpp"});
+  // 3D.
+  r = Both({"plan", "conv", "--d", "8", "--t", "3", "--pad", "1,1,1", "--format", "json"});
+  ASSERT_EQ(r.conv().out_size(), 3);
+  EXPECT_EQ(r.conv().taps_size(), 27);
+  Both({"plan", "conv", "--d", "8", "--t", "3", "--format", "cpp"});
+  Both({"plan", "conv", "--target", "sm_100a", "--format", "json"});
+  // Invalid: the last 3D tap's offset past the rank-5 limit (CUTLASS can_implement): exit status 1.
+  r = Both({"plan", "conv", "--d", "40", "--t", "32", "--r", "32", "--s", "32"});
+  EXPECT_FALSE(r.valid());
+  Both({"plan", "conv", "--d", "40", "--t", "32", "--r", "32", "--s", "32", "--format", "cpp"});
+}
+
+TEST_F(TmapdTest, MalformedPlanRequestsNameTheField) {
+  auto v2 = ConnectV2(server_->address());
+  auto gemm = [&](const std::function<void(v2::PlanGemmRequest*)>& edit, grpc::StatusCode want, const std::string& field) {
+    v2::PlanGemmRequest req;
+    edit(&req);
+    v2::PlanResponse res;
+    grpc::ClientContext ctx;
+    const grpc::Status st = v2->PlanGemm(&ctx, req, &res);
+    EXPECT_EQ(st.error_code(), want) << field << ": " << st.error_message();
+    EXPECT_EQ(Field(ctx), field) << st.error_message();
+  };
+  auto conv = [&](const std::function<void(v2::PlanConvRequest*)>& edit, grpc::StatusCode want, const std::string& field) {
+    v2::PlanConvRequest req;
+    edit(&req);
+    v2::PlanResponse res;
+    grpc::ClientContext ctx;
+    const grpc::Status st = v2->PlanConv(&ctx, req, &res);
+    EXPECT_EQ(st.error_code(), want) << field << ": " << st.error_message();
+    EXPECT_EQ(Field(ctx), field) << st.error_message();
+  };
+  const auto bad = grpc::INVALID_ARGUMENT;
+  gemm([](v2::PlanGemmRequest* r) { r->set_m(0); }, bad, "m");
+  gemm([](v2::PlanGemmRequest* r) { r->set_a_type(static_cast<v2::ElementType>(99)); }, bad, "a_type");
+  gemm([](v2::PlanGemmRequest* r) { r->set_a_type(v2::ELEMENT_E2M1); }, bad, "a_type");  // sub-byte: not planned
+  gemm([](v2::PlanGemmRequest* r) { r->set_b_major(static_cast<v2::Major>(3)); }, bad, "b_major");
+  gemm([](v2::PlanGemmRequest* r) { r->set_c_type(static_cast<v1::TensorDataType>(16)); }, bad, "c_type");
+  gemm([](v2::PlanGemmRequest* r) { r->set_d_type(v1::CU_TENSOR_MAP_DATA_TYPE_FLOAT64); }, bad, "d_type");
+  gemm([](v2::PlanGemmRequest* r) { r->set_cd_layout(static_cast<v2::CdLayout>(3)); }, bad, "cd_layout");
+  gemm([](v2::PlanGemmRequest* r) { r->set_accumulator(static_cast<v2::AccumulatorType>(4)); }, bad, "accumulator");
+  gemm([](v2::PlanGemmRequest* r) { r->set_bm(0); }, bad, "bm");
+  gemm([](v2::PlanGemmRequest* r) { r->set_bn(257); }, bad, "bn");
+  gemm([](v2::PlanGemmRequest* r) { r->set_stages(65); }, bad, "stages");
+  gemm([](v2::PlanGemmRequest* r) { r->set_cluster_m(0); }, bad, "cluster_m");
+  gemm([](v2::PlanGemmRequest* r) { r->set_cluster_n(65536); r->set_cluster_m(65536); }, bad, "cluster_m");
+  gemm([](v2::PlanGemmRequest* r) { r->set_cluster_m(4); r->set_cluster_n(8); }, bad, "cluster_n");
+  gemm([](v2::PlanGemmRequest* r) { r->set_multicast_issue(static_cast<v2::MulticastIssue>(3)); }, bad, "multicast_issue");
+  gemm([](v2::PlanGemmRequest* r) { r->set_target("sm_1"); }, bad, "target");
+  gemm([](v2::PlanGemmRequest* r) { r->set_cta_group(3); }, bad, "cta_group");
+  gemm([](v2::PlanGemmRequest* r) { r->set_cta_group(2); }, bad, "cta_group");  // sm_90a has no 2-CTA MMA
+  gemm([](v2::PlanGemmRequest* r) {
+         r->set_target("sm_100a"); r->set_cta_group(2); r->set_cluster_m(2); r->set_multicast_b(true);
+       }, bad, "multicast_b");
+  gemm([](v2::PlanGemmRequest* r) { r->set_swizzle_cd(static_cast<v2::DescriptorSwizzle>(9)); }, bad, "swizzle_cd");
+  gemm([](v2::PlanGemmRequest* r) { r->set_warpgroups(5); }, bad, "warpgroups");
+  gemm([](v2::PlanGemmRequest* r) { r->set_lda(10); }, bad, "lda");
+  gemm([](v2::PlanGemmRequest* r) { r->mutable_output()->mutable_render()->set_format(static_cast<v2::Rendering::Format>(7)); },
+       bad, "output.render.format");
+  gemm([](v2::PlanGemmRequest* r) { r->mutable_output()->mutable_render()->set_color(true); }, bad, "output.render.color");
+  gemm([](v2::PlanGemmRequest* r) { r->mutable_output()->set_cpp_namespace(std::string(300, 'n')); }, bad,
+       "output.cpp_namespace");
+  conv([](v2::PlanConvRequest* r) { r->set_spatial(4); }, bad, "spatial");
+  conv([](v2::PlanConvRequest* r) { r->set_d(8); }, bad, "d");  // a 2D convolution has no D
+  conv([](v2::PlanConvRequest* r) { r->set_dilation_d(2); }, bad, "dilation_d");
+  conv([](v2::PlanConvRequest* r) { r->set_c(0); }, bad, "c");
+  conv([](v2::PlanConvRequest* r) { r->set_h(0); }, bad, "h");
+  conv([](v2::PlanConvRequest* r) { r->set_r(256); }, bad, "r");
+  conv([](v2::PlanConvRequest* r) { r->set_s(60); }, bad, "s");  // larger than the padded input
+  conv([](v2::PlanConvRequest* r) { r->set_stride_h(9); }, bad, "stride_h");  // cuda.h: element strides 1..8
+  conv([](v2::PlanConvRequest* r) { r->set_dilation_w(0); }, bad, "dilation_w");
+  conv([](v2::PlanConvRequest* r) { r->set_dtype(v2::ELEMENT_E2M1); }, bad, "dtype");
+  conv([](v2::PlanConvRequest* r) { r->set_out_type(static_cast<v1::TensorDataType>(-1)); }, bad, "out_type");
+  conv([](v2::PlanConvRequest* r) { r->set_bm(2000); }, bad, "bm");
+  conv([](v2::PlanConvRequest* r) { r->set_cluster_n(17); }, bad, "cluster_n");
+  conv([](v2::PlanConvRequest* r) { r->set_swizzle(static_cast<v2::DescriptorSwizzle>(-2)); }, bad, "swizzle");
+  conv([](v2::PlanConvRequest* r) { r->set_target("sm_80"); }, bad, "target");
+  // A filter with more taps than any valid plan: refused before any work, as a limit.
+  conv([](v2::PlanConvRequest* r) {
+         r->set_spatial(3); r->set_w(300); r->set_h(300); r->set_d(300); r->set_s(255); r->set_r(255); r->set_t(255);
+       }, grpc::RESOURCE_EXHAUSTED, "s");
+  // Still serving.
+  v2::PlanGemmRequest ok;
+  v2::PlanResponse res;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(v2->PlanGemm(&ctx, ok, &res).ok());
+  EXPECT_TRUE(res.valid());
+  EXPECT_EQ(res.rendered(), "");  // nothing asked to render
+  EXPECT_FALSE(res.has_header());
+}
+
 TEST(TmapdScale, RoundRobinOverTwoServers) {
   std::unique_ptr<Server> a = StartServer(), b = StartServer();
   ASSERT_TRUE(a && b);
