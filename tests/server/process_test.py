@@ -288,7 +288,8 @@ class ServiceTest(unittest.TestCase):
                     methods[fd.package + "." + svc.name] = {m.name for m in svc.method}
         self.assertEqual(methods["tmapgen.v1.Tmapd"], {"Validate", "Build", "ValidateBatch", "Describe"})
         self.assertEqual(methods["tmapgen.v2.Tmapd"], {"Validate", "Build", "ValidateBatch", "Describe", "MatrixDescriptor",
-                                                       "InstructionDescriptor", "Codegen", "Check", "Decode"})
+                                                       "InstructionDescriptor", "Codegen", "Check", "Decode", "PlanGemm",
+                                                       "PlanConv"})
 
     def test_log_lines(self):
         self.stub.Describe(tmapd_pb2.DescribeRequest())
