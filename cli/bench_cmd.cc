@@ -10,6 +10,7 @@
 #include "cli/common_flags.h"
 #include "src/gpu/bandwidth/copy_bandwidth.h"
 #include "src/tmap/validator.h"
+#include "src/util/status.h"
 #include "src/util/strings.h"
 #include "src/util/suggest.h"
 
@@ -91,8 +92,7 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
   if (file.empty()) return Usage("missing SPEC");
   std::vector<TensorMapSpec> specs;
   std::vector<std::string> names;
-  std::string err;
-  if (!ReadSpecsFile(file, &specs, &names, &err)) return Usage(err);
+  if (const absl::Status st = ReadSpecsFile(file, &specs, &names); !st.ok()) return Usage(std::string(StatusMessage(st)));
   opt.progress = isatty(fileno(stderr)) != 0;
   int rc = 0;
   std::vector<std::string> summary;

@@ -68,15 +68,7 @@ struct Source {
   MapBytes bytes{};
 };
 
-bool ReadFileOrStdin(const std::string& name, std::string* out, std::string* err) {
-  absl::StatusOr<std::string> text = io::ReadWholeFile(name);
-  if (!text.ok()) {
-    *err = std::string(FromAbsl(text.status().message()));
-    return false;
-  }
-  *out = *std::move(text);
-  return true;
-}
+absl::Status Bad(std::string_view message) { return absl::InvalidArgumentError(ToAbsl(message)); }
 
 bool IsRegularFile(const std::string& p) {
   struct stat st;
@@ -109,16 +101,16 @@ bool OneValueHint(std::string_view text, std::string* hint) {
 }
 
 // The maps of one input's content.
-bool ParseContent(const std::string& label, const std::string& content, bool words, std::vector<Source>* out,
-                  std::string* err) {
+absl::Status ParseContent(const std::string& label, const std::string& content, bool words,
+                          std::vector<Source>* out) {
   std::vector<MapBytes> maps;
   if (!blob::LooksLikeText(content)) {
     absl::StatusOr<std::vector<MapBytes>> binary = blob::ParseBlobBinary(content);
-    if (!binary.ok()) { *err = StrCat(label, ": ", StatusMessage(binary.status())); return false; }
+    if (!binary.ok()) return Annotate(binary.status(), label);
     maps = *std::move(binary);
     for (size_t i = 0; i < maps.size(); ++i)
       out->push_back({maps.size() == 1 ? label : StrCat(label, "[", i, "]"), maps[i]});
-    return true;
+    return absl::OkStatus();
   }
   if (!TrimLeft(content).empty() && TrimLeft(content)[0] == '{') {
     // JSON Lines with "bytes".
@@ -131,46 +123,44 @@ bool ParseContent(const std::string& label, const std::string& content, bool wor
       pos = nl + 1;
       if (TrimLeft(line).empty()) { if (nl == content.size()) break; continue; }
       const absl::StatusOr<std::string> hex = ExtractBytesField(line);
-      if (!hex.ok()) { *err = StrCat(label, ":", line_no, ": ", StatusMessage(hex.status())); return false; }
+      if (!hex.ok()) return Annotate(hex.status(), StrCat(label, ":", line_no));
       if (hex->empty()) continue;  // a rejected call in a corpus: no map
       const absl::StatusOr<std::vector<MapBytes>> one = blob::ParseBlobText(*hex, false);
-      if (!one.ok() || one->size() != 1) {
-        *err = StrCat(label, ":", line_no, ": bytes: ", one.ok() ? "more than one map" : StatusMessage(one.status()));
-        return false;
-      }
+      if (!one.ok()) return Annotate(one.status(), StrCat(label, ":", line_no, ": bytes"));
+      if (one->size() != 1) return Bad(StrCat(label, ":", line_no, ": bytes: more than one map"));
       out->push_back({StrCat(label, ":", line_no), (*one)[0]});
       if (nl == content.size()) break;
     }
-    return true;
+    return absl::OkStatus();
   }
   absl::StatusOr<std::vector<MapBytes>> text = blob::ParseBlobText(content, words);
   if (!text.ok()) {
     std::string hint;
-    *err = StrCat(label, ": ", OneValueHint(content, &hint) ? std::string_view(hint) : StatusMessage(text.status()));
-    return false;
+    if (OneValueHint(content, &hint)) return Bad(StrCat(label, ": ", hint));
+    return Annotate(text.status(), label);
   }
   maps = *std::move(text);
   for (size_t i = 0; i < maps.size(); ++i) out->push_back({maps.size() == 1 ? label : StrCat(label, "[", i, "]"), maps[i]});
-  return true;
+  return absl::OkStatus();
 }
 
 // Reads the inputs: "-" and files by name, consecutive other arguments as one text.
-bool ReadInputs(const std::vector<std::string>& inputs, bool words, std::vector<Source>* out, std::string* err) {
+absl::Status ReadInputs(const std::vector<std::string>& inputs, bool words, std::vector<Source>* out) {
   std::string text;
   std::string text_label;
   auto flush = [&]() {
-    if (text.empty()) return true;
-    const bool ok = ParseContent(text_label, text, words, out, err);
+    if (text.empty()) return absl::OkStatus();
+    absl::Status st = ParseContent(text_label, text, words, out);
     text.clear();
-    return ok;
+    return st;
   };
   for (size_t i = 0; i < inputs.size(); ++i) {
     const std::string& a = inputs[i];
     if (a == "-" || IsRegularFile(a)) {
-      if (!flush()) return false;
-      std::string content;
-      if (!ReadFileOrStdin(a, &content, err)) return false;
-      if (!ParseContent(a == "-" ? "stdin" : a, content, words, out, err)) return false;
+      if (absl::Status st = flush(); !st.ok()) return st;
+      const absl::StatusOr<std::string> content = io::ReadWholeFile(a);
+      if (!content.ok()) return content.status();
+      if (absl::Status st = ParseContent(a == "-" ? "stdin" : a, *content, words, out); !st.ok()) return st;
       continue;
     }
     if (text.empty()) text_label = StrCat("argument ", i + 1);
@@ -195,7 +185,7 @@ bool ParseColor(const std::string& v, bool* color) {
 
 }  // namespace
 
-bool ParseDecodeArgs(const std::vector<std::string>& args, DecodeArgs* out, std::string* err) {
+absl::Status ParseDecodeArgs(const std::vector<std::string>& args, DecodeArgs* out) {
   *out = DecodeArgs();
   blob::DecodeOptions& o = out->options;
   o.color = ::isatty(STDOUT_FILENO) != 0;
@@ -206,14 +196,11 @@ bool ParseDecodeArgs(const std::vector<std::string>& args, DecodeArgs* out, std:
       *v = args[++i];
       return true;
     };
-    auto fail = [err](const std::string& m) {
-      *err = m;
-      return false;
-    };
+    auto fail = [](const std::string& m) { return Bad(m); };
     std::string v;
     if (a == "--help" || a == "-h") {
       out->help = true;
-      return true;
+      return absl::OkStatus();
     } else if (a == "--target") {
       if (!value(&v)) return fail("--target needs a value");
       if (!Parse(v, &o.target))
@@ -233,31 +220,24 @@ bool ParseDecodeArgs(const std::vector<std::string>& args, DecodeArgs* out, std:
     else out->inputs.push_back(a);
   }
   if (o.json) o.color = false;
-  if (out->inputs.empty()) {
-    *err = "needs at least one BLOB (hex text, a file, or - for standard input)";
-    return false;
-  }
-  return true;
+  if (out->inputs.empty()) return Bad("needs at least one BLOB (hex text, a file, or - for standard input)");
+  return absl::OkStatus();
 }
 
-bool ReadDecodeInputs(const DecodeArgs& a, std::vector<DecodeSource>* out, std::string* err) {
+absl::Status ReadDecodeInputs(const DecodeArgs& a, std::vector<DecodeSource>* out) {
   std::vector<Source> sources;
-  if (!ReadInputs(a.inputs, a.words, &sources, err)) return false;
-  if (sources.empty()) {
-    *err = "the input holds no map";
-    return false;
-  }
+  if (absl::Status st = ReadInputs(a.inputs, a.words, &sources); !st.ok()) return st;
+  if (sources.empty()) return Bad("the input holds no map");
   for (Source& s : sources) out->push_back({std::move(s.label), s.bytes});
-  return true;
+  return absl::OkStatus();
 }
 
 std::string DecodeUsageText(const std::string& msg) { return StrCat("tmapgen decode: ", msg, "\n", HelpHint("decode")); }
 
 int RunDecodeCommand(const std::vector<std::string>& args) {
   DecodeArgs a;
-  std::string err;
-  if (!ParseDecodeArgs(args, &a, &err)) {
-    std::fputs(DecodeUsageText(err).c_str(), stderr);
+  if (const absl::Status st = ParseDecodeArgs(args, &a); !st.ok()) {
+    std::fputs(DecodeUsageText(std::string(StatusMessage(st))).c_str(), stderr);
     return 2;
   }
   if (a.help) {
@@ -265,8 +245,8 @@ int RunDecodeCommand(const std::vector<std::string>& args) {
     return 0;
   }
   std::vector<DecodeSource> sources;
-  if (!ReadDecodeInputs(a, &sources, &err)) {
-    std::fprintf(stderr, "tmapgen decode: %s\n", err.c_str());
+  if (const absl::Status st = ReadDecodeInputs(a, &sources); !st.ok()) {
+    std::fprintf(stderr, "tmapgen decode: %s\n", std::string(StatusMessage(st)).c_str());
     return 2;
   }
   ops::DecodeRequest req;
@@ -292,33 +272,33 @@ int RunDecodeCommand(const std::vector<std::string>& args) {
 namespace {
 
 // One side of a diff: a map, or a spec file encoded offline.
-bool ReadSide(const std::string& arg, bool words, Source* out, std::string* err) {
+absl::Status ReadSide(const std::string& arg, bool words, Source* out) {
   if (IsRegularFile(arg) || arg == "-") {
-    std::string content;
-    if (!ReadFileOrStdin(arg, &content, err)) return false;
+    const absl::StatusOr<std::string> read = io::ReadWholeFile(arg);
+    if (!read.ok()) return read.status();
+    const std::string& content = *read;
     const std::string_view t = TrimLeft(content);
     if (blob::LooksLikeText(content) && !t.empty() && t[0] == '{') {
       if (!ExtractBytesField(t.substr(0, t.find('\n'))).ok()) {
         // A spec: encode it offline.
         const absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(content);
-        if (!parsed.ok()) {
-          *err = StrCat(arg, ": neither a map nor a spec: ", FromAbsl(parsed.status().message()));
-          return false;
-        }
+        if (!parsed.ok()) return Annotate(parsed.status(), StrCat(arg, ": neither a map nor a spec"));
         const TensorMapSpec& spec = *parsed;
         absl::StatusOr<blob::Encoded> e = blob::Encode(spec);
-        if (!e.ok()) { *err = StrCat(arg, ": the spec cannot be encoded offline: ", FromAbsl(e.status().message())); return false; }
+        if (!e.ok()) return Annotate(e.status(), StrCat(arg, ": the spec cannot be encoded offline"));
         *out = {StrCat(arg, " (spec, encoded offline)"), e->bytes};
-        return true;
+        return absl::OkStatus();
       }
     }
   }
   std::vector<Source> v;
-  if (!ReadInputs({arg}, words, &v, err)) return false;
-  if (v.size() != 1) { *err = StrCat(arg.size() > 40 ? arg.substr(0, 40) + "..." : arg, ": holds ", v.size(), " maps; diff compares one map with one"); return false; }
+  if (absl::Status st = ReadInputs({arg}, words, &v); !st.ok()) return st;
+  if (v.size() != 1)
+    return Bad(StrCat(arg.size() > 40 ? arg.substr(0, 40) + "..." : arg, ": holds ", v.size(),
+                      " maps; diff compares one map with one"));
   *out = v[0];
   if (out->label.rfind("argument", 0) == 0) out->label = "hex text";
-  return true;
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -342,9 +322,10 @@ int RunDiffCommand(const std::vector<std::string>& args) {
   }
   if (sides.size() != 2) return Usage("diff", StrCat("needs exactly two maps or specs, A and B (got ", sides.size(), ")"));
   Source a, b;
-  std::string err;
-  if (!ReadSide(sides[0], words, &a, &err) || !ReadSide(sides[1], words, &b, &err)) {
-    std::fprintf(stderr, "tmapgen diff: %s\n", err.c_str());
+  absl::Status st = ReadSide(sides[0], words, &a);
+  if (st.ok()) st = ReadSide(sides[1], words, &b);
+  if (!st.ok()) {
+    std::fprintf(stderr, "tmapgen diff: %s\n", std::string(StatusMessage(st)).c_str());
     return 2;
   }
   ops::DiffRequest req;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "src/report/decode_report.h"
 
 namespace tmapgen::cli {
@@ -36,8 +37,10 @@ struct DecodeSource {
   std::string label;  // "argument 1", "FILE", "FILE:3", "FILE[2]"
   blob::MapBytes bytes{};
 };
-bool ParseDecodeArgs(const std::vector<std::string>& args, DecodeArgs* out, std::string* err);
-bool ReadDecodeInputs(const DecodeArgs& a, std::vector<DecodeSource>* out, std::string* err);
+// Bad usage is kInvalidArgument naming the flag. An input that cannot be read is the file's status
+// (src/io/file.h); one that is not a map is kInvalidArgument naming the input ("FILE:3: bytes: ...").
+absl::Status ParseDecodeArgs(const std::vector<std::string>& args, DecodeArgs* out);
+absl::Status ReadDecodeInputs(const DecodeArgs& a, std::vector<DecodeSource>* out);
 std::string DecodeUsageText(const std::string& msg);
 
 int RunDecodeCommand(const std::vector<std::string>& args);

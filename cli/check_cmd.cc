@@ -1,5 +1,6 @@
 #include "cli/check_cmd.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -80,8 +81,8 @@ int SelfTest() {
 
 }  // namespace
 
-bool ReadSpecsFile(const std::string& path, std::vector<TensorMapSpec>* specs, std::vector<std::string>* names,
-                   std::string* err) {
+absl::Status ReadSpecsFile(const std::string& path, std::vector<TensorMapSpec>* specs,
+                           std::vector<std::string>* names) {
   std::string text;
   if (path == "-") {
     std::stringstream ss;
@@ -89,9 +90,8 @@ bool ReadSpecsFile(const std::string& path, std::vector<TensorMapSpec>* specs, s
     text = ss.str();
   } else {
     std::ifstream f(path);
-    if (!f) {
-      *err = "cannot open " + path;
-      return false;
+    if (!f) {  // the code from errno; the message names the file alone
+      return absl::Status(ErrnoStatus(errno, "cannot open", path).code(), ToAbsl(StrCat("cannot open ", path)));
     }
     std::stringstream ss;
     ss << f.rdbuf();
@@ -101,7 +101,7 @@ bool ReadSpecsFile(const std::string& path, std::vector<TensorMapSpec>* specs, s
   if (whole.ok()) {
     names->push_back(whole->name.empty() ? path : whole->name);
     specs->push_back(*whole);
-    return true;
+    return absl::OkStatus();
   }
   // JSON lines.
   std::istringstream in(text);
@@ -111,22 +111,16 @@ bool ReadSpecsFile(const std::string& path, std::vector<TensorMapSpec>* specs, s
     ++no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const absl::StatusOr<TensorMapSpec> t = ParseSpecJson(line, no);
-    if (!t.ok()) {
-      *err = StrCat(path, ": ", StatusMessage(t.status()));
-      return false;
-    }
+    if (!t.ok()) return Annotate(t.status(), path);
     names->push_back(t->name.empty() ? path + ":" + std::to_string(no) : t->name);
     specs->push_back(*t);
     ++got;
   }
-  if (got == 0) {
-    *err = StrCat(path, ": ", StatusMessage(whole.status()));
-    return false;
-  }
-  return true;
+  if (got == 0) return Annotate(whole.status(), path);
+  return absl::OkStatus();
 }
 
-bool ParseCheckArgs(const std::vector<std::string>& args_in, CheckArgs* a, std::string* err) {
+absl::Status ParseCheckArgs(const std::vector<std::string>& args_in, CheckArgs* a) {
   std::vector<std::string> args = args_in;
   if (!args.empty() && args[0] == "check") args.erase(args.begin());
   *a = CheckArgs();
@@ -134,33 +128,29 @@ bool ParseCheckArgs(const std::vector<std::string>& args_in, CheckArgs* a, std::
     const std::string& x = args[i];
     if (x == "--help" || x == "-h") {
       a->mode = CheckArgs::Mode::kHelp;
-      return true;
+      return absl::OkStatus();
     } else if (x == "--seed" && i + 1 < args.size()) {
       a->seed = std::strtoull(args[++i].c_str(), nullptr, 10);
     } else if (x == "--self-test") {
       a->mode = CheckArgs::Mode::kSelfTest;
-      return true;
+      return absl::OkStatus();
     } else if (x == "--wgmma") {
       a->mode = CheckArgs::Mode::kWgmma;
-      return true;
+      return absl::OkStatus();
     } else if (x == "--codegen-example") {
       a->mode = CheckArgs::Mode::kCodegenExample;
-      return true;
+      return absl::OkStatus();
     } else if (x == "--verbose" || x == "-v") {
       a->verbose = true;
     } else if (!x.empty() && x[0] == '-' && x != "-") {
-      *err = StrCat("unknown flag ", x,
-                    DidYouMean(x, {"--seed", "--self-test", "--wgmma", "--codegen-example", "--verbose", "--help"}));
-      return false;
+      return absl::InvalidArgumentError(ToAbsl(StrCat(
+          "unknown flag ", x, DidYouMean(x, {"--seed", "--self-test", "--wgmma", "--codegen-example", "--verbose", "--help"}))));
     } else {
       a->files.push_back(x);
     }
   }
-  if (a->files.empty()) {
-    *err = "missing SPEC (a JSON spec file or a JSON-lines file of specs)";
-    return false;
-  }
-  return true;
+  if (a->files.empty()) return absl::InvalidArgumentError("missing SPEC (a JSON spec file or a JSON-lines file of specs)");
+  return absl::OkStatus();
 }
 
 std::string CheckUsageText(const std::string& msg) {
@@ -169,8 +159,7 @@ std::string CheckUsageText(const std::string& msg) {
 
 int RunCheckCommand(const std::vector<std::string>& args) {
   CheckArgs a;
-  std::string err;
-  if (!ParseCheckArgs(args, &a, &err)) return Usage(err);
+  if (const absl::Status st = ParseCheckArgs(args, &a); !st.ok()) return Usage(std::string(StatusMessage(st)));
   switch (a.mode) {
     case CheckArgs::Mode::kHelp:
       std::printf("usage: tmapgen check SPEC... [--seed S] [--verbose] | --self-test | --wgmma | --codegen-example\n"
@@ -189,7 +178,7 @@ int RunCheckCommand(const std::vector<std::string>& args) {
   std::vector<TensorMapSpec> specs;
   std::vector<std::string> names;
   for (const std::string& f : a.files)
-    if (!ReadSpecsFile(f, &specs, &names, &err)) return Usage(err);
+    if (const absl::Status st = ReadSpecsFile(f, &specs, &names); !st.ok()) return Usage(std::string(StatusMessage(st)));
   ops::CheckRequest req;
   req.specs = std::move(specs);
   req.names = std::move(names);

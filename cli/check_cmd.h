@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "src/tmap/tensor_map_spec.h"
 
 namespace tmapgen::cli {
@@ -34,15 +35,17 @@ struct CheckArgs {
   uint64_t seed = 1;
   bool verbose = false;
 };
-bool ParseCheckArgs(const std::vector<std::string>& args, CheckArgs* out, std::string* err);
+// Bad usage is kInvalidArgument; the message is what the command prints after "tmapgen check: ".
+absl::Status ParseCheckArgs(const std::vector<std::string>& args, CheckArgs* out);
 // What the command prints on standard error for a usage error, and without a usable GPU.
 std::string CheckUsageText(const std::string& msg);
 std::string NoGpuText(const std::string& why);
 
-// Reads specs from a JSON file or a JSON-lines file; names unnamed specs "FILE:LINE". Returns false with
-// a message on an unreadable file or a malformed spec.
-bool ReadSpecsFile(const std::string& path, std::vector<TensorMapSpec>* specs, std::vector<std::string>* names,
-                   std::string* err);
+// Reads specs from a JSON file or a JSON-lines file; names unnamed specs "FILE:LINE". An unreadable file
+// is "cannot open FILE" with the code of its errno (status.h); a malformed spec is the reader's status
+// with "FILE: " in front.
+absl::Status ReadSpecsFile(const std::string& path, std::vector<TensorMapSpec>* specs,
+                           std::vector<std::string>* names);
 
 }  // namespace tmapgen::cli
 

@@ -72,17 +72,16 @@ class CollectSpecs : public SpecSink {
   std::string error_;
 };
 
-bool WriteAtomically(const std::string& path, const std::string& data, std::string* err) {
+absl::Status Bad(std::string_view message) { return absl::InvalidArgumentError(ToAbsl(message)); }
+
+absl::Status WriteAtomically(const std::string& path, const std::string& data) {
   const size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
   std::string tmpl = StrCat(dir, "/.", slash == std::string::npos ? path : path.substr(slash + 1), ".tmp.XXXXXX");
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
   const int fd = mkstemp(buf.data());
-  if (fd < 0) {
-    *err = StrCat("cannot create a temporary file next to ", path, ": ", std::strerror(errno));
-    return false;
-  }
+  if (fd < 0) return ErrnoStatus(errno, "cannot create a temporary file next to", path);
   const std::string tmp(buf.data());
   size_t off = 0;
   bool ok = true;
@@ -106,21 +105,18 @@ bool WriteAtomically(const std::string& path, const std::string& data, std::stri
   }
   if (ok && std::rename(tmp.c_str(), path.c_str()) != 0) ok = false;
   if (!ok) {
-    *err = StrCat("cannot write ", path, ": ", std::strerror(errno ? errno : saved));
+    const int why = errno ? errno : saved;
     unlink(tmp.c_str());
-    return false;
+    return ErrnoStatus(why, "cannot write", path);
   }
-  return true;
+  return absl::OkStatus();
 }
 
-bool CodegenParse(const std::vector<std::string>& args_in, CodegenArgs* a, std::string* msg) {
+absl::Status CodegenParse(const std::vector<std::string>& args_in, CodegenArgs* a) {
   std::vector<std::string> args = args_in;
   if (!args.empty() && args[0] == "codegen") args.erase(args.begin());
   *a = CodegenArgs();
-  auto fail = [msg](const std::string& m) {
-    *msg = m;
-    return false;
-  };
+  auto fail = [](const std::string& m) { return Bad(m); };
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& x = args[i];
     if (x == "-" || x.size() < 2 || x[0] != '-') {
@@ -143,7 +139,7 @@ bool CodegenParse(const std::vector<std::string>& args_in, CodegenArgs* a, std::
       if (c == '_') c = '-';
     if (name == "help" || name == "h") {
       a->help = true;
-      return true;
+      return absl::OkStatus();
     }
     const std::string flag = name.size() == 1 ? StrCat("-", name) : StrCat("--", name);
     if (name != "lang" && name != "o" && name != "output" && name != "target" && name != "namespace" && name != "desc" &&
@@ -154,7 +150,6 @@ bool CodegenParse(const std::vector<std::string>& args_in, CodegenArgs* a, std::
       if (i + 1 >= args.size()) return fail(StrCat(flag, " needs a value"));
       value = args[++i];
     }
-    std::string err;
     if (name == "lang") {
       if (!codegen::ParseLang(value, &a->lang)) return fail(StrCat("--lang: unknown value \"", value, "\"; expected cpp, json or ptx"));
     } else if (name == "o" || name == "output") {
@@ -171,48 +166,38 @@ bool CodegenParse(const std::vector<std::string>& args_in, CodegenArgs* a, std::
       a->options.name_space = value;
     } else if (name == "desc") {
       absl::StatusOr<codegen::DescRequest> parsed = codegen::ParseDescRequest(value);
-      if (!parsed.ok()) return fail(std::string(StatusMessage(parsed.status())));
+      if (!parsed.ok()) return parsed.status();
       a->input.descs.push_back(*std::move(parsed));
     } else if (name == "idesc") {
       absl::StatusOr<codegen::IdescRequest> parsed = codegen::ParseIdescRequest(value);
-      if (!parsed.ok()) return fail(std::string(StatusMessage(parsed.status())));
+      if (!parsed.ok()) return parsed.status();
       a->input.idescs.push_back(*std::move(parsed));
     }
   }
   if (a->files.empty()) return fail("codegen needs at least one SPEC file (or - for standard input)");
-  return true;
+  return absl::OkStatus();
 }
 
-bool CodegenRead(CodegenArgs* a, std::string* msg) {
+absl::Status CodegenRead(CodegenArgs* a) {
   for (const std::string& f : a->files) {
     CollectSpecs sink(&a->input.specs);
-    if (const absl::Status st = ReadSpecs(f, InputFormat::kAuto, &sink); !st.ok()) {
-      *msg = std::string(StatusMessage(st));
-      return false;
-    }
-    if (!sink.error().empty()) {
-      *msg = StrCat("input error: ", sink.error());
-      return false;
-    }
+    if (absl::Status st = ReadSpecs(f, InputFormat::kAuto, &sink); !st.ok()) return st;
+    if (!sink.error().empty()) return Bad(StrCat("input error: ", sink.error()));
     a->options.sources.push_back(f);
   }
-  if (a->input.specs.empty()) {
-    *msg = "the SPEC files hold no spec";
-    return false;
-  }
-  return true;
+  if (a->input.specs.empty()) return Bad("the SPEC files hold no spec");
+  return absl::OkStatus();
 }
 
 int CodegenMain(const std::vector<std::string>& args, const Io& io) {
   CodegenArgs a;
-  std::string err;
-  if (!CodegenParse(args, &a, &err)) return Usage(io, err);
+  if (const absl::Status st = CodegenParse(args, &a); !st.ok()) return Usage(io, std::string(StatusMessage(st)));
   if (a.help) {
     *io.out += kCodegenUsage;
     *io.out += kCodegenHelp;
     return 0;
   }
-  if (!CodegenRead(&a, &err)) return Usage(io, err);
+  if (const absl::Status st = CodegenRead(&a); !st.ok()) return Usage(io, std::string(StatusMessage(st)));
   ops::CodegenRequest req;
   req.input = std::move(a.input);
   req.options = std::move(a.options);
@@ -228,8 +213,8 @@ int CodegenMain(const std::vector<std::string>& args, const Io& io) {
     *io.out += out.text;
     return 0;
   }
-  if (!WriteAtomically(a.output, out.text, &err)) {
-    *io.err += StrCat("tmapgen codegen: ", err, "\n");
+  if (const absl::Status st = WriteAtomically(a.output, out.text); !st.ok()) {
+    *io.err += StrCat("tmapgen codegen: ", StatusMessage(st), "\n");
     return 2;
   }
   return 0;
@@ -237,16 +222,14 @@ int CodegenMain(const std::vector<std::string>& args, const Io& io) {
 
 }  // namespace
 
-bool ParseCodegenArgs(const std::vector<std::string>& args, CodegenArgs* out, std::string* err) {
-  return CodegenParse(args, out, err);
-}
-bool ReadCodegenSpecs(CodegenArgs* a, std::string* err) { return CodegenRead(a, err); }
+absl::Status ParseCodegenArgs(const std::vector<std::string>& args, CodegenArgs* out) { return CodegenParse(args, out); }
+absl::Status ReadCodegenSpecs(CodegenArgs* a) { return CodegenRead(a); }
 std::string CodegenUsageText(const std::string& msg) { return StrCat("tmapgen codegen: ", msg, "\n", HelpHint("codegen")); }
 std::string CodegenRejectionText(const std::string& rejection) {
   return rejection + "tmapgen codegen: invalid spec or descriptor: nothing written\n";
 }
-bool WriteFileAtomically(const std::string& path, const std::string& data, std::string* err) {
-  return WriteAtomically(path, data, err);
+absl::Status WriteFileAtomically(const std::string& path, const std::string& data) {
+  return WriteAtomically(path, data);
 }
 
 int RunCodegenCommandTo(const std::vector<std::string>& args, std::string* out, std::string* err) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "src/codegen/codegen.h"
 
 namespace tmapgen::cli {
@@ -29,13 +30,16 @@ struct CodegenArgs {
   codegen::Options options;  // target, namespace; sources from ReadCodegenSpecs
   bool help = false;
 };
-bool ParseCodegenArgs(const std::vector<std::string>& args, CodegenArgs* out, std::string* err);
-bool ReadCodegenSpecs(CodegenArgs* a, std::string* err);
+// Bad usage is kInvalidArgument naming the flag; a spec file that cannot be read is its status (the code
+// from errno), one that holds a bad spec or none kInvalidArgument.
+absl::Status ParseCodegenArgs(const std::vector<std::string>& args, CodegenArgs* out);
+absl::Status ReadCodegenSpecs(CodegenArgs* a);
 // What the command prints on standard error for a usage error, and for an invalid spec.
 std::string CodegenUsageText(const std::string& msg);
 std::string CodegenRejectionText(const std::string& rejection);
-// -o: a temporary file in the same directory, then rename.
-bool WriteFileAtomically(const std::string& path, const std::string& data, std::string* err);
+// -o: a temporary file in the same directory, then rename. A failure is ErrnoStatus's code and message
+// ("cannot write FILE: REASON"); no temporary file is left behind.
+absl::Status WriteFileAtomically(const std::string& path, const std::string& data);
 
 int RunCodegenCommand(const std::vector<std::string>& args);
 

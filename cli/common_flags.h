@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "cli/spec_input.h"
 #include "src/tmap/types.h"
 
@@ -48,10 +49,10 @@ bool AutoColorFor(bool is_terminal, const char* no_color, const char* term);  //
 // The gRPC target of --remote: HOST alone gets the default port 50051 (HOST:50051, [IPv6]:50051); HOST:PORT,
 // dns:///..., unix:... and ipv4:/ipv6: targets are kept. A comma-separated list of servers is checked server by
 // server by the same rules and comes back as "HOST:PORT,HOST:PORT" (the caller resolves it: cli/remote.cc).
-// False with *err for an empty host or a port that is not 1..65535 ("HOST:", "HOST:0", "HOST:x"), or an empty
-// or non-HOST[:PORT] entry of a list.
+// kInvalidArgument naming --remote for an empty host or a port that is not 1..65535 ("HOST:", "HOST:0",
+// "HOST:x"), or an empty or non-HOST[:PORT] entry of a list.
 inline constexpr int kDefaultRemotePort = 50051;
-bool RemoteTarget(const std::string& value, std::string* target, std::string* err);
+absl::StatusOr<std::string> RemoteTarget(const std::string& value);
 
 // Every flag name ParseCommon knows (spec flags included), for "did you mean".
 std::vector<std::string_view> CommonFlagNames();

@@ -109,10 +109,7 @@ int Usage(const Io& io, const char* command, const std::string& msg) {
   return 2;
 }
 
-bool Fail(std::string* msg, const std::string& m) {
-  *msg = m;
-  return false;
-}
+absl::Status Bad(std::string_view message) { return absl::InvalidArgumentError(ToAbsl(message)); }
 
 // Flags: name -> value ("" for switches), in order.
 struct Flags {
@@ -136,8 +133,8 @@ struct FlagDef {
   bool takes_value;
 };
 
-bool ParseFlags(const std::vector<std::string>& args, size_t start, const std::vector<FlagDef>& defs, Flags* out,
-                std::string* err) {
+absl::Status ParseFlags(const std::vector<std::string>& args, size_t start, const std::vector<FlagDef>& defs,
+                        Flags* out) {
   for (size_t i = start; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.size() < 2 || a[0] != '-' || (a[1] != '-' && !(a[1] >= 'a' && a[1] <= 'z'))) {
@@ -160,27 +157,22 @@ bool ParseFlags(const std::vector<std::string>& args, size_t start, const std::v
     if (def == nullptr) {
       std::vector<std::string_view> names;
       for (const FlagDef& d : defs) names.push_back(d.name);
-      *err = StrCat("unknown flag ", a, DidYouMean(name, names, "--"));
-      return false;
+      return Bad(StrCat("unknown flag ", a, DidYouMean(name, names, "--")));
     }
     if (def->takes_value) {
       if (!has_value) {
-        if (i + 1 >= args.size()) {
-          *err = StrCat("--", name, " needs a value");
-          return false;
-        }
+        if (i + 1 >= args.size()) return Bad(StrCat("--", name, " needs a value"));
         value = args[++i];
       }
     } else if (has_value) {
-      *err = StrCat("--", name, " takes no value");
-      return false;
+      return Bad(StrCat("--", name, " takes no value"));
     }
     out->items.emplace_back(name, value);
   }
-  return true;
+  return absl::OkStatus();
 }
 
-bool ParseUint(std::string_view flag, std::string_view v, uint64_t* out, std::string* err) {
+absl::Status ParseUint(std::string_view flag, std::string_view v, uint64_t* out) {
   std::string_view d = v;
   int base = 10;
   if (d.size() > 2 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) {
@@ -190,56 +182,43 @@ bool ParseUint(std::string_view flag, std::string_view v, uint64_t* out, std::st
   std::string clean;
   for (char c : d)
     if (c != '_' && c != '\'') clean.push_back(c);
-  if (clean.empty()) {
-    *err = StrCat("--", flag, ": expected an unsigned integer, got \"", v, "\"");
-    return false;
-  }
+  if (clean.empty()) return Bad(StrCat("--", flag, ": expected an unsigned integer, got \"", v, "\""));
   auto r = std::from_chars(clean.data(), clean.data() + clean.size(), *out, base);
-  if (r.ec != std::errc() || r.ptr != clean.data() + clean.size()) {
-    *err = StrCat("--", flag, ": expected an unsigned integer (decimal or 0x hex) below 2^64, got \"", v, "\"");
-    return false;
-  }
-  return true;
+  if (r.ec != std::errc() || r.ptr != clean.data() + clean.size())
+    return Bad(StrCat("--", flag, ": expected an unsigned integer (decimal or 0x hex) below 2^64, got \"", v, "\""));
+  return absl::OkStatus();
 }
 
-bool ParseU32(std::string_view flag, std::string_view v, uint32_t* out, std::string* err) {
+absl::Status ParseU32(std::string_view flag, std::string_view v, uint32_t* out) {
   uint64_t x = 0;
-  if (!ParseUint(flag, v, &x, err)) return false;
-  if (x > UINT32_MAX) {
-    *err = StrCat("--", flag, ": ", v, " is out of range (at most 4294967295)");
-    return false;
-  }
+  if (absl::Status st = ParseUint(flag, v, &x); !st.ok()) return st;
+  if (x > UINT32_MAX) return Bad(StrCat("--", flag, ": ", v, " is out of range (at most 4294967295)"));
   *out = static_cast<uint32_t>(x);
-  return true;
+  return absl::OkStatus();
 }
 
-bool ParsePair(std::string_view flag, std::string_view v, uint32_t* a, uint32_t* b, std::string* err) {
+absl::Status ParsePair(std::string_view flag, std::string_view v, uint32_t* a, uint32_t* b) {
   const size_t comma = v.find_first_of(",x");
-  if (comma == std::string_view::npos) {
-    *err = StrCat("--", flag, ": expected two numbers MN,K, got \"", v, "\"");
-    return false;
-  }
-  return ParseU32(flag, v.substr(0, comma), a, err) && ParseU32(flag, v.substr(comma + 1), b, err);
+  if (comma == std::string_view::npos) return Bad(StrCat("--", flag, ": expected two numbers MN,K, got \"", v, "\""));
+  if (absl::Status st = ParseU32(flag, v.substr(0, comma), a); !st.ok()) return st;
+  return ParseU32(flag, v.substr(comma + 1), b);
 }
 
 template <typename E>
-bool ParseEnum(std::string_view flag, std::string_view v, E* out, std::string* err) {
-  if (Parse(v, out)) return true;
+absl::Status ParseEnum(std::string_view flag, std::string_view v, E* out) {
+  if (Parse(v, out)) return absl::OkStatus();
   if constexpr (std::is_same_v<E, ElemType>) {
     const std::string why = RefusedElemType(v);  // a data-type name that is not one MMA type (fp8, u16)
-    if (!why.empty()) {
-      *err = StrCat("--", flag, ": ", why);
-      return false;
-    }
+    if (!why.empty()) return Bad(StrCat("--", flag, ": ", why));
   }
-  *err = StrCat("--", flag, ": unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr)));
-  return false;
+  return Bad(
+      StrCat("--", flag, ": unknown value \"", v, "\"; expected one of: ", AcceptedNames(static_cast<E*>(nullptr))));
 }
 
-bool ParseTarget(std::string_view v, Target* out, std::string* err) {
-  if (tmapgen::Parse(v, out)) return true;
-  *err = StrCat("--target: unknown value \"", v, "\"; expected one of: ", tmapgen::AcceptedNames(static_cast<Target*>(nullptr)));
-  return false;
+absl::Status ParseTarget(std::string_view v, Target* out) {
+  if (tmapgen::Parse(v, out)) return absl::OkStatus();
+  return Bad(StrCat("--target: unknown value \"", v, "\"; expected one of: ",
+                    tmapgen::AcceptedNames(static_cast<Target*>(nullptr))));
 }
 
 struct Output {
@@ -247,26 +226,21 @@ struct Output {
   bool color = false;
 };
 
-bool ParseOutput(const Flags& f, Output* o, std::string* err) {
+absl::Status ParseOutput(const Flags& f, Output* o) {
   if (const std::string* v = f.Get("format")) {
     if (*v == "json") o->json = true;
-    else if (*v != "text") {
-      *err = StrCat("--format: unknown value \"", *v, "\"; expected text or json");
-      return false;
-    }
+    else if (*v != "text") return Bad(StrCat("--format: unknown value \"", *v, "\"; expected text or json"));
   }
   std::string color = "auto";
   if (const std::string* v = f.Get("color")) color = *v;
-  if (color != "auto" && color != "always" && color != "never") {
-    *err = StrCat("--color: unknown value \"", color, "\"; expected auto, always or never");
-    return false;
-  }
+  if (color != "auto" && color != "always" && color != "never")
+    return Bad(StrCat("--color: unknown value \"", color, "\"; expected auto, always or never"));
   const bool tty = AutoColor(STDOUT_FILENO);  // a terminal, NO_COLOR unset or empty, TERM not dumb
   o->color = !o->json && (color == "always" || (color == "auto" && tty));
-  return true;
+  return absl::OkStatus();
 }
 
-bool LoadMap(const std::string& spec, TensorMapSpec* map, std::string* source, std::string* err) {
+absl::Status LoadMap(const std::string& spec, TensorMapSpec* map, std::string* source) {
   std::string text;
   size_t i = 0;
   while (i < spec.size() && (spec[i] == ' ' || spec[i] == '\t' || spec[i] == '\n')) ++i;
@@ -275,32 +249,23 @@ bool LoadMap(const std::string& spec, TensorMapSpec* map, std::string* source, s
     *source = "inline";
   } else {
     absl::StatusOr<std::string> read = io::ReadWholeFile(spec);
-    if (!read.ok()) {
-      *err = StrCat("--for-map: ", StatusMessage(read.status()));
-      return false;
-    }
+    if (!read.ok()) return Annotate(read.status(), "--for-map");
     text = *std::move(read);
     *source = spec;
   }
   absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(text);
-  if (!parsed.ok()) {
-    *err = StrCat("--for-map: ", *source, ": ", StatusMessage(parsed.status()));
-    return false;
-  }
+  if (!parsed.ok()) return Annotate(parsed.status(), StrCat("--for-map: ", *source));
   *map = *std::move(parsed);
-  return true;
+  return absl::OkStatus();
 }
 
-bool WriteFile(const std::string& name, const std::string& text, std::string* err) {
+absl::Status WriteFile(const std::string& name, const std::string& text) {
   FILE* f = std::fopen(name.c_str(), "wb");
-  if (f == nullptr) {
-    *err = StrCat("--svg: cannot open ", name, ": ", std::strerror(errno));
-    return false;
-  }
+  if (f == nullptr) return ErrnoStatus(errno, "--svg: cannot open", name);
   const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
   std::fclose(f);
-  if (!ok) *err = StrCat("--svg: cannot write ", name);
-  return ok;
+  if (!ok) return absl::DataLossError(ToAbsl(StrCat("--svg: cannot write ", name)));
+  return absl::OkStatus();
 }
 // ---------------------------------------------------------------------------------------------- desc
 
@@ -341,24 +306,23 @@ const std::vector<FlagDef>& DescFlagDefs() {
   return d;
 }
 
-bool DescParse(const std::vector<std::string>& args_in, DescArgs* a, std::string* msg) {
+absl::Status DescParse(const std::vector<std::string>& args_in, DescArgs* a) {
   std::vector<std::string> args = args_in;
   if (!args.empty() && args[0] == "desc") args.erase(args.begin());
   *a = DescArgs();
   for (const std::string& x : args)
     if (x == "--help" || x == "-h") {
       a->help = true;
-      return true;
+      return absl::OkStatus();
     }
-  if (args.empty()) return Fail(msg, "desc needs a subcommand: wgmma, tcgen05 or decode");
+  if (args.empty()) return Bad("desc needs a subcommand: wgmma, tcgen05 or decode");
   const std::string sub = args[0];
   if (sub != "wgmma" && sub != "tcgen05" && sub != "decode")
-    return Fail(msg, StrCat("desc: unknown subcommand \"", sub, "\"; expected wgmma, tcgen05 or decode"));
+    return Bad(StrCat("desc: unknown subcommand \"", sub, "\"; expected wgmma, tcgen05 or decode"));
   Flags f;
-  std::string err;
-  if (!ParseFlags(args, 1, DescFlagDefs(), &f, &err)) return Fail(msg, err);
+  if (absl::Status st = ParseFlags(args, 1, DescFlagDefs(), &f); !st.ok()) return st;
   Output out;
-  if (!ParseOutput(f, &out, &err)) return Fail(msg, err);
+  if (absl::Status st = ParseOutput(f, &out); !st.ok()) return st;
   a->json = out.json;
   a->color = out.color;
   MatrixRequest& q = a->request;
@@ -366,23 +330,23 @@ bool DescParse(const std::vector<std::string>& args_in, DescArgs* a, std::string
   const bool decode = sub == "decode";
   if (decode) {
     if (LooksLikeTensorMap(f.positional))
-      return Fail(msg, "desc decode: this looks like a 128-byte CUtensorMap (256 hex digits, or 16 64-bit words), "
-                       "not a 64-bit matrix descriptor; read a tensor map with `tmapgen decode` and the same text");
+      return Bad("desc decode: this looks like a 128-byte CUtensorMap (256 hex digits, or 16 64-bit words), "
+                 "not a 64-bit matrix descriptor; read a tensor map with `tmapgen decode` and the same text");
     if (f.positional.size() != 1)
-      return Fail(msg, f.positional.empty() ? "desc decode needs the descriptor VALUE (0x...)"
-                                            : StrCat("desc decode: unexpected argument \"", f.positional[1], "\""));
-    if (!ParseUint("value", f.positional[0], &q.value, &err)) return Fail(msg, StrCat("desc decode: ", err));
+      return Bad(f.positional.empty() ? "desc decode needs the descriptor VALUE (0x...)"
+                                      : StrCat("desc decode: unexpected argument \"", f.positional[1], "\""));
+    if (absl::Status st = ParseUint("value", f.positional[0], &q.value); !st.ok()) return Annotate(st, "desc decode");
   } else if (!f.positional.empty()) {
-    return Fail(msg, StrCat("desc ", sub, ": unexpected argument \"", f.positional[0], "\""));
+    return Bad(StrCat("desc ", sub, ": unexpected argument \"", f.positional[0], "\""));
   }
-  if (!decode && f.Has("arch")) return Fail(msg, "--arch is for desc decode (the subcommand names the family)");
+  if (!decode && f.Has("arch")) return Bad("--arch is for desc decode (the subcommand names the family)");
 
   q.op = decode ? MatrixOp::kDecode : MatrixOp::kBuild;
   q.arch = sub == "wgmma" ? DescArch::kWgmma : DescArch::kTcgen05;
   q.has_arch = !decode;
   if (decode) {
     if (const std::string* v = f.Get("arch")) {
-      if (!ParseEnum("arch", *v, &q.arch, &err)) return Fail(msg, err);
+      if (absl::Status st = ParseEnum("arch", *v, &q.arch); !st.ok()) return st;
       q.has_arch = true;
     } else {
       q.arch = ((q.value >> 46) & 7) == 1 ? DescArch::kTcgen05 : DescArch::kWgmma;
@@ -393,100 +357,103 @@ bool DescParse(const std::vector<std::string>& args_in, DescArgs* a, std::string
   // Layout flags.
   OperandLayout& l = q.layout;
   l.arch = arch;
-  if (const std::string* v = f.Get("operand")) { if (!ParseEnum("operand", *v, &l.operand, &err)) return Fail(msg, err); q.layout_given = true; }
-  if (const std::string* v = f.Get("major")) { if (!ParseEnum("major", *v, &l.major, &err)) return Fail(msg, err); q.layout_given = true; }
-  if (const std::string* v = f.Get("dtype")) { if (!ParseEnum("dtype", *v, &l.type, &err)) return Fail(msg, err); q.has_type = q.layout_given = true; }
+  if (const std::string* v = f.Get("operand")) { if (absl::Status st = ParseEnum("operand", *v, &l.operand); !st.ok()) return st; q.layout_given = true; }
+  if (const std::string* v = f.Get("major")) { if (absl::Status st = ParseEnum("major", *v, &l.major); !st.ok()) return st; q.layout_given = true; }
+  if (const std::string* v = f.Get("dtype")) { if (absl::Status st = ParseEnum("dtype", *v, &l.type); !st.ok()) return st; q.has_type = q.layout_given = true; }
   if (f.Has("padded")) { l.padded = true; q.layout_given = true; }
   if (const std::string* v = f.Get("swizzle")) {
-    if (decode) return Fail(msg, "--swizzle: desc decode takes the swizzle from the value");
-    if (!ParseEnum("swizzle", *v, &l.swizzle, &err)) return Fail(msg, err);
+    if (decode) return Bad("--swizzle: desc decode takes the swizzle from the value");
+    if (absl::Status st = ParseEnum("swizzle", *v, &l.swizzle); !st.ok()) return st;
     q.has_swizzle = true;
   }
-  if (const std::string* v = f.Get("tile")) { if (!ParsePair("tile", *v, &l.mn, &l.k, &err)) return Fail(msg, err); q.has_tile = q.layout_given = true; }
+  if (const std::string* v = f.Get("tile")) { if (absl::Status st = ParsePair("tile", *v, &l.mn, &l.k); !st.ok()) return st; q.has_tile = q.layout_given = true; }
   for (const char* name : {"smem-address", "address", "start"}) {
     if (const std::string* v = f.Get(name)) {
       if (decode && !f.Has("for-map"))
-        return Fail(msg, StrCat("--", name, ": desc decode takes the start address from the value"));
-      if (!ParseUint(name, *v, &l.smem_address, &err)) return Fail(msg, err);
+        return Bad(StrCat("--", name, ": desc decode takes the start address from the value"));
+      if (absl::Status st = ParseUint(name, *v, &l.smem_address); !st.ok()) return st;
       q.has_smem_address = true;
     }
   }
   for (const char* name : {"lbo", "sbo", "base-offset", "lbo-mode"})
-    if (decode && f.Has(name)) return Fail(msg, StrCat("--", name, ": desc decode takes it from the value"));
-  if (const std::string* v = f.Get("lbo")) { if (!ParseUint("lbo", *v, &l.lbo, &err)) return Fail(msg, err); l.has_lbo = true; }
-  if (const std::string* v = f.Get("sbo")) { if (!ParseUint("sbo", *v, &l.sbo, &err)) return Fail(msg, err); l.has_sbo = true; }
+    if (decode && f.Has(name)) return Bad(StrCat("--", name, ": desc decode takes it from the value"));
+  if (const std::string* v = f.Get("lbo")) { if (absl::Status st = ParseUint("lbo", *v, &l.lbo); !st.ok()) return st; l.has_lbo = true; }
+  if (const std::string* v = f.Get("sbo")) { if (absl::Status st = ParseUint("sbo", *v, &l.sbo); !st.ok()) return st; l.has_sbo = true; }
   if (const std::string* v = f.Get("base-offset")) {
-    if (!ParseU32("base-offset", *v, &l.base_offset, &err)) return Fail(msg, err);
-    if (l.base_offset > 7) return Fail(msg, "--base-offset: the field has 3 bits (0..7)");
+    if (absl::Status st = ParseU32("base-offset", *v, &l.base_offset); !st.ok()) return st;
+    if (l.base_offset > 7) return Bad("--base-offset: the field has 3 bits (0..7)");
     l.has_base_offset = true;
   }
   if (const std::string* v = f.Get("lbo-mode")) {
     if (*v == "absolute") l.lbo_absolute = true;
-    else if (*v != "relative") return Fail(msg, StrCat("--lbo-mode: unknown value \"", *v, "\"; expected relative or absolute"));
-    if (l.lbo_absolute && arch != DescArch::kTcgen05) return Fail(msg, "--lbo-mode absolute: tcgen05 descriptors only");
-    if (l.lbo_absolute && !l.has_lbo) return Fail(msg, "--lbo-mode absolute needs --lbo ADDRESS (the second K chunk's address)");
+    else if (*v != "relative") return Bad(StrCat("--lbo-mode: unknown value \"", *v, "\"; expected relative or absolute"));
+    if (l.lbo_absolute && arch != DescArch::kTcgen05) return Bad("--lbo-mode absolute: tcgen05 descriptors only");
+    if (l.lbo_absolute && !l.has_lbo) return Bad("--lbo-mode absolute needs --lbo ADDRESS (the second K chunk's address)");
   }
-  if (const std::string* v = f.Get("mma-k")) { if (!ParseU32("mma-k", *v, &l.mma_k, &err)) return Fail(msg, err); }
+  if (const std::string* v = f.Get("mma-k")) { if (absl::Status st = ParseU32("mma-k", *v, &l.mma_k); !st.ok()) return st; }
   if (const std::string* v = f.Get("target")) {
-    if (!ParseTarget(*v, &q.target, &err)) return Fail(msg, err);
+    if (absl::Status st = ParseTarget(*v, &q.target); !st.ok()) return st;
     q.has_target = true;
   }
   bool has_k_slice = false, has_sub_tile = false;
-  if (const std::string* v = f.Get("k-slice")) { if (!ParseU32("k-slice", *v, &q.k_slice, &err)) return Fail(msg, err); has_k_slice = true; }
-  if (const std::string* v = f.Get("sub-tile")) { if (!ParsePair("sub-tile", *v, &q.sub_mn, &q.sub_k, &err)) return Fail(msg, err); has_sub_tile = true; }
-  if (has_k_slice && has_sub_tile) return Fail(msg, "--k-slice and --sub-tile: give one");
+  if (const std::string* v = f.Get("k-slice")) { if (absl::Status st = ParseU32("k-slice", *v, &q.k_slice); !st.ok()) return st; has_k_slice = true; }
+  if (const std::string* v = f.Get("sub-tile")) { if (absl::Status st = ParsePair("sub-tile", *v, &q.sub_mn, &q.sub_k); !st.ok()) return st; has_sub_tile = true; }
+  if (has_k_slice && has_sub_tile) return Bad("--k-slice and --sub-tile: give one");
   q.advance = has_k_slice ? AdvanceKind::kKSlice : has_sub_tile ? AdvanceKind::kSubTile : AdvanceKind::kNone;
   q.draw = f.Has("draw");
   if (const std::string* v = f.Get("max-lines")) {
     uint32_t n = 0;
-    if (!ParseU32("max-lines", *v, &n, &err)) return Fail(msg, err);
+    if (absl::Status st = ParseU32("max-lines", *v, &n); !st.ok()) return st;
     q.max_lines = static_cast<int>(n > 100000 ? 100000 : n);
   }
   if (const std::string* v = f.Get("svg")) {
-    if (v->empty()) return Fail(msg, "--svg: empty file name");
+    if (v->empty()) return Bad("--svg: empty file name");
     a->svg = *v;
   }
 
   // The map (read later, by LoadDescMap) and what it rules out.
   const std::string* for_map = f.Get("for-map");
   const std::string* check = f.Get("check");
-  if (check && decode) return Fail(msg, "--check: desc decode already checks its VALUE");
+  if (check && decode) return Bad("--check: desc decode already checks its VALUE");
   if (check && !for_map)
-    return Fail(msg, "--check needs --for-map SPEC (to check a value against a tile: desc decode VALUE --tile ...)");
-  if (check && !ParseUint("check", *check, &q.value, &err)) return Fail(msg, err);
+    return Bad("--check needs --for-map SPEC (to check a value against a tile: desc decode VALUE --tile ...)");
+  if (check) {
+    if (absl::Status st = ParseUint("check", *check, &q.value); !st.ok()) return st;
+  }
   if (for_map) {
     a->for_map = *for_map;
     q.has_map = true;
     if (!decode) q.op = check ? MatrixOp::kCheck : MatrixOp::kDerive;
-    if (q.has_swizzle) return Fail(msg, "--swizzle: with --for-map the swizzle comes from the map");
-    if (q.has_tile) return Fail(msg, "--tile: with --for-map the tile comes from the map's box");
+    if (q.has_swizzle) return Bad("--swizzle: with --for-map the swizzle comes from the map");
+    if (q.has_tile) return Bad("--tile: with --for-map the tile comes from the map's box");
     if (l.has_lbo || l.has_sbo || l.has_base_offset || l.lbo_absolute)
-      return Fail(msg, "--lbo/--sbo/--base-offset/--lbo-mode: with --for-map they come from the map; put your "
-                       "descriptor in --check VALUE to compare it");
+      return Bad("--lbo/--sbo/--base-offset/--lbo-mode: with --for-map they come from the map; put your "
+                 "descriptor in --check VALUE to compare it");
   } else if (decode && q.layout_given && !q.has_tile) {
-    return Fail(msg, "desc decode with --major/--dtype/--operand needs --tile MN,K (the tile it reads)");
+    return Bad("desc decode with --major/--dtype/--operand needs --tile MN,K (the tile it reads)");
   }
   if (q.advance != AdvanceKind::kNone && !MatrixRequestHasTile(q))
-    return Fail(msg, "--k-slice/--sub-tile need the tile (layout flags, --tile or --for-map)");
+    return Bad("--k-slice/--sub-tile need the tile (layout flags, --tile or --for-map)");
   if (!a->svg.empty() && !MatrixRequestHasTile(q))
-    return Fail(msg, "--svg needs the tile (layout flags, --tile or --for-map)");
-  return true;
+    return Bad("--svg needs the tile (layout flags, --tile or --for-map)");
+  return absl::OkStatus();
 }
 
 int DescMain(const std::vector<std::string>& args, const Io& io) {
   DescArgs a;
-  std::string err;
-  if (!DescParse(args, &a, &err)) return Usage(io, "desc", err);
+  if (const absl::Status st = DescParse(args, &a); !st.ok()) return Usage(io, "desc", std::string(StatusMessage(st)));
   if (a.help) {
     *io.out += kDescUsage;
     *io.out += kDescHelp;
     return 0;
   }
-  if (!LoadDescMap(&a, &err)) return Usage(io, "desc", err);
+  if (const absl::Status st = LoadDescMap(&a); !st.ok()) return Usage(io, "desc", std::string(StatusMessage(st)));
   absl::StatusOr<SmemDescReport> run = ops::RunMatrixDescriptor(a.request);
   if (!run.ok()) return Usage(io, "desc", std::string(StatusMessage(run.status())));
   const SmemDescReport& r = *run;
-  if (!a.svg.empty() && !WriteFile(a.svg, DrawSvg(r), &err)) return Usage(io, "desc", err);
+  if (!a.svg.empty()) {
+    if (const absl::Status st = WriteFile(a.svg, DrawSvg(r)); !st.ok()) return Usage(io, "desc", std::string(StatusMessage(st)));
+  }
   *io.out += RenderMatrixReport(r, a.json, a.color);
   return r.validation.valid ? 0 : 1;
 }
@@ -505,13 +472,14 @@ const std::vector<FlagDef>& IdescFlagDefs() {
   return d;
 }
 
-// The form flags of --help (kind, cta-group, ws, sparse, a-source); false on a bad value.
-bool ParseIdescForm(const Flags& f, IdescSpec* s, std::string* err) {
+// The form flags of --help (kind, cta-group, ws, sparse, a-source); false on a bad value (--help then shows
+// every form of the default kind and no chosen one, so the reason is not needed).
+bool ParseIdescForm(const Flags& f, IdescSpec* s) {
   if (const std::string* v = f.Get("kind"))
-    if (!ParseEnum("kind", *v, &s->kind, err)) return false;
+    if (!ParseEnum("kind", *v, &s->kind).ok()) return false;
   if (const std::string* v = f.Get("cta-group")) {
     uint32_t g = 0;
-    if (!ParseU32("cta-group", *v, &g, err) || (g != 1 && g != 2)) return false;
+    if (!ParseU32("cta-group", *v, &g).ok() || (g != 1 && g != 2)) return false;
     s->cta_group = static_cast<int>(g);
   }
   s->ws = f.Has("ws");
@@ -548,21 +516,20 @@ std::string IdescShapeHelp(const IdescSpec& chosen, bool show_chosen) {
   return o;
 }
 
-bool IdescParse(const std::vector<std::string>& args_in, IdescArgs* a, std::string* msg) {
+absl::Status IdescParse(const std::vector<std::string>& args_in, IdescArgs* a) {
   std::vector<std::string> args = args_in;
   if (!args.empty() && args[0] == "idesc") args.erase(args.begin());
   *a = IdescArgs();
   for (const std::string& x : args)
     if (x == "--help" || x == "-h") {
       a->help = true;
-      return true;
+      return absl::OkStatus();
     }
   const bool decode = !args.empty() && args[0] == "decode";
   Flags f;
-  std::string err;
-  if (!ParseFlags(args, decode ? 1 : 0, IdescFlagDefs(), &f, &err)) return Fail(msg, err);
+  if (absl::Status st = ParseFlags(args, decode ? 1 : 0, IdescFlagDefs(), &f); !st.ok()) return st;
   Output out;
-  if (!ParseOutput(f, &out, &err)) return Fail(msg, err);
+  if (absl::Status st = ParseOutput(f, &out); !st.ok()) return st;
   a->json = out.json;
   a->color = out.color;
 
@@ -571,89 +538,88 @@ bool IdescParse(const std::vector<std::string>& args_in, IdescArgs* a, std::stri
   q.decode = decode;
   bool kind_given = false;
   if (const std::string* v = f.Get("kind")) {
-    if (!ParseEnum("kind", *v, &s.kind, &err)) return Fail(msg, err);
+    if (absl::Status st = ParseEnum("kind", *v, &s.kind); !st.ok()) return st;
     kind_given = true;
   }
   if (const std::string* v = f.Get("cta-group")) {
     uint32_t g = 0;
-    if (!ParseU32("cta-group", *v, &g, &err)) return Fail(msg, err);
-    if (g != 1 && g != 2) return Fail(msg, StrCat("--cta-group: expected 1 or 2, got ", *v));
+    if (absl::Status st = ParseU32("cta-group", *v, &g); !st.ok()) return st;
+    if (g != 1 && g != 2) return Bad(StrCat("--cta-group: expected 1 or 2, got ", *v));
     s.cta_group = static_cast<int>(g);
   }
   s.ws = f.Has("ws");
   if (const std::string* v = f.Get("a-source")) {
     if (*v != "smem" && *v != "tmem")
-      return Fail(msg, StrCat("--a-source: expected smem (A through a_desc) or tmem (A in tensor memory, "
-                              "[a_tmem]), got \"", *v, "\""));
+      return Bad(StrCat("--a-source: expected smem (A through a_desc) or tmem (A in tensor memory, "
+                        "[a_tmem]), got \"", *v, "\""));
     s.a_tmem = *v == "tmem";
   }
   if (const std::string* v = f.Get("target")) {
-    if (!ParseTarget(*v, &s.target, &err)) return Fail(msg, err);
+    if (absl::Status st = ParseTarget(*v, &s.target); !st.ok()) return st;
     s.has_target = true;
   }
 
   if (decode) {
     if (LooksLikeTensorMap(f.positional))
-      return Fail(msg, "desc decode: this looks like a 128-byte CUtensorMap (256 hex digits, or 16 64-bit words), "
-                       "not a 64-bit matrix descriptor; read a tensor map with `tmapgen decode` and the same text");
+      return Bad("desc decode: this looks like a 128-byte CUtensorMap (256 hex digits, or 16 64-bit words), "
+                 "not a 64-bit matrix descriptor; read a tensor map with `tmapgen decode` and the same text");
     if (f.positional.size() != 1)
-      return Fail(msg, f.positional.empty() ? "idesc decode needs the descriptor VALUE (0x...)"
-                                            : StrCat("idesc decode: unexpected argument \"", f.positional[1], "\""));
+      return Bad(f.positional.empty() ? "idesc decode needs the descriptor VALUE (0x...)"
+                                      : StrCat("idesc decode: unexpected argument \"", f.positional[1], "\""));
     uint64_t v = 0;
-    if (!ParseUint("value", f.positional[0], &v, &err)) return Fail(msg, StrCat("idesc decode: ", err));
-    if (v > UINT32_MAX) return Fail(msg, "idesc decode: the instruction descriptor has 32 bits");
+    if (absl::Status st = ParseUint("value", f.positional[0], &v); !st.ok()) return Annotate(st, "idesc decode");
+    if (v > UINT32_MAX) return Bad("idesc decode: the instruction descriptor has 32 bits");
     for (const auto& kv : f.items) {
       const std::string& n = kv.first;
       if (n != "kind" && n != "cta-group" && n != "ws" && n != "a-source" && n != "target" && n != "format" && n != "color")
-        return Fail(msg, StrCat("--", n, ": idesc decode takes it from the value"));
+        return Bad(StrCat("--", n, ": idesc decode takes it from the value"));
     }
     q.value = static_cast<uint32_t>(v);
     q.kind_given = kind_given;
-    return true;
+    return absl::OkStatus();
   }
-  if (!f.positional.empty()) return Fail(msg, StrCat("idesc: unexpected argument \"", f.positional[0], "\""));
+  if (!f.positional.empty()) return Bad(StrCat("idesc: unexpected argument \"", f.positional[0], "\""));
   s.a_type = s.b_type = DefaultOperandType(s.kind);
   s.d_type = DefaultAccumulator(s.kind);
-  if (const std::string* v = f.Get("m")) { if (!ParseU32("m", *v, &s.m, &err)) return Fail(msg, err); }
-  if (const std::string* v = f.Get("n")) { if (!ParseU32("n", *v, &s.n, &err)) return Fail(msg, err); }
-  if (const std::string* v = f.Get("a-type")) { if (!ParseEnum("a-type", *v, &s.a_type, &err)) return Fail(msg, err); }
-  if (const std::string* v = f.Get("b-type")) { if (!ParseEnum("b-type", *v, &s.b_type, &err)) return Fail(msg, err); }
+  if (const std::string* v = f.Get("m")) { if (absl::Status st = ParseU32("m", *v, &s.m); !st.ok()) return st; }
+  if (const std::string* v = f.Get("n")) { if (absl::Status st = ParseU32("n", *v, &s.n); !st.ok()) return st; }
+  if (const std::string* v = f.Get("a-type")) { if (absl::Status st = ParseEnum("a-type", *v, &s.a_type); !st.ok()) return st; }
+  if (const std::string* v = f.Get("b-type")) { if (absl::Status st = ParseEnum("b-type", *v, &s.b_type); !st.ok()) return st; }
   if (const std::string* v = f.Get("d-type")) {
-    if (!Parse(*v, &s.d_type)) return Fail(msg, StrCat("--d-type: unknown value \"", *v, "\"; expected f16, f32 or s32"));
+    if (!Parse(*v, &s.d_type)) return Bad(StrCat("--d-type: unknown value \"", *v, "\"; expected f16, f32 or s32"));
   }
-  if (const std::string* v = f.Get("a-major")) { if (!ParseEnum("a-major", *v, &s.a_major, &err)) return Fail(msg, err); }
-  if (const std::string* v = f.Get("b-major")) { if (!ParseEnum("b-major", *v, &s.b_major, &err)) return Fail(msg, err); }
+  if (const std::string* v = f.Get("a-major")) { if (absl::Status st = ParseEnum("a-major", *v, &s.a_major); !st.ok()) return st; }
+  if (const std::string* v = f.Get("b-major")) { if (absl::Status st = ParseEnum("b-major", *v, &s.b_major); !st.ok()) return st; }
   s.negate_a = f.Has("negate-a");
   s.negate_b = f.Has("negate-b");
   s.sparse = f.Has("sparse");
   s.saturate = f.Has("saturate");
   if (const std::string* v = f.Get("sparse-selector")) {
-    if (!ParseU32("sparse-selector", *v, &s.sparse_selector, &err)) return Fail(msg, err);
-    if (s.sparse_selector > 3) return Fail(msg, "--sparse-selector: the field has 2 bits (0..3)");
+    if (absl::Status st = ParseU32("sparse-selector", *v, &s.sparse_selector); !st.ok()) return st;
+    if (s.sparse_selector > 3) return Bad("--sparse-selector: the field has 2 bits (0..3)");
   }
-  if (const std::string* v = f.Get("max-shift")) { if (!ParseU32("max-shift", *v, &s.max_shift, &err)) return Fail(msg, err); }
+  if (const std::string* v = f.Get("max-shift")) { if (absl::Status st = ParseU32("max-shift", *v, &s.max_shift); !st.ok()) return st; }
   if (const std::string* v = f.Get("scale-type")) {
-    if (!Parse(*v, &s.scale_type)) return Fail(msg, StrCat("--scale-type: unknown value \"", *v, "\"; expected ue8m0 or ue4m3"));
+    if (!Parse(*v, &s.scale_type)) return Bad(StrCat("--scale-type: unknown value \"", *v, "\"; expected ue8m0 or ue4m3"));
   }
-  if (const std::string* v = f.Get("a-sf-id")) { if (!ParseU32("a-sf-id", *v, &s.a_sf_id, &err)) return Fail(msg, err); }
-  if (const std::string* v = f.Get("b-sf-id")) { if (!ParseU32("b-sf-id", *v, &s.b_sf_id, &err)) return Fail(msg, err); }
+  if (const std::string* v = f.Get("a-sf-id")) { if (absl::Status st = ParseU32("a-sf-id", *v, &s.a_sf_id); !st.ok()) return st; }
+  if (const std::string* v = f.Get("b-sf-id")) { if (absl::Status st = ParseU32("b-sf-id", *v, &s.b_sf_id); !st.ok()) return st; }
   if (const std::string* v = f.Get("k")) {
     uint32_t k = 0;
-    if (!ParseU32("k", *v, &k, &err)) return Fail(msg, err);
+    if (absl::Status st = ParseU32("k", *v, &k); !st.ok()) return st;
     if (k == 96 && (s.kind == MmaKind::kMxf4 || s.kind == MmaKind::kMxf4nvf4)) {
       s.k96 = true;
     } else if (k != InstrK(s)) {
-      return Fail(msg, StrCat("--k: .kind::", Name(s.kind), s.sparse ? " (sparse)" : "", " has K = ", InstrK(s),
-                              "; only .kind::mxf4/.kind::mxf4nvf4 can choose K = 96"));
+      return Bad(StrCat("--k: .kind::", Name(s.kind), s.sparse ? " (sparse)" : "", " has K = ", InstrK(s),
+                        "; only .kind::mxf4/.kind::mxf4nvf4 can choose K = 96"));
     }
   }
-  return true;
+  return absl::OkStatus();
 }
 
 int IdescMain(const std::vector<std::string>& args_in, const Io& io) {
   IdescArgs a;
-  std::string err;
-  if (!IdescParse(args_in, &a, &err)) return Usage(io, "idesc", err);
+  if (const absl::Status st = IdescParse(args_in, &a); !st.ok()) return Usage(io, "idesc", std::string(StatusMessage(st)));
   if (a.help) {
     *io.out += kIdescUsage;
     *io.out += kIdescHelp;
@@ -662,10 +628,8 @@ int IdescMain(const std::vector<std::string>& args_in, const Io& io) {
     if (!args.empty() && args[0] == "idesc") args.erase(args.begin());
     const bool decode = !args.empty() && args[0] == "decode";
     Flags hf;
-    std::string ignored;
     IdescSpec chosen;
-    const bool parsed = ParseFlags(args, decode ? 1 : 0, IdescFlagDefs(), &hf, &ignored) &&
-                        ParseIdescForm(hf, &chosen, &ignored);
+    const bool parsed = ParseFlags(args, decode ? 1 : 0, IdescFlagDefs(), &hf).ok() && ParseIdescForm(hf, &chosen);
     *io.out += IdescShapeHelp(chosen, parsed && HasFormFlag(hf));
     return 0;
   }
@@ -685,16 +649,12 @@ int Flush(int rc, const std::string& out, const std::string& err) {
 
 }  // namespace
 
-bool ParseDescArgs(const std::vector<std::string>& args, DescArgs* out, std::string* err) {
-  return DescParse(args, out, err);
-}
-bool ParseIdescArgs(const std::vector<std::string>& args, IdescArgs* out, std::string* err) {
-  return IdescParse(args, out, err);
-}
+absl::Status ParseDescArgs(const std::vector<std::string>& args, DescArgs* out) { return DescParse(args, out); }
+absl::Status ParseIdescArgs(const std::vector<std::string>& args, IdescArgs* out) { return IdescParse(args, out); }
 
-bool LoadDescMap(DescArgs* a, std::string* err) {
-  if (a->for_map.empty() && !a->request.has_map) return true;
-  return LoadMap(a->for_map, &a->request.map, &a->request.map_source, err);
+absl::Status LoadDescMap(DescArgs* a) {
+  if (a->for_map.empty() && !a->request.has_map) return absl::OkStatus();
+  return LoadMap(a->for_map, &a->request.map, &a->request.map_source);
 }
 
 std::string DescUsageText(const std::string& msg) { return StrCat("tmapgen: ", msg, "\n", HelpHint("desc")); }

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "src/desc/desc_request.h"
 
 namespace tmapgen::cli {
@@ -45,12 +46,13 @@ struct IdescArgs {
   bool help = false;
 };
 
-// The arguments after "desc" / "idesc". False on bad usage, with *err the message (without the
-// "tmapgen: " prefix and the usage lines: see *UsageText).
-bool ParseDescArgs(const std::vector<std::string>& args, DescArgs* out, std::string* err);
-bool ParseIdescArgs(const std::vector<std::string>& args, IdescArgs* out, std::string* err);
-// Reads the --for-map spec (inline JSON or a file) into a->request.map. False with *err.
-bool LoadDescMap(DescArgs* a, std::string* err);
+// The arguments after "desc" / "idesc". Bad usage is kInvalidArgument naming the flag; the message comes
+// without the "tmapgen: " prefix and the usage lines (see *UsageText).
+absl::Status ParseDescArgs(const std::vector<std::string>& args, DescArgs* out);
+absl::Status ParseIdescArgs(const std::vector<std::string>& args, IdescArgs* out);
+// Reads the --for-map spec (inline JSON or a file) into a->request.map. A file that cannot be read is its
+// status (the code from errno), a spec that cannot be read kInvalidArgument; both messages start "--for-map: ".
+absl::Status LoadDescMap(DescArgs* a);
 // What a usage error prints on standard error.
 std::string DescUsageText(const std::string& msg);
 std::string IdescUsageText(const std::string& msg);

@@ -94,15 +94,12 @@ constexpr char kServiceConfig[] = R"({
   }]
 })";
 
-std::shared_ptr<grpc::Channel> MakeChannel(const Conn& c, std::string* err) {
+absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(const Conn& c) {
   std::shared_ptr<grpc::ChannelCredentials> creds;
   if (!c.tls_ca.empty()) {
     std::string pem;
     FILE* f = std::fopen(c.tls_ca.c_str(), "rb");
-    if (f == nullptr) {
-      *err = StrCat("--tls-ca: cannot open ", c.tls_ca, ": ", std::strerror(errno));
-      return nullptr;
-    }
+    if (f == nullptr) return ErrnoStatus(errno, "--tls-ca: cannot open", c.tls_ca);
     char buf[4096];
     size_t n;
     while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) pem.append(buf, n);
@@ -121,7 +118,7 @@ std::shared_ptr<grpc::Channel> MakeChannel(const Conn& c, std::string* err) {
 
 // A list "HOST:PORT,HOST:PORT" (RemoteTarget's form) as gRPC's resolver-free target: every address of every
 // server, "ipv4:A:P,B:P" when all are IPv4, else "ipv6:[A]:P,..." with IPv4 addresses written IPv4-mapped.
-bool ResolveList(const std::string& list, std::string* target, std::string* err) {
+absl::StatusOr<std::string> ResolveList(const std::string& list) {
   std::vector<std::string> v4, v6;
   bool only_v4 = true;
   size_t start = 0;
@@ -129,20 +126,16 @@ bool ResolveList(const std::string& list, std::string* target, std::string* err)
     const size_t comma = list.find(',', start);
     const std::string one = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     std::string host, port;
-    if (!net::SplitHostPort(one, &host, &port)) {
-      *err = StrCat("--remote: \"", one, "\" is not HOST:PORT");
-      return false;
-    }
+    if (!net::SplitHostPort(one, &host, &port))
+      return absl::InvalidArgumentError(ToAbsl(StrCat("--remote: \"", one, "\" is not HOST:PORT")));
     addrinfo hints;
     std::memset(&hints, 0, sizeof hints);
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     hints.ai_flags = AI_NUMERICSERV;
     addrinfo* res = nullptr;
-    if (const int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &res); rc != 0) {
-      *err = StrCat("--remote: cannot resolve \"", host, "\": ", gai_strerror(rc));
-      return false;
-    }
+    if (const int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &res); rc != 0)
+      return absl::UnavailableError(ToAbsl(StrCat("--remote: cannot resolve \"", host, "\": ", gai_strerror(rc))));
     for (addrinfo* a = res; a != nullptr; a = a->ai_next) {
       char buf[INET6_ADDRSTRLEN] = {};
       if (a->ai_family == AF_INET) {
@@ -160,13 +153,10 @@ bool ResolveList(const std::string& list, std::string* target, std::string* err)
     start = comma + 1;
   }
   const std::vector<std::string>& all = only_v4 ? v4 : v6;
-  if (all.empty()) {
-    *err = StrCat("--remote ", list, ": resolves to no IP address");
-    return false;
-  }
-  *target = only_v4 ? "ipv4:" : "ipv6:";
-  for (size_t i = 0; i < all.size(); ++i) StrAppend(target, i ? "," : "", all[i]);
-  return true;
+  if (all.empty()) return absl::NotFoundError(ToAbsl(StrCat("--remote ", list, ": resolves to no IP address")));
+  std::string target = only_v4 ? "ipv4:" : "ipv6:";
+  for (size_t i = 0; i < all.size(); ++i) StrAppend(&target, i ? "," : "", all[i]);
+  return target;
 }
 
 void Prepare(const Conn& c, grpc::ClientContext* ctx) {
@@ -659,9 +649,8 @@ int RemoteBuild(const Conn& conn, v2::Tmapd::Stub* stub, const Options& opt,
 // here; the server receives the request and answers with the report (and its rendered text).
 int RemoteDescriptor(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::string>& args) {
   DescArgs a;
-  std::string err;
-  if (!ParseDescArgs(args, &a, &err) || a.help) return kRunLocally;  // the local command's message
-  if (!LoadDescMap(&a, &err)) return kRunLocally;
+  if (!ParseDescArgs(args, &a).ok() || a.help) return kRunLocally;  // the local command's message
+  if (!LoadDescMap(&a).ok()) return kRunLocally;
   v2::MatrixDescriptorRequest req;
   rpc::ToProto(a.request, &req);
   req.mutable_render()->set_format(a.json ? v2::Rendering::JSON : v2::Rendering::TEXT);
@@ -691,8 +680,7 @@ int RemoteDescriptor(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<
 
 int RemoteIdesc(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::string>& args) {
   IdescArgs a;
-  std::string err;
-  if (!ParseIdescArgs(args, &a, &err) || a.help) return kRunLocally;
+  if (!ParseIdescArgs(args, &a).ok() || a.help) return kRunLocally;
   v2::InstructionDescriptorRequest req;
   rpc::ToProto(a.request, &req);
   req.mutable_render()->set_format(a.json ? v2::Rendering::JSON : v2::Rendering::TEXT);
@@ -711,10 +699,9 @@ int RemoteIdesc(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::
 // the generated file comes back by name and is written here (-o, atomically), only when generated.
 int RemoteCodegen(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::string>& args) {
   CodegenArgs a;
-  std::string err;
-  if (!ParseCodegenArgs(args, &a, &err) || a.help) return kRunLocally;
-  if (!ReadCodegenSpecs(&a, &err)) {  // (standard input is read: print here, as the local command does)
-    std::fputs(CodegenUsageText(err).c_str(), stderr);
+  if (!ParseCodegenArgs(args, &a).ok() || a.help) return kRunLocally;
+  if (const absl::Status st = ReadCodegenSpecs(&a); !st.ok()) {  // (standard input is read: print here, as the local command does)
+    std::fputs(CodegenUsageText(std::string(StatusMessage(st))).c_str(), stderr);
     return 2;
   }
   v2::CodegenRequest req;
@@ -744,8 +731,8 @@ int RemoteCodegen(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std
     std::fflush(stdout);
     return 0;
   }
-  if (!WriteFileAtomically(a.output, text, &err)) {
-    std::fprintf(stderr, "tmapgen codegen: %s\n", err.c_str());
+  if (const absl::Status st = WriteFileAtomically(a.output, text); !st.ok()) {
+    std::fprintf(stderr, "tmapgen codegen: %s\n", std::string(StatusMessage(st)).c_str());
     return 2;
   }
   return 0;
@@ -755,11 +742,10 @@ int RemoteCodegen(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std
 // only the 128-byte maps and their labels travel.
 int RemoteDecode(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::string>& args) {
   DecodeArgs a;
-  std::string err;
-  if (!ParseDecodeArgs(args, &a, &err) || a.help) return kRunLocally;
+  if (!ParseDecodeArgs(args, &a).ok() || a.help) return kRunLocally;
   std::vector<DecodeSource> sources;
-  if (!ReadDecodeInputs(a, &sources, &err)) {  // (standard input is read: print here, as the local command does)
-    std::fprintf(stderr, "tmapgen decode: %s\n", err.c_str());
+  if (const absl::Status st = ReadDecodeInputs(a, &sources); !st.ok()) {  // (standard input is read: print here, as the local command does)
+    std::fprintf(stderr, "tmapgen decode: %s\n", std::string(StatusMessage(st)).c_str());
     return 2;
   }
   ops::DecodeRequest run;
@@ -783,13 +769,12 @@ int RemoteDecode(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std:
 // tmapgen check SPEC... [--seed S] [--verbose] on the server's GPU. The spec files are read here.
 int RemoteCheck(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::string>& args) {
   CheckArgs a;
-  std::string err;
-  if (!ParseCheckArgs(args, &a, &err) || a.mode != CheckArgs::Mode::kRun) return kRunLocally;
+  if (!ParseCheckArgs(args, &a).ok() || a.mode != CheckArgs::Mode::kRun) return kRunLocally;
   ops::CheckRequest run;
   run.seed = a.seed;
   for (const std::string& f : a.files)
-    if (!ReadSpecsFile(f, &run.specs, &run.names, &err)) {
-      std::fputs(CheckUsageText(err).c_str(), stderr);
+    if (const absl::Status st = ReadSpecsFile(f, &run.specs, &run.names); !st.ok()) {
+      std::fputs(CheckUsageText(std::string(StatusMessage(st))).c_str(), stderr);
       return 2;
     }
   v2::CheckRequest req;
@@ -884,12 +869,16 @@ int RunRemote(std::vector<std::string>* args_io) {
       value = args_in[++i];
     }
     if (name == "--remote") {
-      std::string bad;
-      if (!RemoteTarget(value, &conn.target, &bad)) return Fail(bad);  // HOST alone: port 50051 (common_flags.h)
+      absl::StatusOr<std::string> target = RemoteTarget(value);  // HOST alone: port 50051 (common_flags.h)
+      if (!target.ok()) return Fail(std::string(StatusMessage(target.status())));
+      conn.target = *std::move(target);
       const bool uri = value.find("://") != std::string::npos || value.rfind("unix:", 0) == 0 ||
                        value.rfind("ipv4:", 0) == 0 || value.rfind("ipv6:", 0) == 0;
-      if (!uri && conn.target.find(',') != std::string::npos && !ResolveList(conn.target, &conn.target, &bad))
-        return Fail(bad);
+      if (!uri && conn.target.find(',') != std::string::npos) {
+        absl::StatusOr<std::string> resolved = ResolveList(conn.target);
+        if (!resolved.ok()) return Fail(std::string(StatusMessage(resolved.status())));
+        conn.target = *std::move(resolved);
+      }
     }
     else if (name == "--token") conn.token = value;
     else if (name == "--tls-ca") conn.tls_ca = value;
@@ -923,10 +912,9 @@ int RunRemote(std::vector<std::string>* args_io) {
   const bool codegen = args[0] == "codegen", decode = args[0] == "decode", plan = args[0] == "plan";
   if (plan) {
     // Before the --help scan below: `plan conv -h 56` is a height. The plan's own parser decides what is help.
-    std::string err;
-    std::shared_ptr<grpc::Channel> channel = MakeChannel(conn, &err);
-    if (!channel) return Fail(err);
-    std::unique_ptr<v2::Tmapd::Stub> stub = v2::Tmapd::NewStub(channel);
+    absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeChannel(conn);
+    if (!channel.ok()) return Fail(std::string(StatusMessage(channel.status())));
+    std::unique_ptr<v2::Tmapd::Stub> stub = v2::Tmapd::NewStub(*channel);
     return RemotePlan(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
   }
   if (!desc && !idesc && !check && !codegen && !decode) {
@@ -943,10 +931,9 @@ int RunRemote(std::vector<std::string>* args_io) {
   for (const std::string& a : args)
     if (a == "--help" || a == "-h" || a == "--version" || a == "help") return kRunLocally;
 
-  std::string err;
-  std::shared_ptr<grpc::Channel> channel = MakeChannel(conn, &err);
-  if (!channel) return Fail(err);
-  std::unique_ptr<v2::Tmapd::Stub> stub = v2::Tmapd::NewStub(channel);
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeChannel(conn);
+  if (!channel.ok()) return Fail(std::string(StatusMessage(channel.status())));
+  std::unique_ptr<v2::Tmapd::Stub> stub = v2::Tmapd::NewStub(*channel);
   if (desc) return RemoteDescriptor(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
   if (idesc) return RemoteIdesc(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));
   if (check) return RemoteCheck(conn, stub.get(), std::vector<std::string>(args.begin() + 1, args.end()));

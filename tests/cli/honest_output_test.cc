@@ -7,6 +7,8 @@
 #include <string>
 
 #include "cli/common_flags.h"
+#include "src/util/status.h"
+#include "src/util/strings.h"
 #include "src/util/suggest.h"
 #include "tests/cli/cli_test_util.h"
 
@@ -15,6 +17,8 @@ namespace {
 using namespace tmapgen::cli_test;  // NOLINT
 using tmapgen::cli::AutoColorFor;
 using tmapgen::cli::RemoteTarget;
+using tmapgen::StatusMessage;
+using tmapgen::StrCat;
 
 bool Has(const std::string& s, const std::string& x) { return s.find(x) != std::string::npos; }
 
@@ -151,34 +155,37 @@ TEST(HonestOutput, FormatShortIsOneLinePerDiagnostic) {
 
 // --remote HOST without a port dials the default 50051 instead of port 0; a bad port is an error.
 TEST(HonestOutput, RemoteTargetDefaultPort) {
-  std::string t, err;
-  ASSERT_TRUE(RemoteTarget("buildfarm", &t, &err)) << err;
-  EXPECT_EQ(t, "buildfarm:50051");
-  ASSERT_TRUE(RemoteTarget("10.0.0.5:6000", &t, &err));
-  EXPECT_EQ(t, "10.0.0.5:6000");
-  ASSERT_TRUE(RemoteTarget("[::1]", &t, &err));
-  EXPECT_EQ(t, "[::1]:50051");
-  ASSERT_TRUE(RemoteTarget("dns:///farm.example:7000", &t, &err));
-  EXPECT_EQ(t, "dns:///farm.example:7000");
+  auto target = [](const char* v) {
+    absl::StatusOr<std::string> t = RemoteTarget(v);
+    return t.ok() ? *t : StrCat("error: ", StatusMessage(t.status()));
+  };
+  EXPECT_EQ(target("buildfarm"), "buildfarm:50051");
+  EXPECT_EQ(target("10.0.0.5:6000"), "10.0.0.5:6000");
+  EXPECT_EQ(target("[::1]"), "[::1]:50051");
+  EXPECT_EQ(target("dns:///farm.example:7000"), "dns:///farm.example:7000");
   for (const char* bad : {"farm:", "farm:0", "farm:x", "farm:70000", ":50051", "::1"}) {
-    EXPECT_FALSE(RemoteTarget(bad, &t, &err)) << bad;
-    EXPECT_TRUE(Has(err, "--remote")) << err;
+    const absl::StatusOr<std::string> t = RemoteTarget(bad);
+    ASSERT_FALSE(t.ok()) << bad;
+    EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_TRUE(Has(std::string(StatusMessage(t.status())), "--remote")) << t.status();
   }
 }
 
 // A comma-separated list: each server by the rules of one (default port included); the caller resolves
 // the list into gRPC's resolver-free ipv4:/ipv6: target (cli/remote.cc). gRPC targets stay as they are.
 TEST(HonestOutput, RemoteTargetLists) {
-  std::string t, err;
-  ASSERT_TRUE(RemoteTarget("10.0.0.5:6000,10.0.0.6", &t, &err)) << err;
-  EXPECT_EQ(t, "10.0.0.5:6000,10.0.0.6:50051");
-  ASSERT_TRUE(RemoteTarget("gpu1,[::1]:7000,gpu2:7001", &t, &err)) << err;
-  EXPECT_EQ(t, "gpu1:50051,[::1]:7000,gpu2:7001");
-  ASSERT_TRUE(RemoteTarget("ipv4:127.0.0.1:5001,127.0.0.1:5002", &t, &err)) << err;
-  EXPECT_EQ(t, "ipv4:127.0.0.1:5001,127.0.0.1:5002");
+  auto target = [](const char* v) {
+    absl::StatusOr<std::string> t = RemoteTarget(v);
+    return t.ok() ? *t : StrCat("error: ", StatusMessage(t.status()));
+  };
+  EXPECT_EQ(target("10.0.0.5:6000,10.0.0.6"), "10.0.0.5:6000,10.0.0.6:50051");
+  EXPECT_EQ(target("gpu1,[::1]:7000,gpu2:7001"), "gpu1:50051,[::1]:7000,gpu2:7001");
+  EXPECT_EQ(target("ipv4:127.0.0.1:5001,127.0.0.1:5002"), "ipv4:127.0.0.1:5001,127.0.0.1:5002");
   for (const char* bad : {"a:1,,b:2", "a:1,", ",a:1", "a:1,b:0", "a:1,b:", "a:1,unix:/tmp/s", "a:1,::1"}) {
-    EXPECT_FALSE(RemoteTarget(bad, &t, &err)) << bad;
-    EXPECT_TRUE(Has(err, "--remote")) << err;
+    const absl::StatusOr<std::string> t = RemoteTarget(bad);
+    ASSERT_FALSE(t.ok()) << bad;
+    EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_TRUE(Has(std::string(StatusMessage(t.status())), "--remote")) << t.status();
   }
 }
 

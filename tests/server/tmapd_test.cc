@@ -404,9 +404,8 @@ class MatrixDescriptorTest : public TmapdTest {
     std::string lo, le;
     EXPECT_EQ(cli::RunDescCommandTo(args, &lo, &le), want_rc) << le;
     cli::DescArgs a;
-    std::string err;
-    EXPECT_TRUE(cli::ParseDescArgs(args, &a, &err)) << err;
-    EXPECT_TRUE(cli::LoadDescMap(&a, &err)) << err;
+    EXPECT_EQ(cli::ParseDescArgs(args, &a), absl::OkStatus());
+    EXPECT_EQ(cli::LoadDescMap(&a), absl::OkStatus());
     v2::MatrixDescriptorRequest req;
     ToProto(a.request, &req);
     req.mutable_render()->set_format(a.json ? v2::Rendering::JSON : v2::Rendering::TEXT);
@@ -488,8 +487,7 @@ TEST_F(TmapdTest, InstructionDescriptorBuildAndDecode) {
     std::string lo, le;
     const int rc = cli::RunIdescCommandTo(args, &lo, &le);
     cli::IdescArgs a;
-    std::string err;
-    ASSERT_TRUE(cli::ParseIdescArgs(args, &a, &err)) << err;
+    ASSERT_EQ(cli::ParseIdescArgs(args, &a), absl::OkStatus());
     v2::InstructionDescriptorRequest req;
     ToProto(a.request, &req);
     req.mutable_render()->set_format(a.json ? v2::Rendering::JSON : v2::Rendering::TEXT);
@@ -593,9 +591,8 @@ TEST_F(TmapdTest, CodegenMatchesTheLocalCommand) {
     std::string lo, le;
     ASSERT_EQ(cli::RunCodegenCommandTo(args, &lo, &le), 0) << le;
     cli::CodegenArgs a;
-    std::string err;
-    ASSERT_TRUE(cli::ParseCodegenArgs(args, &a, &err)) << err;
-    ASSERT_TRUE(cli::ReadCodegenSpecs(&a, &err)) << err;
+    ASSERT_EQ(cli::ParseCodegenArgs(args, &a), absl::OkStatus());
+    ASSERT_EQ(cli::ReadCodegenSpecs(&a), absl::OkStatus());
     v2::CodegenRequest req;
     ops::CodegenRequest run;
     run.input = a.input;
