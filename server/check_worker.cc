@@ -12,6 +12,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "src/util/status.h"
+#include "src/util/strings.h"
+
 namespace tmapgen::server {
 
 std::string DefaultCheckWorker() {
@@ -26,23 +29,20 @@ std::string DefaultCheckWorker() {
   return "";
 }
 
-bool RunCheckWorker(const std::string& binary, const CheckJob& job, bool (*cancelled)(void*), void* arg,
-                    CheckOutcome* out, std::string* why) {
+absl::Status RunCheckWorker(const std::string& binary, const CheckJob& job, bool (*cancelled)(void*), void* arg,
+                            CheckOutcome* out) {
   int in_pipe[2], out_pipe[2], err_pipe[2];
-  if (pipe2(in_pipe, O_CLOEXEC) != 0) {
-    *why = std::string("cannot create pipes: ") + std::strerror(errno);
-    return false;
-  }
+  if (pipe2(in_pipe, O_CLOEXEC) != 0) return ErrnoStatus(errno, "cannot create", "pipes");
   if (pipe2(out_pipe, O_CLOEXEC) != 0) {
-    *why = std::string("cannot create pipes: ") + std::strerror(errno);
+    const int e = errno;
     close(in_pipe[0]);
     close(in_pipe[1]);
-    return false;
+    return ErrnoStatus(e, "cannot create", "pipes");
   }
   if (pipe2(err_pipe, O_CLOEXEC) != 0) {
-    *why = std::string("cannot create pipes: ") + std::strerror(errno);
+    const int e = errno;
     for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]}) close(fd);
-    return false;
+    return ErrnoStatus(e, "cannot create", "pipes");
   }
   std::vector<std::string> argv_s = {binary};
   for (const std::string& f : job.flags) argv_s.push_back(f);
@@ -50,10 +50,10 @@ bool RunCheckWorker(const std::string& binary, const CheckJob& job, bool (*cance
   for (std::string& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
   const pid_t pid = fork();
-  if (pid < 0) {
-    *why = std::string("fork: ") + std::strerror(errno);
+  if (pid < 0) {  // EAGAIN (the process limit) or ENOMEM
+    const std::string why = StrCat("fork: ", std::strerror(errno));
     for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
-    return false;
+    return absl::ResourceExhaustedError(ToAbsl(why));
   }
   if (pid == 0) {
     setpgid(0, 0);  // the worker and any children it starts: killed together
@@ -133,7 +133,7 @@ bool RunCheckWorker(const std::string& binary, const CheckJob& job, bool (*cance
       out->exit_code = WEXITSTATUS(status);
     }
   }
-  return true;
+  return absl::OkStatus();
 }
 
 }  // namespace tmapgen::server

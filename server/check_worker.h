@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+
 namespace tmapgen::server {
 
 struct CheckJob {
@@ -36,9 +38,11 @@ struct CheckOutcome {
 // The worker next to tmapd (same directory, or its parent's server/); "" when there is none.
 std::string DefaultCheckWorker();
 
-// Runs the job. Returns false with *why when the worker could not be started at all.
-bool RunCheckWorker(const std::string& binary, const CheckJob& job, bool (*cancelled)(void*), void* arg,
-                    CheckOutcome* out, std::string* why);
+// Runs the job. OK when the worker ran, however it ended (*out says how); an error only when it could not
+// be started at all: pipes (ErrnoStatus's code, "cannot create pipes: REASON") or fork (kResourceExhausted,
+// "fork: REASON").
+absl::Status RunCheckWorker(const std::string& binary, const CheckJob& job, bool (*cancelled)(void*), void* arg,
+                            CheckOutcome* out);
 
 }  // namespace tmapgen::server
 

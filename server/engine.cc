@@ -324,9 +324,8 @@ absl::Status Engine::CheckRun(const v2::CheckRequest& req, const CallControl& ca
   job.deadline = std::min(call.deadline, cap);
   job.max_output_bytes = limits_.max_message_bytes;
   CheckOutcome o;
-  std::string why;
-  if (!RunCheckWorker(check_worker_, job, call.cancelled, call.arg, &o, &why))
-    return absl::UnavailableError(ToAbsl("GPU worker could not start: " + why));
+  if (const absl::Status started = RunCheckWorker(check_worker_, job, call.cancelled, call.arg, &o); !started.ok())
+    return absl::UnavailableError(ToAbsl(StrCat("GPU worker could not start: ", StatusMessage(started))));
   const std::string tail = o.err.substr(o.err.size() > 300 ? o.err.size() - 300 : 0);
   switch (o.end) {
     case CheckOutcome::End::kExited: break;

@@ -27,7 +27,10 @@
 #include "src/util/status.h"
 #include "src/util/strings.h"
 
+using tmapgen::ErrnoStatus;
+using tmapgen::StatusMessage;
 using tmapgen::StrCat;
+using tmapgen::ToAbsl;
 
 namespace {
 
@@ -63,66 +66,60 @@ bool ParseU64(const std::string& s, uint64_t* out) {
 // A credential file's bytes. Only a regular file is read: a FIFO would block start-up until a writer
 // came, a device (/dev/zero) would never end. It is opened without blocking (a FIFO swapped in after the
 // check cannot hang the open either), then checked with fstat on the descriptor that is read.
-bool ReadCredential(const char* flag, const std::string& path, std::string* out, std::string* err) {
-  if (path.empty()) {
-    *err = StrCat(flag, ": empty file name (an unset variable?): name a file, or leave the flag out");
-    return false;
-  }
+absl::StatusOr<std::string> ReadCredential(const char* flag, const std::string& path) {
+  if (path.empty())
+    return absl::InvalidArgumentError(
+        ToAbsl(StrCat(flag, ": empty file name (an unset variable?): name a file, or leave the flag out")));
   const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) {
-    *err = StrCat(flag, ": cannot open ", path, ": ", std::strerror(errno));
-    return false;
-  }
+  if (fd < 0) return ErrnoStatus(errno, StrCat(flag, ": cannot open"), path);
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    *err = StrCat(flag, ": ", path, " is not a regular file (a FIFO, device or directory is refused)");
     close(fd);
-    return false;
+    return absl::InvalidArgumentError(
+        ToAbsl(StrCat(flag, ": ", path, " is not a regular file (a FIFO, device or directory is refused)")));
   }
-  out->clear();
+  std::string out;
   char buf[65536];
   for (;;) {
     const ssize_t n = read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      *err = StrCat(flag, ": cannot read ", path, ": ", std::strerror(errno));
+      const int e = errno;
       close(fd);
-      return false;
+      return ErrnoStatus(e, StrCat(flag, ": cannot read"), path);
     }
     if (n == 0) break;
-    if (out->size() + static_cast<size_t>(n) > kMaxCredentialBytes) {
-      *err = StrCat(flag, ": ", path, " is longer than ", kMaxCredentialBytes, " bytes, the limit for ", flag);
+    if (out.size() + static_cast<size_t>(n) > kMaxCredentialBytes) {
       close(fd);
-      return false;
+      return absl::ResourceExhaustedError(
+          ToAbsl(StrCat(flag, ": ", path, " is longer than ", kMaxCredentialBytes, " bytes, the limit for ", flag)));
     }
-    out->append(buf, static_cast<size_t>(n));
+    out.append(buf, static_cast<size_t>(n));
   }
   close(fd);
-  return true;
+  return out;
 }
 
 // A token is the file's one line: surrounding spaces and the line end are not part of it. Empty, or
 // with spaces or control characters inside, is refused: authentication must never be off by accident.
 // It must be printable ASCII (0x21-0x7e): an HTTP/2 header value carries nothing else that every client
 // can send, so any other byte makes a token no client can present.
-bool CleanToken(std::string* t, const char* from, std::string* err) {
+absl::Status CleanToken(std::string* t, const char* from) {
   const size_t b = t->find_first_not_of(" \t\r\n");
   const size_t e = t->find_last_not_of(" \t\r\n");
   *t = b == std::string::npos ? "" : t->substr(b, e - b + 1);
-  if (t->empty()) {
-    *err = StrCat(from, " holds no token (empty or only whitespace): refusing to start without authentication");
-    return false;
-  }
+  if (t->empty())
+    return absl::InvalidArgumentError(ToAbsl(
+        StrCat(from, " holds no token (empty or only whitespace): refusing to start without authentication")));
   for (unsigned char c : *t)
     if (c <= ' ' || c == 0x7f) {
-      *err = StrCat(from, ": the token contains whitespace or a control character (one line, one token)");
-      return false;
+      return absl::InvalidArgumentError(
+          ToAbsl(StrCat(from, ": the token contains whitespace or a control character (one line, one token)")));
     } else if (c > 0x7e) {
-      *err = StrCat(from, ": the token contains a byte outside printable ASCII (0x21-0x7e), which no client can send "
-                          "in an HTTP header");
-      return false;
+      return absl::InvalidArgumentError(ToAbsl(StrCat(from, ": the token contains a byte outside printable ASCII "
+                                                            "(0x21-0x7e), which no client can send in an HTTP header")));
     }
-  return true;
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -233,26 +230,26 @@ int main(int argc, char** argv) {
   // A credential file's bytes into *out; false (after saying why) when it cannot be read, is not a
   // regular file or is too large.
   auto read_credential = [](const char* flag, const std::string& path, std::string* out) {
-    std::string why;
-    if (!ReadCredential(flag, path, out, &why)) {
-      std::fprintf(stderr, "tmapd: %s\n", why.c_str());
+    absl::StatusOr<std::string> read = ReadCredential(flag, path);
+    if (!read.ok()) {
+      std::fprintf(stderr, "tmapd: %s\n", std::string(StatusMessage(read.status())).c_str());
       return false;
     }
+    *out = *std::move(read);
     return true;
   };
   if (cert_given && !read_credential("--tls-cert", cert_file, &c.tls_cert_pem)) return 2;
   if (key_given && !read_credential("--tls-key", key_file, &c.tls_key_pem)) return 2;
-  std::string err;
   if (token_given) {
     if (!read_credential("--token-file", token_file, &c.token)) return 2;
-    if (!CleanToken(&c.token, StrCat("--token-file ", token_file).c_str(), &err)) {
-      std::fprintf(stderr, "tmapd: %s\n", err.c_str());
+    if (const absl::Status st = CleanToken(&c.token, StrCat("--token-file ", token_file).c_str()); !st.ok()) {
+      std::fprintf(stderr, "tmapd: %s\n", std::string(StatusMessage(st)).c_str());
       return 2;
     }
   } else if (const char* t = std::getenv("TMAPD_TOKEN")) {
     c.token = t;
-    if (!CleanToken(&c.token, "$TMAPD_TOKEN", &err)) {
-      std::fprintf(stderr, "tmapd: %s (unset it to run without a token)\n", err.c_str());
+    if (const absl::Status st = CleanToken(&c.token, "$TMAPD_TOKEN"); !st.ok()) {
+      std::fprintf(stderr, "tmapd: %s (unset it to run without a token)\n", std::string(StatusMessage(st)).c_str());
       return 2;
     }
   }

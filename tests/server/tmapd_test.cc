@@ -1072,8 +1072,7 @@ class CheckWorkerTest : public ::testing::Test {
     if (!flag.empty()) job.flags.push_back(flag);
     job.deadline = std::chrono::system_clock::now() + budget;
     CheckOutcome out;
-    std::string why;
-    EXPECT_TRUE(RunCheckWorker(script_, job, nullptr, nullptr, &out, &why)) << why;
+    EXPECT_EQ(RunCheckWorker(script_, job, nullptr, nullptr, &out), absl::OkStatus());
     return out;
   }
   std::string dir_, script_;
