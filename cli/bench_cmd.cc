@@ -9,6 +9,7 @@
 #include "cli/check_cmd.h"
 #include "cli/common_flags.h"
 #include "src/gpu/bandwidth/copy_bandwidth.h"
+#include "src/gpu/bandwidth/mcast_bandwidth.h"
 #include "src/tmap/validator.h"
 #include "src/util/status.h"
 #include "src/util/strings.h"
@@ -18,7 +19,8 @@ namespace tmapgen::cli {
 namespace {
 
 constexpr char kUsageLine[] =
-    "usage: tmapgen bench SPEC [--gib G] [--iters N] [--rounds R] [--stages S] [--blocks-per-sm B] [--row-bytes N] [--sms N] [--one-way] [--check-all]\n";
+    "usage: tmapgen bench SPEC [--gib G] [--iters N] [--rounds R] [--stages S] [--blocks-per-sm B] [--row-bytes N] [--sms N] [--one-way] [--check-all]\n"
+    "       tmapgen bench SPEC --multicast C [--gib G] [--iters N] [--rounds R] [--stages S] [--blocks-per-sm B] [--row-bytes N] [--sms N]\n";
 
 int Usage(const std::string& msg) {
   std::fprintf(stderr, "tmapgen bench: %s\n%s", msg.c_str(), HelpHint("bench").c_str());
@@ -32,6 +34,7 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
   if (!args.empty() && args[0] == "bench") args.erase(args.begin());
   gpu::BenchOptions opt;
   std::string file;
+  uint32_t multicast = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto num = [&](double* v) {
@@ -49,7 +52,9 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
                   "  --row-bytes N: rows of N bytes (default 16384); --sms N: a grid for N SMs (default all)\n"
                   "  --one-way: also time the map's and the bulk copy's loads alone and stores alone\n"
                   "  --check-all: seed the whole source and compare every byte of each checked copy (default: the\n"
-                  "  first and last 16 MiB)\n",
+                  "  first and last 16 MiB)\n"
+                  "  --multicast C: instead, loads of every box into every CTA of clusters of C CTAs (2-8), by\n"
+                  "  .multicast::cluster slices and by each CTA loading every box itself, in the same run\n",
                   kUsageLine);
       return 0;
     }
@@ -72,6 +77,9 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
     } else if (a == "--row-bytes") {
       if (!num(&v) || v < 16 || v > 1e12) return Usage("--row-bytes needs a number of bytes from 16");
       opt.row_bytes = static_cast<uint64_t>(v);
+    } else if (a == "--multicast") {
+      if (!num(&v) || v < 2 || v > 8 || v != static_cast<int>(v)) return Usage("--multicast needs a cluster size from 2 to 8");
+      multicast = static_cast<uint32_t>(v);
     } else if (a == "--one-way") {
       opt.one_way = true;
     } else if (a == "--check-all") {
@@ -82,7 +90,7 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
     } else if (!a.empty() && a[0] == '-' && a != "-") {
       return Usage(StrCat("unknown flag ", a,
                           DidYouMean(a, {"--gib", "--iters", "--rounds", "--stages", "--blocks-per-sm", "--row-bytes",
-                                         "--sms", "--one-way", "--check-all", "--help"})));
+                                         "--sms", "--one-way", "--check-all", "--multicast", "--help"})));
     } else if (file.empty()) {
       file = a;
     } else {
@@ -106,6 +114,10 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
       continue;
     }
     std::fflush(stdout);
+    if (multicast != 0) {
+      rc = std::max(rc, gpu::RunMcastBench(specs[i], multicast, opt, stdout));
+      continue;
+    }
     gpu::BenchResult r;
     const int one = gpu::RunBench(specs[i], opt, stdout, &r);
     rc = std::max(rc, one);

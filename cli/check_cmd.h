@@ -2,6 +2,8 @@
 // bytes the reference model predicts (docs/gpu-checks.md).
 //
 //   tmapgen check SPEC... [--seed S] [--verbose] [--max-coords N]
+//   tmapgen check --multicast N [--mask M] SPEC...   tiled loads with .multicast::cluster over N CTAs
+//   tmapgen check --plan gemm PLAN-FLAGS... [--k-tiles N]   a GEMM plan's copies over its cluster
 //
 // SPEC is a JSON spec file (docs/schema.md) or a JSON-lines file of specs (examples/specs.jsonl). For each
 // valid spec: the real driver encodes the map, the global tensor is filled with seeded random data, and
@@ -30,10 +32,14 @@ int RunCheckCommand(const std::vector<std::string>& args);
 // The command in steps (tmapgen --remote runs the same ones and sends only the specs): parse the
 // flags, read the spec files (ReadSpecsFile), then gpu::RunSpecChecks and gpu::RenderCheckText.
 struct CheckArgs {
-  enum class Mode { kRun, kHelp, kSelfTest, kWgmma, kCodegenExample } mode = Mode::kRun;
+  enum class Mode { kRun, kHelp, kSelfTest, kWgmma, kCodegenExample, kMulticast, kPlan } mode = Mode::kRun;
   std::vector<std::string> files;
   uint64_t seed = 1;
   bool verbose = false;
+  uint32_t multicast = 0;               // --multicast N: CTAs of the cluster
+  uint16_t mask = 0;                    // --mask M: the ctaMask (0: every CTA)
+  std::vector<std::string> plan_args;   // --plan gemm ...: the flags of `tmapgen plan gemm`
+  uint32_t k_tiles = 4;                 // --k-tiles N: K tiles per cluster run
 };
 // Bad usage is kInvalidArgument; the message is what the command prints after "tmapgen check: ".
 absl::Status ParseCheckArgs(const std::vector<std::string>& args, CheckArgs* out);

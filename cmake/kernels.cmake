@@ -63,23 +63,25 @@ if(TMAPGEN_HAVE_KERNELS)
   add_dependencies(tmapgen_gpu_runtime tmapgen_kernels)
 endif()
 # check: `tmapgen check`: the plan of a map's copies, the runner, the report, the codegen example (with its
-# embedded spec) and the wgmma proof.
+# embedded spec), the wgmma proof and the multicast checks (single maps and GEMM plans over a cluster).
 add_library(tmapgen_gpu_check STATIC
   src/gpu/check/check_plan.cc
   src/gpu/check/check_runner.cc
   src/gpu/check/check_report.cc
   src/gpu/check/wgmma_check.cc
   src/gpu/check/codegen_example.cc
+  src/gpu/check/mcast_check.cc
+  src/gpu/check/mcast_plan.cc
   ${TMAPGEN_CODEGEN_SPEC_CC}
 )
-target_link_libraries(tmapgen_gpu_check PUBLIC tmapgen_gpu_runtime tmapgen_driver tmapgen_model tmapgen_desc
+target_link_libraries(tmapgen_gpu_check PUBLIC tmapgen_gpu_runtime tmapgen_plan tmapgen_driver tmapgen_model tmapgen_desc
                       tmapgen_schema tmapgen_tmap tmapgen_util)
 # matrix: `tmapgen sweep --matrix`, the coverage matrix of checks.
 add_library(tmapgen_gpu_matrix STATIC src/gpu/matrix/matrix.cc)
 target_link_libraries(tmapgen_gpu_matrix PUBLIC tmapgen_gpu_check tmapgen_tmap tmapgen_util)
-# bandwidth: `tmapgen bench`, the copy bandwidth of a map beside a plain copy.
-add_library(tmapgen_gpu_bandwidth STATIC src/gpu/bandwidth/copy_bandwidth.cc)
-target_link_libraries(tmapgen_gpu_bandwidth PUBLIC tmapgen_gpu_check tmapgen_gpu_runtime tmapgen_driver tmapgen_tmap
+# bandwidth: `tmapgen bench`, the copy bandwidth of a map beside a plain copy, and multicast beside per-CTA loads.
+add_library(tmapgen_gpu_bandwidth STATIC src/gpu/bandwidth/copy_bandwidth.cc src/gpu/bandwidth/mcast_bandwidth.cc)
+target_link_libraries(tmapgen_gpu_bandwidth PUBLIC tmapgen_gpu_check tmapgen_gpu_runtime tmapgen_driver tmapgen_model tmapgen_tmap
                       tmapgen_util)
 # agreement: the validator against the driver's encoders (`tmapgen sweep --random`, tools/driver_agreement).
 add_library(tmapgen_gpu_agreement STATIC

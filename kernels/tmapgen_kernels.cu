@@ -4,3 +4,4 @@
 #include "tma_bench.cuh"
 #include "wgmma_check.cuh"
 #include "codegen_example.cuh"
+#include "mcast_check.cuh"

@@ -3,12 +3,13 @@
 # (docs/gpu-checks.md): the fault/timeout self-test, `tmapgen check` over the check specs, the
 # validator-vs-driver sweep, the hardware coverage matrix, the bandwidth table, the wgmma proof and the
 # codegen example (the kernel built with examples/codegen/tile_a.gen.h), the plan proof (GEMMs and convolutions
-# from generated plan headers, scripts/lab/plan-proof-h200.sh); ends with a summary.
+# from generated plan headers, scripts/lab/plan-proof-h200.sh), the multicast checks (single maps and GEMM plans
+# over 2- to 8-CTA clusters, scripts/lab/mcast-checks.sh) and the multicast bench; ends with a summary.
 #
 #   scripts/gpu-check.sh [OUT_DIR]        (logs go to OUT_DIR, default build-gpucheck/out)
 #   env: RANDOM_N (200000), MATRIX_N (50000), MATRIX_SECONDS (120), BENCH_GIB (4), JOBS (nproc),
-#        STEPS (default "selftest check random matrix bench wgmma codegen planproof": which steps run, in this order;
-#        empty: build only)
+#        STEPS (default "selftest check random matrix bench wgmma codegen planproof mcast mcastbench": which steps
+#        run, in this order; empty: build only)
 #
 # Needs nvcc (CUDA 12.8+ for sm_100a), CMake, a C++17 compiler, a GPU and its driver, and Abseil and
 # simdjson: where the host has no package manager, carry the .deb files (scripts/gpu-deps.sh fetch, here)
@@ -24,7 +25,14 @@ random_n=${RANDOM_N:-200000}
 matrix_n=${MATRIX_N:-50000}
 bench_gib=${BENCH_GIB:-4}
 matrix_s=${MATRIX_SECONDS:-120}
-steps=${STEPS-selftest check random matrix bench wgmma codegen planproof}  # STEPS= (empty): build only
+# codegen example (the kernel built with examples/codegen/tile_a.gen.h), the plan proof (GEMMs and convolutions
+# from generated plan headers, scripts/lab/plan-proof-h200.sh), the multicast checks (single maps and GEMM plans
+# over 2- to 8-CTA clusters, scripts/lab/mcast-checks.sh) and the multicast bench; ends with a summary.
+#
+#   scripts/gpu-check.sh [OUT_DIR]        (logs go to OUT_DIR, default build-gpucheck/out)
+#   env: RANDOM_N (200000), MATRIX_N (50000), MATRIX_SECONDS (120), BENCH_GIB (4), JOBS (nproc),
+#        STEPS (default "selftest check random matrix bench wgmma codegen planproof mcast mcastbench": which steps
+#        run, in this order; empty: build only)
 summary=()
 fail=0
 step() {  # step NAME LOG RESULT-LINE-REGEX CMD...
@@ -73,6 +81,10 @@ for s in $steps; do
     codegen) step "codegen example" codegen_example.txt '^codegen example:' "$t" check --codegen-example ;;
     planproof) step "plan proof" plan_proof.txt '^plan proof:' env TMAPGEN="$t" JOBS="$jobs" \
                  bash "$root/scripts/lab/plan-proof-h200.sh" "$out/plan-proof" ;;
+    mcast) step "multicast checks" mcast.txt '^mcast checks:' bash "$root/scripts/lab/mcast-checks.sh" "$t" "$out" ;;
+    mcastbench) step "multicast bench" mcast_bench.txt '^multicast / per CTA' bash -c \
+                  "'$t' bench '$root/tests/gpu/specs/mcast_bench.jsonl' --multicast 2 --gib 1 &&
+                   '$t' bench '$root/tests/gpu/specs/mcast_bench.jsonl' --multicast 4 --gib 1" ;;
     *) echo "unknown step $s"; fail=1 ;;
   esac
 done

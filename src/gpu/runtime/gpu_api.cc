@@ -49,10 +49,12 @@ using PFN_EventCreate = CUresult (*)(CUevent*, unsigned);
 using PFN_EventRecord = CUresult (*)(CUevent, CUstream);
 using PFN_EventElapsedTime = CUresult (*)(float*, CUevent, CUevent);
 using PFN_MemGetInfo = CUresult (*)(size_t*, size_t*);
+using PFN_OccupancyMaxActiveClusters = CUresult (*)(int*, CUfunction, const CUlaunchConfig*);
 
 enum Fn {
   kModuleLoadData, kModuleGetFunction, kLaunchKernelEx, kMemcpyHtoD, kMemcpyDtoH, kMemcpyDtoD, kMemsetD8,
-  kCtxSynchronize, kFuncSetAttribute, kEventCreate, kEventRecord, kEventElapsedTime, kMemGetInfo, kNumFns
+  kCtxSynchronize, kFuncSetAttribute, kEventCreate, kEventRecord, kEventElapsedTime, kMemGetInfo,
+  kOccupancyMaxActiveClusters, kNumFns
 };
 struct FnEntry {
   const char* name;
@@ -63,11 +65,12 @@ constexpr FnEntry kFns[kNumFns] = {
     {"cuMemcpyHtoD", 3020},      {"cuMemcpyDtoH", 3020},        {"cuMemcpyDtoD", 3020},
     {"cuMemsetD8", 3020},        {"cuCtxSynchronize", 2000},    {"cuFuncSetAttribute", 9000},
     {"cuEventCreate", 2000},     {"cuEventRecord", 2000},       {"cuEventElapsedTime", 2000},
-    {"cuMemGetInfo", 3020},
+    {"cuMemGetInfo", 3020},      {"cuOccupancyMaxActiveClusters", 11070},
 };
 const char* const kKernelNames[Gpu::kNumKernels] = {"tmapgen_tma_check", "tmapgen_tma_check_batch",
                                                      "tmapgen_tma_bench", "tmapgen_wgmma_check",
-                                                     "tmapgen_codegen_example", "tmapgen_sm_copy"};
+                                                     "tmapgen_codegen_example", "tmapgen_sm_copy",
+                                                     "tmapgen_mcast_check", "tmapgen_mcast_bench"};
 
 template <typename F>
 F As(void* p) {
@@ -147,6 +150,37 @@ bool Gpu::FreeMemory(size_t* f, size_t* t) { return As<PFN_MemGetInfo>(fn_[kMemG
 absl::Status Gpu::SetMaxDynamicSmem(KernelId k, int bytes) {
   return Check(As<PFN_FuncSetAttribute>(fn_[kFuncSetAttribute])(kernels_[k], kFuncAttrMaxDynamicSmem, bytes),
                "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+}
+
+namespace {
+void Config(const LaunchShape& s, CUlaunchConfig* cfg, CUlaunchAttribute* attr) {
+  std::memset(attr, 0, sizeof *attr);
+  *cfg = CUlaunchConfig{};
+  cfg->grid_x = s.grid;
+  cfg->grid_y = cfg->grid_z = 1;
+  cfg->block_x = s.block;
+  cfg->block_y = cfg->block_z = 1;
+  cfg->shared_mem_bytes = s.smem;
+  cfg->stream = nullptr;
+  if (s.cluster > 0) {
+    attr->id = kAttrClusterDimension;
+    attr->value.cluster_dim = {s.cluster, 1, 1};
+    cfg->attrs = attr;
+    cfg->num_attrs = 1;
+  }
+}
+}  // namespace
+
+absl::StatusOr<int> Gpu::MaxActiveClusters(KernelId k, const LaunchShape& s) {
+  CUlaunchAttribute attr;
+  CUlaunchConfig cfg;
+  Config(s, &cfg, &attr);
+  int n = 0;
+  if (absl::Status st = Check(As<PFN_OccupancyMaxActiveClusters>(fn_[kOccupancyMaxActiveClusters])(&n, kernels_[k], &cfg),
+                              "cuOccupancyMaxActiveClusters");
+      !st.ok())
+    return st;
+  return n;
 }
 
 absl::Status Gpu::Launch(KernelId k, const LaunchShape& s, void** params) {

@@ -41,7 +41,8 @@ struct LaunchShape {
 
 class Gpu {
  public:
-  enum KernelId { kCheck = 0, kCheckBatch = 1, kBench = 2, kWgmma = 3, kCodegenExample = 4, kSmCopy = 5, kNumKernels = 6 };
+  enum KernelId { kCheck = 0, kCheckBatch = 1, kBench = 2, kWgmma = 3, kCodegenExample = 4, kSmCopy = 5, kMcastCheck = 6,
+                  kMcastBench = 7, kNumKernels = 8 };
 
   absl::Status Open();
   const driver::DeviceInfo& device() const { return dev_; }
@@ -59,6 +60,8 @@ class Gpu {
 
   // Launches kernel `k` with `params` (kernelParams array as cuLaunchKernelEx takes it).
   absl::Status Launch(KernelId k, const LaunchShape& shape, void** params);
+  // How many clusters of shape `s` (its cluster size, block and dynamic shared memory) can be resident at once.
+  absl::StatusOr<int> MaxActiveClusters(KernelId k, const LaunchShape& s);
   // Sets the largest dynamic shared memory a kernel may use.
   absl::Status SetMaxDynamicSmem(KernelId k, int bytes);
 
