@@ -567,7 +567,7 @@ int PrintMcastReport(const std::string& title, const std::vector<McastJob>& jobs
     return 2;
   }
   std::fprintf(out, "multicast check on %s: %s\n", rep.device.c_str(), title.c_str());
-  size_t passed = 0, cells = 0, cells_ok = 0;
+  size_t passed = 0, cells = 0, cells_ok = 0, controls = 0, controls_ok = 0;
   for (size_t i = 0; i < jobs.size() && i < rep.jobs.size(); ++i) {
     const McastJob& job = jobs[i];
     const McastJobResult& res = rep.jobs[i];
@@ -577,8 +577,13 @@ int PrintMcastReport(const std::string& title, const std::vector<McastJob>& jobs
       std::fprintf(out, "    %s\n", job.rounds[j].label.c_str());
       for (size_t r = 0; r < res.cells[j].size(); ++r) {
         const McastCell& c = res.cells[j][r];
-        ++cells;
-        cells_ok += c.outcome == Outcome::kPass;
+        if (job.control && j == 0 && r == job.control_rank) {
+          ++controls;
+          controls_ok += c.outcome == Outcome::kTimeout;
+        } else {
+          ++cells;
+          cells_ok += c.outcome == Outcome::kPass;
+        }
         std::string d = c.detail;
         while (!d.empty() && d.back() == '\n') d.pop_back();
         for (size_t p = 0; (p = d.find('\n', p)) != std::string::npos; p += 9) d.replace(p, 1, "\n        ");
@@ -586,8 +591,10 @@ int PrintMcastReport(const std::string& title, const std::vector<McastJob>& jobs
       }
     }
   }
-  std::fprintf(out, "multicast check: %zu of %zu launches as expected (%zu of %zu CTA windows PASS); %d check process(es)\n",
-               passed, jobs.size(), cells_ok, cells, rep.children);
+  std::fprintf(out,
+               "multicast check: %zu of %zu launches as expected (%zu of %zu CTA windows PASS, %zu of %zu negative controls "
+               "TIMEOUT); %d check process(es)\n",
+               passed, jobs.size(), cells_ok, cells, controls_ok, controls, rep.children);
   return passed == jobs.size() ? 0 : 1;
 }
 
