@@ -46,6 +46,13 @@ if ! nvcc -arch=sm_90a -std=c++17 -O2 "$root/tests/trace/gpu/launch_proof.cu" -o
   cat "$out/nvcc.log"
   exit 2
 fi
+# The same program with the CUDA runtime as a shared library (-cudart shared): its <<<>>> launches can be
+# described through the runtime (cudaGetFuncBySymbol), which a statically linked runtime hides.
+if ! nvcc -arch=sm_90a -std=c++17 -O2 -cudart shared "$root/tests/trace/gpu/launch_proof.cu" -o "$out/launch_proof_shared" \
+     -lcuda >> "$out/nvcc.log" 2>&1; then
+  cat "$out/nvcc.log"
+  exit 2
+fi
 (nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>/dev/null || true) > "$out/gpu.txt"
 echo "GPU: $(cat "$out/gpu.txt")"
 
@@ -82,6 +89,10 @@ expect toolarge 1 'whose tensor runs past the end of its allocation' '\(10737418
 
 run struct -- "$out/launch_proof" struct 100
 expect struct 0 'struct_kernel[^:]*: 200 launches, 400 maps, 0 findings' 'kernel launches: .*; 0 findings' \
+  'launch_proof struct: results right'
+
+run struct_shared -- "$out/launch_proof_shared" struct 100
+expect struct_shared 0 'struct_kernel[^:]*: 200 launches, 400 maps, 0 findings' 'kernel launches: .*; 0 findings' \
   'launch_proof struct: results right'
 
 run handbuilt -- "$out/launch_proof" handbuilt

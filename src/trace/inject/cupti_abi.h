@@ -295,6 +295,7 @@ using PfnStreamIsCapturing = CUresult (*)(void* stream, int* status);
 // The runtime's cudaGetFuncBySymbol (a host stub -> cudaFunction_t, which is a CUfunction); found with
 // dlsym where the runtime is a shared library.
 using PfnGetFuncBySymbol = int (*)(void** function, const void* symbol);
+using PfnRuntimeError = int (*)();  // cudaPeekAtLastError, cudaGetLastError
 
 }  // namespace tmapgen::trace::cupti
 

@@ -50,6 +50,8 @@
 #include <string>
 #include <vector>
 
+#include "src/blob/blob.h"
+#include "src/blob/layout.h"
 #include "src/driver/cuda_driver.h"
 #include "src/tmap/types.h"
 #include "src/trace/call.h"
@@ -519,7 +521,11 @@ struct LaunchGlobal {
   cupti::PfnMemcpyDtoH dtoh = nullptr;
   cupti::PfnStreamIsCapturing is_capturing = nullptr;
   std::atomic<cupti::PfnGetFuncBySymbol> get_func_by_symbol{nullptr};
+  cupti::PfnRuntimeError peek_last_error = nullptr;  // of the same runtime as get_func_by_symbol
+  cupti::PfnRuntimeError get_last_error = nullptr;
   std::atomic<bool> looked_for_runtime{false};
+  int debug = 0;  // TMAPGEN_TRACE_LAUNCH_DEBUG: what the layout queries and the windows gave, on stderr
+  std::atomic<int> debug_launches{0};
 
   std::atomic<uintptr_t> fkeys[kFnSlots];
   std::atomic<FunctionInfo*> fvals[kFnSlots];
@@ -545,11 +551,10 @@ struct LaunchGlobal {
 };
 LaunchGlobal* lg = nullptr;
 
-// Inside a runtime launch whose kernel layout could be read: the driver launch it may make is not checked
-// twice. One bit per nesting level says whether that level counted (a runtime launch whose layout cannot be
-// read leaves the driver launch under it to be checked).
-thread_local int tls_runtime_launch = 0;
-thread_local uint32_t tls_runtime_depth = 0, tls_runtime_counted = 0;
+// A runtime launch may make a driver launch that CUPTI reports too: the runtime launch is checked only when
+// no driver launch was seen under it (checked at the driver level, from the same parameter bytes). Nothing is
+// asked of the runtime when a runtime launch begins: its API-enter callback runs inside the runtime's call.
+thread_local uint32_t tls_runtime_depth = 0;
 thread_local uint64_t tls_driver_launches = 0;        // driver launches this thread handed to OnLaunch
 thread_local uint64_t tls_driver_launches_at[32] = {};  // ... when each runtime launch level began
 
@@ -635,6 +640,15 @@ void ReadLayout(uintptr_t key, Handle kind, const char* symbol, FunctionInfo* fi
   const char* n = nullptr;
   if (f == 0 || name == nullptr || name(&n, fp) != 0 || n == nullptr) n = symbol;
   CopyTail(n != nullptr ? std::string_view(n) : std::string_view(), fi->name, kKernelNameMax);
+  if (lg->debug) {
+    std::string line = StrCat("tmapgen trace debug: layout of ", FieldView(fi->name, kKernelNameMax), " (handle ",
+                              Hex(key), kind == Handle::kStub ? " host stub" : kind == Handle::kKernel ? " CUkernel" : " CUfunction",
+                              " -> ", Hex(f), ", query ", get == nullptr ? "none" : get == lg->kernel_param_info ? "cuKernelGetParamInfo" : "cuFuncGetParamInfo",
+                              ", first answer ", first, "): ", fi->layout_ok ? "" : "NOT READ, ", fi->params.size(), " parameters");
+    for (size_t i = 0; i < fi->params.size() && i < 16; ++i) StrAppend(&line, " [", fi->params[i].offset, "+", fi->params[i].size, "]");
+    StrAppend(&line, ", ", fi->windows.size(), " windows\n");
+    Say(line);
+  }
   if ((!fi->windows.empty() || WantDeviceScan(*fi)) && lg->kernels != nullptr) {
     KernelsHeader* h = lg->kernels;
     if (h->used < h->capacity) {
@@ -933,12 +947,32 @@ void ScanDeviceMemory(const FunctionInfo& fi, void** kernel_params, const char* 
   }
 }
 
+// TMAPGEN_TRACE_LAUNCH_DEBUG: one line per window of the first launches (why a window is not a map).
+void DebugWindow(const FunctionInfo& fi, LaunchCall call, const MapWindow& w, const uint64_t (&words)[16], const MapInfo* m) {
+  lg->debug_launches.fetch_add(1, std::memory_order_relaxed);
+  const std::array<uint64_t, 16>& mask = blob::NeverWrittenMask();
+  int stray = 0;
+  for (int i = 0; i < 16; ++i) stray += __builtin_popcountll(words[i] & mask[i]);
+  thread_local blob::Decoded d;
+  blob::Decode(blob::FromWords(words), &d);
+  std::string line = StrCat("tmapgen trace debug: ", FieldView(fi.name, kKernelNameMax), " call ", static_cast<int>(call),
+                            " parameter ", w.param, " +", w.param_offset, " (buffer ", w.buffer_offset, "): ",
+                            m != nullptr ? "MAP" : "not a map", "; never-written bits set ", stray, ", decodes ",
+                            d.spec_ok ? 1 : 0, ", re-encodes ", d.reencodes ? 1 : 0, "; words");
+  for (int i = 0; i < 16; ++i) StrAppend(&line, " ", Hex(words[i]));
+  StrAppend(&line, "\n");
+  Say(line);
+}
+
 void OnLaunch(LaunchCall call, uintptr_t f, Handle kind, void** kernel_params, void** extra, void* stream,
               const cupti::CallbackData* d) {
   KernelsHeader* h = lg->kernels;
   if (h != nullptr) h->launches.fetch_add(1, std::memory_order_relaxed);
   FunctionInfo* fi = f == 0 ? nullptr : FindFunction(f, kind, d->symbolName);
   if (fi == nullptr || !fi->layout_ok) {
+    if (lg->debug && lg->debug_launches.fetch_add(1, std::memory_order_relaxed) < 64)
+      Say(StrCat("tmapgen trace debug: launch (call ", static_cast<int>(call), ", handle ", Hex(f), ") not scanned: ",
+                 fi == nullptr ? "no function" : "no layout", "\n"));
     if (h != nullptr) h->unscanned.fetch_add(1, std::memory_order_relaxed);
     return;
   }
@@ -969,6 +1003,7 @@ void OnLaunch(LaunchCall call, uintptr_t f, Handle kind, void** kernel_params, v
       m = lg->maps.Classify(words);
       if (m != nullptr && m->id != UINT32_MAX) l = Last{fi, wi, m};
     }
+    if (lg->debug && lg->debug_launches.load(std::memory_order_relaxed) < 64) DebugWindow(*fi, call, w, words, m);
     if (m == nullptr) continue;
     if (device == -1) {
       int t = -1;
@@ -999,39 +1034,36 @@ void OnLaunch(LaunchCall call, uintptr_t f, Handle kind, void** kernel_params, v
 // reachable in a program that links the runtime statically). Called once per stub (the layout is cached).
 uintptr_t FunctionOfStub(const void* stub) {
   if (!lg->looked_for_runtime.load(std::memory_order_acquire)) {
+    // Called only from ReadLayout, under FindFunction's lock: looked up once.
+    void* h = nullptr;
     auto fn = reinterpret_cast<cupti::PfnGetFuncBySymbol>(dlsym(RTLD_DEFAULT, "cudaGetFuncBySymbol"));
     for (const char* lib : {"libcudart.so.13", "libcudart.so.12"}) {
       if (fn != nullptr) break;
-      if (void* h = dlopen(lib, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD))  // a runtime loaded privately (PyTorch's)
+      if ((h = dlopen(lib, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) != nullptr)  // a runtime loaded privately (PyTorch's)
         fn = reinterpret_cast<cupti::PfnGetFuncBySymbol>(dlsym(h, "cudaGetFuncBySymbol"));
     }
+    void* from = h != nullptr ? h : RTLD_DEFAULT;
+    lg->peek_last_error = reinterpret_cast<cupti::PfnRuntimeError>(dlsym(from, "cudaPeekAtLastError"));
+    lg->get_last_error = reinterpret_cast<cupti::PfnRuntimeError>(dlsym(from, "cudaGetLastError"));
+    // Without both, a failed lookup would leave its error for the program's next cudaGetLastError().
+    if (lg->peek_last_error == nullptr || lg->get_last_error == nullptr) fn = nullptr;
     lg->get_func_by_symbol.store(fn, std::memory_order_release);
     lg->looked_for_runtime.store(true, std::memory_order_release);
   }
   cupti::PfnGetFuncBySymbol get = lg->get_func_by_symbol.load(std::memory_order_acquire);
+  if (get == nullptr || stub == nullptr) return 0;
+  // The runtime keeps one "last error" per thread, which programs read after their launches (PyTorch does
+  // after each one). The lookup must leave it as it found it: skipped while an error is pending, and its own
+  // error (a stub this runtime does not know) taken back at once.
+  if (lg->peek_last_error() != 0) return 0;
   void* f = nullptr;
-  if (get == nullptr || stub == nullptr || get(&f, stub) != 0) return 0;
-  return reinterpret_cast<uintptr_t>(f);
-}
-
-// The kernel a runtime launch names: a host stub, or (CUDA 13's __cudaLaunchKernel) a kernel handle.
-void RuntimeLaunchKey(cupti::CallbackId cbid, const void* params, uintptr_t* key, Handle* kind) {
-  switch (cbid) {
-    case cupti::kRtCbidLaunchKernel: case cupti::kRtCbidLaunchKernelPtsz: case cupti::kRtCbidLaunchCooperativeKernel:
-      *key = reinterpret_cast<uintptr_t>(static_cast<const cupti::RtLaunchKernelParams*>(params)->func);
-      *kind = Handle::kStub;
-      return;
-    case cupti::kRtCbidLaunchKernelHandle: case cupti::kRtCbidLaunchKernelHandlePtsz:
-      *key = reinterpret_cast<uintptr_t>(static_cast<const cupti::RtLaunchKernelParams*>(params)->func);
-      *kind = Handle::kKernel;
-      return;
-    case cupti::kRtCbidLaunchKernelExC: case cupti::kRtCbidLaunchKernelExCPtsz:
-      *key = reinterpret_cast<uintptr_t>(static_cast<const cupti::RtLaunchKernelExCParams*>(params)->func);
-      *kind = Handle::kStub;
-      return;
-    default:
-      *key = 0;
+  const int rc = get(&f, stub);
+  if (lg->debug) Say(StrCat("tmapgen trace debug: cudaGetFuncBySymbol(", Hex(reinterpret_cast<uintptr_t>(stub)), ") = ", rc, ", function ", Hex(reinterpret_cast<uintptr_t>(f)), "\n"));
+  if (rc != 0) {
+    lg->get_last_error();
+    return 0;
   }
+  return reinterpret_cast<uintptr_t>(f);
 }
 
 void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, const cupti::CallbackData* d) {
@@ -1044,36 +1076,13 @@ void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, cons
       default: break;
     }
     if (d->callbackSite == cupti::kApiEnter) {
-      const uint32_t bit = tls_runtime_depth < 32 ? 1u << tls_runtime_depth : 0;
+      if (tls_runtime_depth < 32) tls_driver_launches_at[tls_runtime_depth] = tls_driver_launches;
       ++tls_runtime_depth;
-      uintptr_t key = 0;
-      Handle kind = Handle::kStub;
-      if (d->functionParams != nullptr) RuntimeLaunchKey(cbid, d->functionParams, &key, &kind);
-      const FunctionInfo* fi = key == 0 ? nullptr : FindFunction(key, kind, d->symbolName);
-      if (bit != 0) tls_driver_launches_at[tls_runtime_depth - 1] = tls_driver_launches;
-      if (fi != nullptr && fi->layout_ok && bit != 0) {
-        ++tls_runtime_launch;
-        tls_runtime_counted |= bit;
-      }
       return;
     }
-    if (tls_runtime_depth > 0) {
-      --tls_runtime_depth;
-      const uint32_t bit = tls_runtime_depth < 32 ? 1u << tls_runtime_depth : 0;
-      if (tls_runtime_counted & bit) {
-        tls_runtime_counted &= ~bit;
-        --tls_runtime_launch;
-      } else {
-        // Not readable here: the driver launch under it, if CUPTI reported one, was checked; else it is
-        // counted as a launch that was not scanned.
-        if (bit != 0 && tls_driver_launches == tls_driver_launches_at[tls_runtime_depth] && lg->kernels != nullptr &&
-            d->functionReturnValue != nullptr && *static_cast<const int*>(d->functionReturnValue) == 0) {
-          lg->kernels->launches.fetch_add(1, std::memory_order_relaxed);
-          lg->kernels->unscanned.fetch_add(1, std::memory_order_relaxed);
-        }
-        return;
-      }
-    }
+    if (tls_runtime_depth == 0) return;  // its enter was not seen (callbacks enabled in between)
+    --tls_runtime_depth;
+    if (tls_runtime_depth < 32 && tls_driver_launches != tls_driver_launches_at[tls_runtime_depth]) return;
     if (d->functionReturnValue == nullptr || *static_cast<const int*>(d->functionReturnValue) != 0) return;
     if (d->functionParams == nullptr) return;
     switch (cbid) {
@@ -1113,7 +1122,7 @@ void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, cons
       return;
     default: break;
   }
-  if (d->callbackSite != cupti::kApiExit || tls_runtime_launch > 0) return;
+  if (d->callbackSite != cupti::kApiExit) return;
   if (d->functionReturnValue == nullptr || *static_cast<const int*>(d->functionReturnValue) != 0) return;
   if (d->functionParams == nullptr) return;
   ++tls_driver_launches;
@@ -1206,6 +1215,8 @@ void InitLaunch(void* cuda) {
     lg->dtoh = reinterpret_cast<cupti::PfnMemcpyDtoH>(dlsym(cuda, "cuMemcpyDtoH_v2"));
     lg->is_capturing = reinterpret_cast<cupti::PfnStreamIsCapturing>(dlsym(cuda, "cuStreamIsCapturing"));
   }
+  if (const char* dbg = std::getenv("TMAPGEN_TRACE_LAUNCH_DEBUG"); dbg != nullptr && std::strcmp(dbg, "1") == 0)
+    lg->debug = 1;
   if (const char* dm = std::getenv("TMAPGEN_TRACE_DEVICE_MAPS"); dm != nullptr && *dm != '\0' && std::strcmp(dm, "0") != 0) {
     lg->device_maps = true;
     if (std::strcmp(dm, "1") != 0) lg->device_filter = dm;
