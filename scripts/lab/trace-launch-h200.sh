@@ -87,6 +87,10 @@ run toolarge -- "$out/launch_proof" toolarge
 expect toolarge 1 'whose tensor runs past the end of its allocation' '\(1073741824 bytes\)' \
   '\(536870912 bytes\) on device 0' 'launch_proof toolarge: results right'
 
+run packed -- "$out/launch_proof" packed
+expect packed 1 'whose tensor runs past the end of its allocation' 'parameter 0 at offset 0 of the parameter buffer' \
+  'launch_proof packed: results right'
+
 run struct -- "$out/launch_proof" struct 100
 expect struct 0 'struct_kernel[^:]*: 200 launches, 400 maps, 0 findings' 'kernel launches: .*; 0 findings' \
   'launch_proof struct: results right'
@@ -144,9 +148,9 @@ n=$(wc -l < "$out/launch_records.jsonl")
 if [ "$n" -gt 0 ] && [ $vrc -le 1 ]; then pass "replay: $n launch records read back by tmapgen validate (exit $vrc)"
 else failc "replay: $n launch records, tmapgen validate exit $vrc (replay.txt)"; fi
 
-# Cost: median ns per launch call, untraced / CUPTI subscribed only / traced, alternated twice.
+# Cost: median ns per launch call, untraced / CUPTI subscribed only / traced, alternated five times.
 : > "$out/bench.txt"
-for round in 1 2; do
+for round in 1 2 3 4 5; do
   "$out/launch_proof" bench 50 > "$out/bench_plain_$round.txt" 2>/dev/null
   TMAPGEN_TRACE_BASELINE=1 "$tm" trace -- "$out/launch_proof" bench 50 > "$out/bench_cupti_$round.txt" 2>/dev/null
   "$tm" trace -- "$out/launch_proof" bench 50 > "$out/bench_traced_$round.txt" 2>"$out/bench_traced_$round.stderr"
@@ -157,12 +161,17 @@ for round in 1 2; do
     echo "round $round $k untraced ${p:-?} cupti_only ${c:-?} traced ${t:-?}" | tee -a "$out/bench.txt"
   done
 done
-added() { awk -v k=$1 '$3==k && $5!="?" && $9!="?"{d=$9-$5; if(m==""||d>m)m=d} END{print (m==""?"?":m)}' "$out/bench.txt"; }
+# The median over the rounds of (traced - untraced): the host is shared, and single rounds swing by a
+# microsecond either way (2026-12-03: untraced 3031 then 3727 ns in consecutive rounds).
+added() {
+  awk -v k=$1 '$3==k && $5!="?" && $9!="?"{print $9-$5}' "$out/bench.txt" | sort -g |
+    awk '{d[NR]=$1} END{if(NR==0) print "?"; else print d[int((NR+1)/2)]}'
+}
 nomap=$(added nomap)
 withmap=$(added map)
-if [ "$nomap" != "?" ] && awk -v d="$nomap" 'BEGIN{exit !(d < 500)}'; then pass "cost: a launch without maps adds $nomap ns (< 500; the larger of two rounds)"
+if [ "$nomap" != "?" ] && awk -v d="$nomap" 'BEGIN{exit !(d < 500)}'; then pass "cost: a launch without maps adds $nomap ns (< 500; the median of five rounds)"
 else failc "cost: a launch without maps adds $nomap ns (limit 500)"; fi
-if [ "$withmap" != "?" ] && awk -v d="$withmap" 'BEGIN{exit !(d < 2000)}'; then pass "cost: a launch with a known map adds $withmap ns (< 2000)"
+if [ "$withmap" != "?" ] && awk -v d="$withmap" 'BEGIN{exit !(d < 2000)}'; then pass "cost: a launch with a known map adds $withmap ns (< 2000; the median of five rounds)"
 else failc "cost: a launch with a known map adds $withmap ns (limit 2000)"; fi
 
 {

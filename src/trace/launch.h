@@ -7,8 +7,13 @@
 // - Where maps can be: a tensor map in the parameter space is 64-byte aligned (the PTX ISA's alignment
 //   for tensor-map objects; CUDA 12's cuda.h declares CUtensorMap alignas(64), CUDA 13's alignas(128),
 //   which the 64-byte steps include), alone (`const __grid_constant__ CUtensorMap`) or inside a struct
-//   parameter (CUTLASS's Params). FindWindows() lists every 64-byte-aligned buffer offset inside one
-//   parameter that has 128 bytes of that parameter from there on.
+//   parameter (CUTLASS's Params). A parameter that holds a map is itself aligned to at least 64 bytes, so
+//   its maps sit at multiples of 64 from the parameter's start. FindWindows() lists, for each parameter,
+//   every such offset with 128 bytes of the parameter from there on. The offsets the driver reports are
+//   not relative to a 64-byte-aligned origin (driver 580 on the H200 reports a kernel's first parameter at
+//   48, and a grid-constant map first parameter at 112: docs/lab/runs/2026-12-03-trace-launch-h200-summary.md),
+//   so windows are placed from each parameter's start, never from the reported offset's alignment; a
+//   window's buffer offset counts from the first parameter (the layout a packed `extra` buffer has).
 // - What a map is: 128 bytes whose never-written bits (blob::NeverWrittenMask) are zero, that decode
 //   (blob::Decode, spec recovered) and re-encode to exactly the same bytes (Decoded::reencodes). Random
 //   bytes pass the first test with probability 2^-(never-written bits) and the rest far less often
@@ -46,7 +51,7 @@
 
 namespace tmapgen::trace {
 
-// One kernel parameter as the driver reports it: its offset in the parameter buffer and its size.
+// One kernel parameter as the driver reports it (cuFuncGetParamInfo): its offset and its size.
 struct ParamSlot {
   uint32_t offset = 0;
   uint32_t size = 0;
@@ -56,7 +61,7 @@ struct ParamSlot {
 struct MapWindow {
   uint16_t param = 0;         // parameter index
   uint32_t param_offset = 0;  // offset inside that parameter
-  uint32_t buffer_offset = 0; // offset in the parameter buffer (a multiple of 64)
+  uint32_t buffer_offset = 0; // offset in the parameter buffer, from the first parameter's start
 };
 
 inline constexpr uint32_t kMapAlign = 64;

@@ -83,9 +83,9 @@ std::vector<Found> Scan(const std::vector<ParamSlot>& layout, const unsigned cha
   return found;
 }
 
-TEST(LaunchWindows, SixtyFourByteAlignedWindowsInsideEachParameter) {
-  // A kernel (int* out, CUtensorMap a, int n, Params p) with Params of 320 bytes: offsets as the driver
-  // lays them out (each parameter at its alignment: 8, 64, 4, 64).
+TEST(LaunchWindows, SixtyFourByteStepsFromEachParametersStart) {
+  // A kernel (int* out, CUtensorMap a, int n, Params p) with Params of 320 bytes: offsets as a driver that
+  // counts from 0 lays them out (each parameter at its alignment: 8, 64, 4, 64).
   const std::vector<ParamSlot> layout = {{0, 8}, {64, 128}, {192, 4}, {256, 320}};
   std::vector<MapWindow> w;
   FindWindows(layout.data(), layout.size(), &w);
@@ -99,13 +99,37 @@ TEST(LaunchWindows, SixtyFourByteAlignedWindowsInsideEachParameter) {
     EXPECT_EQ(w[1 + i].buffer_offset, struct_offsets[i]);
     EXPECT_EQ(w[1 + i].param_offset, struct_offsets[i] - 256);
   }
-  // A parameter smaller than a map, or one whose aligned part is, has no window.
-  const std::vector<ParamSlot> small = {{0, 127}, {136, 184}};  // 192..320 fits, 136..192 is too short
+  // A parameter smaller than a map has no window; one of 184 bytes has one, at its start.
+  const std::vector<ParamSlot> small = {{0, 127}, {136, 184}};
   w.clear();
   FindWindows(small.data(), small.size(), &w);
   ASSERT_EQ(w.size(), 1u);
-  EXPECT_EQ(w[0].buffer_offset, 192u);
-  EXPECT_EQ(w[0].param_offset, 56u);
+  EXPECT_EQ(w[0].param, 1);
+  EXPECT_EQ(w[0].param_offset, 0u);
+  EXPECT_EQ(w[0].buffer_offset, 136u);
+}
+
+TEST(LaunchWindows, OffsetsAsDriver580ReportsThemOnTheH200) {
+  // What cuFuncGetParamInfo answered on the H200 (driver 580.159.04, 2026-12-03, TMAPGEN_TRACE_LAUNCH_DEBUG;
+  // docs/lab/runs/2026-12-03-trace-launch-h200-summary.md): the offsets start at 48, and a
+  // `const __grid_constant__ CUtensorMap` first parameter is reported at 112, which is not a multiple of 64.
+  // struct_kernel(Params) of tests/trace/gpu/launch_proof.cu: one 384-byte parameter at 48, maps at 64, 192.
+  const std::vector<ParamSlot> one_struct = {{48, 384}};
+  std::vector<MapWindow> w;
+  FindWindows(one_struct.data(), one_struct.size(), &w);
+  ASSERT_EQ(w.size(), 5u);  // 0, 64, 128, 192, 256 (256 + 128 = 384)
+  EXPECT_EQ(w[1].param_offset, 64u);
+  EXPECT_EQ(w[1].buffer_offset, 64u);
+  EXPECT_EQ(w[3].param_offset, 192u);
+  EXPECT_EQ(w[3].buffer_offset, 192u);
+  // one_map_kernel(const __grid_constant__ CUtensorMap, int, int*): [112+128] [240+4] [248+8].
+  const std::vector<ParamSlot> one_map = {{112, 128}, {240, 4}, {248, 8}};
+  w.clear();
+  FindWindows(one_map.data(), one_map.size(), &w);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].param, 0);
+  EXPECT_EQ(w[0].param_offset, 0u);
+  EXPECT_EQ(w[0].buffer_offset, 0u);
 }
 
 TEST(LaunchScan, DriverMapsInAStructAtOffsets64And192NextToPlainFields) {

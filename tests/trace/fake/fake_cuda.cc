@@ -172,7 +172,10 @@ __attribute__((visibility("default"))) void* fake_make_function(const char* name
 __attribute__((visibility("default"))) int cuFuncGetParamInfo(void* f, size_t i, size_t* off, size_t* size) {
   const auto* ff = static_cast<const FakeFunction*>(f);
   if (ff == nullptr || i >= static_cast<size_t>(ff->n)) return c::kErrorInvalidValue;
-  *off = ff->offset[i];
+  // Offsets as driver 580 reports them on the H200: not from 0, and not from a 64-byte-aligned origin (a
+  // kernel's first parameter at 48; a map as the first parameter at 112: the 2026-12-03 trace-launch run).
+  const size_t reported_base = ff->n > 0 && ff->size[0] == 128 ? 112 : 48;
+  *off = ff->offset[i] + reported_base;
   *size = ff->size[i];
   return 0;
 }

@@ -8,6 +8,7 @@
 //                             allocation" when the allocator hands out another address)
 //   launch_proof toolarge     a map of a 1 GiB f16 tensor over a 512 MiB allocation (expected: "runs past
 //                             the end of its allocation")
+//   launch_proof packed      the toolarge map in a packed parameter buffer (cuLaunchKernel's `extra`)
 //   launch_proof struct N     a parameter struct with two maps at offsets 64 and 192 next to plain fields,
 //                             launched N times through cuLaunchKernel and N times with <<<>>> (expected: no
 //                             finding, 2 maps per launch)
@@ -157,6 +158,26 @@ int main(int argc, char** argv) {
     }
     RT(cudaFree(a));
     RT(cudaFree(b));
+  } else if (std::strcmp(mode, "packed") == 0) {
+    // The toolarge map passed in a packed buffer (CU_LAUNCH_PARAM_BUFFER_POINTER): the map at 0, the flag at
+    // 128, the output pointer at 136, the kernel's parameters in order from its first one.
+    void* half = nullptr;
+    RT(cudaMalloc(&half, size_t{512} << 20));
+    const CUtensorMap m = Encode(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, half, 32768, 16384, 65536, 64, 64);
+    alignas(128) unsigned char buf[144] = {};
+    const int flag = 0;
+    std::memcpy(buf, &m, 128);
+    std::memcpy(buf + 128, &flag, 4);
+    std::memcpy(buf + 136, &out, 8);
+    size_t size = sizeof(buf);
+    void* extra[5] = {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
+    RT(cudaMemset(out, 0, 4));
+    CK(cuLaunchKernel(Fn(reinterpret_cast<const void*>(one_map_kernel)), 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, extra));
+    CK(cuCtxSynchronize());
+    int host = 0;
+    RT(cudaMemcpy(&host, out, sizeof(int), cudaMemcpyDeviceToHost));
+    bad |= host == 1234 ? 0 : 1;
+    RT(cudaFree(half));
   } else if (std::strcmp(mode, "handbuilt") == 0) {
     void* a = nullptr;
     RT(cudaMalloc(&a, 4096 * 8192 + 4096));  // room for the moved address
@@ -231,7 +252,7 @@ int main(int argc, char** argv) {
     }
     RT(cudaFree(a));
   } else {
-    std::fprintf(stderr, "usage: launch_proof freed|toolarge|struct N|handbuilt|graph|bench N\n");
+    std::fprintf(stderr, "usage: launch_proof freed|toolarge|packed|struct N|handbuilt|graph|bench N\n");
     return 2;
   }
   RT(cudaFree(out));
