@@ -87,9 +87,12 @@ run toolarge -- "$out/launch_proof" toolarge
 expect toolarge 1 'whose tensor runs past the end of its allocation' '\(1073741824 bytes\)' \
   '\(536870912 bytes\) on device 0' 'launch_proof toolarge: results right'
 
-run packed -- "$out/launch_proof" packed
-expect packed 1 'whose tensor runs past the end of its allocation' 'parameter 0 at offset 0 of the parameter buffer' \
-  'launch_proof packed: results right'
+# A packed parameter buffer: which origin of cuFuncGetParamInfo's offsets the driver reads it from (a wrong
+# one faults: exit 2, no "results right"), and whether the trace finds the map where the driver read it.
+for origin in first 48 0; do
+  run packed_$origin -- "$out/launch_proof" packed $origin
+  note "INFO packed buffer from origin $origin: exit $rc; $(grep -m1 'buffer origin' "$err"); $(grep -c 'results right' "$err") right; $(grep -m1 'kernel launches:' "$err" | cut -c1-120)"
+done
 
 run struct -- "$out/launch_proof" struct 100
 expect struct 0 'struct_kernel[^:]*: 200 launches, 400 maps, 0 findings' 'kernel launches: .*; 0 findings' \

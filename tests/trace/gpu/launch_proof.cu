@@ -8,7 +8,8 @@
 //                             allocation" when the allocator hands out another address)
 //   launch_proof toolarge     a map of a 1 GiB f16 tensor over a 512 MiB allocation (expected: "runs past
 //                             the end of its allocation")
-//   launch_proof packed      the toolarge map in a packed parameter buffer (cuLaunchKernel's `extra`)
+//   launch_proof packed O    the toolarge map in a packed parameter buffer (cuLaunchKernel's `extra`), laid
+//                            out from origin O of the reported offsets ("first", or a number)
 //   launch_proof struct N     a parameter struct with two maps at offsets 64 and 192 next to plain fields,
 //                             launched N times through cuLaunchKernel and N times with <<<>>> (expected: no
 //                             finding, 2 maps per launch)
@@ -159,20 +160,27 @@ int main(int argc, char** argv) {
     RT(cudaFree(a));
     RT(cudaFree(b));
   } else if (std::strcmp(mode, "packed") == 0) {
-    // The toolarge map passed in a packed buffer (CU_LAUNCH_PARAM_BUFFER_POINTER): the map at 0, the flag at
-    // 128, the output pointer at 136, the kernel's parameters in order from its first one.
+    // The toolarge map passed in a packed buffer (CU_LAUNCH_PARAM_BUFFER_POINTER), each parameter placed at
+    // the offset cuFuncGetParamInfo reports minus an origin: argv[2] = "first" (the first parameter's offset),
+    // or a number. Which origin the driver reads the buffer from is what this measures: with a wrong one
+    // the kernel reads another output pointer and faults (exit 2).
+    const CUfunction f = Fn(reinterpret_cast<const void*>(one_map_kernel));
+    size_t off[3] = {}, sz[3] = {};
+    for (int i = 0; i < 3; ++i) CK(cuFuncGetParamInfo(f, i, &off[i], &sz[i]));
+    const size_t origin = argc > 2 && std::strcmp(argv[2], "first") != 0 ? std::strtoull(argv[2], nullptr, 10) : off[0];
+    std::fprintf(stderr, "launch_proof packed: parameters at %zu, %zu, %zu; buffer origin %zu\n", off[0], off[1], off[2], origin);
     void* half = nullptr;
     RT(cudaMalloc(&half, size_t{512} << 20));
     const CUtensorMap m = Encode(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, half, 32768, 16384, 65536, 64, 64);
-    alignas(128) unsigned char buf[144] = {};
+    alignas(128) unsigned char buf[512] = {};
     const int flag = 0;
-    std::memcpy(buf, &m, 128);
-    std::memcpy(buf + 128, &flag, 4);
-    std::memcpy(buf + 136, &out, 8);
-    size_t size = sizeof(buf);
+    std::memcpy(buf + (off[0] - origin), &m, 128);
+    std::memcpy(buf + (off[1] - origin), &flag, 4);
+    std::memcpy(buf + (off[2] - origin), &out, 8);
+    size_t size = off[2] - origin + 8;
     void* extra[5] = {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
     RT(cudaMemset(out, 0, 4));
-    CK(cuLaunchKernel(Fn(reinterpret_cast<const void*>(one_map_kernel)), 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, extra));
+    CK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, extra));
     CK(cuCtxSynchronize());
     int host = 0;
     RT(cudaMemcpy(&host, out, sizeof(int), cudaMemcpyDeviceToHost));
@@ -252,7 +260,7 @@ int main(int argc, char** argv) {
     }
     RT(cudaFree(a));
   } else {
-    std::fprintf(stderr, "usage: launch_proof freed|toolarge|packed|struct N|handbuilt|graph|bench N\n");
+    std::fprintf(stderr, "usage: launch_proof freed|toolarge|packed O|struct N|handbuilt|graph|bench N\n");
     return 2;
   }
   RT(cudaFree(out));
