@@ -3,11 +3,12 @@
 # in one run on a GPU host: builds tmapgen and the injection library, compiles tests/trace/gpu/launch_proof.cu
 # with nvcc for sm_90a, runs each of its programs under `tmapgen trace --fail-on error` and checks the finding
 # and the exit status; then the ordinary Triton and JAX programs of examples/trace (no false finding), a
-# Triton kernel with device-side descriptors (TMAPGEN_TRACE_DEVICE_MAPS), a replay of every launch record with
+# Triton kernel with device-side descriptors (TMAPGEN_TRACE_DEVICE_MAPS), PyTorch training steps (cuBLAS's TMA
+# kernels; their time per step untraced and traced), a replay of every launch record with
 # `tmapgen validate`, and the cost of a launch (untraced, CUPTI alone, traced; side by side, twice).
 #
 #   scripts/lab/trace-launch-h200.sh [OUT_DIR]      (default: $OUT/trace-launch, else build-trace-launch/out)
-#   env: TMAPGEN_TRACE_BUILD (build-trace-launch), JOBS (nproc), SKIP ("triton jax": cases left out),
+#   env: TMAPGEN_TRACE_BUILD (build-trace-launch), JOBS (nproc), SKIP ("triton jax train": cases left out),
 #        TIMEOUT (seconds per traced program, 900; a program killed by it fails its check with exit 124)
 #
 # Needs nvcc (CUDA 12.4+: cuFuncGetParamInfo), CMake, a C++17 compiler, a GPU with its driver, CUPTI (the
@@ -87,12 +88,17 @@ run toolarge -- "$out/launch_proof" toolarge
 expect toolarge 1 'whose tensor runs past the end of its allocation' '\(1073741824 bytes\)' \
   '\(536870912 bytes\) on device 0' 'launch_proof toolarge: results right'
 
-# A packed parameter buffer: which origin of cuFuncGetParamInfo's offsets the driver reads it from (a wrong
-# one faults: exit 2, no "results right"), and whether the trace finds the map where the driver read it.
-for origin in first 48 0; do
-  run packed_$origin -- "$out/launch_proof" packed $origin
-  note "INFO packed buffer from origin $origin: exit $rc; $(grep -m1 'buffer origin' "$err"); $(grep -c 'results right' "$err") right; $(grep -m1 'kernel launches:' "$err" | cut -c1-120)"
+# A packed parameter buffer (cuLaunchKernel's `extra`) laid out at the offsets cuFuncGetParamInfo reports:
+# the layout the driver reads (measured: laid out from the first parameter's offset, or from 48, the kernel
+# reads another pointer and faults; those two run untraced here, as the record of that measurement).
+for origin in first 48; do
+  "$out/launch_proof" packed $origin > "$out/packed_$origin.stdout" 2> "$out/packed_$origin.stderr"
+  prc=$?
+  note "INFO packed buffer from origin $origin, untraced: exit $prc ($(grep -m1 -E 'failed|results right' "$out/packed_$origin.stderr" | cut -c1-100))"
 done
+run packed -- "$out/launch_proof" packed 0
+expect packed 1 'whose tensor runs past the end of its allocation' 'parameter 0 at offset 112 of the parameter buffer' \
+  'launch_proof packed: results right'
 
 run struct -- "$out/launch_proof" struct 100
 expect struct 0 'struct_kernel[^:]*: 200 launches, 400 maps, 0 findings' 'kernel launches: .*; 0 findings' \
@@ -133,6 +139,17 @@ if ! skip triton; then
   else
     note "SKIP triton (no triton/torch here)"
   fi
+fi
+if ! skip train && python3 -c 'import torch' 2>/dev/null; then
+  # A PyTorch training step (cuBLAS's TMA kernels): maps found, no finding, and its time per step untraced and
+  # traced, alternated three times (the spread of the untraced rounds is the run-to-run noise).
+  run train -- python3 "$root/examples/trace/train_step.py" 50 10
+  expect train 0 'kernel launches: .* [1-9][0-9,]* maps? found in them; 0 findings' 'train_step: 50 steps'
+  for round in 1 2 3; do
+    u=$(python3 "$root/examples/trace/train_step.py" 300 30 2>&1 | sed -n 's/.*steps, \([0-9.]*\) ms per step.*/\1/p')
+    t=$("$tm" trace -- python3 "$root/examples/trace/train_step.py" 300 30 2>&1 | sed -n 's/.*steps, \([0-9.]*\) ms per step.*/\1/p')
+    note "INFO train_step.py 300 steps, round $round: ${u:-?} ms per step untraced, ${t:-?} ms per step traced"
+  done
 fi
 if ! skip jax; then
   if python3 -c 'import jax' 2>/dev/null; then

@@ -69,15 +69,12 @@ bool AsCall(const LaunchRecord& r, EncodeCall* c) {
 // ------------------------------------------------------------------------------------------ windows
 
 void FindWindows(const ParamSlot* params, size_t n, std::vector<MapWindow>* out) {
-  uint64_t base = UINT64_MAX;
-  for (size_t i = 0; i < n; ++i) base = std::min<uint64_t>(base, params[i].offset);
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t start = params[i].offset - base;
     for (uint64_t at = 0; at + kMapSize <= params[i].size; at += kMapAlign) {
       MapWindow w;
       w.param = static_cast<uint16_t>(i);
       w.param_offset = static_cast<uint32_t>(at);
-      w.buffer_offset = static_cast<uint32_t>(start + at);
+      w.buffer_offset = static_cast<uint32_t>(params[i].offset + at);
       out->push_back(w);
     }
   }

@@ -10,10 +10,13 @@
 //   parameter (CUTLASS's Params). A parameter that holds a map is itself aligned to at least 64 bytes, so
 //   its maps sit at multiples of 64 from the parameter's start. FindWindows() lists, for each parameter,
 //   every such offset with 128 bytes of the parameter from there on. The offsets the driver reports are
-//   not relative to a 64-byte-aligned origin (driver 580 on the H200 reports a kernel's first parameter at
-//   48, and a grid-constant map first parameter at 112: docs/lab/runs/2026-12-03-trace-launch-h200-summary.md),
-//   so windows are placed from each parameter's start, never from the reported offset's alignment; a
-//   window's buffer offset counts from the first parameter (the layout a packed `extra` buffer has).
+//   not relative to a 64-byte-aligned origin (driver 580 on the H200 reports the first parameter of an
+//   nvcc 13 or Triton kernel at 48, and a grid-constant CUtensorMap first parameter at 112), so windows are
+//   placed from each parameter's start, never from the reported offset's alignment. A window's buffer
+//   offset is the reported offset plus the offset inside the parameter: a packed `extra` buffer is read at
+//   the reported offsets from its first byte (measured: a buffer laid out from the first parameter's
+//   offset, or from 48, made the kernel read the wrong pointer and fault; from 0 it ran right).
+//   Sources: docs/lab/runs/2026-12-03-trace-launch-h200-summary.md.
 // - What a map is: 128 bytes whose never-written bits (blob::NeverWrittenMask) are zero, that decode
 //   (blob::Decode, spec recovered) and re-encode to exactly the same bytes (Decoded::reencodes). Random
 //   bytes pass the first test with probability 2^-(never-written bits) and the rest far less often
@@ -61,7 +64,7 @@ struct ParamSlot {
 struct MapWindow {
   uint16_t param = 0;         // parameter index
   uint32_t param_offset = 0;  // offset inside that parameter
-  uint32_t buffer_offset = 0; // offset in the parameter buffer, from the first parameter's start
+  uint32_t buffer_offset = 0; // offset in the parameter buffer: the reported offset + param_offset
 };
 
 inline constexpr uint32_t kMapAlign = 64;

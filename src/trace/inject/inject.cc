@@ -905,16 +905,14 @@ void ScanDeviceMemory(const FunctionInfo& fi, void** kernel_params, const char* 
   }
   bool synced = false;
   static thread_local std::vector<uint64_t> host;
-  uint32_t base = UINT32_MAX;  // a packed buffer starts with the first parameter (see FindWindows)
-  for (const ParamSlot& ps : fi.params) base = std::min(base, ps.offset);
   for (size_t p = 0; p < fi.params.size(); ++p) {
     if (fi.params[p].size != 8) continue;
     uint64_t ptr = 0;
     if (kernel_params != nullptr) {
       if (kernel_params[p] == nullptr) continue;
       std::memcpy(&ptr, kernel_params[p], 8);
-    } else if (packed != nullptr && fi.params[p].offset - base + 8 <= packed_size) {
-      std::memcpy(&ptr, packed + (fi.params[p].offset - base), 8);
+    } else if (packed != nullptr && fi.params[p].offset + 8 <= packed_size) {
+      std::memcpy(&ptr, packed + fi.params[p].offset, 8);
     }
     if (ptr == 0 || ptr % 64 != 0) continue;
     const Allocation a = QueryAllocation(ptr);

@@ -128,9 +128,11 @@ int main(int argc, char** argv) {
     void* out = reinterpret_cast<void*>(a);
     void* args[2] = {&out, &params};
     for (int i = 0; i < 100; ++i) cuLaunchKernel(gemm, 1, 1, 1, 128, 1, 1, 0, nullptr, args, nullptr);
-    alignas(64) unsigned char packed[64 + sizeof(Params)] = {};
-    std::memcpy(packed, &out, 8);
-    std::memcpy(packed + 64, &params, sizeof(Params));
+    // Laid out at the offsets cuFuncGetParamInfo reports (the fake driver's, 48 and 112, like driver 580's):
+    // the layout driver 580 reads a packed buffer in (measured on the H200, docs/trace.md).
+    alignas(64) unsigned char packed[112 + sizeof(Params)] = {};
+    std::memcpy(packed + 48, &out, 8);
+    std::memcpy(packed + 112, &params, sizeof(Params));
     size_t packed_size = sizeof(packed);
     void* extra[5] = {reinterpret_cast<void*>(1), packed, reinterpret_cast<void*>(2), &packed_size, nullptr};
     cuLaunchKernel(gemm, 1, 1, 1, 128, 1, 1, 0, nullptr, nullptr, extra);
