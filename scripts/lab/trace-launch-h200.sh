@@ -5,7 +5,7 @@
 # and the exit status; then the ordinary Triton and JAX programs of examples/trace (no false finding), a
 # Triton kernel with device-side descriptors (TMAPGEN_TRACE_DEVICE_MAPS), PyTorch training steps (cuBLAS's TMA
 # kernels; their time per step untraced and traced), a replay of every launch record with
-# `tmapgen validate`, and the cost of a launch (untraced, CUPTI alone, traced; side by side, twice).
+# `tmapgen validate`, and the cost of a launch (untraced, CUPTI alone, traced; side by side, seven times).
 #
 #   scripts/lab/trace-launch-h200.sh [OUT_DIR]      (default: $OUT/trace-launch, else build-trace-launch/out)
 #   env: TMAPGEN_TRACE_BUILD (build-trace-launch), JOBS (nproc), SKIP ("triton jax train": cases left out),
@@ -141,14 +141,19 @@ if ! skip triton; then
   fi
 fi
 if ! skip train && python3 -c 'import torch' 2>/dev/null; then
-  # A PyTorch training step (cuBLAS's TMA kernels): maps found, no finding, and its time per step untraced and
-  # traced, alternated three times (the spread of the untraced rounds is the run-to-run noise).
-  run train -- python3 "$root/examples/trace/train_step.py" 50 10
-  expect train 0 'kernel launches: .* [1-9][0-9,]* maps? found in them; 0 findings' 'train_step: 50 steps'
+  # PyTorch training steps (cuBLAS's nvjet kernels: TMA on Hopper): no finding, and the time per step untraced,
+  # with CUPTI alone, with the encode trace alone (TMAPGEN_TRACE_LAUNCH=0) and traced, alternated three times
+  # (the spread of the untraced rounds is the run-to-run noise). The first run prints what the windows of each
+  # kernel held (TMAPGEN_TRACE_LAUNCH_DEBUG), for the record of what cuBLAS passes.
+  TMAPGEN_TRACE_LAUNCH_DEBUG=1 run train -- python3 "$root/examples/trace/train_step.py" 50 10
+  expect train 0 'kernel launches: .*; 0 findings' 'train_step: 50 steps'
+  per_step() { sed -n 's/.*steps, \([0-9.]*\) ms per step.*/\1/p'; }
   for round in 1 2 3; do
-    u=$(python3 "$root/examples/trace/train_step.py" 300 30 2>&1 | sed -n 's/.*steps, \([0-9.]*\) ms per step.*/\1/p')
-    t=$("$tm" trace -- python3 "$root/examples/trace/train_step.py" 300 30 2>&1 | sed -n 's/.*steps, \([0-9.]*\) ms per step.*/\1/p')
-    note "INFO train_step.py 300 steps, round $round: ${u:-?} ms per step untraced, ${t:-?} ms per step traced"
+    u=$(python3 "$root/examples/trace/train_step.py" 300 30 2>&1 | per_step)
+    c=$(TMAPGEN_TRACE_BASELINE=1 "$tm" trace -- python3 "$root/examples/trace/train_step.py" 300 30 2>&1 | per_step)
+    e=$(TMAPGEN_TRACE_LAUNCH=0 "$tm" trace -- python3 "$root/examples/trace/train_step.py" 300 30 2>&1 | per_step)
+    t=$("$tm" trace -- python3 "$root/examples/trace/train_step.py" 300 30 2>&1 | per_step)
+    note "INFO train_step.py 300 steps, round $round, ms per step: untraced ${u:-?}, CUPTI alone ${c:-?}, encode trace only ${e:-?}, traced ${t:-?}"
   done
 fi
 if ! skip jax; then
@@ -168,12 +173,15 @@ n=$(wc -l < "$out/launch_records.jsonl")
 if [ "$n" -gt 0 ] && [ $vrc -le 1 ]; then pass "replay: $n launch records read back by tmapgen validate (exit $vrc)"
 else failc "replay: $n launch records, tmapgen validate exit $vrc (replay.txt)"; fi
 
-# Cost: median ns per launch call, untraced / CUPTI subscribed only / traced, alternated five times.
+# Cost: median ns per launch call, untraced / CUPTI subscribed only / traced, alternated seven times.
 : > "$out/bench.txt"
-for round in 1 2 3 4 5; do
-  "$out/launch_proof" bench 50 > "$out/bench_plain_$round.txt" 2>/dev/null
-  TMAPGEN_TRACE_BASELINE=1 "$tm" trace -- "$out/launch_proof" bench 50 > "$out/bench_cupti_$round.txt" 2>/dev/null
-  "$tm" trace -- "$out/launch_proof" bench 50 > "$out/bench_traced_$round.txt" 2>"$out/bench_traced_$round.stderr"
+# Pinned to one core (taskset, where present): launches are CPU-bound, and a migrating thread adds noise.
+pin=()
+command -v taskset >/dev/null 2>&1 && pin=(taskset -c 3)
+for round in 1 2 3 4 5 6 7; do
+  "${pin[@]}" "$out/launch_proof" bench 50 > "$out/bench_plain_$round.txt" 2>/dev/null
+  TMAPGEN_TRACE_BASELINE=1 "${pin[@]}" "$tm" trace -- "$out/launch_proof" bench 50 > "$out/bench_cupti_$round.txt" 2>/dev/null
+  "${pin[@]}" "$tm" trace -- "$out/launch_proof" bench 50 > "$out/bench_traced_$round.txt" 2>"$out/bench_traced_$round.stderr"
   for k in nomap map; do
     p=$(awk -v k=$k '$2==k{print $3}' "$out/bench_plain_$round.txt")
     c=$(awk -v k=$k '$2==k{print $3}' "$out/bench_cupti_$round.txt")
@@ -189,9 +197,9 @@ added() {
 }
 nomap=$(added nomap)
 withmap=$(added map)
-if [ "$nomap" != "?" ] && awk -v d="$nomap" 'BEGIN{exit !(d < 500)}'; then pass "cost: a launch without maps adds $nomap ns (< 500; the median of five rounds)"
+if [ "$nomap" != "?" ] && awk -v d="$nomap" 'BEGIN{exit !(d < 500)}'; then pass "cost: a launch without maps adds $nomap ns (< 500; the median of seven rounds)"
 else failc "cost: a launch without maps adds $nomap ns (limit 500)"; fi
-if [ "$withmap" != "?" ] && awk -v d="$withmap" 'BEGIN{exit !(d < 2000)}'; then pass "cost: a launch with a known map adds $withmap ns (< 2000; the median of five rounds)"
+if [ "$withmap" != "?" ] && awk -v d="$withmap" 'BEGIN{exit !(d < 2000)}'; then pass "cost: a launch with a known map adds $withmap ns (< 2000; the median of seven rounds)"
 else failc "cost: a launch with a known map adds $withmap ns (limit 2000)"; fi
 
 {
