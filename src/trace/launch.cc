@@ -70,7 +70,7 @@ bool AsCall(const LaunchRecord& r, EncodeCall* c) {
 
 void FindWindows(const ParamSlot* params, size_t n, std::vector<MapWindow>* out) {
   for (size_t i = 0; i < n; ++i) {
-    for (uint64_t at = 0; at + kMapSize <= params[i].size; at += kMapAlign) {
+    for (uint64_t at = 0; at + kMapSize <= params[i].size; at += kWindowStep) {
       MapWindow w;
       w.param = static_cast<uint16_t>(i);
       w.param_offset = static_cast<uint32_t>(at);

@@ -7,16 +7,17 @@
 // - Where maps can be: a tensor map in the parameter space is 64-byte aligned (the PTX ISA's alignment
 //   for tensor-map objects; CUDA 12's cuda.h declares CUtensorMap alignas(64), CUDA 13's alignas(128),
 //   which the 64-byte steps include), alone (`const __grid_constant__ CUtensorMap`) or inside a struct
-//   parameter (CUTLASS's Params). A parameter that holds a map is itself aligned to at least 64 bytes, so
-//   its maps sit at multiples of 64 from the parameter's start. FindWindows() lists, for each parameter,
-//   every such offset with 128 bytes of the parameter from there on. The offsets the driver reports are
-//   not relative to a 64-byte-aligned origin (driver 580 on the H200 reports the first parameter of an
-//   nvcc 13 or Triton kernel at 48, and a grid-constant CUtensorMap first parameter at 112), so windows are
-//   placed from each parameter's start, never from the reported offset's alignment. A window's buffer
-//   offset is the reported offset plus the offset inside the parameter: a packed `extra` buffer is read at
-//   the reported offsets from its first byte (measured: a buffer laid out from the first parameter's
-//   offset, or from 48, made the kernel read the wrong pointer and fault; from 0 it ran right).
-//   Sources: docs/lab/runs/2026-12-03-trace-launch-h200-summary.md.
+//   parameter (CUTLASS's Params). The alignment holds for the map's address in the constant bank that holds
+//   the parameters, whose parameter area does not start on a 64-byte boundary: on the H200 (driver 580) the
+//   maps sat where cuFuncGetParamInfo's offset is 48 modulo 64, for kernels of nvcc 13, Triton and cuBLAS
+//   (a grid-constant map first parameter at 112, a struct of nvcc's at 48, maps at 176 inside cuBLAS's
+//   1720-byte parameter at 0: docs/lab/runs/2026-12-03-trace-launch-h200-summary.md), consistent with a
+//   parameter area at 0x210 of the bank. That origin is an architecture's choice, so FindWindows() does not
+//   assume it: every offset of a parameter that is a multiple of kWindowStep (16 bytes, the step of every
+//   parameter-area origin known) with 128 bytes of the parameter from there on is a window; the bytes
+//   decide. A window's buffer offset is the reported offset plus the offset inside the parameter: a packed
+//   `extra` buffer is read at the reported offsets from its first byte (measured: laid out from the first
+//   parameter's offset, or from 48, the kernel read the wrong pointer and faulted; from 0 it ran right).
 // - What a map is: 128 bytes whose never-written bits (blob::NeverWrittenMask) are zero, that decode
 //   (blob::Decode, spec recovered) and re-encode to exactly the same bytes (Decoded::reencodes). Random
 //   bytes pass the first test with probability 2^-(never-written bits) and the rest far less often
@@ -67,7 +68,8 @@ struct MapWindow {
   uint32_t buffer_offset = 0; // offset in the parameter buffer: the reported offset + param_offset
 };
 
-inline constexpr uint32_t kMapAlign = 64;
+inline constexpr uint32_t kMapAlign = 64;    // a map's alignment in memory (device memory scans step by it)
+inline constexpr uint32_t kWindowStep = 16;  // the step of the windows inside a parameter (see the contract)
 inline constexpr uint32_t kMapSize = 128;
 
 // Appends the windows of a layout (parameters in any order; sizes from the driver).

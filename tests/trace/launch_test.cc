@@ -8,6 +8,7 @@
 // dimension i + 1), worked out by hand below.
 #include "src/trace/launch.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -83,45 +84,42 @@ std::vector<Found> Scan(const std::vector<ParamSlot>& layout, const unsigned cha
   return found;
 }
 
-TEST(LaunchWindows, SixtyFourByteStepsFromEachParametersStart) {
-  // A kernel (int* out, CUtensorMap a, int n, Params p) with Params of 320 bytes: offsets as a driver that
-  // counts from 0 lays them out (each parameter at its alignment: 8, 64, 4, 64).
+TEST(LaunchWindows, SixteenByteStepsInsideEachParameter) {
+  // A kernel (int* out, CUtensorMap a, int n, Params p) with Params of 320 bytes, at offsets 0, 64, 192, 256.
   const std::vector<ParamSlot> layout = {{0, 8}, {64, 128}, {192, 4}, {256, 320}};
   std::vector<MapWindow> w;
   FindWindows(layout.data(), layout.size(), &w);
-  ASSERT_EQ(w.size(), 5u);
+  ASSERT_EQ(w.size(), 1u + 13u);  // the map parameter: one; the struct: 0, 16, ..., 192 (192 + 128 = 320)
   EXPECT_EQ(w[0].param, 1);
   EXPECT_EQ(w[0].buffer_offset, 64u);
   EXPECT_EQ(w[0].param_offset, 0u);
-  const uint32_t struct_offsets[] = {256, 320, 384, 448};  // 448 + 128 = 576, the struct's end
-  for (int i = 0; i < 4; ++i) {
+  for (uint32_t i = 0; i < 13; ++i) {
     EXPECT_EQ(w[1 + i].param, 3);
-    EXPECT_EQ(w[1 + i].buffer_offset, struct_offsets[i]);
-    EXPECT_EQ(w[1 + i].param_offset, struct_offsets[i] - 256);
+    EXPECT_EQ(w[1 + i].param_offset, 16 * i);
+    EXPECT_EQ(w[1 + i].buffer_offset, 256 + 16 * i);
   }
-  // A parameter smaller than a map has no window; one of 184 bytes has one, at its start.
+  // A parameter smaller than a map has no window; one of 184 bytes has four (0, 16, 32, 48).
   const std::vector<ParamSlot> small = {{0, 127}, {136, 184}};
   w.clear();
   FindWindows(small.data(), small.size(), &w);
-  ASSERT_EQ(w.size(), 1u);
+  ASSERT_EQ(w.size(), 4u);
   EXPECT_EQ(w[0].param, 1);
-  EXPECT_EQ(w[0].param_offset, 0u);
-  EXPECT_EQ(w[0].buffer_offset, 136u);
+  EXPECT_EQ(w[3].param_offset, 48u);
+  EXPECT_EQ(w[3].buffer_offset, 184u);
 }
 
-TEST(LaunchWindows, OffsetsAsDriver580ReportsThemOnTheH200) {
-  // What cuFuncGetParamInfo answered on the H200 (driver 580.159.04, 2026-12-03, TMAPGEN_TRACE_LAUNCH_DEBUG;
-  // docs/lab/runs/2026-12-03-trace-launch-h200-summary.md): the offsets start at 48, and a
-  // `const __grid_constant__ CUtensorMap` first parameter is reported at 112, which is not a multiple of 64.
+TEST(LaunchWindows, WhereDriver580PutMapsOnTheH200) {
+  // What cuFuncGetParamInfo / cuKernelGetParamInfo answered on the H200 (driver 580.159.04, 2026-12-03,
+  // TMAPGEN_TRACE_LAUNCH_DEBUG; docs/lab/runs/2026-12-03-trace-launch-h200-summary.md), and where the maps were.
   // struct_kernel(Params) of tests/trace/gpu/launch_proof.cu: one 384-byte parameter at 48, maps at 64, 192.
   const std::vector<ParamSlot> one_struct = {{48, 384}};
   std::vector<MapWindow> w;
   FindWindows(one_struct.data(), one_struct.size(), &w);
-  ASSERT_EQ(w.size(), 5u);  // 0, 64, 128, 192, 256 (256 + 128 = 384)
-  EXPECT_EQ(w[1].param_offset, 64u);
-  EXPECT_EQ(w[1].buffer_offset, 112u);
-  EXPECT_EQ(w[3].param_offset, 192u);
-  EXPECT_EQ(w[3].buffer_offset, 240u);
+  ASSERT_EQ(w.size(), 17u);  // 0, 16, ..., 256 (256 + 128 = 384)
+  EXPECT_EQ(w[4].param_offset, 64u);
+  EXPECT_EQ(w[4].buffer_offset, 112u);
+  EXPECT_EQ(w[12].param_offset, 192u);
+  EXPECT_EQ(w[12].buffer_offset, 240u);
   // one_map_kernel(const __grid_constant__ CUtensorMap, int, int*): [112+128] [240+4] [248+8]; the driver
   // read a packed buffer with the map at byte 112 (the kernel ran right only with that layout).
   const std::vector<ParamSlot> one_map = {{112, 128}, {240, 4}, {248, 8}};
@@ -131,6 +129,26 @@ TEST(LaunchWindows, OffsetsAsDriver580ReportsThemOnTheH200) {
   EXPECT_EQ(w[0].param, 0);
   EXPECT_EQ(w[0].param_offset, 0u);
   EXPECT_EQ(w[0].buffer_offset, 112u);
+  // cuBLAS's nvjet_sm90 kernels (PyTorch's bf16 matmuls): one 1720-byte parameter at 0, a map's address
+  // and first word seen at 176 (48 modulo 64, like the others): a window there.
+  const std::vector<ParamSlot> nvjet = {{0, 1720}};
+  w.clear();
+  FindWindows(nvjet.data(), nvjet.size(), &w);
+  EXPECT_EQ(w.size(), (1720u - 128u) / 16u + 1u);
+  EXPECT_TRUE(std::any_of(w.begin(), w.end(), [](const MapWindow& x) { return x.param_offset == 176; }));
+}
+
+TEST(LaunchWindows, AllZeroBytesAreNotAMap) {
+  // The injection library skips all-zero windows (parameter padding) without asking the cache; that is right
+  // only if 128 zero bytes are not a self-consistent map, and no driver wrote them.
+  const uint64_t zeros[16] = {};
+  TensorMapSpec spec;
+  EXPECT_FALSE(IsSelfConsistentMap(zeros, &spec));
+  for (const auto& m : DriverMaps()) {
+    uint64_t any = 0;
+    for (uint64_t x : m.words) any |= x;
+    ASSERT_NE(any, 0u);
+  }
 }
 
 TEST(LaunchScan, DriverMapsInAStructAtOffsets64And192NextToPlainFields) {

@@ -988,20 +988,32 @@ void OnLaunch(LaunchCall call, uintptr_t f, Handle kind, void** kernel_params, v
     const MapWindow& w = fi->windows[wi];
     uint64_t words[16];
     if (!WindowBytes(kernel_params, packed, packed_size, w, words)) continue;
-    // The map this window held at this thread's last launch of the kernel: one compare instead of a lookup.
-    struct Last {
-      const FunctionInfo* fi;
-      size_t window;
-      const MapInfo* map;
-    };
-    thread_local Last last[64] = {};
-    Last& l = last[(reinterpret_cast<uintptr_t>(fi) / 64 + wi) & 63];
-    const MapInfo* m;
-    if (l.fi == fi && l.window == wi && l.map != nullptr && std::memcmp(l.map->words, words, sizeof(words)) == 0) {
-      m = l.map;
-    } else {
-      m = lg->maps.Classify(words);
-      if (m != nullptr && m->id != UINT32_MAX) l = Last{fi, wi, m};
+    // Most windows are not maps and end at the never-written bits (16 ANDs), or are all zero (padding).
+    const MapInfo* m = nullptr;
+    uint64_t any = 0;
+    for (uint64_t x : words) any |= x;
+    if (any != 0 && NeverWrittenBitsClear(words)) {
+      // What this window held at this thread's last launch of the kernel: one compare (a map) or one hash
+      // (not a map) instead of a locked lookup.
+      struct Last {
+        const FunctionInfo* fi;
+        size_t window;
+        const MapInfo* map;
+        uint64_t not_map_hash;
+      };
+      thread_local Last last[256] = {};
+      Last& l = last[(reinterpret_cast<uintptr_t>(fi) / 64 + wi) & 255];
+      const bool same_slot = l.fi == fi && l.window == wi;
+      if (same_slot && l.map != nullptr && std::memcmp(l.map->words, words, sizeof(words)) == 0) {
+        m = l.map;
+      } else {
+        const uint64_t hash = HashMapWords(words);
+        if (!(same_slot && l.map == nullptr && l.not_map_hash == hash)) {
+          m = lg->maps.Classify(words);
+          if (m == nullptr) l = Last{fi, wi, nullptr, hash};
+          else if (m->id != UINT32_MAX) l = Last{fi, wi, m, 0};
+        }
+      }
     }
     if (lg->debug && lg->debug_launches.load(std::memory_order_relaxed) < 64) DebugWindow(*fi, call, w, words, m);
     if (m == nullptr) continue;
