@@ -87,6 +87,17 @@ bool NeverWrittenBitsClear(const uint64_t (&words)[16]) {
   return any == 0;
 }
 
+WindowVerdict ExplainWindow(const uint64_t (&words)[16]) {
+  WindowVerdict v;
+  const std::array<uint64_t, 16>& m = blob::NeverWrittenMask();
+  for (int i = 0; i < 16; ++i) v.never_written_bits_set += __builtin_popcountll(words[i] & m[i]);
+  blob::Decoded d;
+  blob::Decode(ToBytes(words), &d);
+  v.decodes = d.spec_ok;
+  v.reencodes = d.reencodes;
+  return v;
+}
+
 bool IsSelfConsistentMap(const uint64_t (&words)[16], TensorMapSpec* spec) {
   if (!NeverWrittenBitsClear(words)) return false;
   thread_local blob::Decoded d;  // reused: Decode allocates only into its vectors

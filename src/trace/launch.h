@@ -78,6 +78,15 @@ void FindWindows(const ParamSlot* params, size_t n, std::vector<MapWindow>* out)
 // The cheap first test: every bit that no measured driver writes is zero.
 bool NeverWrittenBitsClear(const uint64_t (&words)[16]);
 
+// Why a window is or is not a map, for TMAPGEN_TRACE_LAUNCH_DEBUG: the never-written bits that are set, and
+// whether the bytes decode to a spec and re-encode to the same bytes.
+struct WindowVerdict {
+  int never_written_bits_set = 0;
+  bool decodes = false;
+  bool reencodes = false;
+};
+WindowVerdict ExplainWindow(const uint64_t (&words)[16]);
+
 // The whole test: the first one, then decode and re-encode to the same bytes. Fills *spec when it is a map.
 bool IsSelfConsistentMap(const uint64_t (&words)[16], TensorMapSpec* spec);
 

@@ -151,6 +151,21 @@ TEST(LaunchWindows, AllZeroBytesAreNotAMap) {
   }
 }
 
+TEST(LaunchWindows, TheDebugVerdictSaysWhyAWindowIsOrIsNotAMap) {
+  // A driver map (the H200 corpus): no never-written bit set, decodes, re-encodes. The same bytes 16 bytes on
+  // (the next map's first 16 bytes zero): not a map, and the verdict says which test it failed.
+  const auto& maps = DriverMaps();
+  ASSERT_FALSE(maps.empty());
+  const WindowVerdict v = ExplainWindow(maps[0].words);
+  EXPECT_EQ(v.never_written_bits_set, 0);
+  EXPECT_TRUE(v.decodes);
+  EXPECT_TRUE(v.reencodes);
+  uint64_t shifted[16] = {};
+  std::memcpy(shifted, maps[0].words + 2, 14 * 8);
+  const WindowVerdict s = ExplainWindow(shifted);
+  EXPECT_TRUE(s.never_written_bits_set > 0 || !s.reencodes);
+}
+
 TEST(LaunchScan, DriverMapsInAStructAtOffsets64And192NextToPlainFields) {
   const auto& maps = DriverMaps();
   ASSERT_GE(maps.size(), 4000u);

@@ -50,8 +50,6 @@
 #include <string>
 #include <vector>
 
-#include "src/blob/blob.h"
-#include "src/blob/layout.h"
 #include "src/driver/cuda_driver.h"
 #include "src/tmap/types.h"
 #include "src/trace/call.h"
@@ -950,15 +948,11 @@ void ScanDeviceMemory(const FunctionInfo& fi, void** kernel_params, const char* 
 // TMAPGEN_TRACE_LAUNCH_DEBUG: one line per window of the first launches (why a window is not a map).
 void DebugWindow(const FunctionInfo& fi, LaunchCall call, const MapWindow& w, const uint64_t (&words)[16], const MapInfo* m) {
   lg->debug_launches.fetch_add(1, std::memory_order_relaxed);
-  const std::array<uint64_t, 16>& mask = blob::NeverWrittenMask();
-  int stray = 0;
-  for (int i = 0; i < 16; ++i) stray += __builtin_popcountll(words[i] & mask[i]);
-  thread_local blob::Decoded d;
-  blob::Decode(blob::FromWords(words), &d);
+  const WindowVerdict v = ExplainWindow(words);
   std::string line = StrCat("tmapgen trace debug: ", FieldView(fi.name, kKernelNameMax), " call ", static_cast<int>(call),
                             " parameter ", w.param, " +", w.param_offset, " (buffer ", w.buffer_offset, "): ",
-                            m != nullptr ? "MAP" : "not a map", "; never-written bits set ", stray, ", decodes ",
-                            d.spec_ok ? 1 : 0, ", re-encodes ", d.reencodes ? 1 : 0, "; words");
+                            m != nullptr ? "MAP" : "not a map", "; never-written bits set ", v.never_written_bits_set,
+                            ", decodes ", v.decodes ? 1 : 0, ", re-encodes ", v.reencodes ? 1 : 0, "; words");
   for (int i = 0; i < 16; ++i) StrAppend(&line, " ", Hex(words[i]));
   StrAppend(&line, "\n");
   Say(line);
