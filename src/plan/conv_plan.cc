@@ -45,6 +45,7 @@ absl::Status CheckConvRequest(const ConvRequest& r) {
   if (r.bm == 0 || r.bm > 1024) return Bad("bm", StrCat(r.bm, " is outside 1..1024 (pixels per column)"));
   if (r.bn == 0 || r.bn > 256) return Bad("bn", StrCat(r.bn, " is outside 1..256"));
   if (r.bk == 0 || r.bk > 256) return Bad("bk", StrCat(r.bk, " is outside 1..256 (channels of one tap per K tile)"));
+  if (r.stages > 64) return Bad("stages", StrCat(r.stages, " is more than 64"));  // as a GEMM's (CheckGemmRequest)
   if (!desc::TargetHasWgmma(r.target) && !desc::TargetHasTcgen05(r.target))
     return Bad("target", StrCat(Name(r.target), " has neither wgmma (sm_90a) nor tcgen05 (sm_100a family)"));
   if (r.cluster_m == 0 || r.cluster_n == 0 || uint64_t{r.cluster_m} * r.cluster_n > 16)

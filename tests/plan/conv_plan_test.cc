@@ -113,6 +113,9 @@ TEST(ConvPlan, BadRequests) {
   r = ConvRequest();
   r.cluster_m = r.cluster_n = 65536;  // 2^32 CTAs, zero in 32 bits; a cluster holds at most 16
   EXPECT_EQ(std::string(CheckConvRequest(r).message()).rfind("cluster:", 0), 0u);
+  r = ConvRequest();
+  r.stages = 4294967295u;  // the GEMM's bound: one buffer per stage is planned and listed
+  EXPECT_EQ(std::string(CheckConvRequest(r).message()).rfind("stages:", 0), 0u);
 }
 
 TEST(ConvPlan, JsonCarriesTheGemm) {

@@ -853,6 +853,7 @@ TEST_F(TmapdTest, MalformedPlanRequestsNameTheField) {
   conv([](v2::PlanConvRequest* r) { r->set_dtype(v2::ELEMENT_E2M1); }, bad, "dtype");
   conv([](v2::PlanConvRequest* r) { r->set_out_type(static_cast<v1::TensorDataType>(-1)); }, bad, "out_type");
   conv([](v2::PlanConvRequest* r) { r->set_bm(2000); }, bad, "bm");
+  conv([](v2::PlanConvRequest* r) { r->set_stages(4294967295u); }, bad, "stages");  // found by the fuzzer: 4e9 buffers
   conv([](v2::PlanConvRequest* r) { r->set_cluster_n(17); }, bad, "cluster_n");
   conv([](v2::PlanConvRequest* r) { r->set_swizzle(static_cast<v2::DescriptorSwizzle>(-2)); }, bad, "swizzle");
   conv([](v2::PlanConvRequest* r) { r->set_target("sm_80"); }, bad, "target");
