@@ -132,6 +132,7 @@ int RunPlanCheck(const CheckArgs& a) {
   PlanGemmArgs pa;
   std::string err;
   if (!ParsePlanGemmArgs(a.plan_args, &pa, &err)) return Usage(StrCat("--plan gemm: ", err));
+  if (pa.help) return Usage("--plan gemm takes the flags of tmapgen plan gemm (see tmapgen plan gemm --help)");
   if (absl::Status st = plan::CheckGemmRequest(pa.request); !st.ok())
     return Usage(StrCat("--plan gemm: ", StatusMessage(st)));
   plan::GemmPlan p;

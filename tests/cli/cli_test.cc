@@ -481,3 +481,37 @@ TEST(Cli, BenchCheckAllFlag) {
   EXPECT_EQ(r.out.find("unknown flag"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("--sms needs a positive number"), std::string::npos) << r.out;
 }
+
+// check --multicast / --plan gemm and bench --multicast: bad values are usage errors naming the flag (exit 2),
+// before any GPU is opened; a plan the check does not run names the plan's field (exit 1).
+TEST(Cli, MulticastFlagsRejectBadValues) {
+  const std::string spec = WriteFile("mcast_spec.json", R"({"tensor_data_type":"bf16","global_dim":[512,384],"box_dim":[64,128],"swizzle":"128B"})");
+  struct Case {
+    std::string args, want;
+  };
+  const Case cases[] = {
+      {"check --multicast 1 " + spec, "--multicast needs a number from 2 to 8, not \"1\""},
+      {"check --multicast 9 " + spec, "--multicast needs a number from 2 to 8"},
+      {"check --multicast x " + spec, "--multicast needs a number"},
+      {"check --mask 0x3 " + spec, "--mask needs --multicast N"},
+      {"check --multicast 2 --mask 0x4 " + spec, "--mask 4 names CTAs beyond a cluster of 2"},
+      {"check --multicast 2", "missing SPEC"},
+      {"check --plan", "--plan needs \"gemm\""},
+      {"check --plan conv", "--plan needs \"gemm\""},
+      {"check --plan gemm --k-tiles 0", "--k-tiles needs a number from 1 to 16"},
+      {"check --plan gemm --bogus 3", "--plan gemm: "},
+      {"check --plan gemm --help", "see tmapgen plan gemm --help"},
+      {"bench " + spec + " --multicast 1", "--multicast needs a cluster size from 2 to 8"},
+  };
+  for (const Case& c : cases) {
+    const Result r = RunToolArgs(c.args);
+    EXPECT_EQ(r.code, 2) << c.args << ": " << r.out;
+    EXPECT_NE(r.out.find(c.want), std::string::npos) << c.args << ": " << r.out;
+  }
+  const Result sm100 = RunToolArgs("check --plan gemm --target sm_100a");
+  EXPECT_EQ(sm100.code, 1) << sm100.out;
+  EXPECT_NE(sm100.out.find("--plan gemm: target: sm_100a plans are not run here"), std::string::npos) << sm100.out;
+  const Result help = RunTool("check --help");
+  EXPECT_NE(help.out.find("--multicast N"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("--plan gemm"), std::string::npos) << help.out;
+}
