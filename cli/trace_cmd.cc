@@ -326,9 +326,10 @@ int RunTraceCommand(const std::vector<std::string>& args) {
     }
     // The launch checks' files: kernel counts (mapped by the process) and launch records.
     absl::StatusOr<std::string> kernels = io::ReadWholeFile(StrCat(dir, "/", stem, ".kernels"));
-    trace::LaunchTotals totals;
-    std::string kerr;
-    if (kernels.ok() && trace::ParseKernels(*kernels, &totals, &kerr)) summary.AddLaunches(totals);
+    if (kernels.ok()) {
+      if (const absl::StatusOr<trace::LaunchTotals> totals = trace::ParseKernels(*kernels); totals.ok())
+        summary.AddLaunches(*totals);
+    }
     absl::StatusOr<std::string> launch = io::ReadWholeFile(StrCat(dir, "/", stem, ".launch"));
     if (launch.ok()) s.torn_bytes += trace::ParseLaunchFrames(*launch, &s.launches);
     for (const trace::LaunchRecord& r : s.launches) {

@@ -205,11 +205,9 @@ uint32_t MapCache::size() const {
 
 // --------------------------------------------------------------------------------------------- memory
 
-bool TensorExtent(const TensorMapSpec& s, Extent* out, std::string* why) {
-  if (s.rank < 1 || s.rank > kMaxRank) {
-    *why = StrCat("tensor_rank ", s.rank, " is outside 1 to 5");
-    return false;
-  }
+absl::StatusOr<Extent> TensorExtent(const TensorMapSpec& s) {
+  if (s.rank < 1 || s.rank > kMaxRank)
+    return absl::InvalidArgumentError(ToAbsl(StrCat("tensor_rank ", s.rank, " is outside 1 to 5")));
   const unsigned __int128 inner = (static_cast<unsigned __int128>(s.global_dim[0]) * DataTypeBits(s.data_type) + 7) / 8;
   unsigned __int128 span = inner;
   for (uint32_t i = 1; i < s.rank; ++i) {
@@ -217,13 +215,12 @@ bool TensorExtent(const TensorMapSpec& s, Extent* out, std::string* why) {
     span += static_cast<unsigned __int128>(s.global_dim[i] - 1) * s.global_strides[i - 1];
   }
   const unsigned __int128 hi = static_cast<unsigned __int128>(s.global_address) + span;
-  if (hi > static_cast<unsigned __int128>(UINT64_MAX)) {
-    *why = "the tensor's extent runs past the end of the 64-bit address space";
-    return false;
-  }
-  out->lo = s.global_address;
-  out->hi = static_cast<uint64_t>(hi);
-  return true;
+  if (hi > static_cast<unsigned __int128>(UINT64_MAX))
+    return absl::InvalidArgumentError("the tensor's extent runs past the end of the 64-bit address space");
+  Extent e;
+  e.lo = s.global_address;
+  e.hi = static_cast<uint64_t>(hi);
+  return e;
 }
 
 const char* Name(MemoryProblem p) {
@@ -467,27 +464,19 @@ void AppendLaunchRecordJson(const LaunchRecord& r, std::string* out) {
 
 // --------------------------------------------------------------------------------------------- files
 
-bool ParseKernels(std::string_view bytes, LaunchTotals* out, std::string* error) {
-  *out = LaunchTotals();
-  if (bytes.size() < sizeof(KernelsHeader)) {
-    *error = "shorter than its header";
-    return false;
-  }
+absl::StatusOr<LaunchTotals> ParseKernels(std::string_view bytes) {
+  if (bytes.size() < sizeof(KernelsHeader)) return absl::DataLossError("shorter than its header");
   KernelsHeader h;
   std::memcpy(static_cast<void*>(&h), bytes.data(), sizeof(h));
-  if (std::memcmp(h.magic, kKernelsMagic, sizeof(kKernelsMagic)) != 0) {
-    *error = "not a kernel-count file (magic)";
-    return false;
-  }
-  if (bytes.size() < KernelsFileSize(h.capacity)) {
-    *error = "shorter than its capacity";
-    return false;
-  }
-  out->launches = h.launches.load();
-  out->scanned = h.scanned.load();
-  out->unscanned = h.unscanned.load();
-  out->kernels_dropped = h.kernels_dropped.load();
-  out->device_reads = h.device_reads.load();
+  if (std::memcmp(h.magic, kKernelsMagic, sizeof(kKernelsMagic)) != 0)
+    return absl::InvalidArgumentError("not a kernel-count file (magic)");
+  if (bytes.size() < KernelsFileSize(h.capacity)) return absl::DataLossError("shorter than its capacity");
+  LaunchTotals totals;
+  totals.launches = h.launches.load();
+  totals.scanned = h.scanned.load();
+  totals.unscanned = h.unscanned.load();
+  totals.kernels_dropped = h.kernels_dropped.load();
+  totals.device_reads = h.device_reads.load();
   const uint32_t used = std::min(h.used, h.capacity);
   for (uint32_t i = 0; i < used; ++i) {
     KernelCounts k;
@@ -498,9 +487,9 @@ bool ParseKernels(std::string_view bytes, LaunchTotals* out, std::string* error)
     s.launches = k.launches.load();
     s.maps = k.maps.load();
     s.problems = k.problems.load();
-    out->kernels.push_back(std::move(s));
+    totals.kernels.push_back(std::move(s));
   }
-  return true;
+  return totals;
 }
 
 namespace {

@@ -50,6 +50,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "src/tmap/tensor_map_spec.h"
 #include "src/trace/call.h"
 
@@ -142,8 +143,8 @@ struct Extent {
   uint64_t lo = 0;
   uint64_t hi = 0;
 };
-// False (with *why) when the extent overflows 64 bits.
-bool TensorExtent(const TensorMapSpec& spec, Extent* out, std::string* why);
+// kInvalidArgument when the rank is outside 1..5 or the extent overflows 64 bits.
+absl::StatusOr<Extent> TensorExtent(const TensorMapSpec& spec);
 
 // The allocation the driver reports for an address (cuPointerGetAttributes: RANGE_START_ADDR,
 // RANGE_SIZE, DEVICE_ORDINAL, BUFFER_ID; all zero when the address is in no allocation).
@@ -303,7 +304,9 @@ struct LaunchTotals {
   uint64_t launches = 0, scanned = 0, unscanned = 0, kernels_dropped = 0, device_reads = 0;
   std::vector<KernelSummary> kernels;
 };
-bool ParseKernels(std::string_view bytes, LaunchTotals* out, std::string* error);
+// kDataLoss when the bytes are cut short (shorter than the header or its capacity), kInvalidArgument when
+// they are not a kernel-count file (its magic).
+absl::StatusOr<LaunchTotals> ParseKernels(std::string_view bytes);
 
 // The launch stream: frames of LaunchRecord (magic, version, size, check), one write(2) each.
 inline constexpr uint32_t kLaunchFrameMagic = 0x4c4d5454;  // "TTML"

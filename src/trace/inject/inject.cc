@@ -793,8 +793,9 @@ bool CheckMap(const MapInfo& m, LaunchCall call, const FunctionInfo& fi, uint32_
   if (!fresh) {
     c.free_gen = free_gen;
     c.device = device;
-    std::string why;
-    c.extent_ok = TensorExtent(m.spec, &c.extent, &why);
+    const absl::StatusOr<Extent> extent = TensorExtent(m.spec);
+    c.extent_ok = extent.ok();
+    if (c.extent_ok) c.extent = *extent;
     c.alloc = c.extent_ok ? AllocationFor(c.extent) : Allocation();
   }
   c.problem = c.extent_ok ? CheckMemory(c.extent, c.alloc, device, encode_id) : MemoryProblem::kTooSmall;
@@ -1349,8 +1350,9 @@ void AtExit() {
   LaunchTotals totals;
   bool launch_maps = false;
   if (lg != nullptr && lg->kernels != nullptr) {
-    std::string err;
-    ParseKernels(std::string_view(reinterpret_cast<const char*>(lg->kernels), lg->kernels_size), &totals, &err);
+    absl::StatusOr<LaunchTotals> parsed =
+        ParseKernels(std::string_view(reinterpret_cast<const char*>(lg->kernels), lg->kernels_size));
+    if (parsed.ok()) totals = *std::move(parsed);
     for (const KernelSummary& k : totals.kernels) launch_maps = launch_maps || k.maps > 0;
   }
   if (st.calls == 0 && !launch_maps) return;
