@@ -52,31 +52,25 @@ bool ParseInt(std::string_view s, int64_t* out) {
 }
 
 // Parses a comma-separated list of at most `max` integers in [lo, hi].
-bool ParseList(const std::string& flag, const std::string& v, size_t max, int64_t lo, int64_t hi, std::vector<int64_t>* out,
-               std::string* err) {
+absl::Status ParseList(const std::string& flag, const std::string& v, size_t max, int64_t lo, int64_t hi,
+                       std::vector<int64_t>* out) {
   out->clear();
   size_t start = 0;
   while (start <= v.size()) {
     const size_t comma = v.find(',', start);
     const std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     int64_t x = 0;
-    if (!ParseInt(item, &x)) {
-      *err = StrCat("--", flag, ": \"", item, "\" is not an integer");
-      return false;
-    }
-    if (x < lo || x > hi) {
-      *err = StrCat("--", flag, ": ", x, " is out of range [", lo, ", ", hi, "]");
-      return false;
-    }
+    if (!ParseInt(item, &x))
+      return absl::InvalidArgumentError(ToAbsl(StrCat("--", flag, ": \"", item, "\" is not an integer")));
+    if (x < lo || x > hi)
+      return absl::InvalidArgumentError(ToAbsl(StrCat("--", flag, ": ", x, " is out of range [", lo, ", ", hi, "]")));
     out->push_back(x);
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  if (out->size() > max) {
-    *err = StrCat("--", flag, ": at most ", max, " values, got ", out->size());
-    return false;
-  }
-  return true;
+  if (out->size() > max)
+    return absl::InvalidArgumentError(ToAbsl(StrCat("--", flag, ": at most ", max, " values, got ", out->size())));
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -142,7 +136,6 @@ int RunShowCommand(const std::vector<std::string>& args) {
 
   absl::StatusOr<std::string> text = io::ReadWholeFile(spec_path);
   if (!text.ok()) return Usage(std::string(StatusMessage(text.status())));
-  std::string err;
   absl::StatusOr<TensorMapSpec> parsed = ParseSpecJson(*text);
   if (!parsed.ok()) return Usage(StrCat(spec_path, ": ", StatusMessage(parsed.status())));
   TensorMapSpec spec = *std::move(parsed);
@@ -167,16 +160,16 @@ int RunShowCommand(const std::vector<std::string>& args) {
   for (const auto& [name, value] : lists) {
     std::vector<int64_t> v;
     if (name == "coords") {
-      if (!ParseList(name, value, spec.rank, INT32_MIN, INT32_MAX, &v, &err)) return Usage(err);
+      if (const absl::Status st = ParseList(name, value, spec.rank, INT32_MIN, INT32_MAX, &v); !st.ok()) return Usage(std::string(StatusMessage(st)));
       if (v.size() != spec.rank && !IsGatherScatter(spec.mode))
         return Usage(StrCat("--coords: the map has rank ", spec.rank, "; give ", spec.rank, " coordinates, got ", v.size()));
       for (size_t i = 0; i < v.size(); ++i) in.coords[i] = static_cast<int32_t>(v[i]);
     } else if (name == "rows") {
-      if (!ParseList(name, value, 4, INT32_MIN, INT32_MAX, &v, &err)) return Usage(err);
+      if (const absl::Status st = ParseList(name, value, 4, INT32_MIN, INT32_MAX, &v); !st.ok()) return Usage(std::string(StatusMessage(st)));
       if (v.size() != 4) return Usage(StrCat("--rows: gather4/scatter4 take 4 row indices, got ", v.size()));
       for (size_t i = 0; i < 4; ++i) in.rows[i] = static_cast<int32_t>(v[i]);
     } else if (name == "im2col-offsets") {
-      if (!ParseList(name, value, 3, 0, 65535, &v, &err)) return Usage(err);
+      if (const absl::Status st = ParseList(name, value, 3, 0, 65535, &v); !st.ok()) return Usage(std::string(StatusMessage(st)));
       for (size_t i = 0; i < v.size(); ++i) in.im2col_offsets[i] = static_cast<uint16_t>(v[i]);
     }
   }

@@ -143,18 +143,15 @@ class Gen {
  public:
   Gen(FILE* out, double seconds) : out_(out), seconds_(seconds), t0_(std::chrono::steady_clock::now()) {}
 
-  bool Init(std::string* why) {
+  absl::Status Init() {
     CudaDriver& drv = CudaDriver::Get();
-    if (!drv.info().available) { *why = drv.info().why_unavailable; return false; }
-    if (const absl::Status st = drv.MakeCurrent(0); !st.ok()) {
-      *why = std::string(st.message());
-      return false;
-    }
+    if (!drv.info().available) return absl::UnavailableError(drv.info().why_unavailable);
+    if (absl::Status st = drv.MakeCurrent(0); !st.ok()) return st;
     tiled_ = reinterpret_cast<PFN_Tiled>(drv.GetProcAddress("cuTensorMapEncodeTiled", 12000));
     im2col_ = reinterpret_cast<PFN_Im2col>(drv.GetProcAddress("cuTensorMapEncodeIm2col", 12000));
     wide_ = reinterpret_cast<PFN_Im2colWide>(drv.GetProcAddress("cuTensorMapEncodeIm2colWide", 12080));
     replace_ = reinterpret_cast<PFN_Replace>(drv.GetProcAddress("cuTensorMapReplaceAddress", 12000));
-    if (!tiled_ || !im2col_) { *why = "cuTensorMapEncodeTiled/Im2col not found"; return false; }
+    if (!tiled_ || !im2col_) return absl::NotFoundError("cuTensorMapEncodeTiled/Im2col not found");
     const tmapgen::driver::DeviceInfo dev = drv.GetDevice(0).value_or(tmapgen::driver::DeviceInfo());
     Out o(out_);
     o.Begin();
@@ -164,7 +161,7 @@ class Gen {
     o.Int("cc", dev.cc_major * 10 + dev.cc_minor);
     o.Int("has_im2col_wide", wide_ != nullptr);
     o.End();
-    return true;
+    return absl::OkStatus();
   }
 
   bool TimeLeft() const {
@@ -684,8 +681,10 @@ int main(int argc, char** argv) {
   FILE* out = out_path ? std::fopen(out_path, "w") : stdout;
   if (!out) { std::fprintf(stderr, "tmap_corpus: cannot write %s\n", out_path); return 2; }
   Gen g(out, static_cast<double>(seconds));
-  std::string why;
-  if (!g.Init(&why)) { std::fprintf(stderr, "tmap_corpus: no CUDA driver: %s\n", why.c_str()); return 2; }
+  if (const absl::Status st = g.Init(); !st.ok()) {
+    std::fprintf(stderr, "tmap_corpus: no CUDA driver: %s\n", std::string(st.message()).c_str());
+    return 2;
+  }
   std::mt19937_64 rng(seed);
   const auto t0 = std::chrono::steady_clock::now();
   if (probes) Probes(g, rng);

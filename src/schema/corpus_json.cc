@@ -40,47 +40,42 @@ std::string Got(simdjson::dom::element v) {
   return text;
 }
 
-// An enum given as a name (parsed with `parse`) or an integer; false + !representable when undefined.
+absl::Status Bad(std::string_view message) { return absl::InvalidArgumentError(ToAbsl(message)); }
+
+// An enum given as a name (parsed with `parse`) or an integer; an undefined one clears *representable (not an
+// error).
 template <typename E>
-bool ReadEnum(simdjson::dom::element v, std::string_view key, int count, E* out, bool* representable,
-              std::string* error) {
+absl::Status ReadEnum(simdjson::dom::element v, std::string_view key, int count, E* out, bool* representable) {
   int64_t n = 0;
   std::string_view s;
   if (!v.get_int64().get(n)) {
     if (n >= 0 && n < count) *out = static_cast<E>(n); else *representable = false;
-    return true;
+    return absl::OkStatus();
   }
-  if (v.get_string().get(s)) {
-    *error = StrCat(key, ": expected a name or an integer, got ", Got(v));
-    return false;
-  }
+  if (v.get_string().get(s)) return Bad(StrCat(key, ": expected a name or an integer, got ", Got(v)));
   if (!Parse(s, out)) *representable = false;
-  return true;
+  return absl::OkStatus();
 }
 
 template <typename T, size_t N>
-bool ReadArray(simdjson::dom::element v, std::string_view key, std::array<T, N>* out, uint32_t* count,
-               bool* representable, std::string* error) {
+absl::Status ReadArray(simdjson::dom::element v, std::string_view key, std::array<T, N>* out, uint32_t* count,
+                       bool* representable) {
   simdjson::dom::array a;
-  if (v.get_array().get(a)) {
-    *error = StrCat(key, ": expected an array, got ", Got(v));
-    return false;
-  }
+  if (v.get_array().get(a)) return Bad(StrCat(key, ": expected an array, got ", Got(v)));
   uint32_t n = 0;
   for (simdjson::dom::element e : a) {
     int64_t i = 0;
     uint64_t u = 0;
     const bool bad = std::is_signed<T>::value ? static_cast<bool>(e.get_int64().get(i)) : static_cast<bool>(e.get_uint64().get(u));
-    if (bad) {
-      *error = StrCat(key, "[", n, "]: expected ", std::is_signed<T>::value ? "an integer" : "an unsigned integer", ", got ", Got(e));
-      return false;
-    }
+    if (bad)
+      return Bad(StrCat(key, "[", n, "]: expected ", std::is_signed<T>::value ? "an integer" : "an unsigned integer",
+                        ", got ", Got(e)));
     if (n < N) (*out)[n] = std::is_signed<T>::value ? static_cast<T>(i) : static_cast<T>(u);
     else *representable = false;
     ++n;
   }
   *count = n;
-  return true;
+  return absl::OkStatus();
 }
 
 // The spec fields a corpus line carries under their schema names: the parameters of the driver's encoders
@@ -93,24 +88,21 @@ constexpr uint32_t kCorpusFields = kFieldDataType | kFieldRank | kFieldGlobalAdd
 
 // Row `row` of the field table from a corpus value: what the driver was given, which may be beyond what a spec
 // represents (then *representable is cleared, never an error).
-bool CorpusField(size_t row, simdjson::dom::element v, TensorMapSpec* s, CorpusEntry* out, std::string* error) {
+absl::Status CorpusField(size_t row, simdjson::dom::element v, TensorMapSpec* s, CorpusEntry* out) {
   return WithField(
       *s, row,
-      [&](auto tag, auto& m) -> bool {
+      [&](auto tag, auto& m) -> absl::Status {
         constexpr size_t kRow = decltype(tag)::value;
         constexpr FieldKind kind = kSpecFields[kRow].kind;
         const std::string_view key = kSpecFields[kRow].key;
         if constexpr (kind == FieldKind::kEnum || kind == FieldKind::kDataType) {
-          return ReadEnum(v, key, EnumCount(&m), &m, &out->representable, error);
+          return ReadEnum(v, key, EnumCount(&m), &m, &out->representable);
         } else if constexpr (kind == FieldKind::kArray) {
           uint32_t count = 0;
-          return ReadArray(v, key, &m, &count, &out->representable, error);
+          return ReadArray(v, key, &m, &count, &out->representable);
         } else if constexpr (kind == FieldKind::kU32) {
           uint64_t u = 0;
-          if (v.get_uint64().get(u)) {
-            *error = StrCat(key, ": expected an unsigned integer, got ", Got(v));
-            return false;
-          }
+          if (v.get_uint64().get(u)) return Bad(StrCat(key, ": expected an unsigned integer, got ", Got(v)));
           if constexpr (kRow == kFieldIndexRank) {
             m = static_cast<uint32_t>(u > 1000 ? 1000 : u);
             if (u > static_cast<uint64_t>(kMaxRank)) out->representable = false;
@@ -118,25 +110,20 @@ bool CorpusField(size_t row, simdjson::dom::element v, TensorMapSpec* s, CorpusE
             m = static_cast<uint32_t>(u);
             if (u > 0xffffffffu) out->representable = false;
           }
-          return true;
+          return absl::OkStatus();
         } else if constexpr (kind == FieldKind::kI32) {
           int64_t i = 0;
-          if (v.get_int64().get(i)) {
-            *error = StrCat(key, ": expected an integer, got ", Got(v));
-            return false;
-          }
+          if (v.get_int64().get(i)) return Bad(StrCat(key, ": expected an integer, got ", Got(v)));
           m = static_cast<int32_t>(i);
-          return true;
+          return absl::OkStatus();
         } else if constexpr (kind == FieldKind::kAddress) {
-          if (!v.get_uint64().get(m)) return true;
-          *error = StrCat(key, ": expected an unsigned integer, got ", Got(v));
-          return false;
+          if (!v.get_uint64().get(m)) return absl::OkStatus();
+          return Bad(StrCat(key, ": expected an unsigned integer, got ", Got(v)));
         } else {
-          *error = StrCat(key, ": not a field of a corpus line");
-          return false;
+          return Bad(StrCat(key, ": not a field of a corpus line"));
         }
       },
-      false);
+      absl::InternalError("not a row of the field table"));
 }
 
 }  // namespace
@@ -151,73 +138,65 @@ bool ParseHex128(std::string_view hex, std::array<uint8_t, 128>* out) {
   return true;
 }
 
-// The corpus line into *out; false with the message (naming the key) in *error. ParseCorpusLine below.
-static bool ReadCorpusLine(std::string_view line, CorpusEntry* out, std::string* error) {
+// The corpus line into *out; kInvalidArgument naming the key. ParseCorpusLine below.
+static absl::Status ReadCorpusLine(std::string_view line, CorpusEntry* out) {
   *out = CorpusEntry{};
   TensorMapSpec& s = out->spec;
   s = TensorMapSpec{};
   simdjson::dom::element doc;
-  if (const simdjson::error_code e = Parser().parse(line.data(), line.size(), true).get(doc)) {
-    *error = NotJson(line, e);
-    return false;
-  }
+  if (const simdjson::error_code e = Parser().parse(line.data(), line.size(), true).get(doc))
+    return Bad(NotJson(line, e));
   simdjson::dom::object obj;
-  if (doc.get_object().get(obj)) {
-    *error = StrCat("expected an object, got ", Got(doc));
-    return false;
-  }
+  if (doc.get_object().get(obj)) return Bad(StrCat("expected an object, got ", Got(doc)));
   std::string mode = "tiled";
   Im2colWideMode wide = Im2colWideMode::kW;
   for (auto [key, v] : obj) {
     auto u64 = [&, key = key, v = v](uint64_t* x) {
-      if (!v.get_uint64().get(*x)) return true;
-      *error = StrCat(key, ": expected an unsigned integer, got ", Got(v));
-      return false;
+      if (!v.get_uint64().get(*x)) return absl::OkStatus();
+      return Bad(StrCat(key, ": expected an unsigned integer, got ", Got(v)));
     };
     auto i64 = [&, key = key, v = v](int64_t* x) {
-      if (!v.get_int64().get(*x)) return true;
-      *error = StrCat(key, ": expected an integer, got ", Got(v));
-      return false;
+      if (!v.get_int64().get(*x)) return absl::OkStatus();
+      return Bad(StrCat(key, ": expected an integer, got ", Got(v)));
     };
     auto str = [&, key = key, v = v](std::string_view* x) {
-      if (!v.get_string().get(*x)) return true;
-      *error = StrCat(key, ": expected a string, got ", Got(v));
-      return false;
+      if (!v.get_string().get(*x)) return absl::OkStatus();
+      return Bad(StrCat(key, ": expected a string, got ", Got(v)));
     };
     auto hex = [&, key = key](std::array<uint8_t, 128>* dst, bool* has) {
       std::string_view h;
-      if (!str(&h)) return false;
-      if (h.empty()) { *has = false; return true; }
-      if (!ParseHex128(h, dst)) { *error = StrCat(key, ": expected 256 hex digits, got ", h.size(), " characters"); return false; }
+      if (absl::Status st = str(&h); !st.ok()) return st;
+      if (h.empty()) { *has = false; return absl::OkStatus(); }
+      if (!ParseHex128(h, dst)) return Bad(StrCat(key, ": expected 256 hex digits, got ", h.size(), " characters"));
       *has = true;
-      return true;
+      return absl::OkStatus();
     };
     int64_t i = 0;
     bool has = false;
     std::string_view p;
     if (key == "header") {
       bool b = false;
-      if (v.get_bool().get(b)) { *error = StrCat("header: expected true or false, got ", Got(v)); return false; }
+      if (v.get_bool().get(b)) return Bad(StrCat("header: expected true or false, got ", Got(v)));
       out->is_header = b;
     }
-    else if (key == "probe") { if (!str(&p)) return false; out->probe = std::string(p); }
-    else if (key == "mode") { if (!str(&p)) return false; mode = std::string(p); }
-    else if (key == "im2col_wide_mode") { if (!ReadEnum(v, key, kNumIm2colWideModes, &wide, &out->representable, error)) return false; }
+    else if (key == "probe") { if (absl::Status st = str(&p); !st.ok()) return st; out->probe = std::string(p); }
+    else if (key == "mode") { if (absl::Status st = str(&p); !st.ok()) return st; mode = std::string(p); }
+    else if (key == "im2col_wide_mode") { if (absl::Status st = ReadEnum(v, key, kNumIm2colWideModes, &wide, &out->representable); !st.ok()) return st; }
     else if (const size_t row = internal_spec_json::FindKey(key);
              row < kNumSpecFields && (kCorpusFields & kSpecFields[row].bit) != 0) {
-      if (!CorpusField(row, v, &s, out, error)) return false;
+      if (absl::Status st = CorpusField(row, v, &s, out); !st.ok()) return st;
     }
-    else if (key == "driver_result") { if (!i64(&i)) return false; out->driver_result = static_cast<int>(i); }
-    else if (key == "bytes") { if (!hex(&out->bytes, &has)) return false; out->has_bytes = has; }
-    else if (key == "bytes_before") { if (!hex(&out->bytes_before, &has)) return false; }
-    else if (key == "prefill") { if (!i64(&i)) return false; out->prefill = static_cast<int>(i); }
-    else if (key == "replace_address") { if (!u64(&out->replace_address)) return false; out->is_replace = true; }
-    else if (key == "replace_result") { if (!i64(&i)) return false; out->replace_result = static_cast<int>(i); }
+    else if (key == "driver_result") { if (absl::Status st = i64(&i); !st.ok()) return st; out->driver_result = static_cast<int>(i); }
+    else if (key == "bytes") { if (absl::Status st = hex(&out->bytes, &has); !st.ok()) return st; out->has_bytes = has; }
+    else if (key == "bytes_before") { if (absl::Status st = hex(&out->bytes_before, &has); !st.ok()) return st; }
+    else if (key == "prefill") { if (absl::Status st = i64(&i); !st.ok()) return st; out->prefill = static_cast<int>(i); }
+    else if (key == "replace_address") { if (absl::Status st = u64(&out->replace_address); !st.ok()) return st; out->is_replace = true; }
+    else if (key == "replace_result") { if (absl::Status st = i64(&i); !st.ok()) return st; out->replace_result = static_cast<int>(i); }
   }
   if (mode == "tiled") s.mode = Mode::kTiled;
   else if (mode == "im2col") s.mode = Mode::kIm2col;
   else if (mode == "im2col_wide") s.mode = wide == Im2colWideMode::kW128 ? Mode::kIm2colW128 : Mode::kIm2colW;
-  else if (!out->is_header) { *error = StrCat("mode: expected tiled, im2col or im2col_wide, got \"", mode, "\""); return false; }
+  else if (!out->is_header) return Bad(StrCat("mode: expected tiled, im2col or im2col_wide, got \"", mode, "\""));
   s.wide_mode = wide;
   s.set_fields = kFieldMode | kFieldDataType | kFieldRank | kFieldGlobalAddress | kFieldGlobalDim | kFieldGlobalStrides |
                  kFieldElementStrides | kFieldInterleave | kFieldSwizzle | kFieldL2Promotion | kFieldOobFill;
@@ -227,13 +206,12 @@ static bool ReadCorpusLine(std::string_view line, CorpusEntry* out, std::string*
     s.set_fields |= s.mode == Mode::kIm2col ? (kFieldLowerCorner | kFieldUpperCorner)
                                             : (kFieldLowerCornerWidth | kFieldUpperCornerWidth | kFieldWideMode);
   }
-  return true;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<CorpusEntry> ParseCorpusLine(std::string_view line) {
   absl::StatusOr<CorpusEntry> entry{CorpusEntry()};
-  std::string error;
-  if (!ReadCorpusLine(line, &*entry, &error)) return absl::InvalidArgumentError(ToAbsl(error));
+  if (absl::Status st = ReadCorpusLine(line, &*entry); !st.ok()) return st;
   return entry;
 }
 
