@@ -130,8 +130,8 @@ int RunMulticast(const CheckArgs& a) {
 
 int RunPlanCheck(const CheckArgs& a) {
   PlanGemmArgs pa;
-  std::string err;
-  if (!ParsePlanGemmArgs(a.plan_args, &pa, &err)) return Usage(StrCat("--plan gemm: ", err));
+  if (const absl::Status st = ParsePlanGemmArgs(a.plan_args, &pa); !st.ok())
+    return Usage(StrCat("--plan gemm: ", StatusMessage(st)));
   if (pa.help) return Usage("--plan gemm takes the flags of tmapgen plan gemm (see tmapgen plan gemm --help)");
   if (absl::Status st = plan::CheckGemmRequest(pa.request); !st.ok())
     return Usage(StrCat("--plan gemm: ", StatusMessage(st)));

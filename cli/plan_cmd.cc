@@ -95,70 +95,67 @@ const std::vector<Flag>& GemmFlags() {
   return f;
 }
 
-bool Fail(std::string* err, std::string m) {
-  *err = std::move(m);
-  return false;
-}
+absl::Status Bad(std::string_view message) { return absl::InvalidArgumentError(ToAbsl(message)); }
 
-bool Uint(std::string_view flag, std::string_view v, uint64_t* out, std::string* err) {
+absl::Status Uint(std::string_view flag, std::string_view v, uint64_t* out) {
   auto r = std::from_chars(v.data(), v.data() + v.size(), *out);
   if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size())
-    return Fail(err, StrCat("--", flag, ": expected an unsigned integer, got \"", v, "\""));
-  return true;
+    return Bad(StrCat("--", flag, ": expected an unsigned integer, got \"", v, "\""));
+  return absl::OkStatus();
 }
-bool U32(std::string_view flag, std::string_view v, uint32_t* out, std::string* err) {
+absl::Status U32(std::string_view flag, std::string_view v, uint32_t* out) {
   uint64_t x = 0;
-  if (!Uint(flag, v, &x, err)) return false;
-  if (x > UINT32_MAX) return Fail(err, StrCat("--", flag, ": ", v, " is out of range"));
+  if (absl::Status st = Uint(flag, v, &x); !st.ok()) return st;
+  if (x > UINT32_MAX) return Bad(StrCat("--", flag, ": ", v, " is out of range"));
   *out = static_cast<uint32_t>(x);
-  return true;
+  return absl::OkStatus();
 }
 
 // "AxB" or "AxBxC" (x or comma).
-bool Dims(std::string_view flag, std::string_view v, uint32_t* out, size_t n, std::string* err) {
+absl::Status Dims(std::string_view flag, std::string_view v, uint32_t* out, size_t n) {
   size_t at = 0;
   for (size_t i = 0; i < n; ++i) {
     const size_t end = i + 1 < n ? v.find_first_of("x,", at) : v.size();
     if (end == std::string_view::npos)
-      return Fail(err, StrCat("--", flag, ": expected ", n == 3 ? "BMxBNxBK" : "MxN", ", got \"", v, "\""));
-    if (!U32(flag, v.substr(at, end - at), &out[i], err)) return false;
+      return Bad(StrCat("--", flag, ": expected ", n == 3 ? "BMxBNxBK" : "MxN", ", got \"", v, "\""));
+    if (absl::Status st = U32(flag, v.substr(at, end - at), &out[i]); !st.ok()) return st;
     at = end + 1;
   }
-  return true;
+  return absl::OkStatus();
 }
 
 template <typename E>
-bool Enum(std::string_view flag, std::string_view v, E* out, std::string* err) {
-  if (desc::Parse(v, out)) return true;
+absl::Status Enum(std::string_view flag, std::string_view v, E* out) {
+  if (desc::Parse(v, out)) return absl::OkStatus();
   const std::string why = std::is_same_v<E, desc::ElemType> ? desc::RefusedElemType(v) : std::string();
-  if (!why.empty()) return Fail(err, StrCat("--", flag, ": ", why));
-  return Fail(err, StrCat("--", flag, ": unknown value \"", v, "\"; expected one of: ",
-                          desc::AcceptedNames(static_cast<E*>(nullptr))));
+  if (!why.empty()) return Bad(StrCat("--", flag, ": ", why));
+  return Bad(StrCat("--", flag, ": unknown value \"", v, "\"; expected one of: ",
+                    desc::AcceptedNames(static_cast<E*>(nullptr))));
 }
 
-bool Swz(std::string_view flag, std::string_view v, bool* has, desc::DescSwizzle* out, std::string* err) {
+absl::Status Swz(std::string_view flag, std::string_view v, bool* has, desc::DescSwizzle* out) {
   if (v == "widest" || v == "auto") {
     *has = false;
-    return true;
+    return absl::OkStatus();
   }
   *has = true;
-  return Enum(flag, v, out, err);
+  return Enum(flag, v, out);
 }
 
-bool MapType(std::string_view flag, std::string_view v, DataType* out, std::string* err) {
-  if (tmapgen::Parse(v, out)) return true;
-  return Fail(err, StrCat("--", flag, ": unknown value \"", v, "\"; expected f16, bf16, f32 or s32"));
+absl::Status MapType(std::string_view flag, std::string_view v, DataType* out) {
+  if (tmapgen::Parse(v, out)) return absl::OkStatus();
+  return Bad(StrCat("--", flag, ": unknown value \"", v, "\"; expected f16, bf16, f32 or s32"));
 }
 
 }  // namespace
 
-bool ParsePlanGemmArgs(const std::vector<std::string>& args, PlanGemmArgs* out, std::string* err) {
+absl::Status ParsePlanGemmArgs(const std::vector<std::string>& args, PlanGemmArgs* out) {
   *out = PlanGemmArgs();
   plan::GemmRequest& r = out->request;
   std::vector<std::pair<std::string, std::string>> items;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a.size() < 2 || a[0] != '-') return Fail(err, StrCat("unexpected argument \"", a, "\""));
+    if (a.size() < 2 || a[0] != '-') return Bad(StrCat("unexpected argument \"", a, "\""));
     std::string name = a.substr(a[1] == '-' ? 2 : 1), value;
     bool has_value = false;
     if (const size_t eq = name.find('='); eq != std::string::npos) {
@@ -174,68 +171,68 @@ bool ParsePlanGemmArgs(const std::vector<std::string>& args, PlanGemmArgs* out, 
     if (def == nullptr) {
       std::vector<std::string_view> names;
       for (const Flag& f : GemmFlags()) names.push_back(f.name);
-      return Fail(err, StrCat("unknown flag ", a, DidYouMean(name, names, "--")));
+      return Bad(StrCat("unknown flag ", a, DidYouMean(name, names, "--")));
     }
     if (def->takes_value && !has_value) {
-      if (i + 1 >= args.size()) return Fail(err, StrCat("--", name, " needs a value"));
+      if (i + 1 >= args.size()) return Bad(StrCat("--", name, " needs a value"));
       value = args[++i];
     } else if (!def->takes_value && has_value) {
-      return Fail(err, StrCat("--", name, " takes no value"));
+      return Bad(StrCat("--", name, " takes no value"));
     }
     items.emplace_back(name, value);
   }
   for (const auto& [f, v] : items) {
     if (f == "help" || f == "h") out->help = true;
-    else if (f == "m") { if (!Uint(f, v, &r.m, err)) return false; }
-    else if (f == "n") { if (!Uint(f, v, &r.n, err)) return false; }
-    else if (f == "k") { if (!Uint(f, v, &r.k, err)) return false; }
+    else if (f == "m") { if (absl::Status st = Uint(f, v, &r.m); !st.ok()) return st; }
+    else if (f == "n") { if (absl::Status st = Uint(f, v, &r.n); !st.ok()) return st; }
+    else if (f == "k") { if (absl::Status st = Uint(f, v, &r.k); !st.ok()) return st; }
     else if (f == "dtype") {
-      if (!Enum(f, v, &r.a_type, err)) return false;
+      if (absl::Status st = Enum(f, v, &r.a_type); !st.ok()) return st;
       r.b_type = r.a_type;
     }
-    else if (f == "a-type") { if (!Enum(f, v, &r.a_type, err)) return false; }
-    else if (f == "b-type") { if (!Enum(f, v, &r.b_type, err)) return false; }
-    else if (f == "a-major") { if (!Enum(f, v, &r.a_major, err)) return false; }
-    else if (f == "b-major") { if (!Enum(f, v, &r.b_major, err)) return false; }
-    else if (f == "lda") { if (!Uint(f, v, &r.lda, err)) return false; }
-    else if (f == "ldb") { if (!Uint(f, v, &r.ldb, err)) return false; }
-    else if (f == "ldc") { if (!Uint(f, v, &r.ldc, err)) return false; }
-    else if (f == "ldd") { if (!Uint(f, v, &r.ldd, err)) return false; }
-    else if (f == "d-type") { if (!MapType(f, v, &r.d_type, err)) return false; }
+    else if (f == "a-type") { if (absl::Status st = Enum(f, v, &r.a_type); !st.ok()) return st; }
+    else if (f == "b-type") { if (absl::Status st = Enum(f, v, &r.b_type); !st.ok()) return st; }
+    else if (f == "a-major") { if (absl::Status st = Enum(f, v, &r.a_major); !st.ok()) return st; }
+    else if (f == "b-major") { if (absl::Status st = Enum(f, v, &r.b_major); !st.ok()) return st; }
+    else if (f == "lda") { if (absl::Status st = Uint(f, v, &r.lda); !st.ok()) return st; }
+    else if (f == "ldb") { if (absl::Status st = Uint(f, v, &r.ldb); !st.ok()) return st; }
+    else if (f == "ldc") { if (absl::Status st = Uint(f, v, &r.ldc); !st.ok()) return st; }
+    else if (f == "ldd") { if (absl::Status st = Uint(f, v, &r.ldd); !st.ok()) return st; }
+    else if (f == "d-type") { if (absl::Status st = MapType(f, v, &r.d_type); !st.ok()) return st; }
     else if (f == "c-type") {
-      if (!MapType(f, v, &r.c_type, err)) return false;
+      if (absl::Status st = MapType(f, v, &r.c_type); !st.ok()) return st;
       r.has_c = true;
     }
     else if (f == "cd-layout") {
-      if (!plan::Parse(v, &r.cd_layout)) return Fail(err, StrCat("--cd-layout: expected row or col, got \"", v, "\""));
+      if (!plan::Parse(v, &r.cd_layout)) return Bad(StrCat("--cd-layout: expected row or col, got \"", v, "\""));
     }
     else if (f == "accumulator") {
-      if (!desc::Parse(v, &r.accumulator)) return Fail(err, StrCat("--accumulator: expected f32, f16 or s32, got \"", v, "\""));
+      if (!desc::Parse(v, &r.accumulator)) return Bad(StrCat("--accumulator: expected f32, f16 or s32, got \"", v, "\""));
       r.has_accumulator = true;
     }
     else if (f == "tile") {
       uint32_t t[3];
-      if (!Dims(f, v, t, 3, err)) return false;
+      if (absl::Status st = Dims(f, v, t, 3); !st.ok()) return st;
       r.bm = t[0];
       r.bn = t[1];
       r.bk = t[2];
     }
-    else if (f == "bm") { if (!U32(f, v, &r.bm, err)) return false; }
-    else if (f == "bn") { if (!U32(f, v, &r.bn, err)) return false; }
-    else if (f == "bk") { if (!U32(f, v, &r.bk, err)) return false; }
+    else if (f == "bm") { if (absl::Status st = U32(f, v, &r.bm); !st.ok()) return st; }
+    else if (f == "bn") { if (absl::Status st = U32(f, v, &r.bn); !st.ok()) return st; }
+    else if (f == "bk") { if (absl::Status st = U32(f, v, &r.bk); !st.ok()) return st; }
     else if (f == "stages") {
       if (v == "auto") r.stages = 0;
-      else if (!U32(f, v, &r.stages, err)) return false;
-      else if (r.stages == 0) return Fail(err, "--stages: give at least 1, or auto");
+      else if (absl::Status st = U32(f, v, &r.stages); !st.ok()) return st;
+      else if (r.stages == 0) return Bad("--stages: give at least 1, or auto");
     }
-    else if (f == "swizzle-a") { if (!Swz(f, v, &r.has_swizzle_a, &r.swizzle_a, err)) return false; }
-    else if (f == "swizzle-b") { if (!Swz(f, v, &r.has_swizzle_b, &r.swizzle_b, err)) return false; }
-    else if (f == "swizzle-cd") { if (!Swz(f, v, &r.has_swizzle_cd, &r.swizzle_cd, err)) return false; }
-    else if (f == "warpgroups") { if (!U32(f, v, &r.math_warpgroups, err)) return false; }
+    else if (f == "swizzle-a") { if (absl::Status st = Swz(f, v, &r.has_swizzle_a, &r.swizzle_a); !st.ok()) return st; }
+    else if (f == "swizzle-b") { if (absl::Status st = Swz(f, v, &r.has_swizzle_b, &r.swizzle_b); !st.ok()) return st; }
+    else if (f == "swizzle-cd") { if (absl::Status st = Swz(f, v, &r.has_swizzle_cd, &r.swizzle_cd); !st.ok()) return st; }
+    else if (f == "warpgroups") { if (absl::Status st = U32(f, v, &r.math_warpgroups); !st.ok()) return st; }
     else if (f == "no-epilogue") r.epilogue = false;
     else if (f == "cluster") {
       uint32_t c[2];
-      if (!Dims(f, v, c, 2, err)) return false;
+      if (absl::Status st = Dims(f, v, c, 2); !st.ok()) return st;
       r.cluster_m = c[0];
       r.cluster_n = c[1];
     }
@@ -244,40 +241,40 @@ bool ParsePlanGemmArgs(const std::vector<std::string>& args, PlanGemmArgs* out, 
       else if (v == "b") { r.multicast_a = false; r.multicast_b = true; }
       else if (v == "ab" || v == "both") { r.multicast_a = r.multicast_b = true; }
       else if (v == "none") { r.multicast_a = r.multicast_b = false; }
-      else return Fail(err, StrCat("--multicast: expected a, b, ab or none, got \"", v, "\""));
+      else return Bad(StrCat("--multicast: expected a, b, ab or none, got \"", v, "\""));
     }
     else if (f == "multicast-issue") {
-      if (!plan::Parse(v, &r.mcast_issue)) return Fail(err, StrCat("--multicast-issue: expected slice or leader, got \"", v, "\""));
+      if (!plan::Parse(v, &r.mcast_issue)) return Bad(StrCat("--multicast-issue: expected slice or leader, got \"", v, "\""));
     }
     else if (f == "target") {
       if (!tmapgen::Parse(v, &r.target))
-        return Fail(err, StrCat("--target: unknown value \"", v, "\"; expected one of: ",
-                                tmapgen::AcceptedNames(static_cast<Target*>(nullptr))));
+        return Bad(StrCat("--target: unknown value \"", v, "\"; expected one of: ",
+                          tmapgen::AcceptedNames(static_cast<Target*>(nullptr))));
     }
     else if (f == "cta-group") {
       uint32_t g = 0;
-      if (!U32(f, v, &g, err)) return false;
+      if (absl::Status st = U32(f, v, &g); !st.ok()) return st;
       r.cta_group = static_cast<int>(g);
     }
     else if (f == "format") {
       out->json = v == "json";
       out->cpp = v == "cpp";
       if (v != "json" && v != "text" && v != "cpp")
-        return Fail(err, StrCat("--format: expected text, json or cpp, got \"", v, "\""));
+        return Bad(StrCat("--format: expected text, json or cpp, got \"", v, "\""));
     }
     else if (f == "namespace") out->name_space = v;
     else if (f == "pretty") out->pretty = true;
   }
-  if (out->help) return true;
+  if (out->help) return absl::OkStatus();
   const absl::Status st = plan::CheckGemmRequest(r);
   if (!st.ok()) {
     // The request field names the flag: "bm: ..." -> "--bm: ...".
     std::string m(StatusMessage(st));
     for (size_t i = 0; i < m.size() && m[i] != ':'; ++i)
       if (m[i] == '_') m[i] = '-';
-    return Fail(err, StrCat("--", m));
+    return Bad(StrCat("--", m));
   }
-  return true;
+  return absl::OkStatus();
 }
 
 namespace {
@@ -295,33 +292,34 @@ const std::vector<Flag>& ConvFlags() {
 }
 
 // One value for every dimension, or one per dimension outermost first (h,w or d,h,w); stored W first.
-bool PerDim(std::string_view flag, std::string_view v, int spatial, std::array<uint32_t, 3>* out, std::string* err) {
+absl::Status PerDim(std::string_view flag, std::string_view v, int spatial, std::array<uint32_t, 3>* out) {
   std::vector<uint32_t> vals;
   size_t at = 0;
   while (true) {
     const size_t end = v.find(',', at);
     uint32_t x = 0;
-    if (!U32(flag, v.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at), &x, err)) return false;
+    const std::string_view item = v.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+    if (absl::Status st = U32(flag, item, &x); !st.ok()) return st;
     vals.push_back(x);
     if (end == std::string_view::npos) break;
     at = end + 1;
   }
   if (vals.size() == 1) {
     for (int i = 0; i < spatial; ++i) (*out)[static_cast<size_t>(i)] = vals[0];
-    return true;
+    return absl::OkStatus();
   }
   if (vals.size() != static_cast<size_t>(spatial))
-    return Fail(err, StrCat("--", flag, ": expected 1 or ", spatial, " values (", spatial == 2 ? "h,w" : "d,h,w", "), got ",
-                            vals.size()));
+    return Bad(StrCat("--", flag, ": expected 1 or ", spatial, " values (", spatial == 2 ? "h,w" : "d,h,w", "), got ",
+                      vals.size()));
   for (int i = 0; i < spatial; ++i) (*out)[static_cast<size_t>(i)] = vals[vals.size() - 1 - static_cast<size_t>(i)];
-  return true;
+  return absl::OkStatus();
 }
 
-bool SplitFlags(const std::vector<std::string>& args, const std::vector<Flag>& defs,
-                std::vector<std::pair<std::string, std::string>>* items, std::string* err) {
+absl::Status SplitFlags(const std::vector<std::string>& args, const std::vector<Flag>& defs,
+                        std::vector<std::pair<std::string, std::string>>* items) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a.size() < 2 || a[0] != '-') return Fail(err, StrCat("unexpected argument \"", a, "\""));
+    if (a.size() < 2 || a[0] != '-') return Bad(StrCat("unexpected argument \"", a, "\""));
     std::string name = a.substr(a[1] == '-' ? 2 : 1), value;
     bool has_value = false;
     if (const size_t eq = name.find('='); eq != std::string::npos) {
@@ -337,26 +335,26 @@ bool SplitFlags(const std::vector<std::string>& args, const std::vector<Flag>& d
     if (def == nullptr) {
       std::vector<std::string_view> names;
       for (const Flag& f : defs) names.push_back(f.name);
-      return Fail(err, StrCat("unknown flag ", a, DidYouMean(name, names, "--")));
+      return Bad(StrCat("unknown flag ", a, DidYouMean(name, names, "--")));
     }
     if (def->takes_value && !has_value) {
-      if (i + 1 >= args.size()) return Fail(err, StrCat("--", name, " needs a value"));
+      if (i + 1 >= args.size()) return Bad(StrCat("--", name, " needs a value"));
       value = args[++i];
     } else if (!def->takes_value && has_value) {
-      return Fail(err, StrCat("--", name, " takes no value"));
+      return Bad(StrCat("--", name, " takes no value"));
     }
     items->emplace_back(name, value);
   }
-  return true;
+  return absl::OkStatus();
 }
 
 }  // namespace
 
-bool ParsePlanConvArgs(const std::vector<std::string>& args, PlanConvArgs* out, std::string* err) {
+absl::Status ParsePlanConvArgs(const std::vector<std::string>& args, PlanConvArgs* out) {
   *out = PlanConvArgs();
   plan::ConvRequest& r = out->request;
   std::vector<std::pair<std::string, std::string>> items;
-  if (!SplitFlags(args, ConvFlags(), &items, err)) return false;
+  if (absl::Status st = SplitFlags(args, ConvFlags(), &items); !st.ok()) return st;
   for (const auto& [f, v] : items)
     if (f == "d" || f == "t") r.spatial = 3;
   if (r.spatial == 3) {
@@ -367,69 +365,69 @@ bool ParsePlanConvArgs(const std::vector<std::string>& args, PlanConvArgs* out, 
   for (const auto& [f, v] : items) {
     uint64_t x = 0;
     if (f == "help") out->help = true;
-    else if (f == "n") { if (!Uint(f, v, &r.n, err)) return false; }
-    else if (f == "c") { if (!Uint(f, v, &r.c, err)) return false; }
-    else if (f == "k") { if (!Uint(f, v, &r.k, err)) return false; }
+    else if (f == "n") { if (absl::Status st = Uint(f, v, &r.n); !st.ok()) return st; }
+    else if (f == "c") { if (absl::Status st = Uint(f, v, &r.c); !st.ok()) return st; }
+    else if (f == "k") { if (absl::Status st = Uint(f, v, &r.k); !st.ok()) return st; }
     else if (f == "w" || f == "h" || f == "d") {
-      if (!Uint(f, v, &x, err)) return false;
+      if (absl::Status st = Uint(f, v, &x); !st.ok()) return st;
       r.in[f == "w" ? 0 : f == "h" ? 1 : 2] = x;
     }
     else if (f == "s" || f == "r" || f == "t") {
-      if (!Uint(f, v, &x, err)) return false;
-      if (x > 255) return Fail(err, StrCat("--", f, ": ", v, " is more than 255"));
+      if (absl::Status st = Uint(f, v, &x); !st.ok()) return st;
+      if (x > 255) return Bad(StrCat("--", f, ": ", v, " is more than 255"));
       r.filter[f == "s" ? 0 : f == "r" ? 1 : 2] = static_cast<uint32_t>(x);
     }
-    else if (f == "pad") { if (!PerDim(f, v, r.spatial, &r.pad, err)) return false; }
-    else if (f == "stride") { if (!PerDim(f, v, r.spatial, &r.stride, err)) return false; }
-    else if (f == "dilation") { if (!PerDim(f, v, r.spatial, &r.dilation, err)) return false; }
-    else if (f == "dtype") { if (!Enum(f, v, &r.type, err)) return false; }
-    else if (f == "out-type") { if (!MapType(f, v, &r.out_type, err)) return false; }
+    else if (f == "pad") { if (absl::Status st = PerDim(f, v, r.spatial, &r.pad); !st.ok()) return st; }
+    else if (f == "stride") { if (absl::Status st = PerDim(f, v, r.spatial, &r.stride); !st.ok()) return st; }
+    else if (f == "dilation") { if (absl::Status st = PerDim(f, v, r.spatial, &r.dilation); !st.ok()) return st; }
+    else if (f == "dtype") { if (absl::Status st = Enum(f, v, &r.type); !st.ok()) return st; }
+    else if (f == "out-type") { if (absl::Status st = MapType(f, v, &r.out_type); !st.ok()) return st; }
     else if (f == "tile") {
       uint32_t t[3];
-      if (!Dims(f, v, t, 3, err)) return false;
+      if (absl::Status st = Dims(f, v, t, 3); !st.ok()) return st;
       r.bm = t[0];
       r.bn = t[1];
       r.bk = t[2];
     }
     else if (f == "stages") {
       if (v == "auto") r.stages = 0;
-      else if (!U32(f, v, &r.stages, err)) return false;
-      else if (r.stages == 0) return Fail(err, "--stages: give at least 1, or auto");
+      else if (absl::Status st = U32(f, v, &r.stages); !st.ok()) return st;
+      else if (r.stages == 0) return Bad("--stages: give at least 1, or auto");
     }
     else if (f == "cluster") {
       uint32_t c[2];
-      if (!Dims(f, v, c, 2, err)) return false;
+      if (absl::Status st = Dims(f, v, c, 2); !st.ok()) return st;
       r.cluster_m = c[0];
       r.cluster_n = c[1];
     }
     else if (f == "multicast") {
       if (v == "b") r.multicast_b = true;
       else if (v == "none") r.multicast_b = false;
-      else return Fail(err, StrCat("--multicast: expected b (the filter) or none, got \"", v, "\"",
-                                   v == "a" || v == "ab" ? " (an im2col walk cannot be split into slices)" : ""));
+      else return Bad(StrCat("--multicast: expected b (the filter) or none, got \"", v, "\"",
+                             v == "a" || v == "ab" ? " (an im2col walk cannot be split into slices)" : ""));
     }
     else if (f == "multicast-issue") {
-      if (!plan::Parse(v, &r.mcast_issue)) return Fail(err, StrCat("--multicast-issue: expected slice or leader, got \"", v, "\""));
+      if (!plan::Parse(v, &r.mcast_issue)) return Bad(StrCat("--multicast-issue: expected slice or leader, got \"", v, "\""));
     }
-    else if (f == "swizzle") { if (!Swz(f, v, &r.has_swizzle, &r.swizzle, err)) return false; }
+    else if (f == "swizzle") { if (absl::Status st = Swz(f, v, &r.has_swizzle, &r.swizzle); !st.ok()) return st; }
     else if (f == "target") {
       if (!tmapgen::Parse(v, &r.target))
-        return Fail(err, StrCat("--target: unknown value \"", v, "\"; expected one of: ",
-                                tmapgen::AcceptedNames(static_cast<Target*>(nullptr))));
+        return Bad(StrCat("--target: unknown value \"", v, "\"; expected one of: ",
+                          tmapgen::AcceptedNames(static_cast<Target*>(nullptr))));
     }
     else if (f == "format") {
       out->json = v == "json";
       out->cpp = v == "cpp";
       if (v != "json" && v != "text" && v != "cpp")
-        return Fail(err, StrCat("--format: expected text, json or cpp, got \"", v, "\""));
+        return Bad(StrCat("--format: expected text, json or cpp, got \"", v, "\""));
     }
     else if (f == "namespace") out->name_space = v;
     else if (f == "pretty") out->pretty = true;
   }
-  if (out->help) return true;
+  if (out->help) return absl::OkStatus();
   const absl::Status st = plan::CheckConvRequest(r);
-  if (!st.ok()) return Fail(err, StrCat("--", StatusMessage(st)));
-  return true;
+  if (!st.ok()) return Bad(StrCat("--", StatusMessage(st)));
+  return absl::OkStatus();
 }
 
 namespace {
@@ -440,9 +438,8 @@ template <class Args, class Parse, class Run, class Header, class Text, class Js
 int RunOnePlan(const char* kind, const std::vector<std::string>& args, const char* help, Parse parse, Run run,
                Header header, Text text, Json json, std::string* out, std::string* err) {
   Args a;
-  std::string msg;
-  if (!parse(args, &a, &msg)) {
-    *err += StrCat("tmapgen: plan ", kind, ": ", msg, "\n", HelpHint("plan"));
+  if (const absl::Status st = parse(args, &a); !st.ok()) {
+    *err += StrCat("tmapgen: plan ", kind, ": ", StatusMessage(st), "\n", HelpHint("plan"));
     return 2;
   }
   if (a.help) {
@@ -457,12 +454,12 @@ int RunOnePlan(const char* kind, const std::vector<std::string>& args, const cha
   }
   const auto& p = *got;
   if (a.cpp) {
-    std::string h, why;
-    if (!header(p, a.name_space, &h, &why)) {
-      *err += text(p) + StrCat("tmapgen: plan ", kind, ": ", why, "\n");
+    const absl::StatusOr<std::string> h = header(p, a.name_space);
+    if (!h.ok()) {
+      *err += text(p) + StrCat("tmapgen: plan ", kind, ": ", StatusMessage(h.status()), "\n");
       return 1;
     }
-    *out += h;
+    *out += *h;
     return 0;
   }
   *out += a.json ? json(p, a.pretty) : text(p);

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "src/plan/conv_plan.h"
 #include "src/plan/gemm_plan.h"
 
@@ -32,8 +33,8 @@ struct PlanGemmArgs {
   bool help = false;
 };
 
-// False with *err (naming the flag) on bad usage.
-bool ParsePlanGemmArgs(const std::vector<std::string>& args, PlanGemmArgs* out, std::string* err);
+// kInvalidArgument naming the flag on bad usage (a request the planner does not take included).
+absl::Status ParsePlanGemmArgs(const std::vector<std::string>& args, PlanGemmArgs* out);
 
 struct PlanConvArgs {
   plan::ConvRequest request;
@@ -43,7 +44,7 @@ struct PlanConvArgs {
   bool pretty = false;
   bool help = false;
 };
-bool ParsePlanConvArgs(const std::vector<std::string>& args, PlanConvArgs* out, std::string* err);
+absl::Status ParsePlanConvArgs(const std::vector<std::string>& args, PlanConvArgs* out);
 
 int RunPlanCommandTo(const std::vector<std::string>& args, std::string* out, std::string* err);
 int RunPlanCommand(const std::vector<std::string>& args);

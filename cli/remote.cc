@@ -794,8 +794,7 @@ int RemoteCheck(const Conn& conn, v2::Tmapd::Stub* stub, const std::vector<std::
 template <class Args, class Request, class Parse, class Call>
 int RemotePlanOf(const Conn& conn, const std::vector<std::string>& args, Parse parse, Call call) {
   Args a;
-  std::string err;
-  if (!parse(args, &a, &err) || a.help) return kRunLocally;
+  if (!parse(args, &a).ok() || a.help) return kRunLocally;
   rpc::PlanOutputOptions o;
   o.render = a.cpp ? rpc::PlanOutputOptions::Render::kNone
              : a.json ? rpc::PlanOutputOptions::Render::kJson : rpc::PlanOutputOptions::Render::kText;

@@ -395,15 +395,15 @@ void FinishPlan(const Plan& p, const rpc::PlanOutputOptions& o, const char* kind
   if (o.render == Render::kText) out->set_rendered(text(p));
   if (o.render == Render::kJson) out->set_rendered(json(p, o.pretty));
   if (!o.header) return;
-  std::string h, why;
-  if (!header(p, o.name_space, &h, &why)) {
-    out->set_rejection(text(p) + StrCat("tmapgen: plan ", kind, ": ", why, "\n"));
+  absl::StatusOr<std::string> h = header(p, o.name_space);
+  if (!h.ok()) {
+    out->set_rejection(text(p) + StrCat("tmapgen: plan ", kind, ": ", StatusMessage(h.status()), "\n"));
     out->set_exit_status(1);
     return;
   }
   v2::GeneratedFile* f = out->mutable_header();
   f->set_name(codegen::SanitizeIdentifier(o.name_space.empty() ? "tmapgen_plan" : o.name_space, "tmapgen_plan") + ".h");
-  f->set_content(std::move(h));
+  f->set_content(*std::move(h));
   out->set_exit_status(0);
 }
 

@@ -44,32 +44,20 @@ void DescBlock(const GemmPlan& p, const OperandPlan& o, uint64_t stride, std::st
 
 }  // namespace
 
-bool GeneratePlanHeader(const GemmPlan& p, const std::string& name_space, std::string* out, std::string* err) {
-  if (!p.valid) {
-    *err = "the plan is invalid: nothing generated (tmapgen plan ... shows why)";
-    return false;
-  }
+absl::StatusOr<std::string> GeneratePlanHeader(const GemmPlan& p, const std::string& name_space) {
+  if (!p.valid) return absl::FailedPreconditionError("the plan is invalid: nothing generated (tmapgen plan ... shows why)");
   codegen::Input in;
   for (const PlannedMap& m : p.maps) in.specs.push_back(m.spec);
   codegen::Options opt;
   opt.name_space = name_space.empty() ? "tmapgen_plan" : name_space;
   opt.sources = {"tmapgen plan"};
   absl::StatusOr<codegen::Plan> planned = codegen::MakePlan(in, opt);
-  if (!planned.ok()) {
-    *err = std::string(planned.status().message());
-    return false;
-  }
+  if (!planned.ok()) return planned.status();
   const codegen::Plan& cp = *planned;
-  if (!cp.valid) {
-    *err = codegen::RenderRejection(cp);
-    return false;
-  }
+  if (!cp.valid) return absl::FailedPreconditionError(ToAbsl(codegen::RenderRejection(cp)));
   std::string h = codegen::GenerateCpp(cp, opt);
   const size_t guard_end = h.rfind("#endif");
-  if (guard_end == std::string::npos) {
-    *err = "the generated maps have no header guard";
-    return false;
-  }
+  if (guard_end == std::string::npos) return absl::InternalError("the generated maps have no header guard");
   const std::string tail = h.substr(guard_end);
   h.resize(guard_end);
 
@@ -225,13 +213,13 @@ bool GeneratePlanHeader(const GemmPlan& p, const std::string& name_space, std::s
   }
   StrAppend(&s, "#endif  // host part\n");
   StrAppend(&s, "}  // namespace plan\n}  // namespace ", cp.name_space, "\n\n");
-  *out = h + s + tail;
-  return true;
+  return h + s + tail;
 }
 
-bool GenerateConvHeader(const ConvPlan& p, const std::string& name_space, std::string* out, std::string* err) {
-  std::string h;
-  if (!GeneratePlanHeader(p.gemm, name_space, &h, err)) return false;
+absl::StatusOr<std::string> GenerateConvHeader(const ConvPlan& p, const std::string& name_space) {
+  absl::StatusOr<std::string> gemm = GeneratePlanHeader(p.gemm, name_space);
+  if (!gemm.ok()) return gemm.status();
+  std::string h = *std::move(gemm);
   const ConvRequest& r = p.request;
   const size_t guard_end = h.rfind("#endif");
   const std::string tail = h.substr(guard_end);
@@ -268,8 +256,7 @@ bool GenerateConvHeader(const ConvPlan& p, const std::string& name_space, std::s
   StrAppend(&s, "TMAPGEN_GEN_HD constexpr unsigned short TapFilter(unsigned tap, unsigned d) {\n  constexpr unsigned short t[",
             p.taps.size(), "][3] = ", filter, ";\n  return t[tap][d];\n}\n");
   StrAppend(&s, "// ", p.origin, "\n}  // namespace conv\n}  // namespace ", ns, "\n\n");
-  *out = h + s + tail;
-  return true;
+  return h + s + tail;
 }
 
 }  // namespace tmapgen::plan

@@ -3,8 +3,9 @@
 // constant a kernel needs (docs/plan.md, "The generated header").
 //
 // Contract
-// - GeneratePlanHeader() returns false (and *err) for an invalid plan or one the codegen machinery refuses;
-//   otherwise *out is the header. Deterministic; no I/O.
+// - GeneratePlanHeader() returns the header. kFailedPrecondition for an invalid plan or one whose maps the
+//   codegen machinery refuses (the message is its rejection report); the codegen's own status for options it
+//   refuses. Deterministic; no I/O.
 // - The plan namespace holds only constexpr data and TMAPGEN_GEN_HD constexpr functions (usable on the host,
 //   in device code and under NVRTC); static_asserts guard the relations the plan checked (the stage bytes
 //   equal what each CTA's barrier expects, the layout fits the target).
@@ -13,14 +14,15 @@
 
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "src/plan/conv_plan.h"
 #include "src/plan/gemm_plan.h"
 
 namespace tmapgen::plan {
 
-bool GeneratePlanHeader(const GemmPlan& p, const std::string& name_space, std::string* out, std::string* err);
+absl::StatusOr<std::string> GeneratePlanHeader(const GemmPlan& p, const std::string& name_space);
 // The same with the convolution's taps and tile origin added.
-bool GenerateConvHeader(const ConvPlan& p, const std::string& name_space, std::string* out, std::string* err);
+absl::StatusOr<std::string> GenerateConvHeader(const ConvPlan& p, const std::string& name_space);
 
 }  // namespace tmapgen::plan
 

@@ -672,10 +672,9 @@ class PlanRpcTest : public TmapdTest {
       o.header = a.cpp;
       o.name_space = a.name_space;
     };
-    std::string err;
     if (args[1] == "gemm") {
       cli::PlanGemmArgs a;
-      EXPECT_TRUE(cli::ParsePlanGemmArgs(flags, &a, &err)) << err;
+      EXPECT_EQ(cli::ParsePlanGemmArgs(flags, &a), absl::OkStatus());
       out(a);
       v2::PlanGemmRequest req;
       ToProto(a.request, o, &req);
@@ -689,7 +688,7 @@ class PlanRpcTest : public TmapdTest {
       st = ConnectV2(server_->address())->PlanGemm(&ctx, req, &res);
     } else {
       cli::PlanConvArgs a;
-      EXPECT_TRUE(cli::ParsePlanConvArgs(flags, &a, &err)) << err;
+      EXPECT_EQ(cli::ParsePlanConvArgs(flags, &a), absl::OkStatus());
       out(a);
       v2::PlanConvRequest req;
       ToProto(a.request, o, &req);
