@@ -38,12 +38,12 @@ uint64_t BoxBytes(const TensorMapSpec& s, bool im2col) {
   return v;
 }
 
-bool Fail(std::string* why, const MapField& f, std::string_view value, std::string_view reason) {
-  if (why) *why = StrCat(f.name, " = ", value, ": ", reason);
-  return false;
+// Outside the evidence, or outside what a field can hold: the field, the value and why (kInvalidArgument).
+absl::Status Fail(const MapField& f, std::string_view value, std::string_view reason) {
+  return absl::InvalidArgumentError(ToAbsl(StrCat(f.name, " = ", value, ": ", reason)));
 }
 
-// The value the spec gives the field (signed, so that corners fit); false + *why when it has none.
+// The value the spec gives the field (signed, so that corners fit).
 int64_t SpecValue(const TensorMapSpec& s, const MapField& f, bool wide) {
   const int i = f.index;
   switch (f.ref) {
@@ -72,7 +72,7 @@ int64_t SpecValue(const TensorMapSpec& s, const MapField& f, bool wide) {
 }
 
 // Value -> raw bits for the field's encoding, with the range check.
-bool ToRaw(const MapField& f, int64_t value, uint64_t* raw, std::string* why) {
+absl::Status ToRaw(const MapField& f, int64_t value, uint64_t* raw) {
   const int w = FieldWidth(f);
   const uint64_t max_raw = w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
   const uint64_t u = static_cast<uint64_t>(value);
@@ -80,79 +80,76 @@ bool ToRaw(const MapField& f, int64_t value, uint64_t* raw, std::string* why) {
     case Encoding::kPlain:
     case Encoding::kFlag:
       if (f.ref == Ref::kGlobalAddress && u > max_raw)
-        return Fail(why, f, Hex(u), StrCat("at or above 2^", w, ": the driver rejects it (measured)"));
-      if (value < 0 || u > max_raw) return Fail(why, f, StrCat(value), StrCat("does not fit the field (", w, " bits)"));
+        return Fail(f, Hex(u), StrCat("at or above 2^", w, ": the driver rejects it (measured)"));
+      if (value < 0 || u > max_raw) return Fail(f, StrCat(value), StrCat("does not fit the field (", w, " bits)"));
       *raw = u;
-      return true;
+      return absl::OkStatus();
     case Encoding::kMinusOne:
       if (value < 1 || u - 1 > max_raw)
-        return Fail(why, f, StrCat(value), StrCat("outside 1..", max_raw + 1, " (the field holds value - 1 in ", w,
-                                                  " bits; the driver rejects it)"));
+        return Fail(f, StrCat(value), StrCat("outside 1..", max_raw + 1, " (the field holds value - 1 in ", w,
+                                             " bits; the driver rejects it)"));
       *raw = u - 1;
-      return true;
+      return absl::OkStatus();
     case Encoding::kUnits16:
       if (value < 0 || u % 16 != 0 || (u >> 4) > max_raw)
-        return Fail(why, f, StrCat(value), StrCat("not a multiple of 16 below 2^", w + 4,
-                                                  " (the field holds bytes / 16 in ", w, " bits; the driver rejects it)"));
+        return Fail(f, StrCat(value), StrCat("not a multiple of 16 below 2^", w + 4,
+                                             " (the field holds bytes / 16 in ", w, " bits; the driver rejects it)"));
       *raw = u >> 4;
-      return true;
+      return absl::OkStatus();
     case Encoding::kSigned: {
       const int64_t lo = -(int64_t{1} << (w - 1)), hi = (int64_t{1} << (w - 1)) - 1;
       if (value < lo || value > hi)
-        return Fail(why, f, StrCat(value), StrCat("outside ", lo, "..", hi, " (", w, "-bit field at this rank)"));
+        return Fail(f, StrCat(value), StrCat("outside ", lo, "..", hi, " (", w, "-bit field at this rank)"));
       *raw = u & max_raw;
-      return true;
+      return absl::OkStatus();
     }
     case Encoding::kDataTypeCode: {
       uint32_t code = 0;
       bool tf32 = false;
       if (!DataTypeCode(static_cast<uint8_t>(value), &code, &tf32))
-        return Fail(why, f, FullName(static_cast<DataType>(value)),
+        return Fail(f, FullName(static_cast<DataType>(value)),
                     "outside the measured evidence: the sm_90 driver rejects this type, so its code is unknown");
       *raw = code;
-      return true;
+      return absl::OkStatus();
     }
     case Encoding::kBoxBytes:
       if (u > max_raw)
-        return Fail(why, f, StrCat(value), StrCat("outside the measured evidence (the field is ", w, " bits)"));
+        return Fail(f, StrCat(value), StrCat("outside the measured evidence (the field is ", w, " bits)"));
       *raw = u;
-      return true;
+      return absl::OkStatus();
     case Encoding::kSwizzleRepeat:
       *raw = u / 16;
-      return true;
+      return absl::OkStatus();
   }
-  return false;
+  return absl::InternalError(ToAbsl(StrCat(f.name, ": a coding without a case")));
 }
 
 // The evidence checks that do not depend on one field.
-bool CheckEvidence(const TensorMapSpec& s, uint8_t* layout, std::string* why) {
+absl::Status CheckEvidence(const TensorMapSpec& s, uint8_t* layout) {
   if (IsAtomicitySwizzle(s.swizzle) || static_cast<int>(s.swizzle) >= kNumSwizzles) {
-    if (why)
-      *why = StrCat("swizzle = ", ShortName(s.swizzle),
-                    ": outside the measured evidence: the sm_90 driver rejects the 128B_ATOM_* swizzles, so their "
-                    "encoding is unknown (a Blackwell driver writes them)");
-    return false;
+    return absl::InvalidArgumentError(
+        ToAbsl(StrCat("swizzle = ", ShortName(s.swizzle),
+                      ": outside the measured evidence: the sm_90 driver rejects the 128B_ATOM_* swizzles, so their "
+                      "encoding is unknown (a Blackwell driver writes them)")));
   }
   if (static_cast<int>(s.interleave) >= kNumInterleaves || static_cast<int>(s.l2_promotion) >= kNumL2Promotions ||
       static_cast<int>(s.oob_fill) >= kNumOobFills) {
-    if (why) *why = "interleave, l2_promotion or oob_fill: not a cuda.h value";
-    return false;
+    return absl::InvalidArgumentError("interleave, l2_promotion or oob_fill: not a cuda.h value");
   }
   if (s.has_target() && s.target != Target::kSm90 && s.target != Target::kSm90a) {
-    if (why)
-      *why = StrCat("target = ", Name(s.target),
-                    ": outside the measured evidence: the layout was measured with driver ", MeasuredEvidence().driver,
-                    " on sm_90 only; drivers for other architectures may write other bits (Blackwell drivers set "
-                    "bit 85, triton#10442)");
-    return false;
+    return absl::InvalidArgumentError(
+        ToAbsl(StrCat("target = ", Name(s.target),
+                      ": outside the measured evidence: the layout was measured with driver ", MeasuredEvidence().driver,
+                      " on sm_90 only; drivers for other architectures may write other bits (Blackwell drivers set "
+                      "bit 85, triton#10442)")));
   }
   const bool im2col = IsIm2colMode(s.mode);
   if (s.rank < (im2col ? 3u : 1u) || s.rank > 5) {
-    if (why) *why = StrCat("tensor_rank = ", s.rank, ": the driver encodes ranks ", im2col ? "3..5" : "1..5", " only");
-    return false;
+    return absl::InvalidArgumentError(
+        ToAbsl(StrCat("tensor_rank = ", s.rank, ": the driver encodes ranks ", im2col ? "3..5" : "1..5", " only")));
   }
   *layout = LayoutFor(im2col, s.rank);
-  return true;
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -166,9 +163,9 @@ const Evidence& MeasuredEvidence() {
 }
 
 namespace {
-bool EncodeWords(const TensorMapSpec& spec, MapWords* out, std::string* why) {
+absl::Status EncodeWords(const TensorMapSpec& spec, MapWords* out) {
   uint8_t layout = 0;
-  if (!CheckEvidence(spec, &layout, why)) return false;
+  if (absl::Status st = CheckEvidence(spec, &layout); !st.ok()) return st;
   const bool wide = IsWideMode(spec.mode);
   const LayoutPlan& plan = PlanFor(layout, spec.rank);
   int n = 0;
@@ -177,25 +174,24 @@ bool EncodeWords(const TensorMapSpec& spec, MapWords* out, std::string* why) {
   for (int k = 0; k < plan.count; ++k) {
     const MapField& f = fields[plan.index[k]];
     uint64_t raw = 0;
-    if (!ToRaw(f, SpecValue(spec, f, wide), &raw, why)) return false;
+    if (absl::Status st = ToRaw(f, SpecValue(spec, f, wide), &raw); !st.ok()) return st;
     ScatterWords(&w, f, raw);
   }
   *out = w;
-  return true;
+  return absl::OkStatus();
 }
 }  // namespace
 
-bool EncodeInto(const TensorMapSpec& spec, MapBytes* out, std::string* why) {
+absl::Status EncodeInto(const TensorMapSpec& spec, MapBytes* out) {
   MapWords w;
-  if (!EncodeWords(spec, &w, why)) return false;
+  if (absl::Status st = EncodeWords(spec, &w); !st.ok()) return st;
   *out = FromMapWords(w);
-  return true;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<Encoded> Encode(const TensorMapSpec& spec) {
   Encoded e;
-  std::string why;
-  if (!EncodeInto(spec, &e.bytes, &why)) return absl::InvalidArgumentError(ToAbsl(why));
+  if (absl::Status st = EncodeInto(spec, &e.bytes); !st.ok()) return st;
   if (!spec.Has(kFieldGlobalAddress))
     e.caveats.push_back(
         "global_address not given: word 0 holds 0; set it at run time with cuTensorMapReplaceAddress (host) or "

@@ -103,8 +103,9 @@ struct Encoded {
 
 // The bytes the measured driver writes for `spec` (see the contract above).
 absl::StatusOr<Encoded> Encode(const TensorMapSpec& spec);
-// The same without allocation on success: returns false and sets *why (the field and the reason) on failure.
-bool EncodeInto(const TensorMapSpec& spec, MapBytes* out, std::string* why);
+// The same without allocation on success (no caveats): kInvalidArgument naming the field and the reason, as
+// Encode.
+absl::Status EncodeInto(const TensorMapSpec& spec, MapBytes* out);
 
 // ---- byte forms ---------------------------------------------------------------------------------------
 // 256 lowercase hex digits, byte 0 first.

@@ -5,6 +5,7 @@
 #include "src/blob/blob.h"
 #include "src/trace/call_spec.h"
 #include "src/trace/record_json.h"
+#include "src/util/status.h"
 
 namespace tmapgen::trace {
 namespace {
@@ -19,8 +20,9 @@ bool CheckOffline(const EncodeCall& c, OfflineCheck* out) {
   TensorMapSpec spec;
   if (CallToSpec(c, &spec) != 0) return false;
   blob::MapBytes want;
-  if (!blob::EncodeInto(spec, &want, &out->why)) {
+  if (const absl::Status st = blob::EncodeInto(spec, &want); !st.ok()) {
     out->kind = OfflineCheck::kNotCovered;
+    out->why = std::string(StatusMessage(st));
     return true;
   }
   const blob::MapBytes got = ToMap(c.bytes);

@@ -57,8 +57,7 @@ std::string Check(const CorpusEntry& e) {
   if (!d.reencodes) return "decode: the recovered spec does not re-encode to the same bytes";
   // Encode from the parameters the driver was given.
   MapBytes offline;
-  std::string why;
-  if (!EncodeInto(p, &offline, &why)) return "encode: " + why;
+  if (const absl::Status st = EncodeInto(p, &offline); !st.ok()) return "encode: " + std::string(st.message());
   if (offline != driver) {
     const std::vector<int> bits = DifferingBits(offline, driver);
     return "encode: differs from the driver at bit " + std::to_string(bits[0]) + " (" + std::to_string(bits.size()) + " bits)";

@@ -59,8 +59,7 @@ TEST(BlobLayout, Word1MatchesTheMeasuredSwizzleExamples) {
     s.swizzle = static_cast<Swizzle>(sw);
     s.l2_promotion = L2Promotion::kNone;
     MapBytes m;
-    std::string why;
-    ASSERT_TRUE(EncodeInto(s, &m, &why)) << why;
+    ASSERT_EQ(EncodeInto(s, &m), absl::OkStatus());
     uint64_t w[16];
     ToWords(m, w);
     EXPECT_EQ(w[1] & 0xffff, want[sw]) << "swizzle " << sw;

@@ -345,8 +345,7 @@ TEST(LaunchOrigins, AnAddressChangedWithoutTheDriverIsNamedWithItsSource) {
   const uint64_t old_address = s.global_address;
   s.global_address += 0x100000;
   blob::MapBytes b;
-  std::string why;
-  ASSERT_TRUE(blob::EncodeInto(s, &b, &why)) << why;
+  ASSERT_EQ(blob::EncodeInto(s, &b), absl::OkStatus());
   uint64_t w[16];
   std::memcpy(w, b.data(), 128);
   const Origin o = origins.Find(w);

@@ -126,9 +126,8 @@ __attribute__((visibility("default"))) int cuTensorMapEncodeTiled(void* map, int
     s.l2_promotion = static_cast<tmapgen::L2Promotion>(l2);
     s.oob_fill = static_cast<tmapgen::OobFill>(oob);
     tmapgen::blob::MapBytes b;
-    std::string why;
     if (il >= 0 && il <= 2 && sw >= 0 && sw <= 6 && l2 >= 0 && l2 <= 3 && oob >= 0 && oob <= 1 &&
-        tmapgen::blob::EncodeInto(s, &b, &why))
+        tmapgen::blob::EncodeInto(s, &b).ok())
       std::memcpy(map, b.data(), 128);
   }
   Notify(c::kCbidEncodeTiled, c::kApiExit, &p, &r);
