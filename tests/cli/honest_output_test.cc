@@ -6,7 +6,11 @@
 #include <cstdlib>
 #include <string>
 
+#include "cli/blob_cmd.h"
+#include "cli/codegen_cmd.h"
 #include "cli/common_flags.h"
+#include "cli/desc_cmd.h"
+#include "cli/plan_cmd.h"
 #include "src/util/status.h"
 #include "src/util/strings.h"
 #include "src/util/suggest.h"
@@ -187,6 +191,38 @@ TEST(HonestOutput, RemoteTargetLists) {
     EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument) << bad;
     EXPECT_TRUE(Has(std::string(StatusMessage(t.status())), "--remote")) << t.status();
   }
+}
+
+// The command line's parsers and readers answer status.h's codes: bad usage is kInvalidArgument naming the
+// flag; a file that does not exist is kNotFound (ErrnoStatus: ENOENT), its message naming the file. The message
+// is what the command prints after "tmapgen COMMAND: ".
+TEST(HonestOutput, ParsersAndReadersAnswerTheVocabularysCodes) {
+  using tmapgen::cli::CodegenArgs;
+  using tmapgen::cli::DecodeArgs;
+  using tmapgen::cli::DescArgs;
+  using tmapgen::cli::PlanGemmArgs;
+  auto message = [](const absl::Status& st) { return std::string(StatusMessage(st)); };
+  CodegenArgs c;
+  absl::Status st = tmapgen::cli::ParseCodegenArgs({"codegen", "--lang"}, &c);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+  EXPECT_EQ(message(st), "--lang needs a value");
+  st = tmapgen::cli::WriteFileAtomically("/nonexistent-dir/x.h", "x");
+  EXPECT_EQ(st.code(), absl::StatusCode::kNotFound) << st;
+  EXPECT_TRUE(Has(message(st), "/nonexistent-dir/x.h")) << st;
+  DecodeArgs d;
+  st = tmapgen::cli::ParseDecodeArgs({"--format", "xml", "00"}, &d);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+  EXPECT_EQ(message(st), "--format: expected text or json");
+  DescArgs m;
+  ASSERT_EQ(tmapgen::cli::ParseDescArgs({"wgmma", "--for-map", "/nonexistent-dir/map.json"}, &m), absl::OkStatus());
+  st = tmapgen::cli::LoadDescMap(&m);
+  EXPECT_EQ(st.code(), absl::StatusCode::kNotFound) << st;
+  EXPECT_EQ(message(st).rfind("--for-map: ", 0), 0u) << st;
+  EXPECT_TRUE(Has(message(st), "/nonexistent-dir/map.json")) << st;
+  PlanGemmArgs g;
+  st = tmapgen::cli::ParsePlanGemmArgs({"--m", "x"}, &g);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+  EXPECT_EQ(message(st), "--m: expected an unsigned integer, got \"x\"");
 }
 
 // no-color.org: NO_COLOR set and not empty disables colors; TERM=dumb terminals get none either.
