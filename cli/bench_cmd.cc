@@ -32,7 +32,7 @@ int Usage(const std::string& msg) {
 int RunBenchCommand(const std::vector<std::string>& args_in) {
   std::vector<std::string> args = args_in;
   if (!args.empty() && args[0] == "bench") args.erase(args.begin());
-  gpu::BenchOptions opt;
+  gpu::CopyBandwidthOptions opt;
   std::string file;
   uint32_t multicast = 0;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -115,11 +115,11 @@ int RunBenchCommand(const std::vector<std::string>& args_in) {
     }
     std::fflush(stdout);
     if (multicast != 0) {
-      rc = std::max(rc, gpu::RunMcastBench(specs[i], multicast, opt, stdout));
+      rc = std::max(rc, gpu::RunMcastBandwidth(specs[i], multicast, opt, stdout));
       continue;
     }
-    gpu::BenchResult r;
-    const int one = gpu::RunBench(specs[i], opt, stdout, &r);
+    gpu::CopyBandwidthResult r;
+    const int one = gpu::RunCopyBandwidth(specs[i], opt, stdout, &r);
     rc = std::max(rc, one);
     if (one <= 1) {
       char line[768];

@@ -388,7 +388,7 @@ int RunLayoutCommand(const std::vector<std::string>& args) {
       for (const blob::Piece& p : f[k].pieces)
         if (p.width) w.BeginObject().Key("lo").Int(p.lo).Key("width").Int(p.width).EndObject();
       w.EndArray();
-      w.Key("encoding").String(blob::EncodingText(f[k].encoding)).Key("kind").String(blob::KindName(f[k].kind));
+      w.Key("encoding").String(blob::FieldCodingText(f[k].coding)).Key("kind").String(blob::KindName(f[k].kind));
       w.Key("layouts").String(blob::LayoutMaskText(f[k].layouts)).Key("min_rank").Int(f[k].min_rank).Key("meaning").String(f[k].meaning);
       w.EndObject();
     }
@@ -400,7 +400,7 @@ int RunLayoutCommand(const std::vector<std::string>& args) {
   std::printf("CUtensorMap layout (measured: driver %s on %s)\n", std::string(ev.driver).c_str(), std::string(ev.device).c_str());
   for (int k = 0; k < n; ++k)
     std::printf("  %s %s %s %s\n", Padded(std::string(f[k].name), 28).c_str(), Padded(blob::BitsText(f[k]), 18).c_str(),
-                Padded(std::string(blob::EncodingText(f[k].encoding)), 28).c_str(), std::string(f[k].meaning).c_str());
+                Padded(std::string(blob::FieldCodingText(f[k].coding)), 28).c_str(), std::string(f[k].meaning).c_str());
   std::printf("never written: %s\n", blob::NeverWrittenText().c_str());
   return 0;
 }

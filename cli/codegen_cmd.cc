@@ -165,11 +165,11 @@ absl::Status CodegenParse(const std::vector<std::string>& args_in, CodegenArgs* 
         return fail(StrCat("--namespace: \"", value, "\" is not a plain C++ identifier"));
       a->options.name_space = value;
     } else if (name == "desc") {
-      absl::StatusOr<codegen::DescRequest> parsed = codegen::ParseDescRequest(value);
+      absl::StatusOr<codegen::NamedDesc> parsed = codegen::ParseNamedDesc(value);
       if (!parsed.ok()) return parsed.status();
       a->input.descs.push_back(*std::move(parsed));
     } else if (name == "idesc") {
-      absl::StatusOr<codegen::IdescRequest> parsed = codegen::ParseIdescRequest(value);
+      absl::StatusOr<codegen::NamedIdesc> parsed = codegen::ParseNamedIdesc(value);
       if (!parsed.ok()) return parsed.status();
       a->input.idescs.push_back(*std::move(parsed));
     }

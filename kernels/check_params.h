@@ -55,38 +55,39 @@ struct TmaCheckParams {
   uint64_t status;        // device address of an int32 status word
 };
 
-// Bench kernel parameters (kernels/tma_bench.cuh): copy a 2D tensor group by group (TMA loads, then TMA
-// stores), a group being `boxes` boxes adjacent along dimension 0.
-enum TmaBenchFlags {
-  kTmaBenchStoreWarp = 1,        // warp 0 loads, warp 1 stores (64 threads); else one thread does both (32)
-  kTmaBenchLoadEvictLast = 2,    // loads with an L2 evict_last cache policy
-  kTmaBenchLinear = 4,           // no map: each group is one contiguous piece of src_addr/dst_addr, moved by
-                                 // cp.async.bulk (the TMA unit's plain bulk copy) in the same pipeline
-  kTmaBenchLoadOnly = 8,         // one thread loads every group and stores none (timing only)
-  kTmaBenchStoreOnly = 16,       // one thread stores every group from shared memory as it is (timing only)
-  kTmaBenchTaken = 32,           // groups taken in order from a grid-wide counter (sched_addr) instead of
-                                 // block b copying groups b, b + gridDim.x, ...
+// Copy-bandwidth kernel parameters (kernels/copy_bandwidth.cuh, `tmapgen bench`): copy a 2D tensor group by
+// group (TMA loads, then TMA stores), a group being `boxes` boxes adjacent along dimension 0.
+enum CopyBandwidthFlags {
+  kCopyBandwidthStoreWarp = 1,      // warp 0 loads, warp 1 stores (64 threads); else one thread does both (32)
+  kCopyBandwidthLoadEvictLast = 2,  // loads with an L2 evict_last cache policy
+  kCopyBandwidthLinear = 4,         // no map: each group is one contiguous piece of src_addr/dst_addr, moved by
+                                    // cp.async.bulk (the TMA unit's plain bulk copy) in the same pipeline
+  kCopyBandwidthLoadOnly = 8,       // one thread loads every group and stores none (timing only)
+  kCopyBandwidthStoreOnly = 16,     // one thread stores every group from shared memory as it is (timing only)
+  kCopyBandwidthTaken = 32,         // groups taken in order from a grid-wide counter (sched_addr) instead of
+                                    // block b copying groups b, b + gridDim.x, ...
 };
-enum { kTmaBenchMaxStages = 8 };
-struct TmaBenchParams {
+enum { kCopyBandwidthMaxStages = 8 };
+struct CopyBandwidthParams {
   uint32_t tiles_x;     // groups along dimension 0
   uint32_t tiles_y;     // boxes along dimension 1
   uint32_t box_x;       // box_dim[0] (elements)
   uint32_t box_y;       // box_dim[1]
   uint32_t box_bytes;   // bytes of one box
   uint32_t boxes;       // boxes per group (stage)
-  uint32_t stages;      // 2 .. kTmaBenchMaxStages
+  uint32_t stages;      // 2 .. kCopyBandwidthMaxStages
   uint32_t lag;         // a stage is handed back `lag` stores after its own (1 <= lag < stages)
-  uint32_t flags;       // TmaBenchFlags
+  uint32_t flags;       // CopyBandwidthFlags
   uint32_t pad;
-  uint64_t src_addr;    // kTmaBenchLinear: device addresses of the source and destination (16-byte aligned)
+  uint64_t src_addr;    // kCopyBandwidthLinear: device addresses of the source and destination (16-byte
+                        // aligned)
   uint64_t dst_addr;
-  uint64_t sched_addr;  // kTmaBenchTaken: two zeroed uint32 words (the next group, the blocks done); the last
-                        // block of a launch zeroes them again for the next launch
+  uint64_t sched_addr;  // kCopyBandwidthTaken: two zeroed uint32 words (the next group, the blocks done); the
+                        // last block of a launch zeroes them again for the next launch
 };
 
-// Plain SM copy kernel parameters (kernels/tma_bench.cuh, tmapgen_sm_copy): the same bytes copied by every
-// thread of the grid with 16-byte loads and stores, the bench's second partner (what a kernel without TMA gets).
+// Plain SM copy kernel parameters (kernels/copy_bandwidth.cuh, tmapgen_sm_copy): the same bytes copied by
+// every thread of the grid with 16-byte loads and stores, the bench's second partner (what a kernel without TMA gets).
 enum SmCopyFlags {
   kSmCopyStreaming = 1,  // ld.global.cs / st.global.cs (evict-first) instead of plain loads and stores
 };

@@ -5,7 +5,8 @@
 //                        barrier with the planned transaction count, waits with a clock64 bound (a wrong count is
 //                        kTmaStatusTimeout, never a hang) and copies its shared-memory window out; the host
 //                        compares every receiving CTA's window with the copy model (src/gpu/check/mcast_check.h).
-//   tmapgen_mcast_bench  `tmapgen bench --multicast C`: boxes delivered to every CTA of a cluster, by multicast
+//   tmapgen_mcast_bandwidth
+//                        `tmapgen bench --multicast C`: boxes delivered to every CTA of a cluster, by multicast
 //                        slices or by each CTA loading every box itself (src/gpu/bandwidth/mcast_bandwidth.h).
 //
 // PTX ISA 9.7.9.25.5.2 (cp.async.bulk.tensor): with .multicast::cluster the data and the mbarrier signal land at
@@ -140,16 +141,16 @@ extern "C" __global__ void __launch_bounds__(128) tmapgen_mcast_check(McastCheck
   mcast::ClusterSync();  // no CTA leaves while a peer may still write into it
 }
 
-// The ring of tmapgen_mcast_bench (see mcast_params.h). One thread per CTA issues, waits and releases.
-extern "C" __global__ void __launch_bounds__(32) tmapgen_mcast_bench(const __grid_constant__ CUtensorMap whole,
-                                                                     const __grid_constant__ CUtensorMap slice,
-                                                                     McastBenchParams p) {
+// The ring of tmapgen_mcast_bandwidth (see mcast_params.h). One thread per CTA issues, waits and releases.
+extern "C" __global__ void __launch_bounds__(32) tmapgen_mcast_bandwidth(const __grid_constant__ CUtensorMap whole,
+                                                                         const __grid_constant__ CUtensorMap slice,
+                                                                         McastBandwidthParams p) {
   extern __shared__ __align__(1024) uint8_t mb_raw[];
   __shared__ __align__(8) uint64_t full[8];
   __shared__ __align__(8) uint64_t empty[8];
   uint8_t* base = mb_raw + ((1024 - (mcast::Smem(mb_raw) & 1023)) & 1023);
   const uint32_t rank = mcast::ClusterRank(), csize = mcast::ClusterSize();
-  const bool multicast = (p.flags & kMcastBenchMulticast) != 0;
+  const bool multicast = (p.flags & kMcastBandwidthMulticast) != 0;
   const uint32_t stages = p.stages < 2 ? 2 : (p.stages > 8 ? 8 : p.stages);
   if (threadIdx.x == 0) {
     for (uint32_t s = 0; s < stages; ++s) {

@@ -37,21 +37,21 @@ struct McastCheckParams {
   uint64_t status;         // int32[rounds x cluster]: TmaCheckStatus (kTmaStatusDone when not armed)
 };
 
-// tmapgen_mcast_bench: clusters of C CTAs each load the boxes b = c, c + clusters, ... of a tiles_x x tiles_y grid
-// of boxes through a `stages`-deep ring; every CTA of a cluster receives every box of its cluster. Multicast
-// (kMcastBenchMulticast): CTA r issues rows [r x box_y / C, (r + 1) x box_y / C) of each box (the slice map) to
-// the whole cluster, and a stage is refilled once every CTA of the cluster has released it (its empty barrier
+// tmapgen_mcast_bandwidth: clusters of C CTAs each load the boxes b = c, c + clusters, ... of a tiles_x x
+// tiles_y grid of boxes through a `stages`-deep ring; every CTA of a cluster receives every box of its cluster.
+// Multicast (kMcastBandwidthMulticast): CTA r issues rows [r x box_y / C, (r + 1) x box_y / C) of each box (the
+// slice map) to the whole cluster, and a stage is refilled once every CTA of the cluster has released it (its empty barrier
 // counts C arrivals, one remote arrive from each CTA); else every CTA loads each whole box itself (the same bytes
 // delivered to the same CTAs, C times the reads) through the same ring, its own CTA releasing its stages.
-enum McastBenchFlags { kMcastBenchMulticast = 1 };
-struct McastBenchParams {
+enum McastBandwidthFlags { kMcastBandwidthMulticast = 1 };
+struct McastBandwidthParams {
   uint32_t tiles_x, tiles_y;  // boxes along dimensions 0 and 1
   uint32_t box_x, box_y;      // box_dim[0], box_dim[1] (of the whole box)
   uint32_t box_bytes;         // bytes of one whole box (what each CTA receives per box)
   uint32_t slice_offset;      // multicast: shared-memory bytes between the slices of consecutive ranks
   uint32_t stage_stride;      // shared-memory bytes between stages (a multiple of 1024)
   uint32_t stages;            // 2..8
-  uint32_t flags;             // McastBenchFlags
+  uint32_t flags;             // McastBandwidthFlags
   uint32_t pad;
   int64_t timeout_cycles;     // bound on each wait (a timeout sets the status and ends the CTA's loop)
   uint64_t status;            // int32 per block: 0 done, kTmaStatusTimeout

@@ -2,7 +2,7 @@
 // sm_100a into one fatbin that is embedded in the tmapgen binary and loaded through the driver API
 // (src/gpu/runtime/gpu_api.h); nothing links against CUDA.
 //
-// Kernels (extern "C", looked up by name; the bandwidth kernel of `tmapgen bench` is in tma_bench.cuh):
+// Kernels (extern "C", looked up by name; the bandwidth kernel of `tmapgen bench` is in copy_bandwidth.cuh):
 //   tmapgen_tma_check        one copy; the tensor map is a const __grid_constant__ parameter.
 //   tmapgen_tma_check_batch  one copy per block; maps and parameters in global memory (the sweeps).
 //

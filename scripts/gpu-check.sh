@@ -56,7 +56,7 @@ if ls "$root"/.debs/*.deb >/dev/null 2>&1; then
   . "$b/deps/env.sh"
 fi
 cmake -S "$root" -B "$b" -DCMAKE_BUILD_TYPE=Release -DTMAPGEN_WITH_PROTOBUF=OFF -DTMAPGEN_TESTS=OFF \
-  -DTMAPGEN_BENCH=OFF "${prefix_args[@]}" > "$out/build.log" 2>&1 &&
+  -DTMAPGEN_MICROBENCH=OFF "${prefix_args[@]}" > "$out/build.log" 2>&1 &&
   cmake --build "$b" -j "$jobs" --target tmapgen >> "$out/build.log" 2>&1
 rc=$?
 summary+=("$(printf '| %-22s | %3d | %4ds | %s |' build "$rc" $((SECONDS - t0)) "$(grep -E 'kernels|nvcc' "$out/build.log" | head -1 | cut -c1-120)")")

@@ -11,7 +11,7 @@
 //               their DefaultSpec with 8 outermost dimensions.
 //   1 error     the valid specs with global_strides[0] 8 bytes off a multiple of 16.
 //   several     global_strides[0] off by 8, plus box_dim[0] = 300 (and box_dim[1] = 300 for tiled), or for
-//               im2col channels_per_pixel = 300 and pixels_per_column = 2000 (the bench/validate_bench.cc
+//               im2col channels_per_pixel = 300 and pixels_per_column = 2000 (the microbench/validate.cc
 //               recipe): 3 to 8 findings.
 // Columns (ns per call, median of R rounds):
 //   driver        the encoder's entry point (cuTensorMapEncodeTiled / Im2col / Im2colWide, looked up through

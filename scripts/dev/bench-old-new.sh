@@ -46,8 +46,9 @@ if [ -z "$old_bin" ]; then
     git archive "$old" | tar -C "$old_src" -x
   fi
   progress "building old tmapgen ($old)"
+  # (TMAPGEN_BENCH: the micro-benchmarks option's name in older trees)
   cmake -S "$old_src" -B "$WORK/build-$old" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTMAPGEN_TESTS=OFF \
-    -DTMAPGEN_BENCH=OFF "${launcher[@]}" >/dev/null
+    -DTMAPGEN_MICROBENCH=OFF -DTMAPGEN_BENCH=OFF --no-warn-unused-cli "${launcher[@]}" >/dev/null
   cmake --build "$WORK/build-$old" --target tmapgen >/dev/null
   old_bin=$WORK/build-$old/tmapgen
 fi

@@ -53,11 +53,11 @@ if command -v taskset >/dev/null 2>&1; then PIN=(taskset -c "$CPU"); fi
 
 mkdir -p "$OUT_DIR"
 
-progress "building tmapgen_bench and tmapgen (ninja -j$JOBS)"
+progress "building tmapgen_microbench_validate and tmapgen (ninja -j$JOBS)"
 if [ -t 2 ]; then
-  ninja -C "$BUILD_DIR" -j"$JOBS" tmapgen_bench tmapgen >&2
+  ninja -C "$BUILD_DIR" -j"$JOBS" tmapgen_microbench_validate tmapgen >&2
 else
-  ninja -C "$BUILD_DIR" -j"$JOBS" tmapgen_bench tmapgen >/dev/null
+  ninja -C "$BUILD_DIR" -j"$JOBS" tmapgen_microbench_validate tmapgen >/dev/null
 fi
 
 echo "== machine"
@@ -73,14 +73,14 @@ fi
 
 if [ "$MICRO" = 1 ]; then
   echo
-  echo "== microbenchmarks (${PIN[*]} $BUILD_DIR/bench/tmapgen_bench --benchmark_min_time=$MIN_TIME)"
+  echo "== microbenchmarks (${PIN[*]} $BUILD_DIR/microbench/tmapgen_microbench_validate --benchmark_min_time=$MIN_TIME)"
   progress "running microbenchmarks (about a minute)"
   BENCH_ARGS=(--benchmark_min_time="$MIN_TIME" --benchmark_filter="$FILTER"
               --benchmark_out="$OUT_DIR/bench.json" --benchmark_out_format=json)
   if [ "$REPS" -gt 1 ]; then
     BENCH_ARGS+=(--benchmark_repetitions="$REPS" --benchmark_report_aggregates_only=true)
   fi
-  "${PIN[@]}" "$BUILD_DIR/bench/tmapgen_bench" "${BENCH_ARGS[@]}" | tee "$OUT_DIR/bench.txt"
+  "${PIN[@]}" "$BUILD_DIR/microbench/tmapgen_microbench_validate" "${BENCH_ARGS[@]}" | tee "$OUT_DIR/bench.txt"
 fi
 
 if [ "$CLI" = 1 ]; then

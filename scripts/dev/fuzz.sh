@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 secs=${1:-60}
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DTMAPGEN_FUZZ=ON -DTMAPGEN_TESTS=OFF -DTMAPGEN_BENCH=OFF \
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DTMAPGEN_FUZZ=ON -DTMAPGEN_TESTS=OFF -DTMAPGEN_MICROBENCH=OFF \
   -DTMAPGEN_WITH_PROTOBUF=OFF >/dev/null
 cmake --build build-fuzz -j "$(nproc)" --target json_fuzz spec_json_fuzz blob_fuzz trace_stream_fuzz fast_path_fuzz
 mkdir -p build-fuzz/corpus
@@ -33,7 +33,7 @@ done
 
 # tmapd's request parsing, per RPC.
 san="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -g -O1"
-CC=clang CXX=clang++ cmake -S . -B build-fuzz-rpc -G Ninja -DTMAPGEN_FUZZ=ON -DTMAPGEN_TESTS=OFF -DTMAPGEN_BENCH=OFF \
+CC=clang CXX=clang++ cmake -S . -B build-fuzz-rpc -G Ninja -DTMAPGEN_FUZZ=ON -DTMAPGEN_TESTS=OFF -DTMAPGEN_MICROBENCH=OFF \
   -DTMAPGEN_WITH_KERNELS=OFF -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="$san" >/dev/null
 if ! grep -q tmapd_validate_fuzz build-fuzz-rpc/build.ninja 2>/dev/null; then
   echo "fuzz: gRPC not found: the tmapd targets are not built (scripts/install-deps.sh)"

@@ -36,7 +36,7 @@ if ls "$root"/.debs/*.deb >/dev/null 2>&1; then
   prefix_args=(-DCMAKE_PREFIX_PATH="$(bash "$root/scripts/gpu-deps.sh" unpack "$b/deps")")
   . "$b/deps/env.sh"
 fi
-cmake -S "$root" -B "$b" -DCMAKE_BUILD_TYPE=Release -DTMAPGEN_WITH_PROTOBUF=OFF -DTMAPGEN_TESTS=OFF -DTMAPGEN_BENCH=OFF \
+cmake -S "$root" -B "$b" -DCMAKE_BUILD_TYPE=Release -DTMAPGEN_WITH_PROTOBUF=OFF -DTMAPGEN_TESTS=OFF -DTMAPGEN_MICROBENCH=OFF \
   "${prefix_args[@]}" > "$out/build.log" 2>&1 &&
   cmake --build "$b" -j "$jobs" --target tmap_corpus blob_check tmapgen >> "$out/build.log" 2>&1 ||
   { echo "build failed"; tail -30 "$out/build.log"; exit 2; }

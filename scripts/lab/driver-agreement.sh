@@ -25,7 +25,7 @@ SEED=${AGREEMENT_SEED:-1}
 mkdir -p "$OUTDIR"
 
 TOOL="$BUILD/tools/tmapgen_driver_agreement"
-CONFIGURE=(cmake -S "$ROOT" -B "$BUILD" -DTMAPGEN_WITH_PROTOBUF=OFF -DTMAPGEN_TESTS=OFF -DTMAPGEN_BENCH=OFF)
+CONFIGURE=(cmake -S "$ROOT" -B "$BUILD" -DTMAPGEN_WITH_PROTOBUF=OFF -DTMAPGEN_TESTS=OFF -DTMAPGEN_MICROBENCH=OFF)
 BUILDCMD=(cmake --build "$BUILD" --target tmapgen_driver_agreement -j16)
 RUN_B=("$TOOL" --boundaries --json "$OUTDIR/boundaries.json")
 RUN_R=("$TOOL" --random "$N" --seed "$SEED" --json "$OUTDIR/random.json")

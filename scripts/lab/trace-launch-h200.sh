@@ -36,7 +36,7 @@ if ls "$root"/.debs/*.deb >/dev/null 2>&1; then
   . "$b/deps/env.sh"
 fi
 if ! { cmake -S "$root" -B "$b" -DCMAKE_BUILD_TYPE=Release -DTMAPGEN_WITH_PROTOBUF=OFF -DTMAPGEN_TESTS=OFF \
-         -DTMAPGEN_BENCH=OFF "${prefix_args[@]}" > "$out/build.log" 2>&1 &&
+         -DTMAPGEN_MICROBENCH=OFF "${prefix_args[@]}" > "$out/build.log" 2>&1 &&
        cmake --build "$b" -j "$jobs" --target tmapgen tmapgen_trace_inject >> "$out/build.log" 2>&1; }; then
   tail -30 "$out/build.log"
   exit 2

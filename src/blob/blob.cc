@@ -71,39 +71,39 @@ int64_t SpecValue(const TensorMapSpec& s, const MapField& f, bool wide) {
   return 0;
 }
 
-// Value -> raw bits for the field's encoding, with the range check.
+// Value -> raw bits for the field's coding, with the range check.
 absl::Status ToRaw(const MapField& f, int64_t value, uint64_t* raw) {
   const int w = FieldWidth(f);
   const uint64_t max_raw = w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
   const uint64_t u = static_cast<uint64_t>(value);
-  switch (f.encoding) {
-    case Encoding::kPlain:
-    case Encoding::kFlag:
+  switch (f.coding) {
+    case FieldCoding::kPlain:
+    case FieldCoding::kFlag:
       if (f.ref == Ref::kGlobalAddress && u > max_raw)
         return Fail(f, Hex(u), StrCat("at or above 2^", w, ": the driver rejects it (measured)"));
       if (value < 0 || u > max_raw) return Fail(f, StrCat(value), StrCat("does not fit the field (", w, " bits)"));
       *raw = u;
       return absl::OkStatus();
-    case Encoding::kMinusOne:
+    case FieldCoding::kMinusOne:
       if (value < 1 || u - 1 > max_raw)
         return Fail(f, StrCat(value), StrCat("outside 1..", max_raw + 1, " (the field holds value - 1 in ", w,
                                              " bits; the driver rejects it)"));
       *raw = u - 1;
       return absl::OkStatus();
-    case Encoding::kUnits16:
+    case FieldCoding::kUnits16:
       if (value < 0 || u % 16 != 0 || (u >> 4) > max_raw)
         return Fail(f, StrCat(value), StrCat("not a multiple of 16 below 2^", w + 4,
                                              " (the field holds bytes / 16 in ", w, " bits; the driver rejects it)"));
       *raw = u >> 4;
       return absl::OkStatus();
-    case Encoding::kSigned: {
+    case FieldCoding::kSigned: {
       const int64_t lo = -(int64_t{1} << (w - 1)), hi = (int64_t{1} << (w - 1)) - 1;
       if (value < lo || value > hi)
         return Fail(f, StrCat(value), StrCat("outside ", lo, "..", hi, " (", w, "-bit field at this rank)"));
       *raw = u & max_raw;
       return absl::OkStatus();
     }
-    case Encoding::kDataTypeCode: {
+    case FieldCoding::kDataTypeCode: {
       uint32_t code = 0;
       bool tf32 = false;
       if (!DataTypeCode(static_cast<uint8_t>(value), &code, &tf32))
@@ -112,12 +112,12 @@ absl::Status ToRaw(const MapField& f, int64_t value, uint64_t* raw) {
       *raw = code;
       return absl::OkStatus();
     }
-    case Encoding::kBoxBytes:
+    case FieldCoding::kBoxBytes:
       if (u > max_raw)
         return Fail(f, StrCat(value), StrCat("outside the measured evidence (the field is ", w, " bits)"));
       *raw = u;
       return absl::OkStatus();
-    case Encoding::kSwizzleRepeat:
+    case FieldCoding::kSwizzleRepeat:
       *raw = u / 16;
       return absl::OkStatus();
   }
@@ -253,10 +253,10 @@ void Decode(const MapBytes& m, Decoded* out) {
     const uint64_t raw = GatherWords(words, f);
     int64_t value = static_cast<int64_t>(raw);
     const int i = f.index;
-    switch (f.encoding) {
-      case Encoding::kMinusOne: value = static_cast<int64_t>(raw + 1); break;
-      case Encoding::kUnits16: value = static_cast<int64_t>(raw << 4); break;
-      case Encoding::kSigned: value = SignExtend(raw, FieldWidth(f)); break;
+    switch (f.coding) {
+      case FieldCoding::kMinusOne: value = static_cast<int64_t>(raw + 1); break;
+      case FieldCoding::kUnits16: value = static_cast<int64_t>(raw << 4); break;
+      case FieldCoding::kSigned: value = SignExtend(raw, FieldWidth(f)); break;
       default: break;
     }
     switch (f.ref) {
@@ -347,7 +347,7 @@ void Decode(const MapBytes& m, Decoded* out) {
     }
   }
 
-  // Every field's raw bits are a value its encoding maps back to the same bits (the widths above), so the
+  // Every field's raw bits are a value its coding maps back to the same bits (the widths above), so the
   // recovered spec re-encodes to these bytes exactly when nothing is left over: no finding, no unexplained
   // and no recognised bit. (tests/blob BlobDecode.ReencodesIsExactlyWhetherEncodeGivesTheBytesBack and
   // fuzz/blob_fuzz.cc hold this against a real re-encoding.)

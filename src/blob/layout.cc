@@ -10,13 +10,13 @@ constexpr uint8_t kIm2colAny = kLayoutIm2colAny;
 constexpr uint8_t kAll = kLayoutAll;
 
 // Helpers for the table rows.
-constexpr MapField F(std::string_view name, Ref ref, int index, uint16_t lo, uint8_t width, Encoding e, Kind k,
+constexpr MapField F(std::string_view name, Ref ref, int index, uint16_t lo, uint8_t width, FieldCoding e, Kind k,
                      uint8_t layouts, uint8_t min_rank, std::string_view meaning) {
   return MapField{name, ref, static_cast<int8_t>(index), {Piece{lo, width}, Piece{0, 0}}, e, k, layouts, min_rank,
                   meaning};
 }
 constexpr MapField F2(std::string_view name, Ref ref, int index, uint16_t lo, uint8_t width, uint16_t lo2,
-                      uint8_t width2, Encoding e, Kind k, uint8_t layouts, uint8_t min_rank,
+                      uint8_t width2, FieldCoding e, Kind k, uint8_t layouts, uint8_t min_rank,
                       std::string_view meaning) {
   return MapField{name, ref, static_cast<int8_t>(index), {Piece{lo, width}, Piece{lo2, width2}}, e, k, layouts,
                   min_rank, meaning};
@@ -28,80 +28,80 @@ constexpr Kind R = Kind::kRecognised;
 
 // The layout. Evidence for every row: docs/tensormap-layout.md.
 constexpr MapField kTable[] = {
-    F("global_address", Ref::kGlobalAddress, -1, 0, 57, Encoding::kPlain, P, kAll, 0,
+    F("global_address", Ref::kGlobalAddress, -1, 0, 57, FieldCoding::kPlain, P, kAll, 0,
       "globalAddress as passed (the driver rejects addresses of 2^57 and above, and unaligned ones)"),
-    F("im2col", Ref::kIm2col, -1, 64, 1, Encoding::kFlag, P, kAll, 0,
+    F("im2col", Ref::kIm2col, -1, 64, 1, FieldCoding::kFlag, P, kAll, 0,
       "1 for maps from cuTensorMapEncodeIm2col and cuTensorMapEncodeIm2colWide, 0 for tiled maps"),
-    F("tensor_rank", Ref::kRank, -1, 68, 3, Encoding::kMinusOne, P, kAll, 0, "tensorRank - 1"),
-    F("tensor_data_type", Ref::kDataType, -1, 71, 4, Encoding::kDataTypeCode, P, kAll, 0,
+    F("tensor_rank", Ref::kRank, -1, 68, 3, FieldCoding::kMinusOne, P, kAll, 0, "tensorRank - 1"),
+    F("tensor_data_type", Ref::kDataType, -1, 71, 4, FieldCoding::kDataTypeCode, P, kAll, 0,
       "the driver's data-type code (not the cuda.h value; TFLOAT32 types use the FLOAT32 codes plus bit 80)"),
-    F("interleave", Ref::kInterleave, -1, 75, 2, Encoding::kPlain, P, kAll, 0, "CUtensorMapInterleave value"),
-    F("swizzle", Ref::kSwizzle, -1, 77, 2, Encoding::kPlain, P, kAll, 0,
+    F("interleave", Ref::kInterleave, -1, 75, 2, FieldCoding::kPlain, P, kAll, 0, "CUtensorMapInterleave value"),
+    F("swizzle", Ref::kSwizzle, -1, 77, 2, FieldCoding::kPlain, P, kAll, 0,
       "CUtensorMapSwizzle value (NONE, 32B, 64B, 128B; the 128B_ATOM_* modes were never written)"),
-    F("oob_fill", Ref::kOobFill, -1, 79, 1, Encoding::kFlag, P, kAll, 0, "CUtensorMapFloatOOBfill value"),
-    F("tf32", Ref::kTf32, -1, 80, 1, Encoding::kFlag, P, kAll, 0,
+    F("oob_fill", Ref::kOobFill, -1, 79, 1, FieldCoding::kFlag, P, kAll, 0, "CUtensorMapFloatOOBfill value"),
+    F("tf32", Ref::kTf32, -1, 80, 1, FieldCoding::kFlag, P, kAll, 0,
       "1 for TFLOAT32 and TFLOAT32_FTZ (part of tensor_data_type)"),
-    F("l2_promotion", Ref::kL2Promotion, -1, 81, 2, Encoding::kPlain, P, kAll, 0, "CUtensorMapL2promotion value"),
-    F("bit85", Ref::kBit85, -1, 85, 1, Encoding::kFlag, R, kAll, 0,
+    F("l2_promotion", Ref::kL2Promotion, -1, 81, 2, FieldCoding::kPlain, P, kAll, 0, "CUtensorMapL2promotion value"),
+    F("bit85", Ref::kBit85, -1, 85, 1, FieldCoding::kFlag, R, kAll, 0,
       "never written by the measured sm_90 driver; Blackwell drivers up to 13.1 set it (an OOB address mode that "
       "may read 128 KiB from the base) and CUTLASS (commit b7ecaa605), CCCL (#6985) and Triton (#9235) clear it for "
       "small tensors (triton-lang/triton#10442, quoting the 595.71.05 release notes)"),
-    F2("global_strides[0]", Ref::kGlobalStride, 0, 96, 32, 224, 4, Encoding::kUnits16, P, kAll, 2,
+    F2("global_strides[0]", Ref::kGlobalStride, 0, 96, 32, 224, 4, FieldCoding::kUnits16, P, kAll, 2,
        "globalStrides[0] / 16 (36 bits: low 32 bits here, high 4 bits at 224)"),
-    F2("global_strides[1]", Ref::kGlobalStride, 1, 128, 32, 228, 4, Encoding::kUnits16, P, kAll, 3,
+    F2("global_strides[1]", Ref::kGlobalStride, 1, 128, 32, 228, 4, FieldCoding::kUnits16, P, kAll, 3,
        "globalStrides[1] / 16 (high 4 bits at 228)"),
-    F2("global_strides[2]", Ref::kGlobalStride, 2, 160, 32, 232, 4, Encoding::kUnits16, P, kAll, 4,
+    F2("global_strides[2]", Ref::kGlobalStride, 2, 160, 32, 232, 4, FieldCoding::kUnits16, P, kAll, 4,
        "globalStrides[2] / 16 (high 4 bits at 232)"),
-    F2("global_strides[3]", Ref::kGlobalStride, 3, 192, 32, 236, 4, Encoding::kUnits16, P, kAll, 5,
+    F2("global_strides[3]", Ref::kGlobalStride, 3, 192, 32, 236, 4, FieldCoding::kUnits16, P, kAll, 5,
        "globalStrides[3] / 16 (high 4 bits at 236)"),
-    F("global_dim[0]", Ref::kGlobalDim, 0, 256, 32, Encoding::kMinusOne, P, kAll, 1, "globalDim[0] - 1"),
-    F("global_dim[1]", Ref::kGlobalDim, 1, 288, 32, Encoding::kMinusOne, P, kAll, 2, "globalDim[1] - 1"),
-    F("global_dim[2]", Ref::kGlobalDim, 2, 320, 32, Encoding::kMinusOne, P, kAll, 3, "globalDim[2] - 1"),
-    F("global_dim[3]", Ref::kGlobalDim, 3, 352, 32, Encoding::kMinusOne, P, kAll, 4, "globalDim[3] - 1"),
-    F("global_dim[4]", Ref::kGlobalDim, 4, 384, 32, Encoding::kMinusOne, P, kAll, 5, "globalDim[4] - 1"),
-    F("element_strides[0]", Ref::kElementStride, 0, 416, 3, Encoding::kMinusOne, P, kAll, 1,
+    F("global_dim[0]", Ref::kGlobalDim, 0, 256, 32, FieldCoding::kMinusOne, P, kAll, 1, "globalDim[0] - 1"),
+    F("global_dim[1]", Ref::kGlobalDim, 1, 288, 32, FieldCoding::kMinusOne, P, kAll, 2, "globalDim[1] - 1"),
+    F("global_dim[2]", Ref::kGlobalDim, 2, 320, 32, FieldCoding::kMinusOne, P, kAll, 3, "globalDim[2] - 1"),
+    F("global_dim[3]", Ref::kGlobalDim, 3, 352, 32, FieldCoding::kMinusOne, P, kAll, 4, "globalDim[3] - 1"),
+    F("global_dim[4]", Ref::kGlobalDim, 4, 384, 32, FieldCoding::kMinusOne, P, kAll, 5, "globalDim[4] - 1"),
+    F("element_strides[0]", Ref::kElementStride, 0, 416, 3, FieldCoding::kMinusOne, P, kAll, 1,
       "elementStrides[0] - 1 (written even where the driver ignores it)"),
-    F("element_strides[1]", Ref::kElementStride, 1, 419, 3, Encoding::kMinusOne, P, kAll, 2, "elementStrides[1] - 1"),
-    F("element_strides[2]", Ref::kElementStride, 2, 422, 3, Encoding::kMinusOne, P, kAll, 3, "elementStrides[2] - 1"),
-    F("element_strides[3]", Ref::kElementStride, 3, 425, 3, Encoding::kMinusOne, P, kAll, 4, "elementStrides[3] - 1"),
-    F("element_strides[4]", Ref::kElementStride, 4, 428, 3, Encoding::kMinusOne, P, kAll, 5, "elementStrides[4] - 1"),
-    F("box_dim[0]", Ref::kBoxDim, 0, 440, 8, Encoding::kMinusOne, P, kLayoutTiled, 1, "boxDim[0] - 1"),
-    F("channels_per_pixel", Ref::kChannels, -1, 440, 8, Encoding::kMinusOne, P, kIm2colAny, 0,
+    F("element_strides[1]", Ref::kElementStride, 1, 419, 3, FieldCoding::kMinusOne, P, kAll, 2, "elementStrides[1] - 1"),
+    F("element_strides[2]", Ref::kElementStride, 2, 422, 3, FieldCoding::kMinusOne, P, kAll, 3, "elementStrides[2] - 1"),
+    F("element_strides[3]", Ref::kElementStride, 3, 425, 3, FieldCoding::kMinusOne, P, kAll, 4, "elementStrides[3] - 1"),
+    F("element_strides[4]", Ref::kElementStride, 4, 428, 3, FieldCoding::kMinusOne, P, kAll, 5, "elementStrides[4] - 1"),
+    F("box_dim[0]", Ref::kBoxDim, 0, 440, 8, FieldCoding::kMinusOne, P, kLayoutTiled, 1, "boxDim[0] - 1"),
+    F("channels_per_pixel", Ref::kChannels, -1, 440, 8, FieldCoding::kMinusOne, P, kIm2colAny, 0,
       "channelsPerPixel - 1"),
-    F("box_dim[1]", Ref::kBoxDim, 1, 448, 8, Encoding::kMinusOne, P, kLayoutTiled, 2, "boxDim[1] - 1"),
-    F("pixel_box_lower_corner[0]", Ref::kLowerCorner, 0, 448, 16, Encoding::kSigned, P, kLayoutIm2col3, 0,
+    F("box_dim[1]", Ref::kBoxDim, 1, 448, 8, FieldCoding::kMinusOne, P, kLayoutTiled, 2, "boxDim[1] - 1"),
+    F("pixel_box_lower_corner[0]", Ref::kLowerCorner, 0, 448, 16, FieldCoding::kSigned, P, kLayoutIm2col3, 0,
       "pixelBoxLowerCorner[0] (W), 16-bit two's complement (im2col::w: pixelBoxLowerCornerWidth)"),
-    F("pixel_box_lower_corner[0]", Ref::kLowerCorner, 0, 448, 8, Encoding::kSigned, P, kLayoutIm2col4, 0,
+    F("pixel_box_lower_corner[0]", Ref::kLowerCorner, 0, 448, 8, FieldCoding::kSigned, P, kLayoutIm2col4, 0,
       "pixelBoxLowerCorner[0] (W), 8-bit two's complement (im2col::w: pixelBoxLowerCornerWidth)"),
-    F("pixel_box_lower_corner[1]", Ref::kLowerCorner, 1, 456, 8, Encoding::kSigned, P, kLayoutIm2col4, 0,
+    F("pixel_box_lower_corner[1]", Ref::kLowerCorner, 1, 456, 8, FieldCoding::kSigned, P, kLayoutIm2col4, 0,
       "pixelBoxLowerCorner[1] (H), 8-bit two's complement"),
-    F("pixel_box_lower_corner[0]", Ref::kLowerCorner, 0, 448, 5, Encoding::kSigned, P, kLayoutIm2col5, 0,
+    F("pixel_box_lower_corner[0]", Ref::kLowerCorner, 0, 448, 5, FieldCoding::kSigned, P, kLayoutIm2col5, 0,
       "pixelBoxLowerCorner[0] (W), 5-bit two's complement (im2col::w: pixelBoxLowerCornerWidth)"),
-    F("pixel_box_lower_corner[1]", Ref::kLowerCorner, 1, 453, 5, Encoding::kSigned, P, kLayoutIm2col5, 0,
+    F("pixel_box_lower_corner[1]", Ref::kLowerCorner, 1, 453, 5, FieldCoding::kSigned, P, kLayoutIm2col5, 0,
       "pixelBoxLowerCorner[1] (H), 5-bit two's complement"),
-    F("pixel_box_lower_corner[2]", Ref::kLowerCorner, 2, 458, 5, Encoding::kSigned, P, kLayoutIm2col5, 0,
+    F("pixel_box_lower_corner[2]", Ref::kLowerCorner, 2, 458, 5, FieldCoding::kSigned, P, kLayoutIm2col5, 0,
       "pixelBoxLowerCorner[2] (D), 5-bit two's complement"),
-    F("box_dim[2]", Ref::kBoxDim, 2, 456, 8, Encoding::kMinusOne, P, kLayoutTiled, 3, "boxDim[2] - 1"),
-    F("box_dim[3]", Ref::kBoxDim, 3, 464, 8, Encoding::kMinusOne, P, kLayoutTiled, 4, "boxDim[3] - 1"),
-    F("pixel_box_upper_corner[0]", Ref::kUpperCorner, 0, 464, 16, Encoding::kSigned, P, kLayoutIm2col3, 0,
+    F("box_dim[2]", Ref::kBoxDim, 2, 456, 8, FieldCoding::kMinusOne, P, kLayoutTiled, 3, "boxDim[2] - 1"),
+    F("box_dim[3]", Ref::kBoxDim, 3, 464, 8, FieldCoding::kMinusOne, P, kLayoutTiled, 4, "boxDim[3] - 1"),
+    F("pixel_box_upper_corner[0]", Ref::kUpperCorner, 0, 464, 16, FieldCoding::kSigned, P, kLayoutIm2col3, 0,
       "pixelBoxUpperCorner[0] (W), 16-bit two's complement (im2col::w: pixelBoxUpperCornerWidth)"),
-    F("pixel_box_upper_corner[0]", Ref::kUpperCorner, 0, 464, 8, Encoding::kSigned, P, kLayoutIm2col4, 0,
+    F("pixel_box_upper_corner[0]", Ref::kUpperCorner, 0, 464, 8, FieldCoding::kSigned, P, kLayoutIm2col4, 0,
       "pixelBoxUpperCorner[0] (W), 8-bit two's complement (im2col::w: pixelBoxUpperCornerWidth)"),
-    F("pixel_box_upper_corner[1]", Ref::kUpperCorner, 1, 472, 8, Encoding::kSigned, P, kLayoutIm2col4, 0,
+    F("pixel_box_upper_corner[1]", Ref::kUpperCorner, 1, 472, 8, FieldCoding::kSigned, P, kLayoutIm2col4, 0,
       "pixelBoxUpperCorner[1] (H), 8-bit two's complement"),
-    F("pixel_box_upper_corner[0]", Ref::kUpperCorner, 0, 464, 5, Encoding::kSigned, P, kLayoutIm2col5, 0,
+    F("pixel_box_upper_corner[0]", Ref::kUpperCorner, 0, 464, 5, FieldCoding::kSigned, P, kLayoutIm2col5, 0,
       "pixelBoxUpperCorner[0] (W), 5-bit two's complement (im2col::w: pixelBoxUpperCornerWidth)"),
-    F("pixel_box_upper_corner[1]", Ref::kUpperCorner, 1, 469, 5, Encoding::kSigned, P, kLayoutIm2col5, 0,
+    F("pixel_box_upper_corner[1]", Ref::kUpperCorner, 1, 469, 5, FieldCoding::kSigned, P, kLayoutIm2col5, 0,
       "pixelBoxUpperCorner[1] (H), 5-bit two's complement"),
-    F("pixel_box_upper_corner[2]", Ref::kUpperCorner, 2, 474, 5, Encoding::kSigned, P, kLayoutIm2col5, 0,
+    F("pixel_box_upper_corner[2]", Ref::kUpperCorner, 2, 474, 5, FieldCoding::kSigned, P, kLayoutIm2col5, 0,
       "pixelBoxUpperCorner[2] (D), 5-bit two's complement"),
-    F("box_dim[4]", Ref::kBoxDim, 4, 472, 8, Encoding::kMinusOne, P, kLayoutTiled, 5, "boxDim[4] - 1"),
-    F("pixels_per_column", Ref::kPixels, -1, 480, 10, Encoding::kMinusOne, P, kIm2colAny, 0,
+    F("box_dim[4]", Ref::kBoxDim, 4, 472, 8, FieldCoding::kMinusOne, P, kLayoutTiled, 5, "boxDim[4] - 1"),
+    F("pixels_per_column", Ref::kPixels, -1, 480, 10, FieldCoding::kMinusOne, P, kIm2colAny, 0,
       "pixelsPerColumn - 1 (written as passed, also in im2col::w::128 mode)"),
-    F("box_bytes", Ref::kBoxBytes, -1, 512, 18, Encoding::kBoxBytes, D, kAll, 0,
+    F("box_bytes", Ref::kBoxBytes, -1, 512, 18, FieldCoding::kBoxBytes, D, kAll, 0,
       "bytes of one box: tiled element bytes x prod floor(boxDim[i] / elementStrides[i]); im2col element bytes x "
       "channelsPerPixel x pixelsPerColumn (at most 233,472 seen: the driver rejects larger boxes)"),
-    F("swizzle_repeat", Ref::kSwizzleRepeat, -1, 580, 7, Encoding::kSwizzleRepeat, D, kAll, 0,
+    F("swizzle_repeat", Ref::kSwizzleRepeat, -1, 580, 7, FieldCoding::kSwizzleRepeat, D, kAll, 0,
       "the swizzle pattern's repeat in bytes / 16: NONE 1 (16 B), 32B 16 (256 B), 64B 32 (512 B), 128B 64 (1024 B)"),
 };
 constexpr int kNumFields = static_cast<int>(sizeof(kTable) / sizeof(kTable[0]));
@@ -294,16 +294,16 @@ bool DataTypeFromCode(uint32_t code, bool tf32, uint8_t* cuda_value) {
   return false;
 }
 
-std::string_view EncodingText(Encoding e) {
+std::string_view FieldCodingText(FieldCoding e) {
   switch (e) {
-    case Encoding::kPlain: return "value";
-    case Encoding::kMinusOne: return "value - 1";
-    case Encoding::kUnits16: return "bytes / 16";
-    case Encoding::kSigned: return "two's complement";
-    case Encoding::kDataTypeCode: return "driver data-type code";
-    case Encoding::kFlag: return "flag";
-    case Encoding::kBoxBytes: return "derived: box bytes";
-    case Encoding::kSwizzleRepeat: return "derived: repeat bytes / 16";
+    case FieldCoding::kPlain: return "value";
+    case FieldCoding::kMinusOne: return "value - 1";
+    case FieldCoding::kUnits16: return "bytes / 16";
+    case FieldCoding::kSigned: return "two's complement";
+    case FieldCoding::kDataTypeCode: return "driver data-type code";
+    case FieldCoding::kFlag: return "flag";
+    case FieldCoding::kBoxBytes: return "derived: box bytes";
+    case FieldCoding::kSwizzleRepeat: return "derived: repeat bytes / 16";
   }
   return "?";
 }

@@ -6,16 +6,16 @@
 //   b / 64, i.e. bit (b % 8) of byte b / 8. Bit 85 is bit 21 of word 1, as CUTLASS and Triton write it.
 // - Every row of kFields names one field: its name (as cuda.h and the spec schema call the parameter,
 //   with an index for arrays: "global_dim[2]"), its bit range (one or two pieces, low piece first), its
-//   encoding, and which map layouts use it. The decoder (blob.h Decode), the encoder (Encode), the report
-//   and the documentation (LayoutMarkdown) are all driven by this table and nothing else knows a bit
-//   position.
+//   coding (FieldCoding: how the raw bits become the value), and which map layouts use it. The decoder
+//   (blob.h Decode), the encoder (Encode), the report and the documentation (LayoutMarkdown) are all
+//   driven by this table and nothing else knows a bit position.
 // - A layout is the shape of the map the driver writes: the tiled layout, or the im2col layout of rank 3,
 //   4 or 5 (im2col and im2col::w maps share it; the sm_90 driver writes no bit for the wide mode). Which
 //   one a map has is read from two fields that every layout shares: "im2col" (bit 64) and "tensor_rank".
 //   A field is *active* in a map when its layout mask includes the map's layout and its rank condition
 //   holds (dims, strides, element strides, box entries exist only up to the rank).
 // - Kinds: kParam fields hold a cuTensorMapEncode* parameter; kDerived fields hold a value the driver
-//   computes from parameters (its encoding says how; the decoder checks it); kRecognised rows are bits
+//   computes from parameters (its coding says how; the decoder checks it); kRecognised rows are bits
 //   that no measured driver wrote but that public sources name (bit 85). Every other bit is unexplained.
 // - Pure data and pure functions; no I/O; thread-safe.
 #ifndef TMAPGEN_SRC_BLOB_LAYOUT_H_
@@ -42,8 +42,8 @@ enum LayoutBit : uint8_t {
 inline constexpr uint8_t kLayoutIm2colAny = kLayoutIm2col3 | kLayoutIm2col4 | kLayoutIm2col5;
 inline constexpr uint8_t kLayoutAll = kLayoutTiled | kLayoutIm2colAny;
 
-// How a field's raw bits become the parameter value.
-enum class Encoding : uint8_t {
+// A field's coding: how its raw bits become the parameter value.
+enum class FieldCoding : uint8_t {
   kPlain,          // value = raw
   kMinusOne,       // value = raw + 1 (sizes and strides that cannot be 0)
   kUnits16,        // value = raw x 16 (byte strides, which are multiples of 16)
@@ -74,7 +74,7 @@ struct MapField {
   Ref ref;
   int8_t index;              // array index, -1 for scalars
   Piece pieces[2];           // low piece first; the second has width 0 when unused
-  Encoding encoding;
+  FieldCoding coding;
   Kind kind;
   uint8_t layouts;           // LayoutBit mask
   uint8_t min_rank;          // active only when tensor_rank >= min_rank
@@ -153,8 +153,8 @@ bool DataTypeCode(uint8_t cuda_value, uint32_t* code, bool* tf32);
 // other than FLOAT32 / FLOAT32_FTZ.
 bool DataTypeFromCode(uint32_t code, bool tf32, uint8_t* cuda_value);
 
-// Human-readable text of an encoding ("value - 1", "bytes / 16", ...).
-std::string_view EncodingText(Encoding e);
+// Human-readable text of a field coding ("value - 1", "bytes / 16", ...).
+std::string_view FieldCodingText(FieldCoding e);
 std::string_view KindName(Kind k);  // "parameter", "derived", "recognised"
 // "tiled, im2col 3/4/5", for the doc.
 std::string LayoutMaskText(uint8_t layouts);

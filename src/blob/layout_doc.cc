@@ -26,7 +26,7 @@ std::string LayoutMarkdown() {
   for (int k = 0; k < n; ++k) {
     std::string layouts = LayoutMaskText(f[k].layouts);
     if (f[k].min_rank > 1) StrAppend(&layouts, ", rank >= ", f[k].min_rank);
-    StrAppend(&o, "| `", f[k].name, "` | ", BitsText(f[k]), " | ", FieldWidth(f[k]), " | ", EncodingText(f[k].encoding), " | ",
+    StrAppend(&o, "| `", f[k].name, "` | ", BitsText(f[k]), " | ", FieldWidth(f[k]), " | ", FieldCodingText(f[k].coding), " | ",
               KindName(f[k].kind), " | ", layouts, " | ", f[k].meaning, " |\n");
   }
   return o;

@@ -60,7 +60,7 @@ std::string Unique(const std::string& base, UsedNames* used) {
   return id;
 }
 
-std::string DescIdent(const DescRequest& r) {
+std::string DescIdent(const NamedDesc& r) {
   std::string id = StrCat("k", r.arch == DescArch::kWgmma ? "Wgmma" : "Tcgen05", "Desc", desc::Name(r.operand));
   if (r.major == Major::kMN) id += "_MN";
   return id;
@@ -130,7 +130,7 @@ std::string SanitizeIdentifier(std::string_view name, std::string_view fallback)
   return o;
 }
 
-absl::StatusOr<DescRequest> ParseDescRequest(std::string_view text) {
+absl::StatusOr<NamedDesc> ParseNamedDesc(std::string_view text) {
   std::vector<std::string_view> parts;
   size_t start = 0;
   while (true) {
@@ -141,7 +141,7 @@ absl::StatusOr<DescRequest> ParseDescRequest(std::string_view text) {
   }
   if (parts.size() < 4 || parts.size() > 5 || parts[0].empty())
     return Invalid(StrCat("--desc: expected MAP:ARCH:OPERAND:MAJOR[:TYPE] (e.g. tile_a:wgmma:A:K), got \"", text, "\""));
-  DescRequest r;
+  NamedDesc r;
   r.map = std::string(parts[0]);
   if (!desc::Parse(parts[1], &r.arch)) return Invalid(StrCat("--desc: unknown family \"", parts[1], "\"; expected wgmma or tcgen05"));
   if (!desc::Parse(parts[2], &r.operand)) return Invalid(StrCat("--desc: unknown operand \"", parts[2], "\"; expected A or B"));
@@ -153,8 +153,8 @@ absl::StatusOr<DescRequest> ParseDescRequest(std::string_view text) {
   return r;
 }
 
-absl::StatusOr<IdescRequest> ParseIdescRequest(std::string_view text) {
-  IdescRequest r;
+absl::StatusOr<NamedIdesc> ParseNamedIdesc(std::string_view text) {
+  NamedIdesc r;
   r.name = "idesc";
   desc::IdescSpec& s = r.spec;
   // First pass: the kind decides the default types.
@@ -225,7 +225,7 @@ absl::StatusOr<Plan> MakePlan(const Input& in, const Options& opt) {
     if (!m.validation.valid) plan->valid = false;
     plan->maps.push_back(std::move(m));
   }
-  for (const DescRequest& r : in.descs) {
+  for (const NamedDesc& r : in.descs) {
     PlannedDesc d;
     d.request = r;
     bool found = false;
@@ -267,7 +267,7 @@ absl::StatusOr<Plan> MakePlan(const Input& in, const Options& opt) {
     desc::ValidateSmem(c, &d.validation);
     if (!d.validation.valid) plan->valid = false;
   }
-  for (const IdescRequest& r : in.idescs) {
+  for (const NamedIdesc& r : in.idescs) {
     PlannedIdesc d;
     d.spec = r.spec;
     d.ident = Unique(SanitizeIdentifier(r.name, "idesc"), &used);

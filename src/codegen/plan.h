@@ -32,7 +32,7 @@ namespace tmapgen::codegen {
 // A shared-memory matrix descriptor derived from one map's box: "MAP:ARCH:OPERAND:MAJOR[:TYPE]", e.g.
 // "tile_a:wgmma:A:K" or "tile_b:tcgen05:B:MN:bf16". MAP is the spec's name (as written in the spec,
 // or its identifier) or "#i" for the i-th spec (0-based). TYPE defaults to the map's data type.
-struct DescRequest {
+struct NamedDesc {
   std::string map;
   desc::DescArch arch = desc::DescArch::kWgmma;
   desc::Operand operand = desc::Operand::kA;
@@ -41,21 +41,21 @@ struct DescRequest {
   desc::ElemType type = desc::ElemType::kBF16;
 };
 // A bad request is kInvalidArgument naming the flag ("--desc: ...").
-absl::StatusOr<DescRequest> ParseDescRequest(std::string_view text);
+absl::StatusOr<NamedDesc> ParseNamedDesc(std::string_view text);
 
 // A tcgen05 instruction descriptor: comma-separated key=value pairs, keys as the flags of
 // `tmapgen idesc`: kind, m, n, a-type, b-type, d-type, a-major, b-major, cta-group, negate-a, negate-b
 // (0/1), sparse (0/1), saturate (0/1), target, plus name (the identifier; default "idesc").
-struct IdescRequest {
+struct NamedIdesc {
   std::string name;
   desc::IdescSpec spec;
 };
-absl::StatusOr<IdescRequest> ParseIdescRequest(std::string_view text);
+absl::StatusOr<NamedIdesc> ParseNamedIdesc(std::string_view text);
 
 struct Input {
   std::vector<TensorMapSpec> specs;
-  std::vector<DescRequest> descs;
-  std::vector<IdescRequest> idescs;
+  std::vector<NamedDesc> descs;
+  std::vector<NamedIdesc> idescs;
 };
 
 // The tmapgen version compiled into this library ("0.1.0").
@@ -80,7 +80,7 @@ struct PlannedMap {
   Validation validation;
 };
 struct PlannedDesc {
-  DescRequest request;
+  NamedDesc request;
   size_t map_index = 0;
   std::string ident;            // "kWgmmaDescA" (helper function: the same without the leading 'k')
   desc::MapDerivation derivation;

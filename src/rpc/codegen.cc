@@ -28,7 +28,7 @@ void ToProto(const ops::CodegenRequest& r, v2::CodegenRequest* m) {
   m->set_language(lang == codegen::Lang::kCpp ? v2::CPP : lang == codegen::Lang::kJson ? v2::JSON : v2::PTX);
   if (opt.has_target) m->set_target(std::string(Name(opt.target)));
   m->set_cpp_namespace(opt.name_space);
-  for (const codegen::DescRequest& d : in.descs) {
+  for (const codegen::NamedDesc& d : in.descs) {
     v2::CodegenMatrixDescriptor* p = m->add_matrix_descriptors();
     p->set_map(d.map);
     p->set_family(static_cast<v2::DescriptorFamily>(EnumToProto(d.arch)));
@@ -36,7 +36,7 @@ void ToProto(const ops::CodegenRequest& r, v2::CodegenRequest* m) {
     p->set_major(static_cast<v2::Major>(EnumToProto(d.major)));
     if (d.has_type) p->set_dtype(static_cast<v2::ElementType>(EnumToProto(d.type)));
   }
-  for (const codegen::IdescRequest& d : in.idescs) {
+  for (const codegen::NamedIdesc& d : in.idescs) {
     v2::CodegenInstructionDescriptor* p = m->add_instruction_descriptors();
     p->set_name(d.name);
     ToProto(d.spec, p->mutable_spec());
@@ -74,7 +74,7 @@ absl::Status FromProto(const v2::CodegenRequest& m, const RequestLimits& limits,
   for (int i = 0; i < m.matrix_descriptors_size(); ++i) {
     const v2::CodegenMatrixDescriptor& p = m.matrix_descriptors(i);
     const std::string f = StrCat("matrix_descriptors[", i, "].");
-    codegen::DescRequest d;
+    codegen::NamedDesc d;
     d.map = p.map();
     if (d.map.empty()) return Bad(f + "map", "required: the spec's name or #INDEX");
     if (!EnumFromProto(p.family(), 2, &d.arch)) return Bad(f + "family", "required: WGMMA or TCGEN05");
@@ -89,7 +89,7 @@ absl::Status FromProto(const v2::CodegenRequest& m, const RequestLimits& limits,
   for (int i = 0; i < m.instruction_descriptors_size(); ++i) {
     const v2::CodegenInstructionDescriptor& p = m.instruction_descriptors(i);
     const std::string f = StrCat("instruction_descriptors[", i, "].");
-    codegen::IdescRequest d;
+    codegen::NamedIdesc d;
     d.name = p.name().empty() ? "idesc" : p.name();
     bool kind_given = false;
     if (absl::Status s = FromProto(p.spec(), true, f + "spec.", &d.spec, &kind_given); !s.ok()) return s;

@@ -130,16 +130,16 @@ TEST(GenerateCpp, StopsPastMaxOutputBytes) {
 TEST(GenerateCpp, DeterministicAndHandComputedValues) {
   Input in;
   in.specs = {Spec(kTileA)};
-  DescRequest d;
+  NamedDesc d;
   {
-    auto parsed = ParseDescRequest("tile_a:wgmma:A:K");
+    auto parsed = ParseNamedDesc("tile_a:wgmma:A:K");
     ASSERT_TRUE(parsed.ok()) << parsed.status();
     if (parsed.ok()) d = *parsed;
   }
   in.descs.push_back(d);
-  IdescRequest id;
+  NamedIdesc id;
   {
-    auto parsed = ParseIdescRequest("kind=f16,m=128,n=256,a-type=bf16,b-type=bf16,d-type=f32,name=mma");
+    auto parsed = ParseNamedIdesc("kind=f16,m=128,n=256,a-type=bf16,b-type=bf16,d-type=f32,name=mma");
     ASSERT_TRUE(parsed.ok()) << parsed.status();
     if (parsed.ok()) id = *parsed;
   }
@@ -269,9 +269,9 @@ TEST(GenerateCpp, StridesNotGivenAreTheDenseTensors) {
 TEST(GenerateJson, ParsesAsJsonAndTheEmbeddedSpecReadsBack) {
   Input in;
   in.specs = {Spec(kTileA)};
-  DescRequest d;
+  NamedDesc d;
   {
-    auto parsed = ParseDescRequest("tile_a:wgmma:A:K");
+    auto parsed = ParseNamedDesc("tile_a:wgmma:A:K");
     ASSERT_TRUE(parsed.ok()) << parsed.status();
     if (parsed.ok()) d = *parsed;
   }
@@ -370,21 +370,21 @@ TEST(GeneratePtx, RejectsNonTiledMaps) {
 }
 
 TEST(Requests, ParseErrors) {
-  DescRequest d;
-  EXPECT_EQ(ParseDescRequest("tile_a:wgmma:A").status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_FALSE(ParseDescRequest("tile_a:mma:A:K").ok());
-  EXPECT_FALSE(ParseDescRequest("tile_a:wgmma:C:K").ok());
+  NamedDesc d;
+  EXPECT_EQ(ParseNamedDesc("tile_a:wgmma:A").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(ParseNamedDesc("tile_a:mma:A:K").ok());
+  EXPECT_FALSE(ParseNamedDesc("tile_a:wgmma:C:K").ok());
   {
-    auto parsed = ParseDescRequest("#0:tcgen05:B:MN:bf16");
+    auto parsed = ParseNamedDesc("#0:tcgen05:B:MN:bf16");
     EXPECT_TRUE(parsed.ok()) << parsed.status();
     if (parsed.ok()) d = *parsed;
   }
   EXPECT_TRUE(d.has_type);
-  const absl::Status bogus = ParseIdescRequest("kind=f16,bogus=1").status();
+  const absl::Status bogus = ParseNamedIdesc("kind=f16,bogus=1").status();
   EXPECT_EQ(bogus.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE(Contains(std::string(bogus.message()), "bogus")) << bogus;
-  EXPECT_FALSE(ParseIdescRequest("kind=f16,m=abc").ok());
-  EXPECT_FALSE(ParseIdescRequest("kind=f16,cta-group=3").ok());
+  EXPECT_FALSE(ParseNamedIdesc("kind=f16,m=abc").ok());
+  EXPECT_FALSE(ParseNamedIdesc("kind=f16,cta-group=3").ok());
 }
 
 // ---- the command ------------------------------------------------------------------------------------

@@ -201,7 +201,7 @@ TEST(OpsDescriptors, AMalformedRequestIsAnErrorNamingTheField) {
 TEST(OpsCodegen, ADescriptorNamingNoMapIsAnErrorAndAnInvalidSpecIsARejection) {
   CodegenRequest req;
   req.input.specs = {TiledF16()};
-  codegen::DescRequest d;
+  codegen::NamedDesc d;
   d.map = "nope";
   d.arch = desc::DescArch::kWgmma;
   req.input.descs = {d};

@@ -16,7 +16,7 @@ namespace {
 
 constexpr int kSmemPerSm = 228 * 1024;       // H100/H200 shared memory per SM
 constexpr int kSmemReservedPerBlock = 1024;  // the driver keeps 1 KiB per block
-constexpr int kSmemStatic = 1024;            // tmapgen_tma_bench's static shared memory (ptxas -v)
+constexpr int kSmemStatic = 1024;            // tmapgen_copy_bandwidth's static shared memory (ptxas -v)
 constexpr uint64_t kMinInFlight = 32 * 1024;  // per SM: below this no shape keeps the copy busy
 constexpr uint64_t kMaxInFlight = 192 * 1024;  // per SM: above this every measured shape was slower
 constexpr uint64_t kMaxGroupRowBytes = 512;   // boxes per stage x row bytes: 256 was best, 512 no better
@@ -25,8 +25,8 @@ struct Shape {
   int stages = 2, lag = 1, bps = 1, boxes = 1;
   bool store_warp = false;
   bool evict_last = false;
-  bool linear = false;  // the bulk copy of contiguous pieces without the map (kTmaBenchLinear)
-  bool taken = false;   // groups handed out in order by a grid-wide counter (kTmaBenchTaken), else block b
+  bool linear = false;  // the bulk copy of contiguous pieces without the map (kCopyBandwidthLinear)
+  bool taken = false;   // groups handed out in order by a grid-wide counter (kCopyBandwidthTaken), else block b
                         // copies groups b, b + grid, ...
   int one_way = 0;      // 0: load then store; 1: loads only; 2: stores only (--one-way, timing only)
   int promo = 0;  // index into the encoded maps
@@ -76,7 +76,8 @@ bool Ok(const absl::StatusOr<T>& v, T* out, std::string* err) {
 
 }  // namespace
 
-int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, BenchResult* result) {
+int RunCopyBandwidth(const TensorMapSpec& in_spec, const CopyBandwidthOptions& opt, FILE* out,
+                     CopyBandwidthResult* result) {
   Gpu gpu;
   if (const absl::Status opened = gpu.Open(); !opened.ok()) {
     std::fprintf(out, "tmapgen bench: no GPU: %s\n", std::string(opened.message()).c_str());
@@ -131,7 +132,8 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
       if (c != 0) g->Free(c);
     }
   } buffers{&gpu, src, dst};
-  uint64_t sched = 0;  // kTmaBenchTaken's two counter words (zeroed before each timing; each launch leaves them zero)
+  uint64_t sched = 0;  // kCopyBandwidthTaken's two counter words (zeroed before each timing; each launch leaves
+                       // them zero)
   if (!Ok(gpu.Alloc(256), &sched, &err)) {
     std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
     return 2;
@@ -211,7 +213,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     encoded.push_back(p);
   }
   promos = encoded;
-  if (!Ok(gpu.SetMaxDynamicSmem(Gpu::kBench, smem_cap), &err)) {
+  if (!Ok(gpu.SetMaxDynamicSmem(Gpu::kCopyBandwidth, smem_cap), &err)) {
     std::fprintf(out, "tmapgen bench: %s\n", err.c_str());
     return 2;
   }
@@ -221,7 +223,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
   auto fits = [&](const Shape& c) {
     const int sm = smem_of(c);
     return sm <= smem_cap && c.bps * (sm + kSmemReservedPerBlock + kSmemStatic) <= kSmemPerSm && c.lag >= 1 &&
-           c.lag < c.stages && c.stages <= kTmaBenchMaxStages && tx % static_cast<uint64_t>(c.boxes) == 0;
+           c.lag < c.stages && c.stages <= kCopyBandwidthMaxStages && tx % static_cast<uint64_t>(c.boxes) == 0;
   };
   // Launches kernel k once unmeasured, then `iters` times; *ms_out is the time of the `iters`.
   auto time_launches = [&](Gpu::KernelId k, const LaunchShape& sh, void** args, int iters, float* ms_out) {
@@ -231,7 +233,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
   };
   // Runs `iters` copies with shape c after one unmeasured copy; *ms_out is the time of the `iters`.
   auto time_shape = [&](const Shape& c, int iters, float* ms_out) {
-    TmaBenchParams p{};
+    CopyBandwidthParams p{};
     p.tiles_x = static_cast<uint32_t>(tx / static_cast<uint64_t>(c.boxes));
     p.tiles_y = static_cast<uint32_t>(ty);
     p.box_x = bx;
@@ -240,9 +242,9 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     p.boxes = static_cast<uint32_t>(c.boxes);
     p.stages = static_cast<uint32_t>(c.stages);
     p.lag = static_cast<uint32_t>(c.lag);
-    p.flags = (c.store_warp ? kTmaBenchStoreWarp : 0) | (c.evict_last ? kTmaBenchLoadEvictLast : 0) |
-              (c.linear ? kTmaBenchLinear : 0) | (c.one_way == 1 ? kTmaBenchLoadOnly : 0) |
-              (c.one_way == 2 ? kTmaBenchStoreOnly : 0) | (c.taken ? kTmaBenchTaken : 0);
+    p.flags = (c.store_warp ? kCopyBandwidthStoreWarp : 0) | (c.evict_last ? kCopyBandwidthLoadEvictLast : 0) |
+              (c.linear ? kCopyBandwidthLinear : 0) | (c.one_way == 1 ? kCopyBandwidthLoadOnly : 0) |
+              (c.one_way == 2 ? kCopyBandwidthStoreOnly : 0) | (c.taken ? kCopyBandwidthTaken : 0);
     p.src_addr = src;
     p.dst_addr = dst;
     p.sched_addr = sched;
@@ -255,7 +257,7 @@ int RunBench(const TensorMapSpec& in_spec, const BenchOptions& opt, FILE* out, B
     sh.grid = static_cast<uint32_t>(sms * c.bps);
     sh.block = c.store_warp && c.one_way == 0 ? 64 : 32;
     sh.smem = static_cast<uint32_t>(smem_of(c));
-    return time_launches(Gpu::kBench, sh, args, iters, ms_out);
+    return time_launches(Gpu::kCopyBandwidth, sh, args, iters, ms_out);
   };
   // The same for the SM copy kernel.
   auto time_sm = [&](const SmShape& c, int iters, float* ms_out) {

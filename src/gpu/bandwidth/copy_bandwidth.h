@@ -4,7 +4,7 @@
 //
 // The tensor has rows of opt.row_bytes (16 KiB by default, a GEMM operand's width; a row of one group of
 // boxes makes every stage one contiguous piece of memory, which tells the 2D access pattern's cost apart).
-// The kernel (kernels/tma_bench.cuh) and its shape are tuned in the run: boxes per stage (1, 2 or 4 adjacent
+// The kernel (kernels/copy_bandwidth.cuh) and its shape are tuned in the run: boxes per stage (1, 2 or 4 adjacent
 // boxes, at most 512 bytes of each row), stages, blocks per SM, refill lag and issue scheme (one thread, or a
 // load warp and a store warp), with 32 to 192 KiB in flight per SM, each timed briefly; then the best shape
 // with and without the L2 evict_last hint on its loads and, when the spec leaves l2_promotion open, with
@@ -36,7 +36,7 @@
 
 namespace tmapgen::gpu {
 
-struct BenchOptions {
+struct CopyBandwidthOptions {
   uint64_t bytes = uint64_t{4} << 30;  // tensor size (each of source and destination)
   int iters = 5;           // copies per timed batch
   int rounds = 5;          // alternating batches of the plain copy and the TMA copy
@@ -52,7 +52,7 @@ struct BenchOptions {
 };
 
 // What a run measured (filled on success).
-struct BenchResult {
+struct CopyBandwidthResult {
   double tma_gbs = 0, copy_gbs = 0;  // bytes read + written per second, 1e9
   double linear_gbs = 0;             // the TMA bulk copy of the same bytes without a map
   double sm_copy_gbs = 0;            // the SM copy kernel
@@ -61,7 +61,8 @@ struct BenchResult {
   bool equal = false;                // the checked bytes of every copy equal the source
 };
 
-int RunBench(const TensorMapSpec& spec, const BenchOptions& opt, FILE* out, BenchResult* result = nullptr);
+int RunCopyBandwidth(const TensorMapSpec& spec, const CopyBandwidthOptions& opt, FILE* out,
+                     CopyBandwidthResult* result = nullptr);
 
 }  // namespace tmapgen::gpu
 

@@ -27,8 +27,8 @@ float Median(std::vector<float> v) {
 
 }  // namespace
 
-int RunMcastBench(const TensorMapSpec& in_spec, uint32_t C, const BenchOptions& opt, FILE* out,
-                  McastBenchResult* result) {
+int RunMcastBandwidth(const TensorMapSpec& in_spec, uint32_t C, const CopyBandwidthOptions& opt, FILE* out,
+                      McastBandwidthResult* result) {
   auto no = [&](const std::string& why) {
     std::fprintf(out, "tmapgen bench --multicast: %s\n", why.c_str());
     return 2;
@@ -110,18 +110,18 @@ int RunMcastBench(const TensorMapSpec& in_spec, uint32_t C, const BenchOptions& 
   sh.block = 32;
   sh.smem = stages * stride + 1024;
   sh.cluster = C;
-  if (const absl::Status st = gpu.SetMaxDynamicSmem(Gpu::kMcastBench, static_cast<int>(sh.smem)); !st.ok())
+  if (const absl::Status st = gpu.SetMaxDynamicSmem(Gpu::kMcastBandwidth, static_cast<int>(sh.smem)); !st.ok())
     return no(std::string(st.message()));
   const int per_sm = std::max(1, opt.blocks_per_sm);
   sh.grid = static_cast<uint32_t>(std::max(1, (opt.sms > 0 ? opt.sms : dev.sm_count) * per_sm / static_cast<int>(C))) * C;
-  const absl::StatusOr<int> active = gpu.MaxActiveClusters(Gpu::kMcastBench, sh);
+  const absl::StatusOr<int> active = gpu.MaxActiveClusters(Gpu::kMcastBandwidth, sh);
   if (!active.ok()) return no(std::string(active.status().message()));
   // One wave: no more clusters than can be resident at once (a second wave would time its tail).
   const uint32_t clusters = std::min<uint32_t>(sh.grid / C, static_cast<uint32_t>(std::max(1, *active)));
   sh.grid = clusters * C;
   if (sh.grid > 4096) return no("too many blocks");
 
-  McastBenchParams p;
+  McastBandwidthParams p;
   std::memset(&p, 0, sizeof p);
   p.tiles_x = static_cast<uint32_t>(tx);
   p.tiles_y = static_cast<uint32_t>(ty);
@@ -138,12 +138,12 @@ int RunMcastBench(const TensorMapSpec& in_spec, uint32_t C, const BenchOptions& 
   std::memcpy(ms, es.map, 128);
   bool timed_out = false;
   auto run = [&](bool mc, int iters, float* ms_out) -> bool {
-    p.flags = mc ? kMcastBenchMulticast : 0;
+    p.flags = mc ? kMcastBandwidthMulticast : 0;
     void* args[] = {mw, ms, &p};
     if (!gpu.Memset(*status, 0, 4 * sh.grid).ok()) return false;
     if (!gpu.Record(0).ok()) return false;
     for (int i = 0; i < iters; ++i)
-      if (absl::Status st = gpu.Launch(Gpu::kMcastBench, sh, args); !st.ok()) {
+      if (absl::Status st = gpu.Launch(Gpu::kMcastBandwidth, sh, args); !st.ok()) {
         err = std::string(st.message());
         return false;
       }
@@ -172,7 +172,7 @@ int RunMcastBench(const TensorMapSpec& in_spec, uint32_t C, const BenchOptions& 
   }
   const double delivered = static_cast<double>(tx * ty) * box_bytes * C;  // every CTA of a cluster gets every box
   const double m_ms = Median(tm), p_ms = Median(tp);
-  McastBenchResult res;
+  McastBandwidthResult res;
   res.clusters = static_cast<int>(clusters);
   res.stages = static_cast<int>(stages);
   res.mcast_delivered_gbs = delivered / (m_ms * 1e6);

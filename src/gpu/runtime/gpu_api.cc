@@ -68,9 +68,9 @@ constexpr FnEntry kFns[kNumFns] = {
     {"cuMemGetInfo", 3020},      {"cuOccupancyMaxActiveClusters", 11070},
 };
 const char* const kKernelNames[Gpu::kNumKernels] = {"tmapgen_tma_check", "tmapgen_tma_check_batch",
-                                                     "tmapgen_tma_bench", "tmapgen_wgmma_check",
+                                                     "tmapgen_copy_bandwidth", "tmapgen_wgmma_check",
                                                      "tmapgen_codegen_example", "tmapgen_sm_copy",
-                                                     "tmapgen_mcast_check", "tmapgen_mcast_bench"};
+                                                     "tmapgen_mcast_check", "tmapgen_mcast_bandwidth"};
 
 template <typename F>
 F As(void* p) {

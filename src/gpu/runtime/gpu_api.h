@@ -41,8 +41,8 @@ struct LaunchShape {
 
 class Gpu {
  public:
-  enum KernelId { kCheck = 0, kCheckBatch = 1, kBench = 2, kWgmma = 3, kCodegenExample = 4, kSmCopy = 5, kMcastCheck = 6,
-                  kMcastBench = 7, kNumKernels = 8 };
+  enum KernelId { kCheck = 0, kCheckBatch = 1, kCopyBandwidth = 2, kWgmma = 3, kCodegenExample = 4, kSmCopy = 5,
+                  kMcastCheck = 6, kMcastBandwidth = 7, kNumKernels = 8 };
 
   absl::Status Open();
   const driver::DeviceInfo& device() const { return dev_; }

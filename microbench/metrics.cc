@@ -15,7 +15,7 @@ tmapgen::server::Metrics* Shared() {
   static std::unique_ptr<tmapgen::server::Metrics> m = [] {
     absl::StatusOr<std::unique_ptr<tmapgen::server::Metrics>> p = tmapgen::server::Metrics::Start("127.0.0.1:0", false);
     if (!p.ok()) {
-      std::fprintf(stderr, "metrics_bench: %s\n", std::string(p.status().message()).c_str());
+      std::fprintf(stderr, "tmapgen_microbench_metrics: %s\n", std::string(p.status().message()).c_str());
       return std::unique_ptr<tmapgen::server::Metrics>();
     }
     return *std::move(p);

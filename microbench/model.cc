@@ -1,4 +1,4 @@
-// model_bench.cc: speed of the copy model (src/model). The target: a 64x128 bf16 box with SWIZZLE_128B modelled
+// model.cc: speed of the copy model (src/model). The target: a 64x128 bf16 box with SWIZZLE_128B modelled
 // in well under 100 us, so that thousands of configurations can be checked per second.
 #include <benchmark/benchmark.h>
 

@@ -1,4 +1,4 @@
-// trace_bench.cc: what `tmapgen trace` adds to each cuTensorMapEncode* call on the CPU side (docs/perf.md,
+// trace.cc: what `tmapgen trace` adds to each cuTensorMapEncode* call on the CPU side (docs/perf.md,
 // "tmapgen trace"). The injection library's callback fills an EncodeCall from the driver's parameter block
 // and hands it to the Recorder; these benchmarks time exactly that part (the CUPTI dispatch itself and the
 // driver's own encode are measured on the GPU host with and without trace, side by side).

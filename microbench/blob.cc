@@ -1,4 +1,4 @@
-// blob_bench.cc: the CUtensorMap decoder and encoder (src/blob) on the maps the driver wrote (the 4,000 of
+// blob.cc: the CUtensorMap decoder and encoder (src/blob) on the maps the driver wrote (the 4,000 of
 // tests/blob/data/shared_corpus_sample.jsonl.gz), side by side with the validator on the same recovered
 // specs (the partner whose speed docs/perf.md already records). docs/perf.md has the numbers.
 //

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""bench_validate.py: the speed of tmapgen from Python, next to the command line in the same run.
+"""validate_speed.py: the speed of tmapgen from Python, next to the command line in the same run.
 
-usage: python3 python/bench/bench_validate.py [--quick] [--specs N] [--cli PATH]
+usage: python3 python/perf/validate_speed.py [--quick] [--specs N] [--cli PATH]
 
 Single calls (timeit, best of 7 repeats, nanoseconds per call):
   validate(spec object)        a TensorMapSpec built once: what a kernel launcher re-validating a cached
@@ -88,7 +88,7 @@ def main():
         print("%-52s %10.0f" % (label, ns))
 
     # Bulk.
-    tmp = tempfile.mkdtemp(prefix="tmapgen_bench_")
+    tmp = tempfile.mkdtemp(prefix="tmapgen_perf_")
     path = os.path.join(tmp, "specs.jsonl")
     subprocess.run([sys.executable, os.path.join(REPO, "scripts", "dev", "gen-specs.py"), str(n_specs), path, "--seed", "1"],
                    check=True, stderr=subprocess.DEVNULL)

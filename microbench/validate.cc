@@ -1,4 +1,4 @@
-// validate_bench.cc: Google Benchmark microbenchmarks of the validator, the report writers, the JSON spec
+// validate.cc: Google Benchmark microbenchmarks of the validator, the report writers, the JSON spec
 // parser and an in-process JSON Lines pipeline (docs/perf.md has the numbers and the targets).
 //
 // Every benchmark cycles over a small array of specs that differ in one dimension, so that the compiler
