@@ -31,6 +31,22 @@ def test_conv_corners_and_taps():
     assert p["taps"][5]["offsets"] == [2, 1]
 
 
+def test_conv_sm100_wide_forms():
+    # PTX ISA 9.2 section 5.5.5.4, wOffset example 1 (traversal stride 2, lower corner W -1): buffer 1 wHalo 1
+    # wOffset 0, buffer 2 wHalo 0 wOffset 1; 5.5.5.3: the halo pixels follow the 128 main pixels.
+    p = tmapgen.plan_conv(2, 64, 128, h=16, w=256, r=3, s=3, pad=1, stride=(2, 2), target="sm_100a")
+    forms = {f["mode"]: f for f in p["wide_forms"]}
+    w = forms["im2col::w"]
+    assert w["applies"]
+    assert [(b["w_offset"], b["w_halo"]) for b in w["buffers"]] == [(0, 1), (1, 0)]
+    assert [b["rows"] for b in w["buffers"]] == [129, 128]
+    assert w["map"]["spec"]["pixel_box_lower_corner_width"] == -1
+    assert [(t["buffer"], t["row"]) for t in w["taps"]] == [(0, 0), (1, 0), (0, 1)]
+    # ::w::128: wHalo pixels after every 32 of the 128 (5.5.5.3): 128 + 4 x 1 rows in buffer 0.
+    assert forms["im2col::w::128"]["buffers"][0]["rows"] == 132
+    assert "wide_forms" not in tmapgen.plan_conv(2, 64, 128, h=16, w=256, r=3, s=3, pad=1)
+
+
 def test_errors_name_the_argument():
     with pytest.raises(tmapgen.SpecError, match="^bn:"):
         tmapgen.plan_gemm(64, 64, 64, tile=(128, 264, 64))

@@ -216,8 +216,106 @@ absl::StatusOr<std::string> GeneratePlanHeader(const GemmPlan& p, const std::str
   return h + s + tail;
 }
 
+namespace {
+
+uint64_t SmemAt(const WideForm& f, const std::string& name) {
+  for (const SmemBuffer& b : f.smem)
+    if (b.name == name) return b.offset;
+  return 0;
+}
+
+// The constants of one sm_100 im2col::w form (conv_plan.h), in namespace conv::<ident>.
+std::string WideBlock(const ConvPlan& p, const WideForm& f, const std::string& ident) {
+  const uint32_t nb = static_cast<uint32_t>(f.buffers.size());
+  const uint32_t nt = static_cast<uint32_t>(f.taps.size());
+  const uint32_t ks = nt == 0 ? 0 : static_cast<uint32_t>(f.taps[0].steps.size());
+  std::string s = StrCat("// .", f.name, " (modelled, not run): a tile is kBM pixels of one output row from q0; a stage is one\n"
+                         "// filter row (t, r) and one channel block, all S taps. A copies: per buffer b and slab, map ",
+                         f.map.name, " at\n// ", f.coords, ",\n// into SmemA(stage) + kBufferOffset[b] + slab * kSlabPitch[b]. ",
+                         "B copies: per tap s and slab, the filter map at\n// {c0 + slab x ", f.slab_elems,
+                         ", s, r, (t,) k0} into SmemB(stage) + (s * kSlabs + slab) * kBTapSlabBytes.\n");
+  StrAppend(&s, "namespace ", ident, " {\n");
+  StrAppend(&s, "constexpr unsigned kPixels = ", U(f.pixels), ", kSlabs = ", U(f.slabs), ", kChannelsPerPixel = ",
+            U(f.slab_elems), ";\n");
+  StrAppend(&s, "constexpr unsigned kNumBuffers = ", U(nb), ";\n");
+  StrAppend(&s, "constexpr unsigned short kWOffset[", nb, "] = ", List(f.buffers, [](const WideBuffer& b) { return StrCat(b.w_offset); }),
+            ";\n");
+  StrAppend(&s, "constexpr unsigned short kWHalo[", nb, "] = ", List(f.buffers, [](const WideBuffer& b) { return StrCat(b.w_halo); }),
+            ";\n");
+  StrAppend(&s, "constexpr unsigned kBufferRows[", nb, "] = ", List(f.buffers, [](const WideBuffer& b) { return U(b.rows); }),
+            ";  // pixels one copy writes\n");
+  StrAppend(&s, "constexpr unsigned kBufferOffset[", nb, "] = ",
+            List(f.buffers, [](const WideBuffer& b) { return U(b.smem_offset); }), ";  // from SmemA(stage)\n");
+  const uint32_t row = f.slab_elems == 0 ? 0 : static_cast<uint32_t>(p.gemm.a.slab_bytes / std::max<uint32_t>(1, p.gemm.a.strided));
+  StrAppend(&s, "constexpr unsigned kSlabPitch[", nb, "] = ",
+            List(f.buffers, [&](const WideBuffer& b) { return U(uint64_t{b.rows_padded} * row); }), ";\n");
+  StrAppend(&s, "constexpr unsigned kCopyBytes[", nb, "] = ", List(f.buffers, [](const WideBuffer& b) { return U(b.copy_bytes); }),
+            ";  // complete_tx of one copy\n");
+  StrAppend(&s, "constexpr unsigned kNumTaps = ", U(nt), ";  // S: the filter columns of one stage\n");
+  StrAppend(&s, "constexpr unsigned kTapBuffer[", nt, "] = ", List(f.taps, [](const WideTap& t) { return U(t.buffer); }), ";\n");
+  StrAppend(&s, "constexpr unsigned kTapRow[", nt, "] = ", List(f.taps, [](const WideTap& t) { return U(t.row); }), ";\n");
+  StrAppend(&s, "constexpr unsigned kTapStart[", nt, "] = ", List(f.taps, [](const WideTap& t) { return U(t.start_offset); }),
+            ";  // from SmemA(stage), slab 0\n");
+  StrAppend(&s, "constexpr unsigned kBTapSlabBytes = ", U(p.gemm.b.slab_bytes), ";\n");
+  if (ks != 0) {
+    StrAppend(&s, "// The MMA: ", f.mma, ".\nconstexpr unsigned kIdesc = 0x", absl::Hex(f.idesc), "u;\n");
+    StrAppend(&s, "constexpr unsigned kRunsPerTap = ", U(f.runs_per_tap), ", kKSteps = ", U(p.gemm.mma.k_steps),
+              ", kDescsPerTap = ", U(ks), ";\n");
+    if (f.runs_per_tap > 1) {
+      StrAppend(&s, "constexpr unsigned kRunRow[", nt, "][", f.runs_per_tap, "] = {");
+      for (size_t i = 0; i < nt; ++i)
+        StrAppend(&s, i ? ", " : "", List(f.taps[i].runs, [](uint32_t v) { return U(v); }));
+      StrAppend(&s, "};  // the first row of each run of 32 pixels\n");
+    }
+    StrAppend(&s, "// The A descriptor of tap s, entry run * kKSteps + K step (stage 0 at smem base 0, start field clear);\n"
+                  "// DescA() adds the start.\n");
+    StrAppend(&s, "constexpr unsigned long long kDescA[", nt, "][", ks, "] = {");
+    for (size_t i = 0; i < nt; ++i)
+      StrAppend(&s, i ? ", " : "", List(f.taps[i].steps, [](const KStepDesc& k) { return Ull(k.desc.bits() & ~uint64_t{0x3FFF}); }));
+    StrAppend(&s, "};\nconstexpr unsigned kDescAStart[", nt, "][", ks, "] = {");
+    for (size_t i = 0; i < nt; ++i)
+      StrAppend(&s, i ? ", " : "", List(f.taps[i].steps, [](const KStepDesc& k) { return U(k.start_offset); }));
+    StrAppend(&s, "};  // bytes from the smem base\n");
+    StrAppend(&s, "TMAPGEN_GEN_HD constexpr unsigned long long DescA(unsigned smem_base, unsigned stage, unsigned tap, unsigned i) {\n"
+                  "  return kDescA[tap][i] | (((static_cast<unsigned long long>(smem_base) + kDescAStart[tap][i] + 1ull * stage * ",
+              U(f.a_stage_bytes), ") >> 4) & 0x3FFFull);\n}\n");
+  }
+  StrAppend(&s, "constexpr unsigned kKIterations = ", U(f.k_iterations), ", kCopiesA = ", U(f.copies_a), ", kCopiesB = ", U(f.copies_b),
+            ", kMmas = ", U(f.mmas), ";  // per tile, per stage, per stage, per stage\n");
+  StrAppend(&s, "constexpr unsigned kStageBytesA = ", U(f.a_stage_bytes), ", kStageBytesB = ", U(f.b_stage_bytes), ";\n");
+  StrAppend(&s, "constexpr unsigned kExpectTx = ", U(f.expect_tx), ";  // A + B copies of one stage\n");
+  StrAppend(&s, "constexpr unsigned kStages = ", U(f.stages), ", kSmemBytes = ", U(f.smem_total), ";  // at most ", f.max_stages,
+            " stages fit\n");
+  StrAppend(&s, "constexpr unsigned kSmemA = ", U(SmemAt(f, "A[0]")), ", kSmemB = ", U(SmemAt(f, "B[0]")), ", kSmemD = ",
+            U(SmemAt(f, "D")), ", kFullBarrier = ", U(SmemAt(f, "full_barrier[0]")), ", kEmptyBarrier = ",
+            U(SmemAt(f, "empty_barrier[0]")), ", kTmemFullBarrier = ", U(SmemAt(f, "tmem_full_barrier")),
+            ", kTmemAddress = ", U(SmemAt(f, "tmem_address")), ";\n");
+  StrAppend(&s, "TMAPGEN_GEN_HD constexpr unsigned SmemA(unsigned stage) { return kSmemA + stage * kStageBytesA; }\n"
+                "TMAPGEN_GEN_HD constexpr unsigned SmemB(unsigned stage) { return kSmemB + stage * kStageBytesB; }\n");
+  StrAppend(&s, "constexpr unsigned long long kQTilesPerRow = ", f.q_tiles, "ull, kMTiles = ", f.m_tiles, "ull;\n");
+  std::string sum = "0u";
+  for (uint32_t b = 0; b < nb; ++b) sum += StrCat(" + kSlabs * kCopyBytes[", b, "]");
+  StrAppend(&s, "static_assert(", sum, " + kStageBytesB == kExpectTx, \"the stage's barrier expects every copy\");\n");
+  StrAppend(&s, "static_assert(kSmemBytes <= ", U(p.gemm.smem_limit), ", \"the layout fits the target's shared memory\");\n");
+  StrAppend(&s, "}  // namespace ", ident, "\n");
+  return s;
+}
+
+}  // namespace
+
 absl::StatusOr<std::string> GenerateConvHeader(const ConvPlan& p, const std::string& name_space) {
-  absl::StatusOr<std::string> gemm = GeneratePlanHeader(p.gemm, name_space);
+  // The maps of the sm_100 forms that apply join the header's maps (after the GEMM's: its map ids stay).
+  GemmPlan g = p.gemm;
+  bool d_rows = false;
+  for (const WideForm& f : p.wide) {
+    if (!f.applies) continue;
+    g.maps.push_back(f.map);
+    if (!d_rows && !f.d_map.name.empty()) {
+      g.maps.push_back(f.d_map);
+      d_rows = true;
+    }
+  }
+  absl::StatusOr<std::string> gemm = GeneratePlanHeader(g, name_space);
   if (!gemm.ok()) return gemm.status();
   std::string h = *std::move(gemm);
   const ConvRequest& r = p.request;
@@ -255,7 +353,14 @@ absl::StatusOr<std::string> GenerateConvHeader(const ConvPlan& p, const std::str
             p.taps.size(), "][3] = ", offsets, ";\n  return t[tap][d];\n}\n");
   StrAppend(&s, "TMAPGEN_GEN_HD constexpr unsigned short TapFilter(unsigned tap, unsigned d) {\n  constexpr unsigned short t[",
             p.taps.size(), "][3] = ", filter, ";\n  return t[tap][d];\n}\n");
-  StrAppend(&s, "// ", p.origin, "\n}  // namespace conv\n}  // namespace ", ns, "\n\n");
+  StrAppend(&s, "// ", p.origin, "\n");
+  for (const WideForm& f : p.wide) {
+    if (f.applies)
+      s += WideBlock(p, f, f.mode == Mode::kIm2colW128 ? "im2col_w128" : "im2col_w");
+    else
+      StrAppend(&s, "// .", f.name, " does not apply (tmapgen plan conv ... says why): no constants.\n");
+  }
+  StrAppend(&s, "}  // namespace conv\n}  // namespace ", ns, "\n\n");
   return h + s + tail;
 }
 
