@@ -268,17 +268,23 @@ std::string WideBlock(const ConvPlan& p, const WideForm& f, const std::string& i
       StrAppend(&s, "};  // the first row of each run of 32 pixels\n");
     }
     StrAppend(&s, "// The A descriptor of tap s, entry run * kKSteps + K step (stage 0 at smem base 0, start field clear);\n"
-                  "// DescA() adds the start.\n");
-    StrAppend(&s, "constexpr unsigned long long kDescA[", nt, "][", ks, "] = {");
-    for (size_t i = 0; i < nt; ++i)
-      StrAppend(&s, i ? ", " : "", List(f.taps[i].steps, [](const KStepDesc& k) { return Ull(k.desc.bits() & ~uint64_t{0x3FFF}); }));
-    StrAppend(&s, "};\nconstexpr unsigned kDescAStart[", nt, "][", ks, "] = {");
-    for (size_t i = 0; i < nt; ++i)
-      StrAppend(&s, i ? ", " : "", List(f.taps[i].steps, [](const KStepDesc& k) { return U(k.start_offset); }));
-    StrAppend(&s, "};  // bytes from the smem base\n");
+                  "// DescA() adds the start. DescA keeps its own copies of the tables: nvcc does not allow a namespace-scope\n"
+                  "// constexpr array to be indexed at run time in device code.\n");
+    std::string desc = "{", start = "{";
+    for (size_t i = 0; i < nt; ++i) {
+      StrAppend(&desc, i ? ", " : "", List(f.taps[i].steps, [](const KStepDesc& k) { return Ull(k.desc.bits() & ~uint64_t{0x3FFF}); }));
+      StrAppend(&start, i ? ", " : "", List(f.taps[i].steps, [](const KStepDesc& k) { return U(k.start_offset); }));
+    }
+    desc += "}";
+    start += "}";
+    StrAppend(&s, "constexpr unsigned long long kDescA[", nt, "][", ks, "] = ", desc, ";\n");
+    StrAppend(&s, "constexpr unsigned kDescAStart[", nt, "][", ks, "] = ", start, ";  // bytes from the smem base\n");
     StrAppend(&s, "TMAPGEN_GEN_HD constexpr unsigned long long DescA(unsigned smem_base, unsigned stage, unsigned tap, unsigned i) {\n"
-                  "  return kDescA[tap][i] | (((static_cast<unsigned long long>(smem_base) + kDescAStart[tap][i] + 1ull * stage * ",
+                  "  const unsigned long long desc[", nt, "][", ks, "] = ", desc, ";\n  const unsigned start[", nt, "][", ks, "] = ",
+              start, ";\n  return desc[tap][i] | (((static_cast<unsigned long long>(smem_base) + start[tap][i] + 1ull * stage * ",
               U(f.a_stage_bytes), ") >> 4) & 0x3FFFull);\n}\n");
+    StrAppend(&s, "static_assert(DescA(0u, 0u, ", nt - 1, "u, ", ks - 1, "u) == (kDescA[", nt - 1, "][", ks - 1, "] | (kDescAStart[",
+              nt - 1, "][", ks - 1, "] >> 4)), \"DescA and its tables agree\");\n");
   }
   StrAppend(&s, "constexpr unsigned kKIterations = ", U(f.k_iterations), ", kCopiesA = ", U(f.copies_a), ", kCopiesB = ", U(f.copies_b),
             ", kMmas = ", U(f.mmas), ";  // per tile, per stage, per stage, per stage\n");
