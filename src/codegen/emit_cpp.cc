@@ -424,4 +424,11 @@ std::string GenerateCpp(const Input& in, const Options& opt) {
   return GenerateCpp(*plan, opt);
 }
 
+bool EmitsOfflineMap(const TensorMapSpec& spec) {
+  TensorMapSpec s = spec;
+  s.global_address = 0;
+  s.set_fields |= kFieldGlobalAddress;
+  return blob::Encode(s).ok();
+}
+
 }  // namespace tmapgen::codegen

@@ -21,6 +21,10 @@ std::string GenerateCpp(const Plan& plan, const Options& opt);
 // Convenience: plan + generate in one call; "" when the plan is invalid or unresolvable.
 std::string GenerateCpp(const Input& in, const Options& opt);
 
+// Whether the header of this map holds kMap and PatchedMap(): its 128 bytes can be computed offline (only for the
+// layout measured on the device of src/blob's evidence; other targets get Encode() only).
+bool EmitsOfflineMap(const TensorMapSpec& spec);
+
 }  // namespace tmapgen::codegen
 
 #endif  // TMAPGEN_SRC_CODEGEN_EMIT_CPP_H_

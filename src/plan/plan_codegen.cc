@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "src/codegen/codegen.h"
+#include "src/codegen/emit_cpp.h"
 #include "src/util/strings.h"
 
 namespace tmapgen::plan {
@@ -206,9 +207,15 @@ absl::StatusOr<std::string> GeneratePlanHeader(const GemmPlan& p, const std::str
                 "// PatchedMap() (the offline bytes pointed at the tensor), so a kernel can build its maps in a loop.\n");
   for (const char* fn : {"EncodeMap", "PatchedMapById"}) {
     StrAppend(&s, "inline CUresult ", fn, "(unsigned id, CUtensorMap* map, void* global_address) {\n  switch (id) {\n");
-    for (size_t i = 0; i < cp.maps.size(); ++i)
+    for (size_t i = 0; i < cp.maps.size(); ++i) {
+      if (std::string(fn) == "PatchedMapById" && !codegen::EmitsOfflineMap(cp.maps[i].spec)) {
+        // The map's namespace has no kMap/PatchedMap() for this target (emit_cpp.h): EncodeMap() only.
+        StrAppend(&s, "    // kMap_", cp.maps[i].ident, ": no offline bytes for this target; use EncodeMap()\n");
+        continue;
+      }
       StrAppend(&s, "    case kMap_", cp.maps[i].ident, ": return ", cp.maps[i].ident, "::",
                 std::string(fn) == "EncodeMap" ? "Encode" : "PatchedMap", "(map, global_address);\n");
+    }
     StrAppend(&s, "  }\n  return CUDA_ERROR_INVALID_VALUE;\n}\n");
   }
   StrAppend(&s, "#endif  // host part\n");
@@ -257,6 +264,20 @@ std::string WideBlock(const ConvPlan& p, const WideForm& f, const std::string& i
   StrAppend(&s, "constexpr unsigned kTapStart[", nt, "] = ", List(f.taps, [](const WideTap& t) { return U(t.start_offset); }),
             ";  // from SmemA(stage), slab 0\n");
   StrAppend(&s, "constexpr unsigned kBTapSlabBytes = ", U(p.gemm.b.slab_bytes), ";\n");
+  // The same tables as functions for device code (each holds its own copy: device code cannot index a
+  // namespace-scope constexpr array at run time).
+  auto accessor = [&](const char* type, const char* name, const char* arg, const std::string& table, size_t n) {
+    StrAppend(&s, "TMAPGEN_GEN_HD constexpr ", type, " ", name, "(unsigned ", arg, ") {\n  constexpr ", type, " t[", n, "] = ", table,
+              ";\n  return t[", arg, "];\n}\n");
+  };
+  accessor("unsigned short", "WOffset", "b", List(f.buffers, [](const WideBuffer& b) { return StrCat(b.w_offset); }), nb);
+  accessor("unsigned short", "WHalo", "b", List(f.buffers, [](const WideBuffer& b) { return StrCat(b.w_halo); }), nb);
+  accessor("unsigned", "BufferOffset", "b", List(f.buffers, [](const WideBuffer& b) { return U(b.smem_offset); }), nb);
+  accessor("unsigned", "SlabPitch", "b", List(f.buffers, [&](const WideBuffer& b) { return U(uint64_t{b.rows_padded} * row); }), nb);
+  accessor("unsigned", "CopyBytes", "b", List(f.buffers, [](const WideBuffer& b) { return U(b.copy_bytes); }), nb);
+  accessor("unsigned", "TapBuffer", "s", List(f.taps, [](const WideTap& t) { return U(t.buffer); }), nt);
+  accessor("unsigned", "TapRow", "s", List(f.taps, [](const WideTap& t) { return U(t.row); }), nt);
+  accessor("unsigned", "TapStart", "s", List(f.taps, [](const WideTap& t) { return U(t.start_offset); }), nt);
   if (ks != 0) {
     StrAppend(&s, "// The MMA: ", f.mma, ".\nconstexpr unsigned kIdesc = 0x", absl::Hex(f.idesc), "u;\n");
     StrAppend(&s, "constexpr unsigned kRunsPerTap = ", U(f.runs_per_tap), ", kKSteps = ", U(p.gemm.mma.k_steps),
@@ -268,8 +289,7 @@ std::string WideBlock(const ConvPlan& p, const WideForm& f, const std::string& i
       StrAppend(&s, "};  // the first row of each run of 32 pixels\n");
     }
     StrAppend(&s, "// The A descriptor of tap s, entry run * kKSteps + K step (stage 0 at smem base 0, start field clear);\n"
-                  "// DescA() adds the start. DescA keeps its own copies of the tables: nvcc does not allow a namespace-scope\n"
-                  "// constexpr array to be indexed at run time in device code.\n");
+                  "// DescA() adds the start (with its own copy of the tables, for device code).\n");
     std::string desc = "{", start = "{";
     for (size_t i = 0; i < nt; ++i) {
       StrAppend(&desc, i ? ", " : "", List(f.taps[i].steps, [](const KStepDesc& k) { return Ull(k.desc.bits() & ~uint64_t{0x3FFF}); }));
@@ -280,7 +300,7 @@ std::string WideBlock(const ConvPlan& p, const WideForm& f, const std::string& i
     StrAppend(&s, "constexpr unsigned long long kDescA[", nt, "][", ks, "] = ", desc, ";\n");
     StrAppend(&s, "constexpr unsigned kDescAStart[", nt, "][", ks, "] = ", start, ";  // bytes from the smem base\n");
     StrAppend(&s, "TMAPGEN_GEN_HD constexpr unsigned long long DescA(unsigned smem_base, unsigned stage, unsigned tap, unsigned i) {\n"
-                  "  const unsigned long long desc[", nt, "][", ks, "] = ", desc, ";\n  const unsigned start[", nt, "][", ks, "] = ",
+                  "  constexpr unsigned long long desc[", nt, "][", ks, "] = ", desc, ";\n  constexpr unsigned start[", nt, "][", ks, "] = ",
               start, ";\n  return desc[tap][i] | (((static_cast<unsigned long long>(smem_base) + start[tap][i] + 1ull * stage * ",
               U(f.a_stage_bytes), ") >> 4) & 0x3FFFull);\n}\n");
     StrAppend(&s, "static_assert(DescA(0u, 0u, ", nt - 1, "u, ", ks - 1, "u) == (kDescA[", nt - 1, "][", ks - 1, "] | (kDescAStart[",

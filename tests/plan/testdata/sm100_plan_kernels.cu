@@ -183,49 +183,11 @@ struct Maps {
 
 }  // namespace sm100
 
-// ---- the GEMM kernel, the same text for every GEMM header (inside its namespace: plan:: is that header's).
+// ---- the GEMM kernel, the same text for every GEMM header (inside its namespace: plan:: is that header's). The
+// per-CTA tables are read through the header's device accessors (CopyOf, ExpectTx, ...), the descriptors through
+// DescA/DescB.
 #define TMAPGEN_SM100_GEMM_KERNEL                                                                                       \
-  static_assert(plan::kMap_D < 8u, "the maps fit sm100::Maps");                                                         \
-  /* The per-CTA tables as device constants (constant-initialised from the header's constexpr arrays). */               \
-  struct Tables {                                                                                                       \
-    plan::Copy copies[plan::kClusterSize][plan::kMaxCopies];                                                            \
-    unsigned num[plan::kClusterSize], expect_tx[plan::kClusterSize], full[plan::kClusterSize],                          \
-        empty[plan::kClusterSize], release[plan::kClusterSize];                                                         \
-    unsigned long long desc_a[plan::kNumDescA], desc_b[plan::kNumDescB];                                                \
-    unsigned desc_a_start[plan::kNumDescA], desc_b_start[plan::kNumDescB];                                              \
-  };                                                                                                                    \
-  constexpr Tables MakeTables() {                                                                                       \
-    Tables t{};                                                                                                         \
-    for (unsigned r = 0; r < plan::kClusterSize; ++r) {                                                                 \
-      for (unsigned i = 0; i < plan::kMaxCopies; ++i) t.copies[r][i] = plan::kCopies[r][i];                             \
-      t.num[r] = plan::kNumCopies[r];                                                                                   \
-      t.expect_tx[r] = plan::kExpectTx[r];                                                                              \
-      t.full[r] = plan::kFullArrivals[r];                                                                               \
-      t.empty[r] = plan::kEmptyArrivals[r];                                                                             \
-      t.release[r] = plan::kReleaseMask[r];                                                                             \
-    }                                                                                                                   \
-    for (unsigned i = 0; i < plan::kNumDescA; ++i) {                                                                    \
-      t.desc_a[i] = plan::kDescA[i];                                                                                    \
-      t.desc_a_start[i] = plan::kDescAStart[i];                                                                         \
-    }                                                                                                                   \
-    for (unsigned i = 0; i < plan::kNumDescB; ++i) {                                                                    \
-      t.desc_b[i] = plan::kDescB[i];                                                                                    \
-      t.desc_b_start[i] = plan::kDescBStart[i];                                                                         \
-    }                                                                                                                   \
-    return t;                                                                                                           \
-  }                                                                                                                     \
-  __constant__ Tables kTables = MakeTables();                                                                           \
-  /* plan::DescA/DescB with the tables above (the header's functions index namespace-scope constexpr arrays, which   \
-     nvcc does not allow at run time in device code). */                                                               \
-  __device__ inline unsigned long long DevDescA(uint32_t base, uint32_t stage, uint32_t i) {                            \
-    return kTables.desc_a[i] |                                                                                          \
-           (((uint64_t{base} + kTables.desc_a_start[i] + uint64_t{stage} * plan::kSmemAStageStride) >> 4) & 0x3FFFull); \
-  }                                                                                                                     \
-  __device__ inline unsigned long long DevDescB(uint32_t base, uint32_t stage, uint32_t i) {                            \
-    return kTables.desc_b[i] |                                                                                          \
-           (((uint64_t{base} + kTables.desc_b_start[i] + uint64_t{stage} * plan::kSmemBStageStride) >> 4) & 0x3FFFull); \
-  }                                                                                                                     \
-                                                                                                                        \
+  static_assert(plan::kNumMaps <= 8u, "the maps fit sm100::Maps");                                                      \
   /* Warp 0 lane 0: the producer. Warp 1: tensor memory and (lane 0) the MMAs. blockIdx.x is the M tile, y the N tile. */\
   __global__ void __launch_bounds__(128) Gemm(const __grid_constant__ sm100::Maps maps) {                              \
     extern __shared__ __align__(1024) unsigned char smem[];                                                             \
@@ -234,11 +196,11 @@ struct Maps {
     const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;                                                    \
     const int32_t m0 = static_cast<int32_t>(blockIdx.x * plan::kBM), n0 = static_cast<int32_t>(blockIdx.y * plan::kBN); \
     constexpr uint32_t kColumns = sm100::TmemColumns(plan::kMmaN);                                                      \
-    const bool leader = plan::kCtaGroup == 1 || (rank % 2u) == 0u;                                                      \
+    const bool mma_cta = plan::kCtaGroup == 1 || (rank % 2u) == 0u;                                                     \
     if (threadIdx.x == 0) {                                                                                             \
       for (uint32_t s = 0; s < plan::kStages; ++s) {                                                                    \
-        if (kTables.full[rank] != 0) sm100::BarrierInit(base + plan::FullBarrier(s), kTables.full[rank]);               \
-        sm100::BarrierInit(base + plan::EmptyBarrier(s), kTables.empty[rank]);                                          \
+        if (plan::FullArrivals(rank) != 0) sm100::BarrierInit(base + plan::FullBarrier(s), plan::FullArrivals(rank));   \
+        sm100::BarrierInit(base + plan::EmptyBarrier(s), plan::EmptyArrivals(rank));                                    \
       }                                                                                                                 \
       sm100::BarrierInit(base + plan::kTmemFullBarrier, 1);                                                             \
       asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");                                                \
@@ -251,13 +213,13 @@ struct Maps {
         sm100::Wait(base + plan::EmptyBarrier(s), parity ^ 1u);                                                         \
         const uint32_t full = base + plan::FullBarrier(s);                                                              \
         const uint32_t leader_full = sm100::MapToRank(full, rank & ~1u);                                                \
-        if (kTables.expect_tx[rank] != 0)                                                                               \
-          sm100::ExpectTx(full, kTables.expect_tx[rank]);                                                               \
+        if (plan::ExpectTx(rank) != 0)                                                                                  \
+          sm100::ExpectTx(full, plan::ExpectTx(rank));                                                                  \
         else                                                                                                            \
           sm100::ArriveRemote(leader_full); /* the pair's odd CTA: one arrival, its bytes counted by the leader */      \
-        for (uint32_t i = 0; i < kTables.num[rank]; ++i) {                                                              \
-          const plan::Copy c = kTables.copies[rank][i];                                                                 \
-          const bool is_a = c.map == plan::kMap_A;                                                                      \
+        for (uint32_t i = 0; i < plan::NumCopies(rank); ++i) {                                                          \
+          const plan::Copy c = plan::CopyOf(rank, i);                                                                   \
+          const bool is_a = plan::MapOperand(c.map) == 'A';                                                             \
           const uint32_t dst = base + (is_a ? plan::SmemA(s) : plan::SmemB(s)) + c.smem_offset;                         \
           const int32_t k = static_cast<int32_t>(j * plan::kBK + c.coord0);                                            \
           const int32_t row = (is_a ? m0 : n0) + static_cast<int32_t>(c.coord1);                                        \
@@ -270,7 +232,7 @@ struct Maps {
             sm100::Tma2d(dst, map, k, row, full);                                                                       \
         }                                                                                                               \
       }                                                                                                                 \
-    } else if (warp == 1 && lane == 0 && leader) {                                                                      \
+    } else if (warp == 1 && lane == 0 && mma_cta) {                                                                     \
       uint32_t tmem;                                                                                                    \
       asm volatile("ld.shared.u32 %0, [%1];" : "=r"(tmem) : "r"(base + plan::kTmemAddress));                            \
       for (uint32_t j = 0; j < plan::kKTiles; ++j) {                                                                    \
@@ -278,9 +240,9 @@ struct Maps {
         sm100::Wait(base + plan::FullBarrier(s), parity);                                                               \
         sm100::FenceAfterSync();                                                                                        \
         for (uint32_t k = 0; k < plan::kKSteps; ++k)                                                                    \
-          sm100::Mma<plan::kCtaGroup>(tmem, DevDescA(base, s, k), DevDescB(base, s, k), plan::kIdesc,                   \
+          sm100::Mma<plan::kCtaGroup>(tmem, plan::DescA(base, s, k), plan::DescB(base, s, k), plan::kIdesc,            \
                                       (j | k) != 0u);                                                                   \
-        sm100::Commit<plan::kCtaGroup>(base + plan::EmptyBarrier(s), static_cast<uint16_t>(kTables.release[rank]));     \
+        sm100::Commit<plan::kCtaGroup>(base + plan::EmptyBarrier(s), static_cast<uint16_t>(plan::ReleaseMask(rank)));   \
       }                                                                                                                 \
       sm100::Commit<plan::kCtaGroup>(base + plan::kTmemFullBarrier, static_cast<uint16_t>(1u << rank));                 \
       sm100::Wait(base + plan::kTmemFullBarrier, 0);                                                                    \
@@ -290,13 +252,13 @@ struct Maps {
     if (warp == 1) sm100::TmemFree<plan::kCtaGroup>(0, kColumns);                                                       \
   }                                                                                                                     \
                                                                                                                         \
-  /* Encodes the maps (the header's Encode, zero tensors of the planned sizes) and launches one cluster grid. */       \
+  /* Encodes every map (the header's EncodeMap) over zero tensors and launches one cluster grid. */                    \
   inline int Run(void* a, void* b, void* d) {                                                                           \
     sm100::Maps maps{};                                                                                                 \
-    if (A::Encode(&maps.m[plan::kMap_A], a) != CUDA_SUCCESS || B::Encode(&maps.m[plan::kMap_B], b) != CUDA_SUCCESS ||   \
-        D::Encode(&maps.m[plan::kMap_D], d) != CUDA_SUCCESS)                                                            \
-      return 1;                                                                                                         \
-    TMAPGEN_SM100_EXTRA_MAPS                                                                                            \
+    for (unsigned id = 0; id < plan::kNumMaps; ++id) {                                                                  \
+      const char op = plan::MapOperand(id);                                                                             \
+      if (plan::EncodeMap(id, &maps.m[id], op == 'A' ? a : op == 'B' ? b : d) != CUDA_SUCCESS) return 1;                \
+    }                                                                                                                   \
     cudaFuncSetAttribute(Gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(plan::kSmemBytes));        \
     cudaLaunchConfig_t cfg{};                                                                                           \
     cfg.gridDim = dim3(static_cast<unsigned>(plan::kTilesM), static_cast<unsigned>(plan::kTilesN), 1);                  \
@@ -314,143 +276,105 @@ struct Maps {
   }
 
 namespace g1 {
-#define TMAPGEN_SM100_EXTRA_MAPS \
-  if (B_slice::Encode(&maps.m[plan::kMap_B_slice], b) != CUDA_SUCCESS) return 1;
+static_assert(plan::kCtaGroup == 1u && plan::kClusterSize == 2u, "the 1-CTA multicast plan");
 TMAPGEN_SM100_GEMM_KERNEL
-#undef TMAPGEN_SM100_EXTRA_MAPS
 }  // namespace g1
 
 namespace g2 {
-#define TMAPGEN_SM100_EXTRA_MAPS
 static_assert(plan::kCtaGroup == 2u, "the 2-CTA plan");
 TMAPGEN_SM100_GEMM_KERNEL
-#undef TMAPGEN_SM100_EXTRA_MAPS
 }  // namespace g2
 
-// ---- the convolution through one im2col::w form (namespace cv::conv::<Form>): one CTA per tile of kBM pixels of one
-// output row (blockIdx.x = q tile, y = p, z = n), blockIdx of the N tile folded into a loop of one (kTilesN = 1 here).
+// ---- the convolution through one im2col::w form (namespace cv::conv::im2col_w or im2col_w128, template argument F):
+// one CTA per tile of kBM pixels of one output row (blockIdx.x = q tile, y = p, z = n); one N tile.
 namespace cv {
 static_assert(conv::kSpatial == 2u, "a 2D convolution");
 static_assert(plan::kTilesN == 1u, "one N tile");
 
-// The form's run-time-indexed tables as device constants (see DevDescA above), and B's descriptors of the GEMM.
-struct ConvTables {
-  uint16_t w_offset[8], w_halo[8];
-  uint32_t buffer_offset[8], slab_pitch[8];
-  unsigned long long desc_b[plan::kNumDescB];
-  uint32_t desc_b_start[plan::kNumDescB];
-};
-#define TMAPGEN_CONV_TABLES(F)                                                      \
-  [] {                                                                              \
-    ConvTables t{};                                                                 \
-    static_assert(F::kNumBuffers <= 8u, "at most 8 W phases (stride <= 8)");       \
-    for (unsigned b = 0; b < F::kNumBuffers; ++b) {                                 \
-      t.w_offset[b] = F::kWOffset[b];                                               \
-      t.w_halo[b] = F::kWHalo[b];                                                   \
-      t.buffer_offset[b] = F::kBufferOffset[b];                                     \
-      t.slab_pitch[b] = F::kSlabPitch[b];                                           \
-    }                                                                               \
-    for (unsigned i = 0; i < plan::kNumDescB; ++i) {                                \
-      t.desc_b[i] = plan::kDescB[i];                                                \
-      t.desc_b_start[i] = plan::kDescBStart[i];                                     \
-    }                                                                               \
-    return t;                                                                       \
-  }()
-__constant__ ConvTables kTablesW = TMAPGEN_CONV_TABLES(conv::im2col_w);
-__constant__ ConvTables kTablesW128 = TMAPGEN_CONV_TABLES(conv::im2col_w128);
-
-template <bool kW128>
-__global__ void __launch_bounds__(128) Conv(const __grid_constant__ sm100::Maps maps) {
-  extern __shared__ __align__(1024) unsigned char smem[];
-  const uint32_t base = sm100::Smem(smem);
-  const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int32_t q0 = static_cast<int32_t>(blockIdx.x * plan::kBM), p = static_cast<int32_t>(blockIdx.y),
-                n = static_cast<int32_t>(blockIdx.z);
-#define TMAPGEN_FORM(x) (kW128 ? conv::im2col_w128::x : conv::im2col_w::x)
-  const ConvTables& t = kW128 ? kTablesW128 : kTablesW;
-  constexpr uint32_t kStages = TMAPGEN_FORM(kStages);
-  constexpr uint32_t kColumns = sm100::TmemColumns(plan::kMmaN * (kW128 ? 4u : 1u));
-  const uint32_t full0 = TMAPGEN_FORM(kFullBarrier), empty0 = TMAPGEN_FORM(kEmptyBarrier);
-  if (threadIdx.x == 0) {
-    for (uint32_t s = 0; s < kStages; ++s) {
-      sm100::BarrierInit(base + full0 + 8u * s, 1);
-      sm100::BarrierInit(base + empty0 + 8u * s, 1);
-    }
-    sm100::BarrierInit(base + TMAPGEN_FORM(kTmemFullBarrier), 1);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#define TMAPGEN_SM100_CONV_KERNEL(NAME, F, MAP, COPY, WS)                                                              \
+  __global__ void __launch_bounds__(128) NAME(const __grid_constant__ sm100::Maps maps) {                              \
+    extern __shared__ __align__(1024) unsigned char smem[];                                                             \
+    const uint32_t base = sm100::Smem(smem);                                                                            \
+    const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;                                                    \
+    const int32_t q0 = static_cast<int32_t>(blockIdx.x * plan::kBM), p = static_cast<int32_t>(blockIdx.y),              \
+                  n = static_cast<int32_t>(blockIdx.z);                                                                 \
+    constexpr uint32_t kColumns = sm100::TmemColumns(plan::kMmaN * F::kRunsPerTap);                                     \
+    if (threadIdx.x == 0) {                                                                                             \
+      for (uint32_t s = 0; s < F::kStages; ++s) {                                                                       \
+        sm100::BarrierInit(base + F::kFullBarrier + 8u * s, 1);                                                         \
+        sm100::BarrierInit(base + F::kEmptyBarrier + 8u * s, 1);                                                        \
+      }                                                                                                                 \
+      sm100::BarrierInit(base + F::kTmemFullBarrier, 1);                                                                \
+      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");                                                \
+    }                                                                                                                   \
+    if (warp == 1) sm100::TmemAlloc<1>(base + F::kTmemAddress, kColumns);                                               \
+    sm100::ClusterSync();                                                                                               \
+    if (warp == 0 && lane == 0) {                                                                                       \
+      for (uint32_t j = 0; j < F::kKIterations; ++j) {                                                                  \
+        const uint32_t s = j % F::kStages, parity = (j / F::kStages) & 1u;                                              \
+        const uint32_t r = j / conv::kChannelBlocks, c0 = (j % conv::kChannelBlocks) * plan::kBK;                       \
+        sm100::Wait(base + F::kEmptyBarrier + 8u * s, parity ^ 1u);                                                     \
+        const uint32_t full = base + F::kFullBarrier + 8u * s;                                                          \
+        sm100::ExpectTx(full, F::kExpectTx);                                                                            \
+        const int32_t w = q0 * static_cast<int32_t>(conv::kStrideW) - static_cast<int32_t>(conv::kPadW);               \
+        const int32_t h = p * static_cast<int32_t>(conv::kStrideH) - static_cast<int32_t>(conv::kPadH) +                \
+                          static_cast<int32_t>(r * conv::kDilationH);                                                   \
+        for (uint32_t b = 0; b < F::kNumBuffers; ++b)                                                                   \
+          for (uint32_t sl = 0; sl < F::kSlabs; ++sl)                                                                   \
+            sm100::COPY(base + F::SmemA(s) + F::BufferOffset(b) + sl * F::SlabPitch(b), &maps.m[plan::MAP],             \
+                        static_cast<int32_t>(c0 + sl * F::kChannelsPerPixel), w, h, n, full, F::WHalo(b), F::WOffset(b)); \
+        for (uint32_t tap = 0; tap < F::kNumTaps; ++tap)                                                                \
+          for (uint32_t sl = 0; sl < F::kSlabs; ++sl)                                                                   \
+            sm100::Tma4d(base + F::SmemB(s) + (tap * F::kSlabs + sl) * F::kBTapSlabBytes, &maps.m[plan::kMap_B],        \
+                         static_cast<int32_t>(c0 + sl * F::kChannelsPerPixel), static_cast<int32_t>(tap),               \
+                         static_cast<int32_t>(r), 0, full);                                                             \
+      }                                                                                                                 \
+    } else if (warp == 1 && lane == 0) {                                                                                \
+      uint32_t tmem;                                                                                                    \
+      asm volatile("ld.shared.u32 %0, [%1];" : "=r"(tmem) : "r"(base + F::kTmemAddress));                              \
+      for (uint32_t j = 0; j < F::kKIterations; ++j) {                                                                  \
+        const uint32_t s = j % F::kStages, parity = (j / F::kStages) & 1u;                                              \
+        sm100::Wait(base + F::kFullBarrier + 8u * s, parity);                                                           \
+        sm100::FenceAfterSync();                                                                                        \
+        for (uint32_t tap = 0; tap < F::kNumTaps; ++tap)                                                                \
+          for (uint32_t i = 0; i < F::kDescsPerTap; ++i) {                                                              \
+            const uint32_t k = i % F::kKSteps, run = i / F::kKSteps;                                                    \
+            /* B of this tap, K step k: the GEMM's DescB moved from its B buffer to this form's. */                     \
+            const uint64_t bdesc = plan::DescB(base + F::SmemB(s) + tap * F::kSlabs * F::kBTapSlabBytes - plan::kSmemB, \
+                                               0, k);                                                                   \
+            const uint32_t accumulate = (j | tap | k) != 0u;                                                            \
+            if (WS)                                                                                                     \
+              sm100::MmaWs(tmem + run * plan::kMmaN, F::DescA(base, s, tap, i), bdesc, F::kIdesc, accumulate);          \
+            else                                                                                                        \
+              sm100::Mma<1>(tmem, F::DescA(base, s, tap, i), bdesc, F::kIdesc, accumulate);                             \
+          }                                                                                                             \
+        sm100::Commit<1>(base + F::kEmptyBarrier + 8u * s, 1);                                                          \
+      }                                                                                                                 \
+      sm100::Commit<1>(base + F::kTmemFullBarrier, 1);                                                                  \
+      sm100::Wait(base + F::kTmemFullBarrier, 0);                                                                       \
+    }                                                                                                                   \
+    __syncwarp();                                                                                                       \
+    sm100::ClusterSync();                                                                                               \
+    if (warp == 1) sm100::TmemFree<1>(0, kColumns);                                                                     \
   }
-  if (warp == 1) sm100::TmemAlloc<1>(base + TMAPGEN_FORM(kTmemAddress), kColumns);
-  sm100::ClusterSync();
-  if (warp == 0 && lane == 0) {
-    for (uint32_t j = 0; j < TMAPGEN_FORM(kKIterations); ++j) {
-      const uint32_t s = j % kStages, parity = (j / kStages) & 1u;
-      const uint32_t r = j / conv::kChannelBlocks, c0 = (j % conv::kChannelBlocks) * plan::kBK;
-      sm100::Wait(base + empty0 + 8u * s, parity ^ 1u);
-      const uint32_t full = base + full0 + 8u * s;
-      sm100::ExpectTx(full, TMAPGEN_FORM(kExpectTx));
-      const int32_t w = q0 * static_cast<int32_t>(conv::kStrideW) - static_cast<int32_t>(conv::kPadW);
-      const int32_t h = p * static_cast<int32_t>(conv::kStrideH) - static_cast<int32_t>(conv::kPadH) + static_cast<int32_t>(r);
-      for (uint32_t b = 0; b < TMAPGEN_FORM(kNumBuffers); ++b)
-        for (uint32_t sl = 0; sl < TMAPGEN_FORM(kSlabs); ++sl) {
-          const uint32_t dst = base + TMAPGEN_FORM(SmemA(s)) + t.buffer_offset[b] + sl * t.slab_pitch[b];
-          const int32_t c = static_cast<int32_t>(c0 + sl * TMAPGEN_FORM(kChannelsPerPixel));
-          const uint16_t halo = t.w_halo[b], offset = t.w_offset[b];
-          if constexpr (kW128)
-            sm100::Tma4dIm2colW128(dst, &maps.m[plan::kMap_A_w128], c, w, h, n, full, halo, offset);
-          else
-            sm100::Tma4dIm2colW(dst, &maps.m[plan::kMap_A_w], c, w, h, n, full, halo, offset);
-        }
-      for (uint32_t tap = 0; tap < TMAPGEN_FORM(kNumTaps); ++tap)
-        for (uint32_t sl = 0; sl < TMAPGEN_FORM(kSlabs); ++sl) {
-          const uint32_t dst = base + TMAPGEN_FORM(SmemB(s)) + (tap * TMAPGEN_FORM(kSlabs) + sl) * TMAPGEN_FORM(kBTapSlabBytes);
-          sm100::Tma4d(dst, &maps.m[plan::kMap_B], static_cast<int32_t>(c0 + sl * TMAPGEN_FORM(kChannelsPerPixel)),
-                       static_cast<int32_t>(tap), static_cast<int32_t>(r), 0, full);
-        }
-    }
-  } else if (warp == 1 && lane == 0) {
-    uint32_t tmem;
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(tmem) : "r"(base + TMAPGEN_FORM(kTmemAddress)));
-    for (uint32_t j = 0; j < TMAPGEN_FORM(kKIterations); ++j) {
-      const uint32_t s = j % kStages, parity = (j / kStages) & 1u;
-      sm100::Wait(base + full0 + 8u * s, parity);
-      sm100::FenceAfterSync();
-      for (uint32_t tap = 0; tap < TMAPGEN_FORM(kNumTaps); ++tap)
-        for (uint32_t i = 0; i < TMAPGEN_FORM(kDescsPerTap); ++i) {
-          const uint32_t k = i % TMAPGEN_FORM(kKSteps), run = i / TMAPGEN_FORM(kKSteps);
-          // B of tap `tap`, K step k: the GEMM's descriptor moved to this form's B buffer.
-          const uint64_t bdesc =
-              t.desc_b[k] | (((uint64_t{base} + TMAPGEN_FORM(SmemB(s)) + tap * TMAPGEN_FORM(kSlabs) * TMAPGEN_FORM(kBTapSlabBytes) +
-                               (t.desc_b_start[k] - plan::kSmemB)) >> 4) & 0x3FFFull);
-          const uint64_t adesc = kW128 ? conv::im2col_w128::DescA(base, s, tap, i) : conv::im2col_w::DescA(base, s, tap, i);
-          const uint32_t accumulate = (j | tap | k) != 0u;
-          if (kW128 && TMAPGEN_FORM(kRunsPerTap) == 4u)
-            sm100::MmaWs(tmem + run * plan::kMmaN, adesc, bdesc, TMAPGEN_FORM(kIdesc), accumulate);
-          else
-            sm100::Mma<1>(tmem, adesc, bdesc, TMAPGEN_FORM(kIdesc), accumulate);
-        }
-      sm100::Commit<1>(base + empty0 + 8u * s, 1);
-    }
-    sm100::Commit<1>(base + TMAPGEN_FORM(kTmemFullBarrier), 1);
-    sm100::Wait(base + TMAPGEN_FORM(kTmemFullBarrier), 0);
-  }
-  __syncwarp();
-  sm100::ClusterSync();
-  if (warp == 1) sm100::TmemFree<1>(0, kColumns);
-#undef TMAPGEN_FORM
-}
 
-template <bool kW128>
-int Run(void* x, void* filter) {
+namespace W = conv::im2col_w;
+namespace W128 = conv::im2col_w128;
+TMAPGEN_SM100_CONV_KERNEL(ConvW, W, kMap_A_w, Tma4dIm2colW, false)
+TMAPGEN_SM100_CONV_KERNEL(ConvW128, W128, kMap_A_w128, Tma4dIm2colW128, W128::kRunsPerTap == 4u)
+
+// Encodes every map of the header over zero tensors (activations for A maps, the filter for B, the output for D) and
+// launches one form's kernel.
+template <typename Kernel>
+int Launch(Kernel kernel, unsigned smem_bytes, unsigned long long q_tiles, void* x, void* filter, void* out) {
   sm100::Maps maps{};
-  if (B::Encode(&maps.m[plan::kMap_B], filter) != CUDA_SUCCESS) return 1;
-  if (kW128 ? A_w128::Encode(&maps.m[plan::kMap_A_w128], x) != CUDA_SUCCESS
-            : A_w::Encode(&maps.m[plan::kMap_A_w], x) != CUDA_SUCCESS)
-    return 1;
-  const unsigned smem_bytes = kW128 ? conv::im2col_w128::kSmemBytes : conv::im2col_w::kSmemBytes;
-  cudaFuncSetAttribute(Conv<kW128>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes));
-  const dim3 grid(static_cast<unsigned>(kW128 ? conv::im2col_w128::kQTilesPerRow : conv::im2col_w::kQTilesPerRow),
-                  static_cast<unsigned>(conv::kOutP), static_cast<unsigned>(plan::kM / (conv::kOutP * conv::kOutQ)));
-  Conv<kW128><<<grid, 128, smem_bytes>>>(maps);
+  for (unsigned id = 0; id < plan::kNumMaps; ++id) {
+    const char op = plan::MapOperand(id);
+    if (plan::EncodeMap(id, &maps.m[id], op == 'A' ? x : op == 'B' ? filter : out) != CUDA_SUCCESS) return 1;
+  }
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes));
+  const dim3 grid(static_cast<unsigned>(q_tiles), static_cast<unsigned>(conv::kOutP), static_cast<unsigned>(conv::kBatch));
+  kernel<<<grid, 128, smem_bytes>>>(maps);
   return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
 }
 }  // namespace cv
@@ -467,8 +391,8 @@ int main() {
   int fails = 0;
   fails += g1::Run(buf[0], buf[1], buf[2]);
   fails += g2::Run(buf[0], buf[1], buf[2]);
-  fails += cv::Run<false>(buf[0], buf[1]);
-  fails += cv::Run<true>(buf[0], buf[1]);
+  fails += cv::Launch(cv::ConvW, cv::W::kSmemBytes, cv::W::kQTilesPerRow, buf[0], buf[1], buf[2]);
+  fails += cv::Launch(cv::ConvW128, cv::W128::kSmemBytes, cv::W128::kQTilesPerRow, buf[0], buf[1], buf[2]);
   std::printf("%s: %d of 4 kernels failed\n", fails ? "FAIL" : "OK", fails);
   return fails ? 1 : 0;
 }
