@@ -274,7 +274,9 @@ WideForm PlanWide(const ConvPlan& p, Mode mode) {
   if (f.max_stages == 0)
     fail(StrCat("one stage (A ", f.a_stage_bytes, " B + B ", f.b_stage_bytes, " B) does not fit ", Name(r.target),
                 "'s shared memory beside the epilogue"));
-  else if (f.smem_total > g.smem_limit)
+  else if (f.stages == 1)
+    f.why.push_back("one stage: the copies of a stage and its MMAs do not overlap (as the GEMM's plan-one-stage)");
+  if (f.max_stages != 0 && f.smem_total > g.smem_limit)
     fail(StrCat(f.stages, " stages need ", f.smem_total, " B; ", Name(r.target), " allows ", g.smem_limit, " per block"));
 
   // The M tiles: BM pixels of one output row.
