@@ -137,6 +137,74 @@ void FindingToProto(const std::string& f, v1::Diagnostic* d) {
   d->set_message(f.substr(colon + 2));
 }
 
+void MapToProto(const plan::PlannedMap& pm, v2::PlanMap* x) {
+  x->set_name(pm.name);
+  x->set_operand(pm.operand);
+  x->set_coords(pm.coords);
+  SpecToProto(pm.spec, x->mutable_spec());
+  x->set_valid(pm.validation.valid);
+  Diagnostics(pm.spec, pm.validation, x->mutable_diagnostics());
+}
+
+void SmemToProto(const plan::SmemBuffer& b, v2::PlanSmemBuffer* x) {
+  x->set_name(b.name);
+  x->set_offset(b.offset);
+  x->set_bytes(b.bytes);
+  x->set_alignment(b.alignment);
+  x->set_cute(b.cute);
+}
+
+void KStepToProto(const std::string& operand, const plan::KStepDesc& k, v2::PlanKStep* x) {
+  x->set_operand(operand);
+  x->set_k_step(k.k_step);
+  x->set_mn_offset(k.mn_offset);
+  x->set_value(k.desc.bits());
+  x->set_start_offset(k.start_offset);
+  x->set_base_offset(k.base_offset);
+  x->set_valid(k.validation.valid);
+  for (const std::string& msg : k.messages) FindingToProto(msg, x->add_diagnostics());
+}
+
+void WideToProto(const plan::WideForm& w, v2::PlanWideForm* x) {
+  x->set_name(w.name);
+  x->set_applies(w.applies);
+  for (const std::string& y : w.why) x->add_why(y);
+  MapToProto(w.map, x->mutable_map());
+  MapToProto(w.d_map, x->mutable_d_map());
+  x->set_coords(w.coords);
+  x->set_pixels(w.pixels);
+  x->set_slabs(w.slabs);
+  for (const plan::WideBuffer& b : w.buffers) {
+    v2::PlanWideBuffer* y = x->add_buffers();
+    y->set_w_offset(b.w_offset);
+    y->set_w_halo(b.w_halo);
+    y->set_rows(b.rows);
+    y->set_rows_padded(b.rows_padded);
+    y->set_smem_offset(b.smem_offset);
+    y->set_copy_bytes(b.copy_bytes);
+  }
+  for (const plan::WideTap& t : w.taps) {
+    v2::PlanWideTap* y = x->add_taps();
+    y->set_s(t.s);
+    y->set_buffer(t.buffer);
+    y->set_row(t.row);
+    for (uint32_t r : t.runs) y->add_runs(r);
+    y->set_start_offset(t.start_offset);
+    for (const plan::KStepDesc& k : t.steps) KStepToProto("A", k, y->add_descriptors());
+  }
+  x->set_k_iterations(w.k_iterations);
+  x->set_copies_a(w.copies_a);
+  x->set_copies_b(w.copies_b);
+  x->set_expect_tx(w.expect_tx);
+  x->set_stages(w.stages);
+  x->set_max_stages(w.max_stages);
+  for (const plan::SmemBuffer& b : w.smem) SmemToProto(b, x->add_smem());
+  x->set_smem_total(w.smem_total);
+  x->set_mma(w.mma);
+  x->set_idesc(w.idesc);
+  x->set_idesc_valid(w.idesc_valid);
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------- gemm
@@ -360,28 +428,13 @@ void ToProto(const plan::GemmPlan& p, v2::PlanResponse* m) {
     d->set_message(i.message);
     d->set_source(i.source);
   }
-  for (const plan::PlannedMap& pm : p.maps) {
-    v2::PlanMap* x = m->add_maps();
-    x->set_name(pm.name);
-    x->set_operand(pm.operand);
-    x->set_coords(pm.coords);
-    SpecToProto(pm.spec, x->mutable_spec());
-    x->set_valid(pm.validation.valid);
-    Diagnostics(pm.spec, pm.validation, x->mutable_diagnostics());
-  }
+  for (const plan::PlannedMap& pm : p.maps) MapToProto(pm, m->add_maps());
   m->set_stages(p.stages);
   m->set_max_stages(p.max_stages);
   m->set_stage_bytes(p.stage_bytes);
   m->set_smem_total(p.smem_total);
   m->set_smem_limit(p.smem_limit);
-  for (const plan::SmemBuffer& b : p.smem) {
-    v2::PlanSmemBuffer* x = m->add_smem();
-    x->set_name(b.name);
-    x->set_offset(b.offset);
-    x->set_bytes(b.bytes);
-    x->set_alignment(b.alignment);
-    x->set_cute(b.cute);
-  }
+  for (const plan::SmemBuffer& b : p.smem) SmemToProto(b, m->add_smem());
   for (const plan::CtaPlan& c : p.ctas) {
     v2::PlanCta* x = m->add_ctas();
     x->set_rank(c.rank);
@@ -399,17 +452,7 @@ void ToProto(const plan::GemmPlan& p, v2::PlanResponse* m) {
   }
   for (const plan::PlannedCopy& cp : p.epilogue_copies) CopyToProto(cp, p, m->add_epilogue_copies());
   for (const plan::OperandPlan* op : {&p.a, &p.b})
-    for (const plan::KStepDesc& k : op->steps) {
-      v2::PlanKStep* x = m->add_descriptors();
-      x->set_operand(op->name);
-      x->set_k_step(k.k_step);
-      x->set_mn_offset(k.mn_offset);
-      x->set_value(k.desc.bits());
-      x->set_start_offset(k.start_offset);
-      x->set_base_offset(k.base_offset);
-      x->set_valid(k.validation.valid);
-      for (const std::string& msg : k.messages) FindingToProto(msg, x->add_diagnostics());
-    }
+    for (const plan::KStepDesc& k : op->steps) KStepToProto(op->name, k, m->add_descriptors());
   v2::PlanMma* mma = m->mutable_mma();
   mma->set_instruction(p.mma.instruction);
   mma->set_m(p.mma.m);
@@ -448,6 +491,7 @@ void ToProto(const plan::ConvPlan& p, v2::PlanResponse* m) {
   }
   c->set_origin(p.origin);
   c->set_k_order(p.k_order);
+  for (const plan::WideForm& w : p.wide) WideToProto(w, c->add_wide());
 }
 
 }  // namespace tmapgen::rpc

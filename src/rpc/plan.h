@@ -10,7 +10,8 @@
 //   request check refuses (plan::CheckGemmRequest, CheckConvRequest). Every error starts with the message's
 //   field ("cluster_n: ...", "output.render.format: ...").
 // - ToProto(plan) is the structured plan (maps with their diagnostics, shared memory, per-CTA copies and
-//   barrier counts, descriptors, MMA, edges; for a convolution its taps); the rendering is the engine's.
+//   barrier counts, descriptors, MMA, edges; for a convolution its taps and the sm_100 wide forms); the rendering
+//   is the engine's.
 #ifndef TMAPGEN_SRC_RPC_PLAN_H_
 #define TMAPGEN_SRC_RPC_PLAN_H_
 

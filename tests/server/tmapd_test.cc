@@ -784,6 +784,30 @@ TEST_F(PlanRpcTest, ConvolutionsAsTheLocalCommand) {
   EXPECT_EQ(r.conv().taps_size(), 27);
   Both({"plan", "conv", "--d", "8", "--t", "3", "--format", "cpp"});
   Both({"plan", "conv", "--target", "sm_100a", "--format", "json"});
+  // The sm_100 wide forms beside the GEMM, as fields ([PTX] 9.2 5.5.5.3: a 3 x 3 filter at stride 1 is one
+  // buffer with wHalo 2, 128 + 2 pixels a copy; 5.5.5.4 example 1: stride 2 gives buffer 1 wHalo 1 wOffset 0
+  // and buffer 2 wHalo 0 wOffset 1).
+  r = Both({"plan", "conv", "--target", "sm_100a", "--n", "8", "--h", "28", "--w", "28", "--format", "json"});
+  ASSERT_EQ(r.conv().wide_size(), 2);
+  const v2::PlanWideForm* w = &r.conv().wide(0);
+  EXPECT_EQ(w->name(), "im2col::w");
+  EXPECT_TRUE(w->applies());
+  ASSERT_EQ(w->buffers_size(), 1);
+  EXPECT_EQ(w->buffers(0).w_halo(), 2u);
+  EXPECT_EQ(w->buffers(0).w_offset(), 0u);
+  EXPECT_EQ(w->buffers(0).rows(), 130u);
+  ASSERT_EQ(w->taps_size(), 3);
+  EXPECT_EQ(w->taps(2).row(), 2u);  // the halo pixels follow the main pixels
+  EXPECT_EQ(w->map().spec().mode(), v1::IM2COL_W);
+  r = Both({"plan", "conv", "--target", "sm_100a", "--n", "8", "--h", "28", "--w", "28", "--stride", "1,2",
+            "--format", "cpp"});
+  ASSERT_EQ(r.conv().wide_size(), 2);
+  w = &r.conv().wide(0);
+  ASSERT_EQ(w->buffers_size(), 2);
+  EXPECT_EQ(w->buffers(0).w_halo(), 1u);
+  EXPECT_EQ(w->buffers(0).w_offset(), 0u);
+  EXPECT_EQ(w->buffers(1).w_halo(), 0u);
+  EXPECT_EQ(w->buffers(1).w_offset(), 1u);
   // Invalid: the last 3D tap's offset past the rank-5 limit (CUTLASS can_implement): exit status 1.
   r = Both({"plan", "conv", "--d", "40", "--t", "32", "--r", "32", "--s", "32"});
   EXPECT_FALSE(r.valid());
