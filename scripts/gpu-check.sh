@@ -25,14 +25,6 @@ random_n=${RANDOM_N:-200000}
 matrix_n=${MATRIX_N:-50000}
 bench_gib=${BENCH_GIB:-4}
 matrix_s=${MATRIX_SECONDS:-120}
-# codegen example (the kernel built with examples/codegen/tile_a.gen.h), the plan proof (GEMMs and convolutions
-# from generated plan headers, scripts/lab/plan-proof-h200.sh), the multicast checks (single maps and GEMM plans
-# over 2- to 8-CTA clusters, scripts/lab/mcast-checks.sh) and the multicast bench; ends with a summary.
-#
-#   scripts/gpu-check.sh [OUT_DIR]        (logs go to OUT_DIR, default build-gpucheck/out)
-#   env: RANDOM_N (200000), MATRIX_N (50000), MATRIX_SECONDS (120), BENCH_GIB (4), JOBS (nproc),
-#        STEPS (default "selftest check random matrix bench wgmma codegen planproof mcast mcastbench": which steps
-#        run, in this order; empty: build only)
 summary=()
 fail=0
 step() {  # step NAME LOG RESULT-LINE-REGEX CMD...
