@@ -81,6 +81,27 @@ struct Flag {
   bool takes_value;
 };
 
+// A planner message names a request field ("cluster_m: ..."); the user typed a flag. The flag of the same name
+// (underscores as dashes) when there is one, else the flag that sets the field.
+std::string FlagMessage(std::string_view message, const std::vector<Flag>& flags) {
+  const size_t colon = message.find(':');
+  if (colon == std::string_view::npos) return std::string(message);
+  std::string field(message.substr(0, colon));
+  for (char& c : field)
+    if (c == '_') c = '-';
+  bool known = false;
+  for (const Flag& f : flags) known = known || f.name == field;
+  if (!known) {
+    static const std::pair<std::string_view, std::string_view> kSetBy[] = {
+        {"cluster-m", "cluster"}, {"cluster-n", "cluster"}, {"math-warpgroups", "warpgroups"},
+        {"bm", "tile"},           {"bn", "tile"},           {"bk", "tile"},
+        {"spatial", "d"},         {"mcast-issue", "multicast-issue"}};
+    for (const auto& [from, to] : kSetBy)
+      if (field == from) field = std::string(to);
+  }
+  return StrCat("--", field, message.substr(colon));
+}
+
 const std::vector<Flag>& GemmFlags() {
   static const std::vector<Flag> f = {
       {"m", true},           {"n", true},           {"k", true},          {"dtype", true},       {"a-type", true},
@@ -267,13 +288,7 @@ absl::Status ParsePlanGemmArgs(const std::vector<std::string>& args, PlanGemmArg
   }
   if (out->help) return absl::OkStatus();
   const absl::Status st = plan::CheckGemmRequest(r);
-  if (!st.ok()) {
-    // The request field names the flag: "bm: ..." -> "--bm: ...".
-    std::string m(StatusMessage(st));
-    for (size_t i = 0; i < m.size() && m[i] != ':'; ++i)
-      if (m[i] == '_') m[i] = '-';
-    return Bad(StrCat("--", m));
-  }
+  if (!st.ok()) return Bad(FlagMessage(StatusMessage(st), GemmFlags()));
   return absl::OkStatus();
 }
 
@@ -426,7 +441,7 @@ absl::Status ParsePlanConvArgs(const std::vector<std::string>& args, PlanConvArg
   }
   if (out->help) return absl::OkStatus();
   const absl::Status st = plan::CheckConvRequest(r);
-  if (!st.ok()) return Bad(StrCat("--", StatusMessage(st)));
+  if (!st.ok()) return Bad(FlagMessage(StatusMessage(st), ConvFlags()));
   return absl::OkStatus();
 }
 

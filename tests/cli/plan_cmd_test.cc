@@ -41,6 +41,21 @@ TEST(PlanCmd, ValidInvalidAndBadUsage) {
   EXPECT_NE(out.find("--multicast"), std::string::npos);
 }
 
+TEST(PlanCmd, AnErrorNamesTheFlagTheUserTyped) {
+  // The planner names request fields; each message must name a flag `plan gemm|conv --help` lists.
+  std::string out, err;
+  EXPECT_EQ(RunPlan({"gemm", "--warpgroups", "5"}, &out, &err), 2);
+  EXPECT_NE(err.find("--warpgroups: 5 is more than 4"), std::string::npos) << err;
+  // 2-CTA MMA pairs CTAs along M (PTX: .cta_group::2): a 1x2 cluster cannot hold the pair.
+  EXPECT_EQ(RunPlan({"gemm", "--target", "sm_100a", "--cta-group", "2", "--cluster", "1x2"}, &out, &err), 2);
+  EXPECT_NE(err.find("--cluster: "), std::string::npos) << err;
+  EXPECT_EQ(err.find("--cluster-m"), std::string::npos) << err;
+  // A box dimension holds at most 256 elements (cuda.h boxDim), BN here: conv sets it through --tile only.
+  EXPECT_EQ(RunPlan({"conv", "--n", "8", "--c", "64", "--k", "64", "--h", "28", "--w", "28", "--r", "3", "--s", "3",
+                     "--tile", "128x512x64"}, &out, &err), 2);
+  EXPECT_NE(err.find("--tile: "), std::string::npos) << err;
+}
+
 TEST(PlanCmd, JsonFormat) {
   std::string out, err;
   EXPECT_EQ(RunPlan({"gemm", "--cluster", "2x1", "--multicast", "b", "--format", "json"}, &out, &err), 0) << err;
