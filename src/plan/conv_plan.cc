@@ -69,42 +69,10 @@ void WideDescriptors(const ConvPlan& p, const WideForm& f, WideTap* tap) {
   l.smem_address = SmemOffsetOf(g, "A[0]") + b.smem_offset;
   const desc::LayoutFacts facts = desc::ComputeLayoutFacts(l);
   const desc::SmemDesc base = desc::BuildSmemDesc(l, facts);
+  // Warnings repeat for every K step of a tap: step 0's are shown, and any error.
   for (uint32_t row : rows)
-  for (uint32_t k = 0; k < facts.k_slices; ++k) {
-    desc::SmemDescReport rep;
-    rep.has_layout = true;
-    rep.layout = l;
-    rep.facts = facts;
-    rep.has_target = true;
-    rep.target = p.request.target;
-    rep.user_value = true;
-    if (row == 0 && k == 0) {
-      rep.desc = base;
-    } else {
-      rep.has_advance = true;
-      rep.advance_is_sub_tile = true;
-      rep.advance_mn = row;
-      rep.advance_k = k * l.mma_k;
-      rep.advance = desc::AdvanceSubTile(l, facts, base, row, k * l.mma_k);
-      rep.desc = rep.advance.desc;
-    }
-    desc::FinishSmemReport(&rep);
-    KStepDesc d;
-    d.k_step = k;
-    d.mn_offset = row;
-    d.desc = rep.desc;
-    d.start_offset = rep.desc.start_bytes();
-    d.base_offset = rep.desc.base_offset();
-    d.validation = rep.validation;
-    const desc::SmemCheck c = desc::MakeSmemCheck(rep);
-    desc::DescContext ctx;
-    ctx.smem = &c;
-    // Warnings repeat for every K step of a tap: step 0's are shown, and any error.
-    for (const desc::DescDiagnostic& dd : desc::MakeDescDiagnostics(ctx, rep.validation))
-      if (dd.severity == Severity::kError || (k == 0 && row == rows[0] && dd.severity != Severity::kNote))
-        d.messages.push_back(StrCat(Name(dd.severity), "[", dd.rule, "] ", dd.field, ": ", dd.message));
-    tap->steps.push_back(std::move(d));
-  }
+    for (uint32_t k = 0; k < facts.k_slices; ++k)
+      tap->steps.push_back(PlanKStep(l, facts, base, p.request.target, row, k, nullptr, k == 0 && row == rows[0]));
 }
 
 // One sm_100 form (conv_plan.h): its map, buffers, taps, stage and why it applies or not.

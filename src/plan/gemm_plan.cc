@@ -293,47 +293,11 @@ void Descriptors(const GemmRequest& r, GemmPlan* p, OperandPlan* o, uint64_t buf
   use.has_target = true;
   use.target = r.target;
 
-  const uint32_t k_steps = o->facts.k_slices;
-  for (uint32_t mn : mn_offsets) {
-    for (uint32_t s = 0; s < k_steps; ++s) {
-      desc::SmemDescReport rep;
-      rep.has_layout = true;
-      rep.layout = l;
-      rep.facts = o->facts;
-      rep.has_target = true;
-      rep.target = r.target;
-      rep.user_value = true;
-      if (mn == 0 && s == 0) {
-        rep.desc = base;
-      } else {
-        rep.has_advance = true;
-        rep.advance_is_sub_tile = true;
-        rep.advance_mn = mn;
-        rep.advance_k = s * l.mma_k;
-        rep.advance = desc::AdvanceSubTile(l, o->facts, base, mn, s * l.mma_k);
-        rep.desc = rep.advance.desc;
-      }
-      if (mn == 0) {  // the map rules place K slices of the box's first rows
-        rep.has_map = true;
-        desc::DeriveFromMap(whole, use, &rep.map);
-      }
-      desc::FinishSmemReport(&rep);
-      KStepDesc k;
-      k.k_step = s;
-      k.mn_offset = mn;
-      k.desc = rep.desc;
-      k.start_offset = rep.desc.start_bytes();
-      k.base_offset = rep.desc.base_offset();
-      k.validation = rep.validation;
-      const desc::SmemCheck c = desc::MakeSmemCheck(rep);
-      desc::DescContext ctx;
-      ctx.smem = &c;
-      for (const desc::DescDiagnostic& d : desc::MakeDescDiagnostics(ctx, rep.validation))
-        if (d.severity != Severity::kNote)  // notes (e.g. "K spans 2 atoms") repeat for every step
-          k.messages.push_back(StrCat(Name(d.severity), "[", d.rule, "] ", d.field, ": ", d.message));
-      o->steps.push_back(std::move(k));
-    }
-  }
+  desc::MapDerivation map;  // the map rules place K slices of the box's first rows
+  desc::DeriveFromMap(whole, use, &map);
+  for (uint32_t mn : mn_offsets)
+    for (uint32_t s = 0; s < o->facts.k_slices; ++s)
+      o->steps.push_back(PlanKStep(l, o->facts, base, r.target, mn, s, mn == 0 ? &map : nullptr, true));
 }
 
 // wgmma N values (PTX ISA 9.2 section 9.7.15.2): multiples of 8 from 8 to 256; for .s8/.u8 8, 16, 24, 32 and
@@ -467,6 +431,46 @@ void PlanTcgen05(const GemmRequest& r, GemmPlan* p) {
 }
 
 }  // namespace
+
+KStepDesc PlanKStep(const desc::OperandLayout& l, const desc::LayoutFacts& facts, const desc::SmemDesc& base,
+                    Target target, uint32_t mn, uint32_t k_step, const desc::MapDerivation* map, bool with_warnings) {
+  desc::SmemDescReport rep;
+  rep.has_layout = true;
+  rep.layout = l;
+  rep.facts = facts;
+  rep.has_target = true;
+  rep.target = target;
+  rep.user_value = true;
+  if (mn == 0 && k_step == 0) {
+    rep.desc = base;
+  } else {
+    rep.has_advance = true;
+    rep.advance_is_sub_tile = true;
+    rep.advance_mn = mn;
+    rep.advance_k = k_step * l.mma_k;
+    rep.advance = desc::AdvanceSubTile(l, facts, base, mn, k_step * l.mma_k);
+    rep.desc = rep.advance.desc;
+  }
+  if (map != nullptr) {
+    rep.has_map = true;
+    rep.map = *map;
+  }
+  desc::FinishSmemReport(&rep);
+  KStepDesc k;
+  k.k_step = k_step;
+  k.mn_offset = mn;
+  k.desc = rep.desc;
+  k.start_offset = rep.desc.start_bytes();
+  k.base_offset = rep.desc.base_offset();
+  k.validation = rep.validation;
+  const desc::SmemCheck c = desc::MakeSmemCheck(rep);
+  desc::DescContext ctx;
+  ctx.smem = &c;
+  for (const desc::DescDiagnostic& d : desc::MakeDescDiagnostics(ctx, rep.validation))
+    if (d.severity == Severity::kError || (with_warnings && d.severity != Severity::kNote))
+      k.messages.push_back(StrCat(Name(d.severity), "[", d.rule, "] ", d.field, ": ", d.message));
+  return k;
+}
 
 DataType OperandMapType(desc::ElemType t) { return MapTypeFor(t); }
 desc::DescSwizzle WidestSwizzle(uint64_t contiguous_bytes) { return Widest(contiguous_bytes); }

@@ -56,6 +56,7 @@
 #include "src/desc/desc_rules.h"
 #include "src/desc/desc_types.h"
 #include "src/desc/instr_descriptor.h"
+#include "src/desc/map_consistency.h"
 #include "src/desc/smem_descriptor.h"
 #include "src/tmap/tensor_map_spec.h"
 #include "src/tmap/types.h"
@@ -251,6 +252,13 @@ struct GemmOverrides {
   OperandMapOverride a, b;
 };
 void RunGemmPlanWith(const GemmRequest& r, const GemmOverrides& o, GemmPlan* out);
+
+// One K step of an operand's shared-memory descriptors, checked by the descriptor rules (src/desc): step 0 of
+// the tile's first rows is `base`, every other step advances it by `mn` rows and `k_step` MMA K slices;
+// `map` (may be null) adds the map-consistency rules. The step's messages hold its errors, its warnings when
+// `with_warnings`, never its notes (they repeat for every step, e.g. "K spans 2 atoms").
+KStepDesc PlanKStep(const desc::OperandLayout& l, const desc::LayoutFacts& facts, const desc::SmemDesc& base,
+                    Target target, uint32_t mn, uint32_t k_step, const desc::MapDerivation* map, bool with_warnings);
 
 }  // namespace tmapgen::plan
 
