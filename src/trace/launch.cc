@@ -98,13 +98,20 @@ WindowVerdict ExplainWindow(const uint64_t (&words)[16]) {
   return v;
 }
 
-bool IsSelfConsistentMap(const uint64_t (&words)[16], TensorMapSpec* spec) {
-  if (!NeverWrittenBitsClear(words)) return false;
+namespace {
+// The second half of IsSelfConsistentMap, for bytes whose never-written bits are already known to be clear:
+// they decode to a spec and re-encode to the same bytes.
+bool DecodesAndReencodes(const uint64_t (&words)[16], TensorMapSpec* spec) {
   thread_local blob::Decoded d;  // reused: Decode allocates only into its vectors
   blob::Decode(ToBytes(words), &d);
   if (!d.spec_ok || !d.reencodes) return false;
   *spec = d.spec;
   return true;
+}
+}  // namespace
+
+bool IsSelfConsistentMap(const uint64_t (&words)[16], TensorMapSpec* spec) {
+  return NeverWrittenBitsClear(words) && DecodesAndReencodes(words, spec);
 }
 
 bool IsDeviceBuiltMap(const uint64_t (&words)[16], TensorMapSpec* spec) {
@@ -162,7 +169,7 @@ const MapInfo* MapCache::Classify(const uint64_t (&words)[16]) {
   }
   ++judged_;
   TensorMapSpec spec;
-  const bool is_map = IsSelfConsistentMap(words, &spec);
+  const bool is_map = DecodesAndReencodes(words, &spec);  // the never-written bits were tested above
   if (entries_.size() >= capacity_) {
     ++overflow_;
     if (!is_map) return nullptr;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstring>
 #include <random>
 #include <string>
@@ -212,6 +213,51 @@ TEST(LaunchScan, AMapSeenOnceIsALookup) {
   EXPECT_EQ(cache.Classify(zero), nullptr);
   EXPECT_EQ(cache.Classify(zero), nullptr);
   EXPECT_EQ(cache.judged(), 2u);
+}
+
+// The cache answers exactly what the whole test answers: the driver's maps are maps with the parameters
+// the driver was given; a driver map with one never-written bit set is not, and ends at the first test
+// (nothing is judged, nothing cached); random bytes in the writable bits (which pass the first test and
+// reach the decoder) get the same answer from both.
+TEST(LaunchScan, TheCacheFindsWhatTheWholeTestFinds) {
+  const auto& maps = DriverMaps();
+  ASSERT_GE(maps.size(), 64u);
+  const std::array<uint64_t, 16>& never = blob::NeverWrittenMask();
+  MapCache cache(1 << 16);
+  TensorMapSpec spec;
+  for (size_t i = 0; i < 64; ++i) {
+    const MapInfo* m = cache.Classify(maps[i].words);
+    ASSERT_NE(m, nullptr) << i;
+    ASSERT_TRUE(IsSelfConsistentMap(maps[i].words, &spec)) << i;
+    ExpectSameParameters(m->spec, maps[i].spec, i);
+    // One never-written bit set, a different bit for each map.
+    uint64_t w[16];
+    std::memcpy(w, maps[i].words, sizeof(w));
+    int seen = 0;
+    const int want = static_cast<int>(i) % 32;
+    for (int k = 0; k < 16 && seen <= want; ++k)
+      for (int b = 0; b < 64 && seen <= want; ++b)
+        if ((never[k] >> b) & 1) {
+          if (seen == want) w[k] |= uint64_t{1} << b;
+          ++seen;
+        }
+    ASSERT_GT(seen, want) << "the mask has at least 32 bits (PlainAndRandomBytesAreNotMaps)";
+    const uint64_t judged = cache.judged();
+    const uint32_t size = cache.size();
+    EXPECT_EQ(cache.Classify(w), nullptr) << i;
+    EXPECT_FALSE(IsSelfConsistentMap(w, &spec)) << i;
+    EXPECT_EQ(cache.judged(), judged) << i;
+    EXPECT_EQ(cache.size(), size) << i;
+  }
+  std::mt19937_64 rng(20261204);
+  int disagree = 0;
+  for (int i = 0; i < 20000; ++i) {
+    uint64_t w[16];
+    for (int k = 0; k < 16; ++k) w[k] = rng() & ~never[k];
+    if ((cache.Classify(w) != nullptr) != IsSelfConsistentMap(w, &spec)) ++disagree;
+  }
+  EXPECT_EQ(disagree, 0);
+  EXPECT_EQ(cache.judged(), 64u + 20000u);
 }
 
 TEST(LaunchScan, AFullCacheStillAnswersRight) {
