@@ -56,8 +56,9 @@ add_custom_command(
   COMMENT "embedding examples/codegen/tile.json")
 
 # src/gpu/: one library per room (docs/design.md, docs/layers.txt).
-# runtime: the GPU API over the dlopen'd driver (modules, launches, copies, events) and the embedded fatbin.
-add_library(tmapgen_gpu_runtime STATIC src/gpu/runtime/gpu_api.cc ${TMAPGEN_FATBIN_CC})
+# runtime: the GPU API over the dlopen'd driver (modules, launches, copies, events), the embedded fatbin, and
+# the worker that runs items of GPU work in child processes (worker.*).
+add_library(tmapgen_gpu_runtime STATIC src/gpu/runtime/gpu_api.cc src/gpu/runtime/worker.cc ${TMAPGEN_FATBIN_CC})
 target_link_libraries(tmapgen_gpu_runtime PUBLIC tmapgen_driver tmapgen_util)
 if(TMAPGEN_HAVE_KERNELS)
   add_dependencies(tmapgen_gpu_runtime tmapgen_kernels)

@@ -1,17 +1,14 @@
 #include "src/gpu/check/codegen_example.h"
 
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #include "kernels/check_params.h"
 #include "src/tmap/derived_facts.h"
 #include "src/driver/encode_spec.h"
 #include "src/gpu/check/check_plan.h"
 #include "src/gpu/runtime/gpu_api.h"
+#include "src/gpu/runtime/worker.h"
 #include "src/model/copy_model.h"
 #include "src/schema/spec_json.h"
 #include "src/tmap/validator.h"
@@ -158,29 +155,6 @@ Outcome ParseOutcome(const std::string& s) {
   return Outcome::kError;
 }
 
-// Escapes newlines for the one-line child protocol.
-std::string OneLine(const std::string& s) {
-  std::string r;
-  for (char ch : s) {
-    if (ch == '\n') r += "\\n";
-    else if (ch == '\\') r += "\\\\";
-    else r += ch;
-  }
-  return r;
-}
-std::string Unescape(const std::string& s) {
-  std::string r;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 1 < s.size()) {
-      r += s[i + 1] == 'n' ? '\n' : s[i + 1];
-      ++i;
-    } else {
-      r += s[i];
-    }
-  }
-  return r;
-}
-
 }  // namespace
 
 std::string CodegenExampleSpecText() {
@@ -237,102 +211,41 @@ void RunCodegenExample(int watchdog_s, CodegenExampleReport* report) {
   const TensorMapSpec& spec = *example;
   const std::vector<CodegenExampleCoord> coords = CodegenExampleCoords();
   for (const auto& c : coords) report->rows.push_back({c, Outcome::kError, "no result"});
-  size_t next = 0;
-  while (next < coords.size()) {
-    int fds[2];
-    if (pipe(fds) != 0) {
-      report->why_not = "pipe() failed";
-      return;
-    }
-    std::fflush(nullptr);
-    const pid_t pid = fork();
-    if (pid < 0) {
-      close(fds[0]);
-      close(fds[1]);
-      report->why_not = "fork() failed";
-      return;
-    }
-    if (pid == 0) {
-      close(fds[0]);
-      FILE* w = fdopen(fds[1], "w");
-      setvbuf(w, nullptr, _IOLBF, 0);
-      alarm(static_cast<unsigned>(watchdog_s > 0 ? watchdog_s : 60));
-      Gpu gpu;
-      if (const absl::Status opened = gpu.Open(); !opened.ok()) {
-        std::fprintf(w, "O %s\n", OneLine(std::string(opened.message())).c_str());
-        _exit(0);
-      }
-      std::fprintf(w, "D %s\n", gpu.Description().c_str());
-      for (size_t i = next; i < coords.size(); ++i) {
-        std::fprintf(w, "U %zu\n", i);
-        Outcome o = Outcome::kError;
-        std::string detail;
-        if (const absl::Status fault = RunOne(gpu, spec, coords[i], 7000 + i, &o, &detail); !fault.ok()) {
-          std::fprintf(w, "F %zu %s\n", i, OneLine(std::string(fault.message())).c_str());
-          _exit(3);
-        }
-        std::fprintf(w, "R %zu %s|%s\n", i, OutcomeName(o), OneLine(detail).c_str());
-      }
-      _exit(0);
-    }
-    ++report->children;
-    close(fds[1]);
-    FILE* r = fdopen(fds[0], "r");
-    char* line = nullptr;
-    size_t cap = 0;
-    ssize_t len;
-    long current = -1;
-    bool opened = false, faulted = false;
-    std::string why;
-    while ((len = getline(&line, &cap, r)) > 0) {
-      std::string l(line, static_cast<size_t>(len));
-      if (!l.empty() && l.back() == '\n') l.pop_back();
-      if (l.size() < 2) continue;
-      const std::string rest = l.substr(2);
-      size_t idx = 0;
-      int used = 0;
-      switch (l[0]) {
-        case 'O': why = Unescape(rest); break;
-        case 'D': report->device = rest; opened = true; break;
-        case 'U': current = std::atol(rest.c_str()); break;
-        case 'R':
-          if (std::sscanf(rest.c_str(), "%zu %n", &idx, &used) >= 1 && idx < coords.size()) {
-            const std::string body = rest.substr(static_cast<size_t>(used));
-            const size_t bar = body.find('|');
-            report->rows[idx].outcome = ParseOutcome(body.substr(0, bar));
-            report->rows[idx].detail = bar == std::string::npos ? "" : Unescape(body.substr(bar + 1));
-            next = idx + 1;
-          }
-          break;
-        case 'F':
-          if (std::sscanf(rest.c_str(), "%zu %n", &idx, &used) >= 1 && idx < coords.size()) {
-            report->rows[idx].outcome = Outcome::kFault;
-            report->rows[idx].detail = Unescape(rest.substr(static_cast<size_t>(used)));
-            next = idx + 1;
-            faulted = true;
-          }
-          break;
-      }
-    }
-    free(line);
-    fclose(r);
-    int st = 0;
-    waitpid(pid, &st, 0);
-    if (!opened) {
-      report->ran = false;
-      report->why_not = why.empty() ? "the check process died before opening the GPU" : why;
-      return;
-    }
-    report->ran = true;
-    if (!faulted && next < coords.size()) {
-      const size_t at = current >= 0 ? static_cast<size_t>(current) : next;
-      report->rows[at].outcome = Outcome::kFault;
-      report->rows[at].detail = WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM
-                                    ? "the check process hung (watchdog of " + std::to_string(watchdog_s) + " s)"
-                                    : "the check process died";
-      next = at + 1;
-    }
-  }
+  std::unique_ptr<Gpu> gpu;  // opened in each child
+  WorkerCallbacks cb;
+  cb.open = [&gpu]() -> absl::StatusOr<std::string> {
+    gpu = std::make_unique<Gpu>();
+    if (absl::Status opened = gpu->Open(); !opened.ok()) return opened;
+    return gpu->Description();
+  };
+  // One text per coordinate: "OUTCOME|detail".
+  cb.run = [&](size_t i, const WorkerSend& send) -> absl::Status {
+    Outcome o = Outcome::kError;
+    std::string detail;
+    if (absl::Status fault = RunOne(*gpu, spec, coords[i], 7000 + i, &o, &detail); !fault.ok()) return fault;
+    send(StrCat(OutcomeName(o), "|", detail));
+    return absl::OkStatus();
+  };
+  cb.on_line = [report](size_t i, const std::string& text) {
+    const size_t bar = text.find('|');
+    report->rows[i].outcome = ParseOutcome(text.substr(0, bar));
+    report->rows[i].detail = bar == std::string::npos ? "" : text.substr(bar + 1);
+  };
+  cb.on_fault = [report](size_t i, const std::string& message) {
+    report->rows[i].outcome = Outcome::kFault;
+    report->rows[i].detail = message;
+  };
+  cb.on_death = [report, watchdog_s](size_t i, const WorkerDeath& death) {
+    report->rows[i].outcome = Outcome::kFault;
+    report->rows[i].detail = death.hung ? "the check process hung (watchdog of " + std::to_string(watchdog_s) + " s)"
+                                        : "the check process died";
+  };
+  const WorkerRun run = RunWorker(coords.size(), watchdog_s > 0 ? watchdog_s : 60, cb);
+  report->children = run.children;
+  report->device = run.device;
+  report->ran = run.opened;
+  report->why_not = !run.opened && run.why_not.empty() && run.children > 0 ? "the check process died before opening the GPU"
+                                                                           : run.why_not;
 }
 
 int PrintCodegenExample(const CodegenExampleReport& rep, FILE* out) {

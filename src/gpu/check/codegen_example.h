@@ -15,7 +15,7 @@
 //   the model's transaction count must equal kTransactionBytes.
 // - Everything with CUDA happens in a child process (the caller must not have opened CUDA: it forks); a
 //   fault or a hang (watchdog) kills only the child, the coordinate is reported FAULT and a new child runs
-//   the rest, as in check_runner.h.
+//   the rest (the GPU runtime's worker, src/gpu/runtime/worker.h).
 #ifndef TMAPGEN_SRC_GPU_CHECK_CODEGEN_EXAMPLE_H_
 #define TMAPGEN_SRC_GPU_CHECK_CODEGEN_EXAMPLE_H_
 

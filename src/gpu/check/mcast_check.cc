@@ -1,18 +1,16 @@
 #include "src/gpu/check/mcast_check.h"
 
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdlib>
+#include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "kernels/check_params.h"
 #include "kernels/mcast_params.h"
 #include "src/driver/encode_spec.h"
 #include "src/gpu/check/check_plan.h"
 #include "src/gpu/runtime/gpu_api.h"
+#include "src/gpu/runtime/worker.h"
 #include "src/tmap/validator.h"
 #include "src/util/status.h"
 #include "src/util/strings.h"
@@ -87,41 +85,20 @@ std::string CompareWindow(const McastJob& job, const McastRound& round, uint32_t
   return first;
 }
 
-std::string OneLine(const std::string& s) {
-  std::string r;
-  for (char ch : s) {
-    if (ch == '\n') r += "\\n";
-    else if (ch == '\\') r += "\\\\";
-    else r += ch;
-  }
-  return r;
-}
-std::string Unescape(const std::string& s) {
-  std::string r;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 1 < s.size()) {
-      r += s[i + 1] == 'n' ? '\n' : s[i + 1];
-      ++i;
-    } else {
-      r += s[i];
-    }
-  }
-  return r;
-}
 Outcome ParseOutcome(const std::string& s) {
   for (Outcome o : {Outcome::kPass, Outcome::kFail, Outcome::kTimeout, Outcome::kFault, Outcome::kNotRun, Outcome::kError})
     if (s == OutcomeName(o)) return o;
   return Outcome::kError;
 }
 
-// One job on an open GPU; writes "R job round rank OUTCOME|detail" lines. An error status on a CUDA error (the
-// context is lost).
-absl::Status RunJob(Gpu& gpu, const McastJob& job, size_t index, uint64_t seed, FILE* w) {
+// One job on an open GPU; sends one "round rank OUTCOME|detail" text per CTA window. An error status on a CUDA
+// error (the context is lost).
+absl::Status RunJob(Gpu& gpu, const McastJob& job, uint64_t seed, const WorkerSend& send) {
   const std::vector<std::vector<uint8_t>> globals = Globals(job, seed);
   const uint32_t C = job.cluster, R = static_cast<uint32_t>(job.rounds.size());
   auto fail_all = [&](const std::string& why) {
     for (uint32_t j = 0; j < R; ++j)
-      for (uint32_t r = 0; r < C; ++r) std::fprintf(w, "R %zu %u %u ERROR|%s\n", index, j, r, OneLine(why).c_str());
+      for (uint32_t r = 0; r < C; ++r) send(StrCat(j, " ", r, " ERROR|", why));
   };
   if (C < 1 || C > kMcastMaxCluster || R < 1 || R > kMcastMaxRounds || job.window == 0 || job.window > kMaxWindow) {
     fail_all("a job needs 1-8 CTAs, 1-16 rounds and a window of 1 byte to 227 KiB");
@@ -237,7 +214,7 @@ absl::Status RunJob(Gpu& gpu, const McastJob& job, size_t index, uint64_t seed, 
           detail = StrCat(differing, " of ", job.window, " bytes differ\n", diff);
         }
       }
-      std::fprintf(w, "R %zu %u %u %s|%s\n", index, j, r, OutcomeName(o), OneLine(detail).c_str());
+      send(StrCat(j, " ", r, " ", OutcomeName(o), "|", detail));
     }
   return absl::OkStatus();
 }
@@ -458,106 +435,43 @@ void RunMcastJobs(const std::vector<McastJob>& jobs, uint64_t seed, int watchdog
   report->jobs.resize(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i)
     report->jobs[i].cells.assign(jobs[i].rounds.size(), std::vector<McastCell>(jobs[i].cluster, McastCell{Outcome::kError, "no result"}));
-  size_t next = 0;
-  while (next < jobs.size()) {
-    int fds[2];
-    if (pipe(fds) != 0) {
-      report->why_not = "pipe() failed";
-      return;
+  std::unique_ptr<Gpu> gpu;  // opened in each child
+  WorkerCallbacks cb;
+  cb.open = [&gpu]() -> absl::StatusOr<std::string> {
+    gpu = std::make_unique<Gpu>();
+    if (absl::Status opened = gpu->Open(); !opened.ok()) return opened;
+    return gpu->Description();
+  };
+  cb.run = [&](size_t i, const WorkerSend& send) { return RunJob(*gpu, jobs[i], seed, send); };
+  cb.on_line = [report](size_t i, const std::string& text) {
+    unsigned j = 0, k = 0;
+    int used = 0;
+    if (std::sscanf(text.c_str(), "%u %u %n", &j, &k, &used) >= 2 && j < report->jobs[i].cells.size() &&
+        k < report->jobs[i].cells[j].size()) {
+      const std::string body = text.substr(static_cast<size_t>(used));
+      const size_t bar = body.find('|');
+      McastCell& c = report->jobs[i].cells[j][k];
+      c.outcome = ParseOutcome(body.substr(0, bar));
+      c.detail = bar == std::string::npos ? "" : body.substr(bar + 1);
     }
-    std::fflush(nullptr);
-    const pid_t pid = fork();
-    if (pid < 0) {
-      close(fds[0]);
-      close(fds[1]);
-      report->why_not = "fork() failed";
-      return;
-    }
-    if (pid == 0) {
-      close(fds[0]);
-      FILE* w = fdopen(fds[1], "w");
-      setvbuf(w, nullptr, _IOLBF, 0);
-      alarm(static_cast<unsigned>(watchdog_s > 0 ? watchdog_s : 60));
-      Gpu gpu;
-      if (const absl::Status opened = gpu.Open(); !opened.ok()) {
-        std::fprintf(w, "O %s\n", OneLine(std::string(opened.message())).c_str());
-        _exit(0);
-      }
-      std::fprintf(w, "D %s\n", gpu.Description().c_str());
-      for (size_t i = next; i < jobs.size(); ++i) {
-        std::fprintf(w, "U %zu\n", i);
-        if (const absl::Status fault = RunJob(gpu, jobs[i], i, seed, w); !fault.ok()) {
-          std::fprintf(w, "F %zu %s\n", i, OneLine(std::string(fault.message())).c_str());
-          _exit(3);
-        }
-        std::fprintf(w, "E %zu\n", i);
-      }
-      _exit(0);
-    }
-    ++report->children;
-    close(fds[1]);
-    FILE* r = fdopen(fds[0], "r");
-    char* line = nullptr;
-    size_t cap = 0;
-    ssize_t len;
-    long current = -1;
-    bool opened = false, faulted = false;
-    std::string why;
-    while ((len = getline(&line, &cap, r)) > 0) {
-      std::string l(line, static_cast<size_t>(len));
-      if (!l.empty() && l.back() == '\n') l.pop_back();
-      if (l.size() < 2) continue;
-      const std::string rest = l.substr(2);
-      size_t idx = 0;
-      unsigned j = 0, k = 0;
-      int used = 0;
-      switch (l[0]) {
-        case 'O': why = Unescape(rest); break;
-        case 'D': report->device = rest; opened = true; break;
-        case 'U': current = std::atol(rest.c_str()); break;
-        case 'E':
-          if (std::sscanf(rest.c_str(), "%zu", &idx) == 1) next = idx + 1;
-          break;
-        case 'R':
-          if (std::sscanf(rest.c_str(), "%zu %u %u %n", &idx, &j, &k, &used) >= 3 && idx < jobs.size() &&
-              j < report->jobs[idx].cells.size() && k < report->jobs[idx].cells[j].size()) {
-            const std::string body = rest.substr(static_cast<size_t>(used));
-            const size_t bar = body.find('|');
-            McastCell& c = report->jobs[idx].cells[j][k];
-            c.outcome = ParseOutcome(body.substr(0, bar));
-            c.detail = bar == std::string::npos ? "" : Unescape(body.substr(bar + 1));
-          }
-          break;
-        case 'F':
-          if (std::sscanf(rest.c_str(), "%zu %n", &idx, &used) >= 1 && idx < jobs.size()) {
-            for (auto& row : report->jobs[idx].cells)
-              for (auto& c : row) c = McastCell{Outcome::kFault, Unescape(rest.substr(static_cast<size_t>(used)))};
-            next = idx + 1;
-            faulted = true;
-          }
-          break;
-      }
-    }
-    free(line);
-    fclose(r);
-    int st = 0;
-    waitpid(pid, &st, 0);
-    if (!opened) {
-      report->ran = false;
-      report->why_not = why.empty() ? "the check process died before opening the GPU" : why;
-      return;
-    }
-    report->ran = true;
-    if (!faulted && next < jobs.size()) {
-      const size_t at = current >= 0 ? static_cast<size_t>(current) : next;
-      const std::string d = WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM
-                                ? "the check process hung (watchdog of " + std::to_string(watchdog_s) + " s)"
-                                : "the check process died";
-      for (auto& row : report->jobs[at].cells)
-        for (auto& c : row) c = McastCell{Outcome::kFault, d};
-      next = at + 1;
-    }
-  }
+  };
+  cb.on_fault = [report](size_t i, const std::string& message) {
+    for (auto& row : report->jobs[i].cells)
+      for (auto& c : row) c = McastCell{Outcome::kFault, message};
+  };
+  cb.on_death = [report, watchdog_s](size_t i, const WorkerDeath& death) {
+    const std::string d = death.hung ? "the check process hung (watchdog of " + std::to_string(watchdog_s) + " s)"
+                                     : "the check process died";
+    for (auto& row : report->jobs[i].cells)
+      for (auto& c : row) c = McastCell{Outcome::kFault, d};
+  };
+  const WorkerRun run = RunWorker(jobs.size(), watchdog_s > 0 ? watchdog_s : 60, cb);
+  report->children = run.children;
+  report->device = run.device;
+  report->ran = run.opened;
+  report->why_not = !run.opened && run.why_not.empty() && run.children > 0 ? "the check process died before opening the GPU"
+                                                                           : run.why_not;
+  if (!run.why_not.empty() || !run.opened) return;
   for (size_t i = 0; i < jobs.size(); ++i) report->jobs[i].passed = JobPassed(jobs[i], report->jobs[i]);
 }
 

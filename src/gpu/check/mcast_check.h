@@ -11,9 +11,9 @@
 // - ModelWindow() is the CPU reference of one CTA in one round: the window filled with the sentinel, then every
 //   load that reaches the CTA laid in by ModelLoad; it counts the transaction bytes the CTA receives and the bytes
 //   written by more than one load (a plan whose copies overlap). Pure; the tests use it without a GPU.
-// - RunMcastJobs() runs the jobs in a child process (the caller must not have opened CUDA: it forks) with tensors
-//   of seeded random bytes; a fault or a hang (watchdog) kills only the child: the job is FAULT and a new child
-//   runs the rest. Every (round, CTA) gets an outcome: PASS (the window equals the model), FAIL (the first
+// - RunMcastJobs() runs the jobs in a child process (the GPU runtime's worker, src/gpu/runtime/worker.h: the
+//   caller must not have opened CUDA, it forks) with tensors of seeded random bytes; a fault or a hang (watchdog)
+//   kills only the child: the job is FAULT and a new child runs the rest. Every (round, CTA) gets an outcome: PASS (the window equals the model), FAIL (the first
 //   differences are described), TIMEOUT (the barrier did not complete within the clock64 bound: a wrong count),
 //   FAULT, ERROR.
 // - A job marked `control` is a negative control: one CTA's count is deliberately wrong, and the job passes when

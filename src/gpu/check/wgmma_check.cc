@@ -1,17 +1,17 @@
 #include "src/gpu/check/wgmma_check.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <string>
 
 #include "kernels/check_params.h"
 #include "src/desc/smem_descriptor.h"
 #include "src/driver/encode_spec.h"
 #include "src/gpu/check/check_plan.h"
 #include "src/gpu/runtime/gpu_api.h"
+#include "src/gpu/runtime/worker.h"
 #include "src/model/copy_model.h"
 
 namespace tmapgen::gpu {
@@ -261,86 +261,33 @@ std::vector<WgmmaCase> WgmmaCases() {
 int RunWgmmaProof(FILE* out) {
   const std::vector<WgmmaCase> cases = WgmmaCases();
   std::vector<std::string> lines(cases.size());
-  std::string device, why;
-  size_t next = 0;
-  int children = 0;
-  while (next < cases.size()) {
-    int fds[2];
-    if (pipe(fds) != 0) return 2;
-    std::fflush(out);
-    const pid_t pid = fork();
-    if (pid == 0) {
-      close(fds[0]);
-      FILE* w = fdopen(fds[1], "w");
-      setvbuf(w, nullptr, _IOLBF, 0);
-      alarm(60);
-      Gpu gpu;
-      if (const absl::Status opened = gpu.Open(); !opened.ok()) {
-        std::fprintf(w, "O %s\n", std::string(opened.message()).c_str());
-        _exit(0);
-      }
-      if (gpu.device().cc_major != 9) {
-        std::fprintf(w, "O wgmma needs sm_90a; this GPU is sm_%d%d\n", gpu.device().cc_major, gpu.device().cc_minor);
-        _exit(0);
-      }
-      std::fprintf(w, "D %s\n", gpu.Description().c_str());
-      for (size_t i = next; i < cases.size(); ++i) {
-        std::fprintf(w, "U %zu\n", i);
-        std::string line;
-        if (const absl::Status fault = RunOne(gpu, cases[i], 1000 + i, &line); !fault.ok()) {
-          std::fprintf(w, "F %zu %s\n", i, std::string(fault.message()).c_str());
-          _exit(3);
-        }
-        std::fprintf(w, "R %zu %s\n", i, line.c_str());
-      }
-      _exit(0);
-    }
-    ++children;
-    close(fds[1]);
-    FILE* r = fdopen(fds[0], "r");
-    char* buf = nullptr;
-    size_t cap = 0;
-    ssize_t len;
-    long current = -1;
-    bool opened = false, faulted = false;
-    while ((len = getline(&buf, &cap, r)) > 0) {
-      std::string l(buf, static_cast<size_t>(len));
-      if (!l.empty() && l.back() == '\n') l.pop_back();
-      if (l.size() < 2) continue;
-      const std::string rest = l.substr(2);
-      size_t idx = 0;
-      int used = 0;
-      switch (l[0]) {
-        case 'O': why = rest; break;
-        case 'D': device = rest; opened = true; break;
-        case 'U': current = std::atol(rest.c_str()); break;
-        case 'R':
-          if (std::sscanf(rest.c_str(), "%zu %n", &idx, &used) >= 1 && idx < lines.size()) {
-            lines[idx] = rest.substr(static_cast<size_t>(used));
-            next = idx + 1;
-          }
-          break;
-        case 'F':
-          if (std::sscanf(rest.c_str(), "%zu %n", &idx, &used) >= 1 && idx < lines.size()) {
-            lines[idx] = "FAULT " + rest.substr(static_cast<size_t>(used));
-            next = idx + 1;
-            faulted = true;
-          }
-          break;
-      }
-    }
-    free(buf);
-    fclose(r);
-    int st = 0;
-    waitpid(pid, &st, 0);
-    if (!opened) {
-      std::fprintf(out, "tmapgen check --wgmma: not run: %s\n", why.empty() ? "the check process died" : why.c_str());
-      return 2;
-    }
-    if (!faulted && next < cases.size() && current >= 0) {
-      lines[static_cast<size_t>(current)] = "FAULT the check process died (hang or crash)";
-      next = static_cast<size_t>(current) + 1;
-    }
+  std::unique_ptr<Gpu> gpu;  // opened in each child
+  WorkerCallbacks cb;
+  cb.open = [&gpu]() -> absl::StatusOr<std::string> {
+    gpu = std::make_unique<Gpu>();
+    if (absl::Status opened = gpu->Open(); !opened.ok()) return opened;
+    if (gpu->device().cc_major != 9)
+      return absl::FailedPreconditionError("wgmma needs sm_90a; this GPU is sm_" + std::to_string(gpu->device().cc_major) +
+                                           std::to_string(gpu->device().cc_minor));
+    return gpu->Description();
+  };
+  // One text per case: its result line.
+  cb.run = [&](size_t i, const WorkerSend& send) -> absl::Status {
+    std::string line;
+    if (absl::Status fault = RunOne(*gpu, cases[i], 1000 + i, &line); !fault.ok()) return fault;
+    send(line);
+    return absl::OkStatus();
+  };
+  cb.on_line = [&lines](size_t i, const std::string& text) { lines[i] = text; };
+  cb.on_fault = [&lines](size_t i, const std::string& message) { lines[i] = "FAULT " + message; };
+  cb.on_death = [&lines](size_t i, const WorkerDeath&) { lines[i] = "FAULT the check process died (hang or crash)"; };
+  const WorkerRun run = RunWorker(cases.size(), 60, cb);
+  const std::string& device = run.device;
+  const int children = run.children;
+  if (!run.opened || !run.why_not.empty()) {
+    std::fprintf(out, "tmapgen check --wgmma: not run: %s\n",
+                 run.why_not.empty() ? "the check process died" : run.why_not.c_str());
+    return 2;
   }
   std::fprintf(out, "wgmma proof on %s: A, B through tensor maps, wgmma.mma_async m64n64 with tmapgen descriptors\n",
                device.c_str());

@@ -5,7 +5,8 @@
 // slices with the descriptors of BuildSmemDesc / AdvanceKSlice (src/desc/smem_descriptor.h), and D is compared
 // with a float64 CPU product (the inputs are exact in every type, so D must match exactly).
 //
-// Runs in a child process (restarted after a fault, which is then reported for that configuration). Returns
+// Runs in a child process (the GPU runtime's worker, src/gpu/runtime/worker.h: restarted after a fault, which is
+// then reported for that configuration). Returns
 // 0 when every configuration matched, 1 on a mismatch / timeout / fault, 2 when no GPU (or not sm_90).
 #ifndef TMAPGEN_SRC_GPU_CHECK_WGMMA_CHECK_H_
 #define TMAPGEN_SRC_GPU_CHECK_WGMMA_CHECK_H_
