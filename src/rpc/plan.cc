@@ -83,6 +83,37 @@ absl::Status ClusterSide(uint32_t v, std::string_view field) {
   return absl::OkStatus();
 }
 
+// The fields a GEMM and a convolution request share, with the same names in both messages and both requests:
+// the tile (bm, bn, bk), the stages, the cluster, B's multicast and how it is issued, the target. One body
+// for both, so that a shared field is converted and checked the same way (the same error) in both.
+template <typename Request, typename Message>
+void SharedToProto(const Request& r, Message* m) {
+  m->set_bm(r.bm);
+  m->set_bn(r.bn);
+  m->set_bk(r.bk);
+  m->set_stages(r.stages);
+  m->set_cluster_m(r.cluster_m);
+  m->set_cluster_n(r.cluster_n);
+  m->set_multicast_b(r.multicast_b);
+  m->set_multicast_issue(static_cast<v2::MulticastIssue>(IssueToProto(r.mcast_issue)));
+  m->set_target(std::string(Name(r.target)));
+}
+
+template <typename Message, typename Request>
+absl::Status SharedFromProto(const Message& m, Request* r) {
+  if (m.has_bm()) r->bm = m.bm();
+  if (m.has_bn()) r->bn = m.bn();
+  if (m.has_bk()) r->bk = m.bk();
+  r->stages = m.stages();
+  if (m.has_cluster_m()) r->cluster_m = m.cluster_m();
+  if (m.has_cluster_n()) r->cluster_n = m.cluster_n();
+  if (absl::Status s = ClusterSide(r->cluster_m, "cluster_m"); !s.ok()) return s;
+  if (absl::Status s = ClusterSide(r->cluster_n, "cluster_n"); !s.ok()) return s;
+  r->multicast_b = m.multicast_b();
+  if (absl::Status s = IssueFromProto(m.multicast_issue(), "multicast_issue", &r->mcast_issue); !s.ok()) return s;
+  return TargetOf(m.target(), "target", &r->target);
+}
+
 void OutputToProto(const PlanOutputOptions& o, v2::PlanOutput* m) {
   m->mutable_render()->set_format(o.render == PlanOutputOptions::Render::kJson   ? v2::Rendering::JSON
                                   : o.render == PlanOutputOptions::Render::kText ? v2::Rendering::TEXT
@@ -226,16 +257,8 @@ void ToProto(const plan::GemmRequest& r, const PlanOutputOptions& o, v2::PlanGem
   m->set_d_type(static_cast<v1::TensorDataType>(r.d_type));
   m->set_cd_layout(r.cd_layout == plan::CdLayout::kCol ? v2::CD_COL : v2::CD_ROW);
   if (r.has_accumulator) m->set_accumulator(static_cast<v2::AccumulatorType>(EnumToProto(r.accumulator)));
-  m->set_bm(r.bm);
-  m->set_bn(r.bn);
-  m->set_bk(r.bk);
-  m->set_stages(r.stages);
-  m->set_cluster_m(r.cluster_m);
-  m->set_cluster_n(r.cluster_n);
+  SharedToProto(r, m);
   m->set_multicast_a(r.multicast_a);
-  m->set_multicast_b(r.multicast_b);
-  m->set_multicast_issue(static_cast<v2::MulticastIssue>(IssueToProto(r.mcast_issue)));
-  m->set_target(std::string(Name(r.target)));
   m->set_cta_group(static_cast<uint32_t>(r.cta_group));
   if (r.has_swizzle_a) m->set_swizzle_a(static_cast<v2::DescriptorSwizzle>(EnumToProto(r.swizzle_a)));
   if (r.has_swizzle_b) m->set_swizzle_b(static_cast<v2::DescriptorSwizzle>(EnumToProto(r.swizzle_b)));
@@ -273,18 +296,8 @@ absl::Status FromProto(const v2::PlanGemmRequest& m, const RequestLimits&, plan:
     if (!EnumFromProto(m.accumulator(), 3, &r->accumulator)) return BadEnum("accumulator", m.accumulator());
     r->has_accumulator = true;
   }
-  if (m.has_bm()) r->bm = m.bm();
-  if (m.has_bn()) r->bn = m.bn();
-  if (m.has_bk()) r->bk = m.bk();
-  r->stages = m.stages();
-  if (m.has_cluster_m()) r->cluster_m = m.cluster_m();
-  if (m.has_cluster_n()) r->cluster_n = m.cluster_n();
-  if (absl::Status s = ClusterSide(r->cluster_m, "cluster_m"); !s.ok()) return s;
-  if (absl::Status s = ClusterSide(r->cluster_n, "cluster_n"); !s.ok()) return s;
+  if (absl::Status s = SharedFromProto(m, r); !s.ok()) return s;
   r->multicast_a = m.multicast_a();
-  r->multicast_b = m.multicast_b();
-  if (absl::Status s = IssueFromProto(m.multicast_issue(), "multicast_issue", &r->mcast_issue); !s.ok()) return s;
-  if (absl::Status s = TargetOf(m.target(), "target", &r->target); !s.ok()) return s;
   if (m.has_cta_group()) {
     if (m.cta_group() > 2) return Bad("cta_group", StrCat("expected 1 or 2, got ", m.cta_group()));
     r->cta_group = static_cast<int>(m.cta_group());
@@ -330,15 +343,7 @@ void ToProto(const plan::ConvRequest& r, const PlanOutputOptions& o, v2::PlanCon
   }
   m->set_dtype(static_cast<v2::ElementType>(EnumToProto(r.type)));
   m->set_out_type(static_cast<v1::TensorDataType>(r.out_type));
-  m->set_bm(r.bm);
-  m->set_bn(r.bn);
-  m->set_bk(r.bk);
-  m->set_stages(r.stages);
-  m->set_cluster_m(r.cluster_m);
-  m->set_cluster_n(r.cluster_n);
-  m->set_multicast_b(r.multicast_b);
-  m->set_multicast_issue(static_cast<v2::MulticastIssue>(IssueToProto(r.mcast_issue)));
-  m->set_target(std::string(Name(r.target)));
+  SharedToProto(r, m);
   if (r.has_swizzle) m->set_swizzle(static_cast<v2::DescriptorSwizzle>(EnumToProto(r.swizzle)));
   OutputToProto(o, m->mutable_output());
 }
@@ -395,17 +400,7 @@ absl::Status FromProto(const v2::PlanConvRequest& m, const RequestLimits& limits
   if (absl::Status s = ElemTypeFromProto(m.dtype(), "dtype", &r->type); !s.ok()) return s;
   if (m.has_out_type())
     if (absl::Status s = DataTypeFromProto(m.out_type(), "out_type", &r->out_type); !s.ok()) return s;
-  if (m.has_bm()) r->bm = m.bm();
-  if (m.has_bn()) r->bn = m.bn();
-  if (m.has_bk()) r->bk = m.bk();
-  r->stages = m.stages();
-  if (m.has_cluster_m()) r->cluster_m = m.cluster_m();
-  if (m.has_cluster_n()) r->cluster_n = m.cluster_n();
-  if (absl::Status s = ClusterSide(r->cluster_m, "cluster_m"); !s.ok()) return s;
-  if (absl::Status s = ClusterSide(r->cluster_n, "cluster_n"); !s.ok()) return s;
-  r->multicast_b = m.multicast_b();
-  if (absl::Status s = IssueFromProto(m.multicast_issue(), "multicast_issue", &r->mcast_issue); !s.ok()) return s;
-  if (absl::Status s = TargetOf(m.target(), "target", &r->target); !s.ok()) return s;
+  if (absl::Status s = SharedFromProto(m, r); !s.ok()) return s;
   if (absl::Status s = SwizzleFromProto(m.swizzle(), "swizzle", &r->has_swizzle, &r->swizzle); !s.ok()) return s;
   if (absl::Status s = OutputFromProto(m.output(), o); !s.ok()) return s;
   absl::Status s = plan::CheckConvRequest(*r);

@@ -845,10 +845,12 @@ TEST_F(TmapdTest, MalformedPlanRequestsNameTheField) {
   gemm([](v2::PlanGemmRequest* r) { r->set_accumulator(static_cast<v2::AccumulatorType>(4)); }, bad, "accumulator");
   gemm([](v2::PlanGemmRequest* r) { r->set_bm(0); }, bad, "bm");
   gemm([](v2::PlanGemmRequest* r) { r->set_bn(257); }, bad, "bn");
+  gemm([](v2::PlanGemmRequest* r) { r->set_bk(0); }, bad, "bk");
   gemm([](v2::PlanGemmRequest* r) { r->set_stages(65); }, bad, "stages");
   gemm([](v2::PlanGemmRequest* r) { r->set_cluster_m(0); }, bad, "cluster_m");
   gemm([](v2::PlanGemmRequest* r) { r->set_cluster_n(65536); r->set_cluster_m(65536); }, bad, "cluster_m");
   gemm([](v2::PlanGemmRequest* r) { r->set_cluster_m(4); r->set_cluster_n(8); }, bad, "cluster_n");
+  gemm([](v2::PlanGemmRequest* r) { r->set_cluster_n(17); }, bad, "cluster_n");  // ctaMask has 16 bits
   gemm([](v2::PlanGemmRequest* r) { r->set_multicast_issue(static_cast<v2::MulticastIssue>(3)); }, bad, "multicast_issue");
   gemm([](v2::PlanGemmRequest* r) { r->set_target("sm_1"); }, bad, "target");
   gemm([](v2::PlanGemmRequest* r) { r->set_cta_group(3); }, bad, "cta_group");
@@ -875,9 +877,20 @@ TEST_F(TmapdTest, MalformedPlanRequestsNameTheField) {
   conv([](v2::PlanConvRequest* r) { r->set_dilation_w(0); }, bad, "dilation_w");
   conv([](v2::PlanConvRequest* r) { r->set_dtype(v2::ELEMENT_E2M1); }, bad, "dtype");
   conv([](v2::PlanConvRequest* r) { r->set_out_type(static_cast<v1::TensorDataType>(-1)); }, bad, "out_type");
+  // The fields a convolution shares with a GEMM (tile, stages, cluster, multicast issue, target, output): the same
+  // checks, the same field named.
   conv([](v2::PlanConvRequest* r) { r->set_bm(2000); }, bad, "bm");
+  conv([](v2::PlanConvRequest* r) { r->set_bn(257); }, bad, "bn");
+  conv([](v2::PlanConvRequest* r) { r->set_bk(0); }, bad, "bk");
   conv([](v2::PlanConvRequest* r) { r->set_stages(4294967295u); }, bad, "stages");  // found by the fuzzer: 4e9 buffers
+  conv([](v2::PlanConvRequest* r) { r->set_cluster_m(0); }, bad, "cluster_m");
   conv([](v2::PlanConvRequest* r) { r->set_cluster_n(17); }, bad, "cluster_n");
+  conv([](v2::PlanConvRequest* r) { r->set_multicast_issue(static_cast<v2::MulticastIssue>(3)); }, bad, "multicast_issue");
+  conv([](v2::PlanConvRequest* r) { r->mutable_output()->mutable_render()->set_format(static_cast<v2::Rendering::Format>(7)); },
+       bad, "output.render.format");
+  conv([](v2::PlanConvRequest* r) { r->mutable_output()->mutable_render()->set_color(true); }, bad, "output.render.color");
+  conv([](v2::PlanConvRequest* r) { r->mutable_output()->set_cpp_namespace(std::string(300, 'n')); }, bad,
+       "output.cpp_namespace");
   conv([](v2::PlanConvRequest* r) { r->set_swizzle(static_cast<v2::DescriptorSwizzle>(-2)); }, bad, "swizzle");
   conv([](v2::PlanConvRequest* r) { r->set_target("sm_80"); }, bad, "target");
   // A filter with more taps than any valid plan: refused before any work, as a limit.
