@@ -25,6 +25,7 @@ random_n=${RANDOM_N:-200000}
 matrix_n=${MATRIX_N:-50000}
 bench_gib=${BENCH_GIB:-4}
 matrix_s=${MATRIX_SECONDS:-120}
+steps=${STEPS-selftest check random matrix bench wgmma codegen planproof mcast mcastbench}
 summary=()
 fail=0
 step() {  # step NAME LOG RESULT-LINE-REGEX CMD...
