@@ -128,7 +128,8 @@ __device__ __forceinline__ uint64_t GlobalTimer() {
 __device__ bool Wait(uint32_t bar, uint32_t parity, Diag* diag, int role, unsigned stage, unsigned long long j) {
   if (TryWait(bar, parity)) return true;
   const uint64_t t0 = GlobalTimer();
-  while (!TryWait(bar, parity)) {
+  for (unsigned tries = 1; !TryWait(bar, parity); ++tries) {
+    if (tries % 64u != 0u) continue;  // the flag and the clock every 64 tries: the spin stays off the memory system
     if (*reinterpret_cast<volatile int*>(&diag->abort) != 0) return false;
     if (GlobalTimer() - t0 > 4000000000ull) {
       if (atomicCAS(&diag->abort, 0, 1) == 0) {
@@ -205,6 +206,79 @@ __device__ __forceinline__ uint32_t SwizzledD(uint32_t row, uint32_t col_bytes) 
   uint32_t o = row * NS::D::kSmemRowPitch + col_bytes;
   if constexpr (NS::D::kSwizzle != 0u) o ^= ((o >> 7) & ((1u << NS::D::kSwizzle) - 1u)) << 4;
   return o;
+}
+
+// The warpgroup is done reading stage s: one thread arrives on that stage's empty barrier in every CTA whose
+// producers write into this CTA (ReleaseMask), the plan's one arrival per consumer warpgroup.
+template <unsigned kWg>
+__device__ __forceinline__ void Release(uint32_t base, uint32_t rank, unsigned s) {
+  NamedBarrier(1u + kWg, 128u);
+  if (threadIdx.x % 128u == 0u) {
+    for (uint32_t c = 0; c < P::kClusterSize; ++c)
+      if (P::ReleaseMask(rank) & (1u << c)) ArriveCluster(base + P::EmptyBarrier(s), c);
+  }
+  __syncwarp();
+}
+// One consumer warpgroup: the main loop, then its rows of the tile into kSmemD (the D box layout).
+template <unsigned kWg>
+__device__ __forceinline__ void Consumer(uint8_t* smem, uint32_t base, uint32_t rank, Diag* diag) {
+  float acc[kSlices][kAcc];
+#pragma unroll
+  for (unsigned i = 0; i < kSlices; ++i)
+#pragma unroll
+    for (unsigned a = 0; a < kAcc; ++a) acc[i][a] = 0.0f;
+  unsigned long long released = ~0ull;  // the last K tile whose MMAs were issued (its release may be pending)
+  for (unsigned long long j = 0; j < P::kKTiles; ++j) {
+    const unsigned s = static_cast<unsigned>(j % P::kStages);
+    const uint32_t parity = static_cast<uint32_t>((j / P::kStages) & 1ull);
+    if (!Wait(base + P::FullBarrier(s), parity, diag, 1, s, j)) {
+      released = ~0ull;  // hung: release nothing more
+      break;
+    }
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+    for (unsigned k = 0; k < P::kKSteps; ++k) {
+#pragma unroll
+      for (unsigned i = 0; i < kSlices; ++i) {
+        const unsigned slice = kWg * kSlices + i;
+        Op::Run<P::kTransA, P::kTransB>(acc[i], P::DescA(base, s, slice * P::kKSteps + k) + PROOF_DESC_A_START_DELTA,
+                                        P::DescB(base, s, k), 1u);
+      }
+    }
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    // One group stays in flight (CUTLASS's K_PIPE_MMAS = 1): when the previous stage's MMAs are done, that
+    // stage goes back to the producers while this one computes.
+    asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+    if (j > 0) Release<kWg>(base, rank, static_cast<unsigned>((j - 1) % P::kStages));
+    released = j;
+  }
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+  if (released + 1 == P::kKTiles) Release<kWg>(base, rank, static_cast<unsigned>(released % P::kStages));
+  // ---- epilogue: accumulator fragment of m64nNk*: thread t of the warpgroup holds rows w x 16 + l / 4 (+8)
+  // and columns 8 x q + 2 x (l % 4) (+1) (PTX ISA 9.7.15.5.1, wgmma D fragment), w = t / 32, l = t % 32.
+  constexpr uint32_t kEb = NS::D::kElementBits / 8u;
+  const unsigned t = threadIdx.x % 128u, w = t / 32u, l = t % 32u;
+#pragma unroll
+  for (unsigned i = 0; i < kSlices; ++i) {
+#pragma unroll
+    for (unsigned a = 0; a < kAcc; ++a) {
+      const unsigned q = a / 4u, h = (a / 2u) % 2u, e = a % 2u;
+      const unsigned row = kWg * P::kRowsPerWarpgroup + i * 64u + w * 16u + l / 4u + 8u * h;
+      const unsigned col = 8u * q + 2u * (l % 4u) + e;
+      const unsigned slab = col / NS::D::kBoxDim0;
+      PutD(smem + P::kSmemD + P::EpilogueCopy(slab).smem_offset + SwizzledD(row, (col % NS::D::kBoxDim0) * kEb),
+           acc[i][a]);
+    }
+  }
+}
+template <unsigned kWg>
+__device__ __forceinline__ void DispatchConsumer(unsigned wg, uint8_t* smem, uint32_t base, uint32_t rank, Diag* diag) {
+  if constexpr (kWg < kConsumers) {
+    if (wg == kWg)
+      Consumer<kWg>(smem, base, rank, diag);
+    else
+      DispatchConsumer<kWg + 1>(wg, smem, base, rank, diag);
+  }
 }
 
 __global__ void __launch_bounds__(kThreads, 1) PlanProofKernel(const __grid_constant__ Maps maps, Diag* diag) {
@@ -284,50 +358,9 @@ __global__ void __launch_bounds__(kThreads, 1) PlanProofKernel(const __grid_cons
       }
     }
   } else {
-    // ---- consumers
-    float acc[kSlices][kAcc];
-#pragma unroll
-    for (unsigned i = 0; i < kSlices; ++i)
-#pragma unroll
-      for (unsigned a = 0; a < kAcc; ++a) acc[i][a] = 0.0f;
-    for (unsigned long long j = 0; j < P::kKTiles; ++j) {
-      const unsigned s = static_cast<unsigned>(j % P::kStages);
-      const uint32_t parity = static_cast<uint32_t>((j / P::kStages) & 1ull);
-      if (!Wait(base + P::FullBarrier(s), parity, diag, 1, s, j)) break;
-      asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-#pragma unroll
-      for (unsigned k = 0; k < P::kKSteps; ++k) {
-#pragma unroll
-        for (unsigned i = 0; i < kSlices; ++i) {
-          const unsigned slice = wg * kSlices + i;
-          Op::Run<P::kTransA, P::kTransB>(acc[i], P::DescA(base, s, slice * P::kKSteps + k) + PROOF_DESC_A_START_DELTA, P::DescB(base, s, k), 1u);
-        }
-      }
-      asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-      asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-      NamedBarrier(1u + wg, 128u);  // the whole warpgroup is done reading stage s
-      if (threadIdx.x % 128u == 0u) {
-        for (uint32_t c = 0; c < P::kClusterSize; ++c)
-          if (P::ReleaseMask(rank) & (1u << c)) ArriveCluster(base + P::EmptyBarrier(s), c);
-      }
-      __syncwarp();
-    }
-    // ---- epilogue: accumulator fragment of m64nNk*: thread t of the warpgroup holds rows w x 16 + l / 4 (+8)
-    // and columns 8 x q + 2 x (l % 4) (+1) (PTX ISA 9.7.15.5.1, wgmma D fragment), w = t / 32, l = t % 32.
-    constexpr uint32_t kEb = NS::D::kElementBits / 8u;
-    const unsigned t = threadIdx.x % 128u, w = t / 32u, l = t % 32u;
-#pragma unroll
-    for (unsigned i = 0; i < kSlices; ++i) {
-#pragma unroll
-      for (unsigned a = 0; a < kAcc; ++a) {
-        const unsigned q = a / 4u, h = (a / 2u) % 2u, e = a % 2u;
-        const unsigned row = wg * P::kRowsPerWarpgroup + i * 64u + w * 16u + l / 4u + 8u * h;
-        const unsigned col = 8u * q + 2u * (l % 4u) + e;
-        const unsigned slab = col / NS::D::kBoxDim0;
-        PutD(smem + P::kSmemD + P::EpilogueCopy(slab).smem_offset + SwizzledD(row, (col % NS::D::kBoxDim0) * kEb),
-             acc[i][a]);
-      }
-    }
+    // ---- consumers (the warpgroup index as a template argument: every descriptor index is then a constant and
+    // DescA/DescB fold to arithmetic on the stage instead of a table in local memory)
+    DispatchConsumer<0>(wg, smem, base, rank, diag);
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // the stores read what the threads wrote
     NamedBarrier(8u, kConsumers * 128u);
     // After a hang the kernel only leaves: no store, and no barrier whose phase never completed is arrived on
