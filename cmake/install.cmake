@@ -2,7 +2,8 @@
 # find_package(tmapgen CONFIG) reads from it (docs/codegen.md, "From CMake").
 #
 # Components:
-#   runtime   bin/tmapgen and lib/tmapgen/libtmapgen_trace_inject.so (where `tmapgen trace` looks for it)
+#   runtime   bin/tmapgen, lib/tmapgen/libtmapgen_trace_inject.so and libtmapgen_trace_preload.so (where
+#             `tmapgen trace` looks for them)
 #   service   bin/tmapd and libexec/tmapd/tmapd_check_worker
 #   devel     the user-facing headers, the static libraries and the CMake package
 #   deb       the systemd unit and /etc/default/tmapd: only in the Debian package (cmake/package.cmake),
@@ -75,6 +76,8 @@ if(TMAPGEN_HAVE_TRACE_INJECT)
   # cli/trace_cmd.cc looks beside the binary, in ../lib and in ../lib/tmapgen.
   install(TARGETS tmapgen_trace_inject LIBRARY DESTINATION lib/tmapgen COMPONENT runtime)
 endif()
+# tmapgen trace preloads it from beside the injection library (src/trace/preload/).
+install(TARGETS tmapgen_trace_preload LIBRARY DESTINATION lib/tmapgen COMPONENT runtime)
 if(TARGET tmapd)
   install(TARGETS tmapd RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT service)
   # Not a user command: tmapd is pointed at it with --check-worker (packaging/tmapd.service.d/).

@@ -44,7 +44,7 @@ if ! command -v debootstrap >/dev/null 2>&1; then
 fi
 
 step "build and cpack"
-cmake --build "$build" --target tmapgen tmapd tmapd_check_worker tmapgen_trace_inject >/dev/null
+cmake --build "$build" --target tmapgen tmapd tmapd_check_worker tmapgen_trace_inject tmapgen_trace_preload >/dev/null
 rm -rf "$build/package"
 (cd "$build" && cpack --config CPackConfig.cmake >/dev/null)
 deb=$(ls "$build"/package/tmapd_*.deb)

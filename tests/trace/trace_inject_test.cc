@@ -320,3 +320,96 @@ TEST(TraceInjectLaunch, LaunchChecksCanBeTurnedOff) {
   EXPECT_EQ(r.rc, 0) << r.err;
   EXPECT_FALSE(Has(r.err, "kernel launches:")) << r.err;
 }
+
+// ---- how launches are seen: the preload library (src/trace/preload/) or CUPTI's launch callbacks ----------
+
+// The seven kernels of launch_paths, one per way a program gets the driver's launch function (linked,
+// dlsym by handle, dlsym(RTLD_DEFAULT), cuGetProcAddress linked, cuGetProcAddress from dlsym with
+// cuLaunchKernelEx, cuGetProcAddress from cuGetProcAddress, and the runtime's <<<>>>), each launched once
+// with a map of a 1 GiB tensor over 512 MiB: one finding each.
+void ExpectEveryPathFound(const Result& r) {
+  for (const char* k : {"via_linked", "via_dlsym", "via_dlsym_default", "via_getprocaddress",
+                        "via_dlsym_getprocaddress_ex", "via_getprocaddress_twice", "via_runtime"})
+    EXPECT_TRUE(Has(r.err, std::string(k) + ": 1 launch, 1 map, 1 finding")) << k << "\n" << r.err;
+  EXPECT_EQ(r.rc, 1) << r.err;
+}
+
+TEST(TraceInjectPreload, EveryWayOfGettingTheLaunchFunctionIsCheckedWithoutACuptiLaunchCallback) {
+  const Result r = Trace("--fail-on error", "launch_paths", "TMAPGEN_TRACE_LAUNCH_STATS=1");
+  ExpectEveryPathFound(r);
+  // The fake driver reports every launch to CUPTI's subscriber only when the launch callbacks are enabled:
+  // none reached it, all seven reached the preload library's hook.
+  EXPECT_TRUE(Has(r.err, "launches the driver accepted: 0 driver launches and 0 runtime launches with no driver "
+                         "launch under them seen through CUPTI callbacks; 7 seen through the preloaded entry points "
+                         "(launches seen through the preloaded entry points)")) << r.err;
+}
+
+TEST(TraceInjectPreload, BothWaysSeeTheSameLaunches) {
+  const Result r = Trace("--fail-on error", "launch_paths", "TMAPGEN_TRACE_LAUNCH_VIA=both");
+  ExpectEveryPathFound(r);
+  EXPECT_TRUE(Has(r.err, "launches the driver accepted: 7 driver launches and 0 runtime launches with no driver "
+                         "launch under them seen through CUPTI callbacks; 7 seen through the preloaded entry points"))
+      << r.err;
+}
+
+TEST(TraceInjectPreload, ThroughCuptiTheFindingsAreTheSame) {
+  const Result r = Trace("--fail-on error", "launch_paths",
+                         "TMAPGEN_TRACE_LAUNCH_VIA=cupti TMAPGEN_TRACE_LAUNCH_STATS=1 TMAPGEN_TRACE_PRELOAD_DEBUG=1");
+  ExpectEveryPathFound(r);
+  EXPECT_TRUE(Has(r.err, "7 driver launches and 0 runtime launches with no driver launch under them seen through "
+                         "CUPTI callbacks; 0 seen through the preloaded entry points (launches seen through CUPTI "
+                         "callbacks (TMAPGEN_TRACE_LAUNCH_VIA=cupti))")) << r.err;
+  EXPECT_FALSE(Has(r.err, "tmapgen trace preload:")) << "not preloaded, so nothing wrapped\n" << r.err;
+}
+
+TEST(TraceInjectPreload, AMissingPreloadLibraryIsSaidAndCuptiWatchesLaunches) {
+  const Result r = Trace("--fail-on error", "launch_paths",
+                         "TMAPGEN_TRACE_PRELOAD=/nonexistent/libtmapgen_trace_preload.so TMAPGEN_TRACE_LAUNCH_STATS=1");
+  ExpectEveryPathFound(r);
+  EXPECT_TRUE(Has(r.err, "tmapgen trace: /nonexistent/libtmapgen_trace_preload.so was not found: kernel launches are "
+                         "watched through CUPTI callbacks")) << r.err;
+  EXPECT_TRUE(Has(r.err, "(libtmapgen_trace_preload.so is not preloaded)")) << r.err;
+}
+
+TEST(TraceInjectPreload, RunningOutOfWrapperSlotsHandsLaunchesToCupti) {
+  // Twelve distinct launch functions from cuGetProcAddress, the preload library has 8 slots: the 9th goes out
+  // unwrapped, CUPTI's launch callbacks are enabled then, and every one of the 13 launches is still checked
+  // once (the first through the wrapper, the other 12 through CUPTI).
+  const Result r = Trace("--fail-on error", "launch_copies", "TMAPGEN_TRACE_LAUNCH_STATS=1");
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_TRUE(Has(r.err, "a kernel-launch entry point could not be wrapped; launches are watched through CUPTI from "
+                         "now on")) << r.err;
+  EXPECT_TRUE(Has(r.err, "copies: 13 launches, 13 maps, 13 findings")) << r.err;
+}
+
+TEST(TraceInjectPreload, AWindowThatKeepsHoldingSomethingElseIsRetired) {
+  // 1000 launches whose parameter starts with a new aligned pointer each time (past the never-written test,
+  // not a map): judged at 8 launches, then no longer scanned.
+  const Result r = Trace("", "launch_churn", "TMAPGEN_TRACE_LAUNCH_STATS=1");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(Has(r.err, "launch checks: 1000 launches, 1000 scanned, 8 windows past the never-written test, 8 looked "
+                         "up, 8 judged (decoded), cache overflow 0, 1 windows retired")) << r.err;
+}
+
+TEST(TraceInjectPreload, AMapWhoseAddressChangesAtEveryLaunchIsFoundAtEveryLaunch) {
+  const Result r = Trace("--fail-on error", "launch_moving_map");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(Has(r.err, "moving_map: 100 launches, 100 maps, 0 findings")) << r.err;
+}
+
+TEST(TraceInjectPreload, ThePreloadedDlsymAnswersOtherLookupsAsGlibcDoes) {
+  const std::string probe = std::string(TMAPGEN_PRELOAD_PROBE) + " ";
+  const std::string local = std::string(" ") + TMAPGEN_PROBE_LOCAL;
+  for (const bool preloaded : {false, true}) {
+    const std::string cmd = (preloaded ? std::string("LD_PRELOAD=") + TMAPGEN_PRELOAD_LIB + " " : std::string()) +
+                            "timeout 20 " + probe + (preloaded ? "preloaded" : "plain") + local + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::string out;
+    char buf[512];
+    while (fgets(buf, sizeof(buf), p) != nullptr) out += buf;
+    const int st = pclose(p);
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << cmd << "\n" << out;
+    EXPECT_TRUE(Has(out, "probe: all checks hold")) << cmd << "\n" << out;
+  }
+}

@@ -282,6 +282,7 @@ using CUdevice = int;
 inline constexpr int kAttrComputeCapabilityMajor = 75;
 inline constexpr int kAttrComputeCapabilityMinor = 76;
 using PfnCtxGetDevice = CUresult (*)(CUdevice*);
+using PfnCtxGetCurrent = CUresult (*)(void**);  // cuCtxGetCurrent(CUcontext*)
 using PfnDeviceGetAttribute = CUresult (*)(int*, int, CUdevice);
 using PfnDriverGetVersion = CUresult (*)(int*);
 // And those the launch checks use (cuda.h; cuFuncGetParamInfo and cuKernelGetParamInfo since CUDA 12.4).

@@ -45,6 +45,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <string>
@@ -57,6 +58,7 @@
 #include "src/tmap/validator.h"
 #include "src/trace/inject/cupti_abi.h"
 #include "src/trace/launch.h"
+#include "src/trace/preload/preload_abi.h"
 #include "src/trace/recorder.h"
 #include "src/trace/stream.h"
 #include "src/trace/summary.h"
@@ -129,14 +131,16 @@ struct Global {
   std::string cupti_path;
   cupti::SubscriberHandle subscriber = nullptr;
   cupti::PfnGetResultString result_string = nullptr;
+  cupti::PfnEnableCallback enable_callback = nullptr;
 
   // The driver (already loaded: it is loading us).
   cupti::PfnCtxGetDevice ctx_get_device = nullptr;
+  cupti::PfnCtxGetCurrent ctx_get_current = nullptr;
   cupti::PfnDeviceGetAttribute device_get_attribute = nullptr;
   cupti::PfnDriverGetVersion driver_get_version = nullptr;
   std::atomic<int> driver_version{-1};
   std::mutex target_mu;
-  uint32_t ctx_uid[16] = {};
+  uint64_t ctx_key[16] = {};
   int ctx_target[16] = {};
   int ctx_device[16] = {};
   int n_ctx = 0;
@@ -324,13 +328,30 @@ void ResolveCaller(void*, EncodeCall* c) {
 
 // ------------------------------------------------------------------------------------------ the target
 
+// Where a call or launch happened: its context and, from CUPTI, the function's name. A CUPTI callback names
+// the context by its unique id; a launch seen through the preload library has no callback data, and its
+// context (the thread's current one, which the launch ran in) is asked of the driver when it is needed.
+struct CallSite {
+  uint64_t ctx_key = 0;           // CUPTI's contextUid, or the CUcontext handle with the top bit set
+  const void* context = nullptr;  // null: no context (or not yet asked)
+  const char* symbol = nullptr;   // the kernel's name from CUPTI (null: asked of the driver)
+  bool ask_driver = false;        // from the preload library: ctx_key and context come from cuCtxGetCurrent
+};
+CallSite SiteOf(const cupti::CallbackData* d) { return CallSite{d->contextUid, d->context, d->symbolName, false}; }
+
 // The target and device ordinal of the calling context's GPU, found once per context (-1: unknown).
-void ContextOf(const cupti::CallbackData* d, int* target, int* device) {
+void ContextOf(CallSite s, int* target, int* device) {
+  if (s.ask_driver) {
+    void* c = nullptr;
+    if (g->ctx_get_current == nullptr || g->ctx_get_current(&c) != 0) c = nullptr;
+    s.context = c;
+    s.ctx_key = reinterpret_cast<uintptr_t>(c) | (uint64_t{1} << 63);
+  }
   // This thread's last context (a launch loop asks again and again).
-  thread_local uint32_t last_uid = 0;
+  thread_local uint64_t last_key = 0;
   thread_local int last_target = -1, last_device = -1;
   thread_local bool last_valid = false;
-  if (last_valid && last_uid == d->contextUid) {
+  if (last_valid && last_key == s.ctx_key) {
     *target = last_target;
     *device = last_device;
     return;
@@ -339,10 +360,10 @@ void ContextOf(const cupti::CallbackData* d, int* target, int* device) {
   *device = -1;
   std::lock_guard<std::mutex> lock(g->target_mu);
   for (int i = 0; i < g->n_ctx; ++i)
-    if (g->ctx_uid[i] == d->contextUid) {
+    if (g->ctx_key[i] == s.ctx_key) {
       *target = g->ctx_target[i];
       *device = g->ctx_device[i];
-      last_uid = d->contextUid;
+      last_key = s.ctx_key;
       last_target = *target;
       last_device = *device;
       last_valid = true;
@@ -350,7 +371,7 @@ void ContextOf(const cupti::CallbackData* d, int* target, int* device) {
     }
   if (g->ctx_get_device == nullptr || g->device_get_attribute == nullptr) return;
   cupti::CUdevice dev = 0;
-  if (d->context == nullptr || g->ctx_get_device(&dev) != 0) dev = 0;
+  if (s.context == nullptr || g->ctx_get_device(&dev) != 0) dev = 0;
   int t = -2;
   int major = 0, minor = 0;
   if (g->device_get_attribute(&major, cupti::kAttrComputeCapabilityMajor, dev) == 0 &&
@@ -359,7 +380,7 @@ void ContextOf(const cupti::CallbackData* d, int* target, int* device) {
     if (Parse(driver::TargetForComputeCapability(major, minor), &tt)) t = static_cast<int>(tt);
   }
   if (g->n_ctx < 16) {
-    g->ctx_uid[g->n_ctx] = d->contextUid;
+    g->ctx_key[g->n_ctx] = s.ctx_key;
     g->ctx_target[g->n_ctx] = t;
     g->ctx_device[g->n_ctx] = dev;
     ++g->n_ctx;
@@ -375,7 +396,7 @@ void FillTarget(const cupti::CallbackData* d, EncodeCall* c) {
     return;
   }
   int t = -1, dev = -1;
-  ContextOf(d, &t, &dev);
+  ContextOf(SiteOf(d), &t, &dev);
   if (t >= 0) {
     c->target = static_cast<uint8_t>(t);
     c->flags |= kHasTarget;
@@ -483,9 +504,23 @@ struct FunctionInfo {
   uint32_t generation = 0;  // the unload generation it was read in
   std::vector<ParamSlot> params;
   std::vector<MapWindow> windows;
+  // Per window: how many times it held bytes that passed the never-written test and were judged not a map
+  // (kRetired: no longer scanned), or kMapSeen (it held a map once: always scanned).
+  std::unique_ptr<std::atomic<uint8_t>[]> window_state;
+  std::atomic<uint32_t> retired_windows{0};  // == windows.size(): nothing left to scan
   KernelCounts* counts = nullptr;  // in the kernels file (or the heap), for kernels with windows
   char name[kKernelNameMax] = {};
 };
+
+// A window of a kernel's parameters that held something other than a map at 8 launches of the kernel (bytes
+// neither all zero nor a map: the fields of a large parameter struct, the bytes 16 to 112 bytes after a map)
+// is not scanned again: the layout of a kernel's parameters is fixed, so a place that held something else 8
+// times is not where the kernel takes a map. A window that held a map once is scanned at every launch. This
+// keeps the cost of a kernel with a large parameter (cuBLAS passes 1720 bytes: 100 windows) to its first
+// launches; TMAPGEN_TRACE_LAUNCH_RETIRE=0 scans every window at every launch.
+constexpr uint8_t kRetireAfter = 8;
+constexpr uint8_t kRetired = kRetireAfter;
+constexpr uint8_t kMapSeen = 0xff;
 
 struct MapCheck {
   uint64_t free_gen = 0;  // 0: never checked
@@ -505,8 +540,30 @@ constexpr uint32_t kKernelCapacity = 1024;
 constexpr size_t kReportedMax = 1 << 16;
 constexpr uint32_t kMaxLaunchExplained = 20;
 
+// How launches reach OnLaunch (docs/trace.md, "At kernel launch"; TMAPGEN_TRACE_LAUNCH_VIA).
+enum class Via : int {
+  kPreload = 0,  // the preload library's wrappers call OnPreloadLaunch; no CUPTI callback per launch
+  kCupti = 1,    // CUPTI's launch callbacks (no preload library, or it could not wrap every entry point)
+  kBoth = 2,     // CUPTI checks, and the wrappers only count: the two counts are compared at exit
+};
+
 struct LaunchGlobal {
   bool enabled = false;
+  std::atomic<int> via{static_cast<int>(Via::kCupti)};
+  std::string via_note;  // why launches are watched the way they are (the state message)
+  preload::AttachFn preload_attach = nullptr;
+  std::atomic<bool> fell_back{false};
+  // Launches the driver accepted, as each path saw them (compared at exit with TMAPGEN_TRACE_LAUNCH_VIA=both).
+  std::atomic<uint64_t> seen_cupti_driver{0};   // driver launches handed to OnLaunch by the CUPTI callbacks
+  std::atomic<uint64_t> seen_cupti_runtime{0};  // runtime launches with no driver launch under them
+  std::atomic<uint64_t> seen_preload{0};        // launches the preload library's wrappers reported
+  // TMAPGEN_TRACE_LAUNCH_STATS=1: where the time of the launch checks goes, printed at exit.
+  bool stats = false;
+  bool retire = true;  // TMAPGEN_TRACE_LAUNCH_RETIRE=0: every window scanned at every launch
+  std::atomic<uint64_t> st_candidates{0};  // windows that passed the never-written test
+  std::atomic<uint64_t> st_classified{0};  // ... and were looked up in (or judged into) the shared cache
+  std::atomic<uint64_t> st_retired{0};     // windows no longer scanned
+  std::atomic<uint64_t> st_ns{0};          // nanoseconds inside the launch checks
   bool device_maps = false;
   std::string device_filter;  // kernel-name substring for the device-memory scan ("" = every kernel)
   cupti::PfnFuncGetParamInfo func_param_info = nullptr;
@@ -635,6 +692,7 @@ void ReadLayout(uintptr_t key, Handle kind, const char* symbol, FunctionInfo* fi
     }
   }
   FindWindows(fi->params.data(), fi->params.size(), &fi->windows);
+  fi->window_state.reset(new std::atomic<uint8_t>[fi->windows.size()]());
   const char* n = nullptr;
   if (f == 0 || name == nullptr || name(&n, fp) != 0 || n == nullptr) n = symbol;
   CopyTail(n != nullptr ? std::string_view(n) : std::string_view(), fi->name, kKernelNameMax);
@@ -959,11 +1017,11 @@ void DebugWindow(const FunctionInfo& fi, LaunchCall call, const MapWindow& w, co
   Say(line);
 }
 
-void OnLaunch(LaunchCall call, uintptr_t f, Handle kind, void** kernel_params, void** extra, void* stream,
-              const cupti::CallbackData* d) {
+void CheckLaunch(LaunchCall call, uintptr_t f, Handle kind, void** kernel_params, void** extra, void* stream,
+                 const CallSite& site) {
   KernelsHeader* h = lg->kernels;
   if (h != nullptr) h->launches.fetch_add(1, std::memory_order_relaxed);
-  FunctionInfo* fi = f == 0 ? nullptr : FindFunction(f, kind, d->symbolName);
+  FunctionInfo* fi = f == 0 ? nullptr : FindFunction(f, kind, site.symbol);
   if (fi == nullptr || !fi->layout_ok) {
     if (lg->debug && lg->debug_launches.fetch_add(1, std::memory_order_relaxed) < 64)
       Say(StrCat("tmapgen trace debug: launch (call ", static_cast<int>(call), ", handle ", Hex(f), ") not scanned: ",
@@ -973,14 +1031,22 @@ void OnLaunch(LaunchCall call, uintptr_t f, Handle kind, void** kernel_params, v
   }
   const bool device_scan = WantDeviceScan(*fi) && call != LaunchCall::kGraphKernelNode;
   if (fi->windows.empty() && !device_scan) return;
+  // Every window retired (a kernel whose large parameter never held a map): nothing to read.
+  const size_t n_windows =
+      fi->retired_windows.load(std::memory_order_relaxed) >= fi->windows.size() ? 0 : fi->windows.size();
   const char* packed = nullptr;
   size_t packed_size = 0;
   if (kernel_params == nullptr) PackedBuffer(extra, &packed, &packed_size);
   if (h != nullptr) h->scanned.fetch_add(1, std::memory_order_relaxed);
   int target = g->forced_target ? g->target : -1, device = -1;
   uint64_t maps = 0, problems = 0;
-  for (size_t wi = 0; wi < fi->windows.size(); ++wi) {
+  const bool stats = lg->stats;
+  uint64_t candidates = 0, classified = 0, retired = 0;
+  for (size_t wi = 0; wi < n_windows; ++wi) {
     const MapWindow& w = fi->windows[wi];
+    std::atomic<uint8_t>& state = fi->window_state[wi];
+    const uint8_t st = state.load(std::memory_order_relaxed);
+    if (st == kRetired) continue;
     uint64_t words[16];
     if (!WindowBytes(kernel_params, packed, packed_size, w, words)) continue;
     // Most windows are not maps and end at the never-written bits (16 ANDs), or are all zero (padding).
@@ -1005,8 +1071,21 @@ void OnLaunch(LaunchCall call, uintptr_t f, Handle kind, void** kernel_params, v
         const uint64_t hash = HashMapWords(words);
         if (!(same_slot && l.map == nullptr && l.not_map_hash == hash)) {
           m = lg->maps.Classify(words);
+          ++classified;
           if (m == nullptr) l = Last{fi, wi, nullptr, hash};
           else if (m->id != UINT32_MAX) l = Last{fi, wi, m, 0};
+        }
+      }
+      ++candidates;
+    }
+    if (any != 0) {
+      if (m != nullptr) {
+        if (st != kMapSeen) state.store(kMapSeen, std::memory_order_relaxed);
+      } else if (st < kRetireAfter && lg->retire) {
+        state.store(static_cast<uint8_t>(st + 1), std::memory_order_relaxed);
+        if (st + 1 == kRetired) {
+          ++retired;
+          fi->retired_windows.fetch_add(1, std::memory_order_relaxed);
         }
       }
     }
@@ -1014,11 +1093,16 @@ void OnLaunch(LaunchCall call, uintptr_t f, Handle kind, void** kernel_params, v
     if (m == nullptr) continue;
     if (device == -1) {
       int t = -1;
-      ContextOf(d, &t, &device);
+      ContextOf(site, &t, &device);
       if (!g->forced_target) target = t;
     }
     ++maps;
     problems += CheckMap(*m, call, *fi, w.param, w.buffer_offset, device, target);
+  }
+  if (stats) {
+    lg->st_candidates.fetch_add(candidates, std::memory_order_relaxed);
+    lg->st_classified.fetch_add(classified, std::memory_order_relaxed);
+    lg->st_retired.fetch_add(retired, std::memory_order_relaxed);
   }
   if (fi->counts != nullptr) {
     fi->counts->launches.fetch_add(1, std::memory_order_relaxed);
@@ -1030,11 +1114,25 @@ void OnLaunch(LaunchCall call, uintptr_t f, Handle kind, void** kernel_params, v
   if (device_scan) {
     if (device == -1) {
       int t = -1;
-      ContextOf(d, &t, &device);
+      ContextOf(site, &t, &device);
       if (!g->forced_target) target = t;
     }
     ScanDeviceMemory(*fi, kernel_params, packed, packed_size, stream, device, target);
   }
+}
+
+uint64_t NowNs() {
+  timespec t{};
+  ::clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<uint64_t>(t.tv_sec) * 1000000000ull + static_cast<uint64_t>(t.tv_nsec);
+}
+
+void OnLaunch(LaunchCall call, uintptr_t f, Handle kind, void** kernel_params, void** extra, void* stream,
+              const CallSite& site) {
+  if (!lg->stats) return CheckLaunch(call, f, kind, kernel_params, extra, stream, site);
+  const uint64_t t0 = NowNs();
+  CheckLaunch(call, f, kind, kernel_params, extra, stream, site);
+  lg->st_ns.fetch_add(NowNs() - t0, std::memory_order_relaxed);
 }
 
 // The runtime's host stub -> its CUfunction (cudaGetFuncBySymbol of a shared libcudart, looked up once; not
@@ -1093,22 +1191,30 @@ void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, cons
     if (d->functionReturnValue == nullptr || *static_cast<const int*>(d->functionReturnValue) != 0) return;
     if (d->functionParams == nullptr) return;
     switch (cbid) {
+      case cupti::kRtCbidLaunchKernel: case cupti::kRtCbidLaunchKernelPtsz: case cupti::kRtCbidLaunchCooperativeKernel:
+      case cupti::kRtCbidLaunchKernelHandle: case cupti::kRtCbidLaunchKernelHandlePtsz:
+      case cupti::kRtCbidLaunchKernelExC: case cupti::kRtCbidLaunchKernelExCPtsz:
+        lg->seen_cupti_runtime.fetch_add(1, std::memory_order_relaxed);
+        break;
+      default: break;
+    }
+    switch (cbid) {
       case cupti::kRtCbidLaunchKernel: case cupti::kRtCbidLaunchKernelPtsz: case cupti::kRtCbidLaunchCooperativeKernel: {
         const auto* p = static_cast<const cupti::RtLaunchKernelParams*>(d->functionParams);
         OnLaunch(LaunchCall::kRuntimeLaunch, reinterpret_cast<uintptr_t>(p->func), Handle::kStub, p->args, nullptr,
-                 p->stream, d);
+                 p->stream, SiteOf(d));
         return;
       }
       case cupti::kRtCbidLaunchKernelHandle: case cupti::kRtCbidLaunchKernelHandlePtsz: {
         const auto* p = static_cast<const cupti::RtLaunchKernelParams*>(d->functionParams);
         OnLaunch(LaunchCall::kRuntimeLaunch, reinterpret_cast<uintptr_t>(p->func), Handle::kKernel, p->args, nullptr,
-                 p->stream, d);
+                 p->stream, SiteOf(d));
         return;
       }
       case cupti::kRtCbidLaunchKernelExC: case cupti::kRtCbidLaunchKernelExCPtsz: {
         const auto* p = static_cast<const cupti::RtLaunchKernelExCParams*>(d->functionParams);
         OnLaunch(LaunchCall::kRuntimeLaunch, reinterpret_cast<uintptr_t>(p->func), Handle::kStub, p->args, nullptr,
-                 p->config != nullptr ? p->config->stream : nullptr, d);
+                 p->config != nullptr ? p->config->stream : nullptr, SiteOf(d));
         return;
       }
       default: return;
@@ -1134,21 +1240,29 @@ void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, cons
   if (d->functionParams == nullptr) return;
   ++tls_driver_launches;
   switch (cbid) {
+    case cupti::kCbidLaunchKernel: case cupti::kCbidLaunchKernelPtsz: case cupti::kCbidLaunchKernelEx:
+    case cupti::kCbidLaunchKernelExPtsz: case cupti::kCbidLaunchCooperativeKernel:
+    case cupti::kCbidLaunchCooperativeKernelPtsz:
+      lg->seen_cupti_driver.fetch_add(1, std::memory_order_relaxed);
+      break;
+    default: break;
+  }
+  switch (cbid) {
     case cupti::kCbidLaunchKernel: case cupti::kCbidLaunchKernelPtsz: {
       const auto* p = static_cast<const cupti::LaunchKernelParams*>(d->functionParams);
-      OnLaunch(LaunchCall::kLaunchKernel, reinterpret_cast<uintptr_t>(p->f), Handle::kFunction, p->kernelParams, p->extra, p->hStream, d);
+      OnLaunch(LaunchCall::kLaunchKernel, reinterpret_cast<uintptr_t>(p->f), Handle::kFunction, p->kernelParams, p->extra, p->hStream, SiteOf(d));
       return;
     }
     case cupti::kCbidLaunchKernelEx: case cupti::kCbidLaunchKernelExPtsz: {
       const auto* p = static_cast<const cupti::LaunchKernelExParams*>(d->functionParams);
       OnLaunch(LaunchCall::kLaunchKernelEx, reinterpret_cast<uintptr_t>(p->f), Handle::kFunction, p->kernelParams, p->extra,
-               p->config != nullptr ? p->config->hStream : nullptr, d);
+               p->config != nullptr ? p->config->hStream : nullptr, SiteOf(d));
       return;
     }
     case cupti::kCbidLaunchCooperativeKernel: case cupti::kCbidLaunchCooperativeKernelPtsz: {
       const auto* p = static_cast<const cupti::LaunchCooperativeKernelParams*>(d->functionParams);
       OnLaunch(LaunchCall::kLaunchCooperativeKernel, reinterpret_cast<uintptr_t>(p->f), Handle::kFunction, p->kernelParams, nullptr,
-               p->hStream, d);
+               p->hStream, SiteOf(d));
       return;
     }
     case cupti::kCbidGraphAddKernelNode: case cupti::kCbidGraphAddKernelNodeV2:
@@ -1170,27 +1284,73 @@ void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, cons
         f = reinterpret_cast<uintptr_t>(np->kern);
         kind = Handle::kKernel;
       }
-      OnLaunch(LaunchCall::kGraphKernelNode, f, kind, np->kernelParams, np->extra, nullptr, d);
+      OnLaunch(LaunchCall::kGraphKernelNode, f, kind, np->kernelParams, np->extra, nullptr, SiteOf(d));
       return;
     }
     default: return;
   }
 }
 
+// The launches themselves (enabled only when launches are watched through CUPTI) ...
 constexpr cupti::CallbackId kLaunchDriverCbids[] = {
     cupti::kCbidLaunchKernel, cupti::kCbidLaunchKernelPtsz, cupti::kCbidLaunchKernelEx, cupti::kCbidLaunchKernelExPtsz,
-    cupti::kCbidLaunchCooperativeKernel, cupti::kCbidLaunchCooperativeKernelPtsz, cupti::kCbidGraphAddKernelNode,
-    cupti::kCbidGraphAddKernelNodeV2, cupti::kCbidGraphKernelNodeSetParams, cupti::kCbidGraphKernelNodeSetParamsV2,
-    cupti::kCbidGraphExecKernelNodeSetParams, cupti::kCbidGraphExecKernelNodeSetParamsV2, cupti::kCbidMemFree,
-    cupti::kCbidMemFreeV2, cupti::kCbidMemFreeHost, cupti::kCbidMemHostUnregister, cupti::kCbidMemAddressFree,
-    cupti::kCbidMemRelease, cupti::kCbidMemUnmap, cupti::kCbidMemFreeAsync, cupti::kCbidMemFreeAsyncPtsz,
-    cupti::kCbidMemPoolTrimTo, cupti::kCbidMemPoolDestroy, cupti::kCbidCtxDestroy, cupti::kCbidCtxDestroyV2,
-    cupti::kCbidModuleUnload, cupti::kCbidLibraryUnload};
+    cupti::kCbidLaunchCooperativeKernel, cupti::kCbidLaunchCooperativeKernelPtsz};
 constexpr cupti::CallbackId kLaunchRuntimeCbids[] = {
     cupti::kRtCbidLaunchKernel, cupti::kRtCbidLaunchKernelPtsz, cupti::kRtCbidLaunchCooperativeKernel,
     cupti::kRtCbidLaunchKernelExC, cupti::kRtCbidLaunchKernelExCPtsz, cupti::kRtCbidLaunchKernelHandle,
-    cupti::kRtCbidLaunchKernelHandlePtsz, cupti::kRtCbidFree, cupti::kRtCbidFreeHost, cupti::kRtCbidDeviceReset,
-    cupti::kRtCbidFreeAsync, cupti::kRtCbidFreeAsyncPtsz, cupti::kRtCbidMemPoolTrimTo};
+    cupti::kRtCbidLaunchKernelHandlePtsz};
+// ... and what the checks need however launches are seen: graph kernel nodes, frees and unloads (rare calls).
+constexpr cupti::CallbackId kWatchDriverCbids[] = {
+    cupti::kCbidGraphAddKernelNode, cupti::kCbidGraphAddKernelNodeV2, cupti::kCbidGraphKernelNodeSetParams,
+    cupti::kCbidGraphKernelNodeSetParamsV2, cupti::kCbidGraphExecKernelNodeSetParams,
+    cupti::kCbidGraphExecKernelNodeSetParamsV2, cupti::kCbidMemFree, cupti::kCbidMemFreeV2, cupti::kCbidMemFreeHost,
+    cupti::kCbidMemHostUnregister, cupti::kCbidMemAddressFree, cupti::kCbidMemRelease, cupti::kCbidMemUnmap,
+    cupti::kCbidMemFreeAsync, cupti::kCbidMemFreeAsyncPtsz, cupti::kCbidMemPoolTrimTo, cupti::kCbidMemPoolDestroy,
+    cupti::kCbidCtxDestroy, cupti::kCbidCtxDestroyV2, cupti::kCbidModuleUnload, cupti::kCbidLibraryUnload};
+constexpr cupti::CallbackId kWatchRuntimeCbids[] = {cupti::kRtCbidFree, cupti::kRtCbidFreeHost,
+                                                    cupti::kRtCbidDeviceReset, cupti::kRtCbidFreeAsync,
+                                                    cupti::kRtCbidFreeAsyncPtsz, cupti::kRtCbidMemPoolTrimTo};
+
+// Enables the CUPTI callbacks of the launches themselves; returns how many failed (and the first error).
+int EnableLaunchCallbacks(int* first_error) {
+  int failed = 0;
+  for (cupti::CallbackId id : kLaunchDriverCbids) {
+    const int er = g->enable_callback(1, g->subscriber, cupti::kDomainDriverApi, id);
+    if (er != cupti::kSuccess && failed++ == 0) *first_error = er;
+  }
+  for (cupti::CallbackId id : kLaunchRuntimeCbids) {
+    const int er = g->enable_callback(1, g->subscriber, cupti::kDomainRuntimeApi, id);
+    if (er != cupti::kSuccess && failed++ == 0) *first_error = er;
+  }
+  return failed;
+}
+
+// A launch the preload library's wrapper saw the driver accept.
+void OnPreloadLaunch(uint32_t entry, void* f, void** kernel_params, void** extra, void* stream) {
+  if (g == nullptr || g->recorder == nullptr || g->baseline || lg == nullptr || !lg->enabled) return;
+  lg->seen_preload.fetch_add(1, std::memory_order_relaxed);
+  if (lg->via.load(std::memory_order_acquire) != static_cast<int>(Via::kPreload)) return;  // CUPTI checks it
+  if (g->fork_pending.load(std::memory_order_acquire)) ReinitAfterFork();
+  const LaunchCall call = entry == preload::kEntryLaunchKernelEx          ? LaunchCall::kLaunchKernelEx
+                          : entry == preload::kEntryLaunchCooperativeKernel ? LaunchCall::kLaunchCooperativeKernel
+                                                                            : LaunchCall::kLaunchKernel;
+  CallSite site;
+  site.ask_driver = true;
+  OnLaunch(call, reinterpret_cast<uintptr_t>(f), Handle::kFunction, kernel_params, extra, stream, site);
+}
+
+// The preload library handed out a launch entry point it could not wrap: from now on CUPTI watches launches
+// (the wrappers only count), so that no launch goes unchecked.
+void OnPreloadUnwrapped(uint32_t) {
+  if (g == nullptr || lg == nullptr || g->enable_callback == nullptr || g->subscriber == nullptr) return;
+  if (lg->fell_back.exchange(true)) return;
+  int first_error = 0;
+  const int failed = EnableLaunchCallbacks(&first_error);
+  lg->via.store(static_cast<int>(Via::kCupti), std::memory_order_release);
+  Say(StrCat("tmapgen trace: pid ", g->pid, ": a kernel-launch entry point could not be wrapped; launches are "
+             "watched through CUPTI from now on", failed > 0 ? StrCat(" (", failed, " callbacks not enabled: ",
+             first_error, ")") : std::string(), "\n"));
+}
 
 // The child of a fork starts its own launch stream (its files were opened with its encode stream).
 void ResetLaunchAfterFork() {
@@ -1224,12 +1384,46 @@ void InitLaunch(void* cuda) {
   }
   if (const char* dbg = std::getenv("TMAPGEN_TRACE_LAUNCH_DEBUG"); dbg != nullptr && std::strcmp(dbg, "1") == 0)
     lg->debug = 1;
+  if (const char* st = std::getenv("TMAPGEN_TRACE_LAUNCH_STATS"); st != nullptr && std::strcmp(st, "1") == 0)
+    lg->stats = true;
+  if (const char* rt = std::getenv("TMAPGEN_TRACE_LAUNCH_RETIRE"); rt != nullptr && std::strcmp(rt, "0") == 0)
+    lg->retire = false;
   if (const char* dm = std::getenv("TMAPGEN_TRACE_DEVICE_MAPS"); dm != nullptr && *dm != '\0' && std::strcmp(dm, "0") != 0) {
     lg->device_maps = true;
     if (std::strcmp(dm, "1") != 0) lg->device_filter = dm;
   }
   for (auto& k : lg->fkeys) k.store(0, std::memory_order_relaxed);
   for (auto& v : lg->fvals) v.store(nullptr, std::memory_order_relaxed);
+
+  // How launches are seen: through the preload library when `tmapgen trace` preloaded it (no CUPTI callback
+  // per launch), else through CUPTI's launch callbacks. TMAPGEN_TRACE_LAUNCH_VIA=cupti forces CUPTI; =both
+  // checks through CUPTI and counts through the preload library too (the coverage proof, docs/trace.md).
+  const char* via = std::getenv("TMAPGEN_TRACE_LAUNCH_VIA");
+  const std::string want = via != nullptr ? via : "";
+  lg->preload_attach = reinterpret_cast<preload::AttachFn>(dlsym(RTLD_DEFAULT, preload::kAttachSymbol));
+  preload::Status st{};
+  const preload::Hooks hooks{preload::kAbiVersion, sizeof(preload::Hooks), OnPreloadLaunch, OnPreloadUnwrapped};
+  if (want == "cupti") {
+    lg->via = static_cast<int>(Via::kCupti);
+    lg->via_note = "launches seen through CUPTI callbacks (TMAPGEN_TRACE_LAUNCH_VIA=cupti)";
+  } else if (lg->preload_attach == nullptr) {
+    lg->via = static_cast<int>(Via::kCupti);
+    lg->via_note = "launches seen through CUPTI callbacks (libtmapgen_trace_preload.so is not preloaded)";
+  } else if (lg->preload_attach(&hooks, &st) != 1 || st.version != preload::kAbiVersion) {
+    lg->via = static_cast<int>(Via::kCupti);
+    lg->via_note = StrCat("launches seen through CUPTI callbacks (the preloaded library speaks version ", st.version,
+                          ", this one ", preload::kAbiVersion, ")");
+  } else if (want == "both") {
+    lg->via = static_cast<int>(Via::kBoth);
+    lg->via_note = "launches seen through CUPTI callbacks and counted by the preload library (TMAPGEN_TRACE_LAUNCH_VIA=both)";
+  } else if (st.dlsym_interposed == 0 || st.unwrapped != 0) {
+    lg->via = static_cast<int>(Via::kBoth);  // the wrappers only count
+    lg->via_note = StrCat("launches seen through CUPTI callbacks (the preload library ",
+                          st.dlsym_interposed == 0 ? "cannot wrap dlsym on this architecture" : "could not wrap every entry point", ")");
+  } else {
+    lg->via = static_cast<int>(Via::kPreload);
+    lg->via_note = "launches seen through the preloaded entry points";
+  }
   lg->enabled = true;
 }
 
@@ -1343,6 +1537,21 @@ void AtForkChild() {
 
 void AtExit() {
   if (g == nullptr || g->recorder == nullptr) return;
+  if (lg != nullptr && lg->enabled && (lg->via.load() == static_cast<int>(Via::kBoth) || lg->debug || lg->stats))
+    Say(StrCat("tmapgen trace: pid ", g->pid, ": launches the driver accepted: ",
+               lg->seen_cupti_driver.load(), " driver launches and ", lg->seen_cupti_runtime.load(),
+               " runtime launches with no driver launch under them seen through CUPTI callbacks; ",
+               lg->seen_preload.load(), " seen through the preloaded entry points (", lg->via_note, ")\n"));
+  if (lg != nullptr && lg->enabled && lg->stats) {
+    const KernelsHeader* h = lg->kernels;
+    const uint64_t launches = h != nullptr ? h->launches.load() : 0;
+    Say(StrCat("tmapgen trace: pid ", g->pid, ": launch checks: ", launches, " launches, ",
+               h != nullptr ? h->scanned.load() : 0, " scanned, ", lg->st_candidates.load(),
+               " windows past the never-written test, ", lg->st_classified.load(), " looked up, ", lg->maps.judged(),
+               " judged (decoded), cache overflow ", lg->maps.overflow(), ", ", lg->st_retired.load(),
+               " windows retired; ", lg->st_ns.load() / 1000, " us in the checks (",
+               launches > 0 ? lg->st_ns.load() / launches : 0, " ns per launch)\n"));
+  }
   if (g->state != nullptr)
     g->state->dropped_calls.store(g->recorder->stats().dropped_calls, std::memory_order_relaxed);
   if (!g->standalone) return;
@@ -1471,6 +1680,7 @@ int Initialize() {
   g->self_base = BaseOf(reinterpret_cast<const void*>(&Initialize));
   if (void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
     g->ctx_get_device = reinterpret_cast<cupti::PfnCtxGetDevice>(dlsym(cuda, "cuCtxGetDevice"));
+    g->ctx_get_current = reinterpret_cast<cupti::PfnCtxGetCurrent>(dlsym(cuda, "cuCtxGetCurrent"));
     g->device_get_attribute = reinterpret_cast<cupti::PfnDeviceGetAttribute>(dlsym(cuda, "cuDeviceGetAttribute"));
     g->driver_get_version = reinterpret_cast<cupti::PfnDriverGetVersion>(dlsym(cuda, "cuDriverGetVersion"));
     g->cuda_base = BaseOf(dlsym(cuda, "cuInit"));
@@ -1485,6 +1695,7 @@ int Initialize() {
   auto sub_v2 = reinterpret_cast<cupti::PfnSubscribeV2>(dlsym(g->cupti, "cuptiSubscribe_v2"));
   auto sub = reinterpret_cast<cupti::PfnSubscribe>(dlsym(g->cupti, "cuptiSubscribe"));
   auto enable = reinterpret_cast<cupti::PfnEnableCallback>(dlsym(g->cupti, "cuptiEnableCallback"));
+  g->enable_callback = enable;
   g->result_string = reinterpret_cast<cupti::PfnGetResultString>(dlsym(g->cupti, "cuptiGetResultString"));
   g->cupti_base = BaseOf(reinterpret_cast<const void*>(enable));
   SkipObjectOf(reinterpret_cast<const void*>(&Initialize));
@@ -1545,16 +1756,21 @@ int Initialize() {
   }
   if (lg != nullptr && lg->enabled) {
     int failed = 0, first_error = 0;
-    for (cupti::CallbackId id : kLaunchDriverCbids) {
+    for (cupti::CallbackId id : kWatchDriverCbids) {
       const int er = enable(1, g->subscriber, cupti::kDomainDriverApi, id);
       if (er != cupti::kSuccess && failed++ == 0) first_error = er;
     }
-    for (cupti::CallbackId id : kLaunchRuntimeCbids) {
+    for (cupti::CallbackId id : kWatchRuntimeCbids) {
       const int er = enable(1, g->subscriber, cupti::kDomainRuntimeApi, id);
       if (er != cupti::kSuccess && failed++ == 0) first_error = er;
     }
+    // The launch callbacks: through CUPTI (also the baseline's cost measurement, which subscribes to
+    // everything), unless the preload library reports launches.
+    if (lg->via.load() != static_cast<int>(Via::kPreload) || g->baseline) failed += EnableLaunchCallbacks(&first_error);
     if (lg->func_param_info == nullptr && lg->kernel_param_info == nullptr)
       StrAppend(&notes, "; launches not checked: this driver has no cuFuncGetParamInfo (CUDA 12.4 and later have it)");
+    else
+      StrAppend(&notes, "; ", lg->via_note);
     if (failed > 0) StrAppend(&notes, "; ", failed, " launch callback(s) not enabled: ", CuptiError(first_error));
   }
   StateMessage(notes);

@@ -1,8 +1,13 @@
 // fake_app.cc: the program `tmapgen trace` runs in tests/trace/trace_inject_test.cc, against the fake
 // driver. Scenarios: basic, threads, fork, quick_exit, im2col, replace, none (the driver initialised, no map),
 // launch_ok (maps in a struct parameter, launched many times, none bad) and launch_bad (a tensor larger than
-// its allocation, a freed and reallocated one, a freed one, a map edited by hand, a graph kernel node).  Prints one line on stdout (the
+// its allocation, a freed and reallocated one, a freed one, a map edited by hand, a graph kernel node),
+// launch_paths (a launch through each way of getting the driver's launch function), launch_copies (more
+// distinct launch functions than the preload library can wrap), launch_churn (a parameter that passes the
+// never-written test with new bytes at every launch, not a map) and launch_moving_map (a map whose address
+// changes at every launch).  Prints one line on stdout (the
 // test checks that it is the only thing there).
+#include <dlfcn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +42,12 @@ extern "C" int cuGraphAddKernelNode_v2(void**, void*, const void*, size_t, const
 extern "C" int cuMemAlloc_v2(uint64_t*, size_t);
 extern "C" int fake_runtime_launch(void* kernel, void** args);
 extern "C" int cuMemFree_v2(uint64_t);
+extern "C" int cuGetProcAddress_v2(const char*, void**, int, uint64_t, int*);
+
+using LaunchFn = int (*)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**,
+                         void**);
+using LaunchExFn = int (*)(const tmapgen::trace::cupti::LaunchConfig*, void*, void**, void**);
+using GpaFn = int (*)(const char*, void**, int, uint64_t, int*);
 
 constexpr int kBf16 = 9, kF16 = 6, kF32 = 7;  // CUtensorMapDataType (cuda.h)
 constexpr int kSw128 = 3;                    // CU_TENSOR_MAP_SWIZZLE_128B
@@ -157,13 +168,24 @@ int main(int argc, char** argv) {
       void* nargs[1] = {nm};
       cuLaunchKernel(null_map, 1, 1, 1, 32, 1, 1, 0, nullptr, nargs, nullptr);
     }
-    if (std::getenv("FAKE_LAUNCH_BENCH") != nullptr) {  // ns per launch call: the callbacks' own cost here
-      for (int kind = 0; kind < 2; ++kind) {
+    if (std::getenv("FAKE_LAUNCH_BENCH") != nullptr) {  // ns per launch call: the checks' own cost here
+      // A 1720-byte parameter of mixed bytes, as cuBLAS's kernels pass (100 windows, no map).
+      static unsigned char big[1720];
+      uint64_t x = 0x9e3779b97f4a7c15ull;
+      for (unsigned char& c : big) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        c = (x & 3) == 0 ? static_cast<unsigned char>(x >> 8) : 0;
+      }
+      const size_t boffs[1] = {0}, bsizes[1] = {sizeof(big)};
+      void* bigk = fake_make_function("big_param", 1, boffs, bsizes);
+      void* bargs[1] = {big};
+      for (int kind = 0; kind < 3; ++kind) {
+        void* k = kind == 0 ? small : kind == 1 ? gemm : bigk;
+        void** a = kind == 0 ? sargs : kind == 1 ? args : bargs;
         const auto t0 = std::chrono::steady_clock::now();
-        for (int i = 0; i < 200000; ++i)
-          cuLaunchKernel(kind == 0 ? small : gemm, 1, 1, 1, 32, 1, 1, 0, nullptr, kind == 0 ? sargs : args, nullptr);
+        for (int i = 0; i < 200000; ++i) cuLaunchKernel(k, 1, 1, 1, 32, 1, 1, 0, nullptr, a, nullptr);
         const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / 200000;
-        std::fprintf(stderr, "fake_app bench %s %.1f ns\n", kind == 0 ? "nomap" : "two_maps", ns);
+        std::fprintf(stderr, "fake_app bench %s %.1f ns\n", kind == 0 ? "nomap" : kind == 1 ? "two_maps" : "big_param", ns);
       }
     }
     if (bad) {
@@ -209,6 +231,97 @@ int main(int argc, char** argv) {
       cuLaunchKernel(one, 1, 1, 1, 128, 1, 1, 0, nullptr, margs, nullptr);
     }
     std::printf("fake_app %s: done\n", mode);
+    return 0;
+  }
+  if (std::strcmp(mode, "launch_paths") == 0 || std::strcmp(mode, "launch_copies") == 0) {
+    // One map of a 1 GiB f16 tensor over a 512 MiB allocation (a finding at every launch).
+    uint64_t half = 0;
+    cuMemAlloc_v2(&half, 512u << 20);
+    const uint64_t gdims[2] = {32768, 16384}, gstrides[1] = {65536};
+    const uint32_t box[2] = {64, 64}, es[2] = {1, 1};
+    alignas(64) unsigned char m[128];
+    cuTensorMapEncodeTiled(m, kF16, 2, reinterpret_cast<void*>(half), gdims, gstrides, box, es, 0, kSw128, 2, 0);
+    void* margs[1] = {m};
+    const size_t offs[1] = {0}, sizes[1] = {128};
+    auto kernel = [&](const char* name) { return fake_make_function(name, 1, offs, sizes); };
+    void* cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (std::strcmp(mode, "launch_paths") == 0) {
+      // Each way a program gets the driver's launch function, one kernel each.
+      cuLaunchKernel(kernel("via_linked"), 1, 1, 1, 128, 1, 1, 0, nullptr, margs, nullptr);
+      auto by_handle = reinterpret_cast<LaunchFn>(dlsym(cuda, "cuLaunchKernel"));
+      by_handle(kernel("via_dlsym"), 1, 1, 1, 128, 1, 1, 0, nullptr, margs, nullptr);
+      auto by_default = reinterpret_cast<LaunchFn>(dlsym(RTLD_DEFAULT, "cuLaunchKernel"));
+      by_default(kernel("via_dlsym_default"), 1, 1, 1, 128, 1, 1, 0, nullptr, margs, nullptr);
+      void* f = nullptr;
+      int status = 0;
+      cuGetProcAddress_v2("cuLaunchKernel", &f, 13000, 0, &status);
+      reinterpret_cast<LaunchFn>(f)(kernel("via_getprocaddress"), 1, 1, 1, 128, 1, 1, 0, nullptr, margs, nullptr);
+      auto gpa = reinterpret_cast<GpaFn>(dlsym(cuda, "cuGetProcAddress_v2"));
+      gpa("cuLaunchKernelEx", &f, 13000, 0, &status);
+      tmapgen::trace::cupti::LaunchConfig cfg{1, 1, 1, 128, 1, 1, 0, nullptr, nullptr, 0};
+      reinterpret_cast<LaunchExFn>(f)(&cfg, kernel("via_dlsym_getprocaddress_ex"), margs, nullptr);
+      void* gpa2 = nullptr;
+      gpa("cuGetProcAddress", &gpa2, 13000, 0, &status);
+      reinterpret_cast<GpaFn>(gpa2)("cuLaunchKernel", &f, 13000, 0, &status);
+      reinterpret_cast<LaunchFn>(f)(kernel("via_getprocaddress_twice"), 1, 1, 1, 128, 1, 1, 0, nullptr, margs, nullptr);
+      fake_runtime_launch(kernel("via_runtime"), margs);
+    } else {
+      // More distinct launch functions than the preload library has wrapper slots: one launch through the
+      // first, then the other eleven asked for, then one launch through each of the twelve.
+      void* k = kernel("copies");
+      LaunchFn fns[12] = {};
+      int status = 0;
+      void* f = nullptr;
+      cuGetProcAddress_v2("cuLaunchKernel", &f, 90000, 0, &status);
+      fns[0] = reinterpret_cast<LaunchFn>(f);
+      fns[0](k, 1, 1, 1, 128, 1, 1, 0, nullptr, margs, nullptr);
+      for (int i = 1; i < 12; ++i) {
+        cuGetProcAddress_v2("cuLaunchKernel", &f, 90000 + i, 0, &status);
+        fns[i] = reinterpret_cast<LaunchFn>(f);
+      }
+      for (LaunchFn fn : fns) fn(k, 1, 1, 1, 128, 1, 1, 0, nullptr, margs, nullptr);
+    }
+    std::printf("fake_app %s: done\n", mode);
+    return 0;
+  }
+  if (std::strcmp(mode, "launch_churn") == 0) {
+    // A parameter whose first 8 bytes (an aligned pointer, new at every launch) pass the never-written test,
+    // with zeros after it: not a map, judged only until the window is retired.
+    struct Churn {
+      uint64_t p;
+      unsigned char rest[248];
+    } churn{};
+    const size_t coffs[1] = {0}, csizes[1] = {sizeof(Churn)};
+    void* ck = fake_make_function("churn", 1, coffs, csizes);
+    void* cargs[1] = {&churn};
+    for (int i = 0; i < 1000; ++i) {
+      churn.p = 0x7e0000000000ull + 4096ull * static_cast<uint64_t>(i);
+      cuLaunchKernel(ck, 1, 1, 1, 32, 1, 1, 0, nullptr, cargs, nullptr);
+    }
+    std::printf("fake_app launch_churn: done\n");
+    return 0;
+  }
+  if (std::strcmp(mode, "launch_moving_map") == 0) {
+    // A map whose address changes at every launch, in a struct: found at every launch.
+    uint64_t buf = 0;
+    cuMemAlloc_v2(&buf, 64u << 20);
+    struct alignas(64) WithMap {
+      unsigned char map[128];
+      uint64_t n;
+      unsigned char pad[56];
+    } wm{};
+    const size_t woffs[1] = {0}, wsizes[1] = {sizeof(WithMap)};
+    void* wk = fake_make_function("moving_map", 1, woffs, wsizes);
+    void* wargs[1] = {&wm};
+    const uint64_t dims[2] = {64, 64}, strides[1] = {128};
+    const uint32_t box[2] = {64, 64}, es[2] = {1, 1};
+    for (int i = 0; i < 100; ++i) {
+      cuTensorMapEncodeTiled(wm.map, kF16, 2, reinterpret_cast<void*>(buf + 65536ull * static_cast<uint64_t>(i)), dims,
+                             strides, box, es, 0, kSw128, 2, 0);
+      wm.n = static_cast<uint64_t>(i);
+      cuLaunchKernel(wk, 1, 1, 1, 32, 1, 1, 0, nullptr, wargs, nullptr);
+    }
+    std::printf("fake_app launch_moving_map: done\n");
     return 0;
   }
   if (std::strcmp(mode, "none") == 0) {

@@ -9,7 +9,8 @@
 // bytes, so that the launch checks find it in a kernel's parameters.
 // For the launch checks it also has kernels (fake_make_function: a name and a parameter layout, answered
 // by cuFuncGetParamInfo), launches (cuLaunchKernel, cuLaunchKernelEx, cuGraphAddKernelNode_v2: reported to
-// the subscriber at entry and exit; nothing runs), and a device allocator (cuMemAlloc_v2 / cuMemFree_v2,
+// the subscriber at entry and exit; nothing runs; cuGetProcAddress hands out the launch functions), a runtime
+// launch (fake_runtime_launch: through cuGetProcAddress, as the CUDA runtime does), and a device allocator (cuMemAlloc_v2 / cuMemFree_v2,
 // answered by cuPointerGetAttributes with range, device 0 and a new buffer id per allocation; a freed
 // range is handed out again to the next allocation of the same size, as a real allocator may). Not shipped.
 #include <dlfcn.h>
@@ -169,6 +170,7 @@ __attribute__((visibility("default"))) void* fake_make_function(const char* name
   return f;
 }
 __attribute__((visibility("default"))) int cuFuncGetParamInfo(void* f, size_t i, size_t* off, size_t* size) {
+  if (reinterpret_cast<uintptr_t>(f) == 1) return 400;  // CUDA_ERROR_INVALID_HANDLE
   const auto* ff = static_cast<const FakeFunction*>(f);
   if (ff == nullptr || i >= static_cast<size_t>(ff->n)) return c::kErrorInvalidValue;
   // Offsets as driver 580 reports them on the H200: not from 0, and not from a 64-byte-aligned origin (a
@@ -184,6 +186,7 @@ __attribute__((visibility("default"))) int cuKernelGetParamInfo(void* k, size_t 
   return cuFuncGetParamInfo(k, i, off, size);
 }
 __attribute__((visibility("default"))) int cuFuncGetName(const char** name, void* f) {
+  if (reinterpret_cast<uintptr_t>(f) == 1) return 400;
   *name = static_cast<const FakeFunction*>(f)->name;
   return 0;
 }
@@ -241,32 +244,104 @@ __attribute__((visibility("default"))) int cuPointerGetAttribute(void* data, int
     }
   return c::kErrorInvalidValue;
 }
+}  // extern "C"
+
+namespace {
+const char* NameOf(void* f) {
+  return reinterpret_cast<uintptr_t>(f) == 1 ? "unknown" : static_cast<FakeFunction*>(f)->name;
+}
+// Every launch entry point the fake hands out ends here: it reports to the subscriber (when CUPTI enabled the
+// callback) and accepts a launch with a function and its parameters. Handle 0x1 is a kernel the driver runs
+// but cannot describe (cuFuncGetParamInfo fails for it).
+int LaunchImpl(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned smem,
+               void* stream, void** params, void** extra) {
+  c::LaunchKernelParams p{f, gx, gy, gz, bx, by, bz, smem, stream, params, extra};
+  int r = 0;
+  Notify(c::kCbidLaunchKernel, c::kApiEnter, &p, &r, f != nullptr ? NameOf(f) : nullptr);
+  r = f == nullptr ? 1
+      : reinterpret_cast<uintptr_t>(f) == 1 ? 0
+      : (params == nullptr && extra == nullptr && static_cast<FakeFunction*>(f)->n > 0) ? 1 : 0;
+  Notify(c::kCbidLaunchKernel, c::kApiExit, &p, &r, f != nullptr ? NameOf(f) : nullptr);
+  return r;
+}
+int LaunchExImpl(const c::LaunchConfig* config, void* f, void** params, void** extra) {
+  c::LaunchKernelExParams p{config, f, params, extra};
+  int r = 0;
+  Notify(c::kCbidLaunchKernelEx, c::kApiEnter, &p, &r, NameOf(f));
+  Notify(c::kCbidLaunchKernelEx, c::kApiExit, &p, &r, NameOf(f));
+  return r;
+}
+// Distinct copies of cuLaunchKernel, handed out by cuGetProcAddress for cudaVersion 90000 + i: more distinct
+// launch functions than the preload library has wrapper slots (8), to test what happens when it runs out.
+template <int I>
+int LaunchCopy(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned smem,
+               void* stream, void** params, void** extra) {
+  return LaunchImpl(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra);
+}
+using LaunchFn = int (*)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**,
+                         void**);
+constexpr LaunchFn kCopies[12] = {LaunchCopy<0>, LaunchCopy<1>, LaunchCopy<2>, LaunchCopy<3>,
+                                  LaunchCopy<4>, LaunchCopy<5>, LaunchCopy<6>, LaunchCopy<7>,
+                                  LaunchCopy<8>, LaunchCopy<9>, LaunchCopy<10>, LaunchCopy<11>};
+int GetProcAddressImpl(const char* symbol, void** pfn, int version, uint64_t, int* status);
+int GetProcAddressV1(const char* symbol, void** pfn, int version, uint64_t flags) {
+  return GetProcAddressImpl(symbol, pfn, version, flags, nullptr);
+}
+// cuGetProcAddress as the driver answers it: the driver's own function (not the exported symbol, which the
+// preload library's export would shadow), CUDA_ERROR_NOT_FOUND (500) for a symbol it does not have.
+int GetProcAddressImpl(const char* symbol, void** pfn, int version, uint64_t, int* status) {
+  if (symbol == nullptr || pfn == nullptr) return c::kErrorInvalidValue;
+  void* f = nullptr;
+  if (std::strcmp(symbol, "cuLaunchKernel") == 0)
+    f = version >= 90000 && version < 90012 ? reinterpret_cast<void*>(kCopies[version - 90000])
+                                            : reinterpret_cast<void*>(&LaunchImpl);
+  else if (std::strcmp(symbol, "cuLaunchKernelEx") == 0)
+    f = reinterpret_cast<void*>(&LaunchExImpl);
+  else if (std::strcmp(symbol, "cuGetProcAddress") == 0)
+    f = version >= 12000 ? reinterpret_cast<void*>(&GetProcAddressImpl) : reinterpret_cast<void*>(&GetProcAddressV1);
+  *pfn = f;
+  if (status != nullptr) *status = f != nullptr ? 0 : 1;  // CU_GET_PROC_ADDRESS_SUCCESS, _SYMBOL_NOT_FOUND
+  return f != nullptr ? 0 : 500;
+}
+}  // namespace
+
+extern "C" {
 __attribute__((visibility("default"))) int cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                                           unsigned by, unsigned bz, unsigned smem, void* stream,
                                                           void** params, void** extra) {
-  c::LaunchKernelParams p{f, gx, gy, gz, bx, by, bz, smem, stream, params, extra};
-  int r = 0;
-  Notify(c::kCbidLaunchKernel, c::kApiEnter, &p, &r, static_cast<FakeFunction*>(f)->name);
-  r = f == nullptr || (params == nullptr && extra == nullptr && static_cast<FakeFunction*>(f)->n > 0) ? 1 : 0;
-  Notify(c::kCbidLaunchKernel, c::kApiExit, &p, &r, static_cast<FakeFunction*>(f)->name);
-  return r;
+  return LaunchImpl(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra);
 }
 __attribute__((visibility("default"))) int cuLaunchKernelEx(const c::LaunchConfig* config, void* f, void** params,
                                                             void** extra) {
-  c::LaunchKernelExParams p{config, f, params, extra};
-  int r = 0;
-  Notify(c::kCbidLaunchKernelEx, c::kApiEnter, &p, &r, static_cast<FakeFunction*>(f)->name);
-  Notify(c::kCbidLaunchKernelEx, c::kApiExit, &p, &r, static_cast<FakeFunction*>(f)->name);
-  return r;
+  return LaunchExImpl(config, f, params, extra);
 }
-// The runtime's <<<>>> of CUDA 13 (__cudaLaunchKernel): reported in the runtime domain, and, as a runtime
-// may, carried out through the driver's cuLaunchKernel, which reports its own callbacks in between.
+__attribute__((visibility("default"))) int cuGetProcAddress_v2(const char* symbol, void** pfn, int version,
+                                                               uint64_t flags, int* status) {
+  return GetProcAddressImpl(symbol, pfn, version, flags, status);
+}
+__attribute__((visibility("default"))) int cuGetProcAddress(const char* symbol, void** pfn, int version,
+                                                            uint64_t flags) {
+  return GetProcAddressV1(symbol, pfn, version, flags);
+}
+// The runtime's <<<>>> of CUDA 13 (__cudaLaunchKernel): reported in the runtime domain, and carried out
+// through the driver's cuLaunchKernel, which reports its own callbacks in between. Like the CUDA runtime, it
+// finds the driver's function with dlsym(libcuda.so.1, "cuGetProcAddress_v2") and then cuGetProcAddress.
 __attribute__((visibility("default"))) int fake_runtime_launch(void* kernel, void** args) {
+  static LaunchFn launch = nullptr;
+  if (launch == nullptr) {
+    void* h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    using Gpa = int (*)(const char*, void**, int, uint64_t, int*);
+    auto gpa = h != nullptr ? reinterpret_cast<Gpa>(dlsym(h, "cuGetProcAddress_v2")) : nullptr;
+    void* f = nullptr;
+    int status = 0;
+    if (gpa == nullptr || gpa("cuLaunchKernel", &f, 13000, 0, &status) != 0) return 999;
+    launch = reinterpret_cast<LaunchFn>(f);
+  }
   c::RtLaunchKernelParams p{kernel, {1, 1, 1}, {32, 1, 1}, args, 0, nullptr};
   int r = 0;
-  const char* name = reinterpret_cast<uintptr_t>(kernel) == 1 ? "unknown" : static_cast<FakeFunction*>(kernel)->name;
+  const char* name = NameOf(kernel);
   Notify(c::kRtCbidLaunchKernelHandle, c::kApiEnter, &p, &r, name, c::kDomainRuntimeApi);
-  if (reinterpret_cast<uintptr_t>(kernel) != 1) r = cuLaunchKernel(kernel, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr);
+  r = launch(kernel, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr);
   Notify(c::kRtCbidLaunchKernelHandle, c::kApiExit, &p, &r, name, c::kDomainRuntimeApi);
   return r;
 }
