@@ -254,6 +254,15 @@ int RunTraceCommand(const std::vector<std::string>& args) {
     const std::string rest = prev != nullptr ? prev : "";
     if (rest.find(preload) == std::string::npos)
       ::setenv("LD_PRELOAD", (rest.empty() ? preload : StrCat(preload, ":", rest)).c_str(), 1);
+    // A program built with GCC's AddressSanitizer (its runtime a shared library) stops at start when another
+    // library is loaded before that runtime ("ASan runtime does not come first in initial library list"). The
+    // preload library defines nothing ASan intercepts, so that check is turned off (unless the user set it).
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    const std::string asan_opts = asan != nullptr ? asan : "";
+    if (asan_opts.find("verify_asan_link_order") == std::string::npos)
+      ::setenv("ASAN_OPTIONS",
+               (asan_opts.empty() ? std::string("verify_asan_link_order=0")
+                                  : StrCat(asan_opts, ":verify_asan_link_order=0")).c_str(), 1);
   }
   ::setenv("CUDA_INJECTION64_PATH", lib.c_str(), 1);
   ::setenv("TMAPGEN_TRACE_DIR", dir.c_str(), 1);

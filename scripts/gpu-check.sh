@@ -7,6 +7,7 @@
 # over 2- to 8-CTA clusters, scripts/lab/mcast-checks.sh) and the multicast bench; ends with a summary.
 #
 #   scripts/gpu-check.sh [OUT_DIR]        (logs go to OUT_DIR, default build-gpucheck/out)
+#   scripts/gpu-check.sh --list-steps     (the steps a run would take, from STEPS or the default; no build)
 #   env: RANDOM_N (200000), MATRIX_N (50000), MATRIX_SECONDS (120), BENCH_GIB (4), JOBS (nproc),
 #        STEPS (default "selftest check random matrix bench wgmma codegen planproof mcast mcastbench": which steps
 #        run, in this order; empty: build only)
@@ -16,16 +17,23 @@
 # in .debs/; they are unpacked with dpkg -x into the build folder. No gRPC, Protobuf or GoogleTest.
 # Exit status: 0 when every step passed.
 set -u
+# --list-steps: print the steps a run would take (after the environment is read) and stop; nothing is built.
+list_only=0
+if [ "${1:-}" = "--list-steps" ]; then list_only=1; shift; fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 b=${TMAPGEN_GPU_BUILD:-$root/build-gpucheck}
 out=${1:-$b/out}
-mkdir -p "$out"
 jobs=${JOBS:-$(nproc)}
 random_n=${RANDOM_N:-200000}
 matrix_n=${MATRIX_N:-50000}
 bench_gib=${BENCH_GIB:-4}
 matrix_s=${MATRIX_SECONDS:-120}
 steps=${STEPS-selftest check random matrix bench wgmma codegen planproof mcast mcastbench}
+if [ $list_only = 1 ]; then
+  echo "$steps"
+  exit 0
+fi
+mkdir -p "$out"
 summary=()
 fail=0
 step() {  # step NAME LOG RESULT-LINE-REGEX CMD...

@@ -413,3 +413,12 @@ TEST(TraceInjectPreload, ThePreloadedDlsymAnswersOtherLookupsAsGlibcDoes) {
     EXPECT_TRUE(Has(out, "probe: all checks hold")) << cmd << "\n" << out;
   }
 }
+
+TEST(TraceInjectPreload, AProgramWithASharedAddressSanitizerRuntimeRunsUnderTrace) {
+  if (std::string(TMAPGEN_ASAN_PROBE).empty()) GTEST_SKIP() << "the compiler cannot build with -fsanitize=address here";
+  // Without a driver nothing is traced; the program's own exit status and output are what count.
+  const Result r = TraceProgram("", TMAPGEN_ASAN_PROBE);
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "asan_probe: 7\n") << r.err;
+  EXPECT_FALSE(Has(r.err, "ASan runtime does not come first")) << r.err;
+}
