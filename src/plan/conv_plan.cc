@@ -333,6 +333,19 @@ absl::Status CheckConvRequest(const ConvRequest& r) {
       return Bad(kFilterName[i], StrCat("the dilated filter (", r.dilation[i] * (r.filter[i] - 1) + 1, ") is larger than the ",
                                         "padded input (", r.in[i] + 2 * r.pad[i], ")"));
   }
+  // A plan lists every tap. No valid plan has more than 65,025 (a tap's im2col offset stays below 255 in 2D,
+  // 31 in 3D: RunConvPlan's offset check), so a larger filter is refused before any work (a 255^3 filter
+  // took 11 s and 4 GB to list), with the bound tmapd applies to PlanConv by default.
+  uint64_t taps = 1;
+  int widest = 0;
+  for (int i = 0; i < r.spatial; ++i) {
+    taps *= r.filter[i];
+    if (r.filter[i] > r.filter[widest]) widest = i;
+  }
+  if (taps > kMaxConvTaps)
+    return Bad(kFilterName[widest], StrCat("the filter has ", taps, " taps; a plan lists every tap and takes at most ",
+                                           kMaxConvTaps, " (no valid plan has more: im2col offsets stay below 255 in 2D, "
+                                           "31 in 3D)"));
   if (desc::IsSubByte(r.type)) return Bad("dtype", "sub-byte operands are not planned yet");
   if (r.bm == 0 || r.bm > 1024) return Bad("bm", StrCat(r.bm, " is outside 1..1024 (pixels per column)"));
   if (r.bn == 0 || r.bn > 256) return Bad("bn", StrCat(r.bn, " is outside 1..256"));

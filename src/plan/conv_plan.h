@@ -66,6 +66,8 @@ struct ConvRequest {
   desc::DescSwizzle swizzle = desc::DescSwizzle::k128B;
 };
 
+// The most filter taps a request may have: a plan lists every tap, and no valid plan has more than 255 x 255.
+inline constexpr uint64_t kMaxConvTaps = 65536;
 absl::Status CheckConvRequest(const ConvRequest& r);
 
 struct ConvTap {

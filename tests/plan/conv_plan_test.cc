@@ -118,6 +118,22 @@ TEST(ConvPlan, BadRequests) {
   EXPECT_EQ(std::string(CheckConvRequest(r).message()).rfind("stages:", 0), 0u);
 }
 
+TEST(ConvPlan, AFilterNoValidPlanCanHaveIsRefusedBeforeItsTapsAreListed) {
+  // [CUTLASS] can_implement: (filter - 1) x dilation < (1 << (16 / spatial)) - 1, so at most 255 x 255 taps in 2D
+  // (255 - 1 < 255) and 31^3 in 3D: every valid plan has at most 65,025 taps.
+  ConvRequest r;
+  r.in = {300, 300, 1};
+  r.filter = {255, 255, 1};  // 65,025 taps: checked and planned (its offsets are in range)
+  EXPECT_TRUE(CheckConvRequest(r).ok()) << CheckConvRequest(r).message();
+  r.spatial = 3;
+  r.in = {300, 300, 300};
+  r.filter = {41, 41, 41};  // 68,921 taps, more than any valid plan
+  const std::string m(CheckConvRequest(r).message());
+  EXPECT_EQ(m.rfind("s: the filter has 68921 taps", 0), 0u) << m;
+  r.filter = {31, 31, 31};  // 29,791 taps: the largest valid 3D filter
+  EXPECT_TRUE(CheckConvRequest(r).ok()) << CheckConvRequest(r).message();
+}
+
 TEST(ConvPlan, JsonCarriesTheGemm) {
   const std::string j = RenderConvJson(PlanOf(ConvRequest()));
   EXPECT_EQ(j.rfind("{\"plan\":\"conv\"", 0), 0u);
