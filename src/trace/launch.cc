@@ -319,6 +319,7 @@ const char* Name(LaunchCall c) {
     case LaunchCall::kGraphKernelNode: return "graph kernel node";
     case LaunchCall::kRuntimeLaunch: return "cudaLaunchKernel";
     case LaunchCall::kDeviceMemory: return "device memory";
+    case LaunchCall::kGraphLaunch: return "cuGraphLaunch";
   }
   return "?";
 }

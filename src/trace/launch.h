@@ -220,6 +220,7 @@ enum class LaunchCall : uint8_t {
   kGraphKernelNode = 3,          // cuGraphAddKernelNode, cuGraph(Exec)KernelNodeSetParams (checked when set)
   kRuntimeLaunch = 4,            // cudaLaunchKernel, cudaLaunchKernelExC, cudaLaunchCooperativeKernel, <<<>>>
   kDeviceMemory = 5,             // a map read from device memory a parameter points to (opt-in)
+  kGraphLaunch = 6,              // cuGraphLaunch: a kernel node's map checked again at the graph's launch
 };
 const char* Name(LaunchCall c);
 

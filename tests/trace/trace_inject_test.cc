@@ -422,3 +422,25 @@ TEST(TraceInjectPreload, AProgramWithASharedAddressSanitizerRuntimeRunsUnderTrac
   EXPECT_EQ(r.out, "asan_probe: 7\n") << r.err;
   EXPECT_FALSE(Has(r.err, "ASan runtime does not come first")) << r.err;
 }
+
+TEST(TraceInjectLaunch, AGraphsMapsAreCheckedAgainAtEachLaunchAfterMemoryWasFreed) {
+  // launch_graph: one kernel node whose map covers a 1 MiB tensor; the executable graph launched while the
+  // tensor is live (nothing), after it was freed and its range handed to another allocation (reallocated),
+  // again with nothing freed since (not checked again), after that allocation was freed too (no allocation).
+  const Result r = Trace("--fail-on error", "launch_graph");
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_EQ(r.out, "fake_app launch_graph: done\n");
+  EXPECT_TRUE(Has(r.err, "graph_map: 1 launch, 1 map, 2 findings")) << r.err;
+  int graph_records = 0, reallocated = 0, none = 0;
+  for (const std::string& line : r.records) {
+    if (!Has(line, "\"call\":\"cuGraphLaunch\"")) continue;
+    ++graph_records;
+    reallocated += Has(line, "\"memory\":\"reallocated\"");
+    none += Has(line, "\"memory\":\"no-allocation\"");
+    const absl::StatusOr<tmapgen::TensorMapSpec> parsed = tmapgen::ParseSpecJson(line);
+    EXPECT_TRUE(parsed.ok()) << parsed.status() << "\n" << line;
+  }
+  EXPECT_EQ(graph_records, 2) << r.err;
+  EXPECT_EQ(reallocated, 1) << r.err;
+  EXPECT_EQ(none, 1) << r.err;
+}

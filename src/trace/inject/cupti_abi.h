@@ -69,6 +69,18 @@ inline constexpr CallbackId kCbidGraphKernelNodeSetParamsV2 = 691;
 inline constexpr CallbackId kCbidGraphExecKernelNodeSetParamsV2 = 692;
 inline constexpr CallbackId kCbidGraphLaunch = 514;
 inline constexpr CallbackId kCbidGraphLaunchPtsz = 515;
+// Executable graphs: made, updated, destroyed (their kernel nodes' maps are checked again at each launch).
+inline constexpr CallbackId kCbidGraphInstantiate = 513;
+inline constexpr CallbackId kCbidGraphExecDestroy = 516;
+inline constexpr CallbackId kCbidGraphExecUpdate = 561;
+inline constexpr CallbackId kCbidGraphInstantiateV2 = 578;
+inline constexpr CallbackId kCbidGraphInstantiateWithFlags = 643;
+inline constexpr CallbackId kCbidGraphInstantiateWithParams = 656;
+inline constexpr CallbackId kCbidGraphInstantiateWithParamsPtsz = 657;
+inline constexpr CallbackId kCbidGraphExecUpdateV2 = 696;
+// cuda.h CUgraphNodeType.
+inline constexpr int kGraphNodeTypeKernel = 0;
+inline constexpr int kGraphNodeTypeGraph = 4;
 // Driver calls that free memory or unload code (they make cached allocation and layout answers stale).
 inline constexpr CallbackId kCbidCtxDestroy = 11;
 inline constexpr CallbackId kCbidModuleUnload = 22;
@@ -236,6 +248,21 @@ struct GraphKernelNodeSetParamsParams {  // cuGraphKernelNodeSetParams(_v2)
   void* hNode;
   const KernelNodeParams* nodeParams;
 };
+struct GraphInstantiateParams {  // cuGraphInstantiate(_v2), cuGraphInstantiateWithFlags, ...WithParams(_ptsz)
+  void** phGraphExec;              // the members every form starts with
+  void* hGraph;
+};
+struct GraphLaunchParams {  // cuGraphLaunch(_ptsz)
+  void* hGraph;  // the executable graph (a CUgraphExec; named so in generated_cuda_meta.h)
+  void* hStream;
+};
+struct GraphExecDestroyParams {  // cuGraphExecDestroy
+  void* hGraphExec;
+};
+struct GraphExecUpdateParams {  // cuGraphExecUpdate(_v2): the members both forms start with
+  void* hGraphExec;
+  void* hGraph;
+};
 struct GraphExecKernelNodeSetParamsParams {  // cuGraphExecKernelNodeSetParams(_v2)
   void* hGraphExec;
   void* hNode;
@@ -283,6 +310,10 @@ inline constexpr int kAttrComputeCapabilityMajor = 75;
 inline constexpr int kAttrComputeCapabilityMinor = 76;
 using PfnCtxGetDevice = CUresult (*)(CUdevice*);
 using PfnCtxGetCurrent = CUresult (*)(void**);  // cuCtxGetCurrent(CUcontext*)
+using PfnGraphGetNodes = CUresult (*)(void* graph, void** nodes, size_t* n);         // cuGraphGetNodes
+using PfnGraphNodeGetType = CUresult (*)(void* node, int* type);                     // cuGraphNodeGetType
+using PfnGraphKernelNodeGetParams = CUresult (*)(void* node, KernelNodeParams* p);   // cuGraphKernelNodeGetParams_v2
+using PfnGraphChildGraph = CUresult (*)(void* node, void** graph);                   // cuGraphChildGraphNodeGetGraph
 using PfnDeviceGetAttribute = CUresult (*)(int*, int, CUdevice);
 using PfnDriverGetVersion = CUresult (*)(int*);
 // And those the launch checks use (cuda.h; cuFuncGetParamInfo and cuKernelGetParamInfo since CUDA 12.4).

@@ -49,6 +49,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "src/driver/cuda_driver.h"
@@ -575,6 +576,10 @@ struct LaunchGlobal {
   cupti::PfnStreamSynchronize stream_sync = nullptr;
   cupti::PfnMemcpyDtoH dtoh = nullptr;
   cupti::PfnStreamIsCapturing is_capturing = nullptr;
+  cupti::PfnGraphGetNodes graph_get_nodes = nullptr;
+  cupti::PfnGraphNodeGetType graph_node_type = nullptr;
+  cupti::PfnGraphKernelNodeGetParams graph_kernel_params = nullptr;
+  cupti::PfnGraphChildGraph graph_child = nullptr;
   std::atomic<cupti::PfnGetFuncBySymbol> get_func_by_symbol{nullptr};
   cupti::PfnRuntimeError peek_last_error = nullptr;  // of the same runtime as get_func_by_symbol
   cupti::PfnRuntimeError get_last_error = nullptr;
@@ -1171,6 +1176,144 @@ uintptr_t FunctionOfStub(const void* stub) {
   return reinterpret_cast<uintptr_t>(f);
 }
 
+// ------------------------------------------------------------------------------------------ graphs
+//
+// A graph launch runs the kernel nodes of an executable graph with the parameters they had when it was
+// instantiated (or last updated), whatever became of the memory since. So the maps in those nodes are found
+// when the graph is instantiated (its kernel nodes read back with cuGraphKernelNodeGetParams, child graphs
+// included) and checked against memory again at every cuGraphLaunch after memory was freed somewhere in the
+// process: a tensor freed, or freed and handed out again, between instantiation and launch is a finding of that
+// launch. A graph launch whose graph holds no map costs one locked lookup (and CUPTI's callback).
+
+struct GraphMap {
+  uintptr_t node = 0;
+  FunctionInfo* fi = nullptr;
+  const MapInfo* map = nullptr;
+  uint32_t param = 0, offset = 0;
+};
+struct GraphExec {
+  std::vector<GraphMap> maps;
+  uint64_t checked_free_gen = 0;    // 0: not checked since instantiation
+  uint64_t checked_origin_gen = 0;
+};
+std::mutex graph_mu;
+std::unordered_map<uintptr_t, GraphExec>* graph_execs = nullptr;  // by CUgraphExec, under graph_mu
+
+// The maps in one kernel node's parameters (the windows of its kernel, as at a launch).
+void NodeMaps(uintptr_t node, const cupti::KernelNodeParams& np, std::vector<GraphMap>* out) {
+  uintptr_t f = reinterpret_cast<uintptr_t>(np.func);
+  Handle kind = Handle::kFunction;
+  if (f == 0) {
+    f = reinterpret_cast<uintptr_t>(np.kern);
+    kind = Handle::kKernel;
+  }
+  FunctionInfo* fi = f == 0 ? nullptr : FindFunction(f, kind, nullptr);
+  if (fi == nullptr || !fi->layout_ok) return;
+  const char* packed = nullptr;
+  size_t packed_size = 0;
+  if (np.kernelParams == nullptr) PackedBuffer(np.extra, &packed, &packed_size);
+  for (const MapWindow& w : fi->windows) {
+    uint64_t words[16];
+    if (!WindowBytes(np.kernelParams, packed, packed_size, w, words)) continue;
+    uint64_t any = 0;
+    for (uint64_t x : words) any |= x;
+    if (any == 0 || !NeverWrittenBitsClear(words)) continue;
+    const MapInfo* m = lg->maps.Classify(words);
+    if (m == nullptr || m->id == UINT32_MAX) continue;  // not a map (or the cache is full: not kept)
+    out->push_back(GraphMap{node, fi, m, w.param, w.buffer_offset});
+  }
+}
+
+// The maps of every kernel node of a graph, child graphs included (to a depth of 8).
+void GraphMaps(void* graph, int depth, std::vector<GraphMap>* out) {
+  if (graph == nullptr || depth > 8 || lg->graph_get_nodes == nullptr || lg->graph_node_type == nullptr ||
+      lg->graph_kernel_params == nullptr)
+    return;
+  size_t n = 0;
+  if (lg->graph_get_nodes(graph, nullptr, &n) != 0 || n == 0) return;
+  std::vector<void*> nodes(n);
+  if (lg->graph_get_nodes(graph, nodes.data(), &n) != 0) return;
+  nodes.resize(std::min(n, nodes.size()));
+  for (void* node : nodes) {
+    int type = -1;
+    if (lg->graph_node_type(node, &type) != 0) continue;
+    if (type == cupti::kGraphNodeTypeKernel) {
+      cupti::KernelNodeParams np{};
+      if (lg->graph_kernel_params(node, &np) == 0) NodeMaps(reinterpret_cast<uintptr_t>(node), np, out);
+    } else if (type == cupti::kGraphNodeTypeGraph && lg->graph_child != nullptr) {
+      void* child = nullptr;
+      if (lg->graph_child(node, &child) == 0) GraphMaps(child, depth + 1, out);
+    }
+  }
+}
+
+// An executable graph was made from (or updated to) `graph`: its maps, replacing what was known of it.
+void OnGraphExec(void* exec, void* graph) {
+  if (exec == nullptr) return;
+  std::vector<GraphMap> maps;
+  GraphMaps(graph, 0, &maps);
+  std::lock_guard<std::mutex> lock(graph_mu);
+  if (graph_execs == nullptr) graph_execs = new std::unordered_map<uintptr_t, GraphExec>();
+  if (maps.empty()) {
+    graph_execs->erase(reinterpret_cast<uintptr_t>(exec));
+    return;
+  }
+  GraphExec& e = (*graph_execs)[reinterpret_cast<uintptr_t>(exec)];
+  e.maps = std::move(maps);
+  e.checked_free_gen = e.checked_origin_gen = 0;
+}
+
+// One kernel node of an executable graph was given new parameters (cuGraphExecKernelNodeSetParams).
+void OnGraphExecNode(void* exec, void* node, const cupti::KernelNodeParams& np) {
+  std::vector<GraphMap> fresh;
+  NodeMaps(reinterpret_cast<uintptr_t>(node), np, &fresh);
+  std::lock_guard<std::mutex> lock(graph_mu);
+  if (graph_execs == nullptr) graph_execs = new std::unordered_map<uintptr_t, GraphExec>();
+  auto it = graph_execs->find(reinterpret_cast<uintptr_t>(exec));
+  if (it == graph_execs->end()) {
+    if (fresh.empty()) return;
+    it = graph_execs->emplace(reinterpret_cast<uintptr_t>(exec), GraphExec()).first;
+  }
+  std::vector<GraphMap>& maps = it->second.maps;
+  maps.erase(std::remove_if(maps.begin(), maps.end(),
+                            [&](const GraphMap& m) { return m.node == reinterpret_cast<uintptr_t>(node); }),
+             maps.end());
+  maps.insert(maps.end(), fresh.begin(), fresh.end());
+  it->second.checked_free_gen = it->second.checked_origin_gen = 0;
+}
+
+void OnGraphExecDestroy(void* exec) {
+  std::lock_guard<std::mutex> lock(graph_mu);
+  if (graph_execs != nullptr) graph_execs->erase(reinterpret_cast<uintptr_t>(exec));
+}
+
+// A graph launch the driver accepted: its maps against memory as it is now, when memory was freed (or a
+// traced call wrote a map) since they were last checked.
+void OnGraphLaunch(void* exec, const cupti::CallbackData* d) {
+  std::vector<GraphMap> maps;
+  const uint64_t free_gen = lg->free_gen.load(std::memory_order_acquire);
+  const uint64_t origin_gen = lg->origin_gen.load(std::memory_order_acquire);
+  {
+    std::lock_guard<std::mutex> lock(graph_mu);
+    if (graph_execs == nullptr) return;
+    auto it = graph_execs->find(reinterpret_cast<uintptr_t>(exec));
+    if (it == graph_execs->end()) return;
+    GraphExec& e = it->second;
+    if (e.checked_free_gen == free_gen && e.checked_origin_gen == origin_gen) return;
+    e.checked_free_gen = free_gen;
+    e.checked_origin_gen = origin_gen;
+    maps = e.maps;
+  }
+  int target = g->forced_target ? g->target : -1, device = -1;
+  int t = -1;
+  ContextOf(SiteOf(d), &t, &device);
+  if (!g->forced_target) target = t;
+  for (const GraphMap& gm : maps) {
+    const bool problem = CheckMap(*gm.map, LaunchCall::kGraphLaunch, *gm.fi, gm.param, gm.offset, device, target);
+    if (problem && gm.fi->counts != nullptr) gm.fi->counts->problems.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
 void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, const cupti::CallbackData* d) {
   if (domain == cupti::kDomainRuntimeApi) {
     switch (cbid) {
@@ -1238,6 +1381,26 @@ void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, cons
   if (d->callbackSite != cupti::kApiExit) return;
   if (d->functionReturnValue == nullptr || *static_cast<const int*>(d->functionReturnValue) != 0) return;
   if (d->functionParams == nullptr) return;
+  switch (cbid) {  // executable graphs (not launches of one kernel)
+    case cupti::kCbidGraphInstantiate: case cupti::kCbidGraphInstantiateV2: case cupti::kCbidGraphInstantiateWithFlags:
+    case cupti::kCbidGraphInstantiateWithParams: case cupti::kCbidGraphInstantiateWithParamsPtsz: {
+      const auto* p = static_cast<const cupti::GraphInstantiateParams*>(d->functionParams);
+      if (p->phGraphExec != nullptr) OnGraphExec(*p->phGraphExec, p->hGraph);
+      return;
+    }
+    case cupti::kCbidGraphExecUpdate: case cupti::kCbidGraphExecUpdateV2: {
+      const auto* p = static_cast<const cupti::GraphExecUpdateParams*>(d->functionParams);
+      OnGraphExec(p->hGraphExec, p->hGraph);
+      return;
+    }
+    case cupti::kCbidGraphExecDestroy:
+      OnGraphExecDestroy(static_cast<const cupti::GraphExecDestroyParams*>(d->functionParams)->hGraphExec);
+      return;
+    case cupti::kCbidGraphLaunch: case cupti::kCbidGraphLaunchPtsz:
+      OnGraphLaunch(static_cast<const cupti::GraphLaunchParams*>(d->functionParams)->hGraph, d);
+      return;
+    default: break;
+  }
   ++tls_driver_launches;
   switch (cbid) {
     case cupti::kCbidLaunchKernel: case cupti::kCbidLaunchKernelPtsz: case cupti::kCbidLaunchKernelEx:
@@ -1285,6 +1448,10 @@ void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, cons
         kind = Handle::kKernel;
       }
       OnLaunch(LaunchCall::kGraphKernelNode, f, kind, np->kernelParams, np->extra, nullptr, SiteOf(d));
+      if (cbid == cupti::kCbidGraphExecKernelNodeSetParams || cbid == cupti::kCbidGraphExecKernelNodeSetParamsV2) {
+        const auto* p = static_cast<const cupti::GraphExecKernelNodeSetParamsParams*>(d->functionParams);
+        OnGraphExecNode(p->hGraphExec, p->hNode, *np);
+      }
       return;
     }
     default: return;
@@ -1301,6 +1468,9 @@ constexpr cupti::CallbackId kLaunchRuntimeCbids[] = {
     cupti::kRtCbidLaunchKernelHandlePtsz};
 // ... and what the checks need however launches are seen: graph kernel nodes, frees and unloads (rare calls).
 constexpr cupti::CallbackId kWatchDriverCbids[] = {
+    cupti::kCbidGraphInstantiate, cupti::kCbidGraphInstantiateV2, cupti::kCbidGraphInstantiateWithFlags,
+    cupti::kCbidGraphInstantiateWithParams, cupti::kCbidGraphInstantiateWithParamsPtsz, cupti::kCbidGraphExecUpdate,
+    cupti::kCbidGraphExecUpdateV2, cupti::kCbidGraphExecDestroy, cupti::kCbidGraphLaunch, cupti::kCbidGraphLaunchPtsz,
     cupti::kCbidGraphAddKernelNode, cupti::kCbidGraphAddKernelNodeV2, cupti::kCbidGraphKernelNodeSetParams,
     cupti::kCbidGraphKernelNodeSetParamsV2, cupti::kCbidGraphExecKernelNodeSetParams,
     cupti::kCbidGraphExecKernelNodeSetParamsV2, cupti::kCbidMemFree, cupti::kCbidMemFreeV2, cupti::kCbidMemFreeHost,
@@ -1381,6 +1551,11 @@ void InitLaunch(void* cuda) {
     lg->stream_sync = reinterpret_cast<cupti::PfnStreamSynchronize>(dlsym(cuda, "cuStreamSynchronize"));
     lg->dtoh = reinterpret_cast<cupti::PfnMemcpyDtoH>(dlsym(cuda, "cuMemcpyDtoH_v2"));
     lg->is_capturing = reinterpret_cast<cupti::PfnStreamIsCapturing>(dlsym(cuda, "cuStreamIsCapturing"));
+    lg->graph_get_nodes = reinterpret_cast<cupti::PfnGraphGetNodes>(dlsym(cuda, "cuGraphGetNodes"));
+    lg->graph_node_type = reinterpret_cast<cupti::PfnGraphNodeGetType>(dlsym(cuda, "cuGraphNodeGetType"));
+    lg->graph_kernel_params =
+        reinterpret_cast<cupti::PfnGraphKernelNodeGetParams>(dlsym(cuda, "cuGraphKernelNodeGetParams_v2"));
+    lg->graph_child = reinterpret_cast<cupti::PfnGraphChildGraph>(dlsym(cuda, "cuGraphChildGraphNodeGetGraph"));
   }
   if (const char* dbg = std::getenv("TMAPGEN_TRACE_LAUNCH_DEBUG"); dbg != nullptr && std::strcmp(dbg, "1") == 0)
     lg->debug = 1;

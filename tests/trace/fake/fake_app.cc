@@ -2,6 +2,7 @@
 // driver. Scenarios: basic, threads, fork, quick_exit, im2col, replace, none (the driver initialised, no map),
 // launch_ok (maps in a struct parameter, launched many times, none bad) and launch_bad (a tensor larger than
 // its allocation, a freed and reallocated one, a freed one, a map edited by hand, a graph kernel node),
+// launch_graph (a graph's map whose tensor is freed, then reallocated, between launches of the graph),
 // launch_paths (a launch through each way of getting the driver's launch function), launch_copies (more
 // distinct launch functions than the preload library can wrap), launch_churn (a parameter that passes the
 // never-written test with new bytes at every launch, not a map) and launch_moving_map (a map whose address
@@ -43,6 +44,10 @@ extern "C" int cuMemAlloc_v2(uint64_t*, size_t);
 extern "C" int fake_runtime_launch(void* kernel, void** args);
 extern "C" int cuMemFree_v2(uint64_t);
 extern "C" int cuGetProcAddress_v2(const char*, void**, int, uint64_t, int*);
+extern "C" int cuGraphCreate(void**, unsigned);
+extern "C" int cuGraphInstantiateWithFlags(void**, void*, unsigned long long);
+extern "C" int cuGraphLaunch(void*, void*);
+extern "C" int cuGraphExecDestroy(void*);
 
 using LaunchFn = int (*)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**,
                          void**);
@@ -282,6 +287,41 @@ int main(int argc, char** argv) {
       for (LaunchFn fn : fns) fn(k, 1, 1, 1, 128, 1, 1, 0, nullptr, margs, nullptr);
     }
     std::printf("fake_app %s: done\n", mode);
+    return 0;
+  }
+  if (std::strcmp(mode, "launch_graph") == 0) {
+    // A graph with one kernel node whose map covers a live 1 MiB tensor; the executable graph launched while
+    // the tensor is live, after its memory went to another allocation of that size, and after that was freed.
+    uint64_t x = 0;
+    cuMemAlloc_v2(&x, 1 << 20);
+    const uint64_t fdims[2] = {256, 256}, fstrides[1] = {1024};
+    const uint32_t fbox[2] = {32, 128}, es[2] = {1, 1};
+    alignas(64) unsigned char m[128];
+    cuTensorMapEncodeTiled(m, kF32, 2, reinterpret_cast<void*>(x), fdims, fstrides, fbox, es, 0, kSw128, 2, 0);
+    const size_t ooffs[1] = {0}, osizes[1] = {128};
+    void* k = fake_make_function("graph_map", 1, ooffs, osizes);
+    void* margs[1] = {m};
+    void* graph = nullptr;
+    cuGraphCreate(&graph, 0);
+    tmapgen::trace::cupti::KernelNodeParams node{};
+    node.func = k;
+    node.kernelParams = margs;
+    void* n = nullptr;
+    cuGraphAddKernelNode_v2(&n, graph, nullptr, 0, &node);
+    std::memset(m, 0, sizeof(m));  // the node holds its own copy
+    void* exec = nullptr;
+    cuGraphInstantiateWithFlags(&exec, graph, 0);
+    cuGraphLaunch(exec, nullptr);  // live: nothing to report
+    cuMemFree_v2(x);
+    uint64_t y = 0;
+    cuMemAlloc_v2(&y, 1 << 20);    // the same range, another buffer
+    cuGraphLaunch(exec, nullptr);  // reallocated
+    cuGraphLaunch(exec, nullptr);  // nothing freed since: not checked again
+    cuMemFree_v2(y);
+    cuGraphLaunch(exec, nullptr);  // freed: no allocation
+    cuGraphExecDestroy(exec);
+    cuGraphLaunch(exec, nullptr);  // a destroyed executable graph: nothing known of it (the fake accepts it)
+    std::printf("fake_app launch_graph: done\n");
     return 0;
   }
   if (std::strcmp(mode, "launch_churn") == 0) {

@@ -346,12 +346,86 @@ __attribute__((visibility("default"))) int fake_runtime_launch(void* kernel, voi
   return r;
 }
 
+}  // extern "C"
+
+namespace {
+// Graphs: a graph keeps a copy of each kernel node's parameters, as the driver does (the argument values are
+// owned by the node); an executable graph is a graph handle's copy, and launching it runs nothing.
+struct FakeNode {
+  c::KernelNodeParams np{};
+  std::vector<std::vector<char>> values;
+  std::vector<void*> ptrs;
+};
+struct FakeGraph {
+  std::vector<FakeNode*> nodes;
+};
+struct FakeExec {
+  FakeGraph* graph;
+};
+}  // namespace
+
+extern "C" {
+__attribute__((visibility("default"))) int cuGraphCreate(void** graph, unsigned) {
+  *graph = new FakeGraph();
+  return 0;
+}
 __attribute__((visibility("default"))) int cuGraphAddKernelNode_v2(void** node, void* graph, const void* deps,
                                                                    size_t ndeps, const c::KernelNodeParams* np) {
   c::GraphAddKernelNodeParams p{node, graph, deps, ndeps, np};
   int r = 0;
   Notify(c::kCbidGraphAddKernelNodeV2, c::kApiEnter, &p, &r);
+  if (graph != nullptr && np != nullptr && np->func != nullptr && np->kernelParams != nullptr) {
+    auto* n = new FakeNode();
+    n->np = *np;
+    const auto* f = static_cast<const FakeFunction*>(np->func);
+    for (int i = 0; i < f->n; ++i) {
+      const char* v = static_cast<const char*>(np->kernelParams[i]);
+      n->values.emplace_back(v, v + f->size[i]);
+    }
+    for (auto& v : n->values) n->ptrs.push_back(v.data());
+    n->np.kernelParams = n->ptrs.data();
+    static_cast<FakeGraph*>(graph)->nodes.push_back(n);
+    if (node != nullptr) *node = n;
+  }
   Notify(c::kCbidGraphAddKernelNodeV2, c::kApiExit, &p, &r);
+  return r;
+}
+__attribute__((visibility("default"))) int cuGraphGetNodes(void* graph, void** nodes, size_t* n) {
+  const auto& all = static_cast<FakeGraph*>(graph)->nodes;
+  if (nodes != nullptr)
+    for (size_t i = 0; i < *n && i < all.size(); ++i) nodes[i] = all[i];
+  *n = all.size();
+  return 0;
+}
+__attribute__((visibility("default"))) int cuGraphNodeGetType(void*, int* type) {
+  *type = c::kGraphNodeTypeKernel;
+  return 0;
+}
+__attribute__((visibility("default"))) int cuGraphKernelNodeGetParams_v2(void* node, c::KernelNodeParams* np) {
+  *np = static_cast<FakeNode*>(node)->np;
+  return 0;
+}
+__attribute__((visibility("default"))) int cuGraphInstantiateWithFlags(void** exec, void* graph, unsigned long long) {
+  c::GraphInstantiateParams p{exec, graph};
+  int r = 0;
+  Notify(c::kCbidGraphInstantiateWithFlags, c::kApiEnter, &p, &r);
+  *exec = new FakeExec{static_cast<FakeGraph*>(graph)};
+  Notify(c::kCbidGraphInstantiateWithFlags, c::kApiExit, &p, &r);
+  return r;
+}
+__attribute__((visibility("default"))) int cuGraphLaunch(void* exec, void* stream) {
+  c::GraphLaunchParams p{exec, stream};
+  int r = 0;
+  Notify(c::kCbidGraphLaunch, c::kApiEnter, &p, &r);
+  Notify(c::kCbidGraphLaunch, c::kApiExit, &p, &r);
+  return r;
+}
+__attribute__((visibility("default"))) int cuGraphExecDestroy(void* exec) {
+  c::GraphExecDestroyParams p{exec};
+  int r = 0;
+  Notify(c::kCbidGraphExecDestroy, c::kApiEnter, &p, &r);
+  delete static_cast<FakeExec*>(exec);
+  Notify(c::kCbidGraphExecDestroy, c::kApiExit, &p, &r);
   return r;
 }
 

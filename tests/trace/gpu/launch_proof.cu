@@ -19,7 +19,9 @@
 //                             finding: the address must be 16-byte aligned)
 //   launch_proof graph        the 1 GiB map in a kernel launched through CUDA graphs: a captured launch and a
 //                             node added with cuGraphAddKernelNode, the graph launched 10 times (expected:
-//                             the finding at capture and at node creation)
+//                             the finding at capture, at node creation and at the graph's launch)
+//   launch_proof graph_freed  a captured graph with a map over a live 1 MiB tensor, launched 3 times, the tensor
+//                             freed, the graph launched 3 times more (expected: the finding at cuGraphLaunch)
 //   launch_proof bench N      median ns per launch call (batches of 1000) of a kernel without maps and of one
 //                             with a known map; printed on standard output as "bench nomap NS" / "bench map NS"
 // Exit status 0 when every result is right, 1 when one is not, 2 on a CUDA error.
@@ -236,6 +238,34 @@ int main(int argc, char** argv) {
     CK(cuGraphDestroy(g));
     CK(cuStreamDestroy(s));
     RT(cudaFree(half));
+  } else if (std::strcmp(mode, "graph_freed") == 0) {
+    // A graph captured with a map over a live 1 MiB tensor, launched, then launched again after the tensor was
+    // freed (the kernel never copies through the map, so the stale map cannot fault).
+    void* x = nullptr;
+    RT(cudaMalloc(&x, size_t{1} << 20));
+    const CUtensorMap m = Encode(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, x, 256, 256, 512, 64, 64);
+    int flag = 0;
+    void* args[3] = {const_cast<CUtensorMap*>(&m), &flag, &out};
+    const CUfunction f = Fn(reinterpret_cast<const void*>(one_map_kernel));
+    CUstream s;
+    CK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUgraph g;
+    CK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+    CK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, s, args, nullptr));
+    CK(cuStreamEndCapture(s, &g));
+    CUgraphExec exec;
+    CK(cuGraphInstantiate(&exec, g, 0));
+    for (int i = 0; i < 3; ++i) CK(cuGraphLaunch(exec, s));
+    CK(cuStreamSynchronize(s));
+    RT(cudaFree(x));
+    for (int i = 0; i < 3; ++i) CK(cuGraphLaunch(exec, s));
+    CK(cuStreamSynchronize(s));
+    int host = 0;
+    RT(cudaMemcpy(&host, out, sizeof(int), cudaMemcpyDeviceToHost));
+    bad |= host == 1234 ? 0 : 1;
+    CK(cuGraphExecDestroy(exec));
+    CK(cuGraphDestroy(g));
+    CK(cuStreamDestroy(s));
   } else if (std::strcmp(mode, "bench") == 0) {
     void* a = nullptr;
     RT(cudaMalloc(&a, 4096 * 8192));
@@ -260,7 +290,7 @@ int main(int argc, char** argv) {
     }
     RT(cudaFree(a));
   } else {
-    std::fprintf(stderr, "usage: launch_proof freed|toolarge|packed O|struct N|handbuilt|graph|bench N\n");
+    std::fprintf(stderr, "usage: launch_proof freed|toolarge|packed O|struct N|handbuilt|graph|graph_freed|bench N\n");
     return 2;
   }
   RT(cudaFree(out));
