@@ -2,7 +2,8 @@
 # install_test.sh BUILD_DIR SOURCE_DIR: installs the build into a temporary prefix and uses it as a
 # consumer would (find_package(tmapgen CONFIG) + tmapgen_codegen):
 #   1. cmake --install BUILD_DIR --prefix TMP: the command, the headers, the libraries and the package
-#      config are there, and nothing is written outside the prefix;
+#      config are there, and nothing is written outside the prefix; `tmapgen trace` from the prefix finds
+#      the injection and preload libraries in lib/tmapgen/ (no "was not found" line);
 #   2. examples/cmake-consumer/ configured against TMP with CMAKE_PREFIX_PATH, built and run;
 #   3. its spec edited: the build generates the header again and the program prints the new box;
 #   4. an invalid spec: the build fails and its output is the validator's report naming the rule;
@@ -42,6 +43,24 @@ outside=$(sed -n 's/^-- \(Installing\|Up-to-date\): //p' "$tmp/install.log" | gr
 [ -z "$outside" ] || fail "installed outside the prefix: $outside"
 [ ! -e "$prefix/etc" ] || fail "etc/ installed by a plain cmake --install"
 echo "installed $(grep -c '^-- Installing' "$tmp/install.log") files, all under the prefix"
+
+# tmapgen trace from the prefix: the injection library and the preload library are in lib/tmapgen/, where the
+# command looks (../lib/tmapgen/ from its own path; the preload library beside the injection library), so
+# neither "was not found" line appears and the traced program gets the installed preload library in
+# LD_PRELOAD (without a driver here, trace runs the program anyway and says no map can be traced).
+echo "== tmapgen trace from the prefix"
+for f in lib/tmapgen/libtmapgen_trace_inject.so lib/tmapgen/libtmapgen_trace_preload.so; do
+  [ -f "$prefix/$f" ] || fail "$f was not installed"
+done
+trace_env=(env -u TMAPGEN_TRACE_LIB -u TMAPGEN_TRACE_PRELOAD -u TMAPGEN_TRACE_LAUNCH -u TMAPGEN_TRACE_LAUNCH_VIA
+           -u LD_PRELOAD -u CUDA_INJECTION64_PATH)
+trace_out=$("${trace_env[@]}" "$prefix/bin/tmapgen" trace -- sh -c 'echo "preload: $LD_PRELOAD"' 2>&1) || true
+if echo "$trace_out" | grep -q "was not found"; then
+  echo "$trace_out"; fail "tmapgen trace from the prefix does not find its libraries"
+fi
+echo "$trace_out" | grep -qx "preload: $(cd "$prefix/lib/tmapgen" && pwd -P)/libtmapgen_trace_preload.so" \
+  || { echo "$trace_out"; fail "the traced program's LD_PRELOAD is not the installed preload library"; }
+echo "tmapgen trace finds lib/tmapgen/libtmapgen_trace_inject.so and preloads lib/tmapgen/libtmapgen_trace_preload.so"
 
 spec=$tmp/tile.json
 cp "$src/examples/cmake-consumer/tile.json" "$spec"
