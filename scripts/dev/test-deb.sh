@@ -2,12 +2,14 @@
 # test-deb.sh [--if-asked] [BUILD_DIR]: builds the Debian package of tmapd (cpack, cmake/package.cmake)
 # and tests it where it is meant to go: a clean Debian 12 root made with debootstrap.
 #
-#   1. cpack; dpkg-deb -I/-c: what the package declares and holds;
+#   1. cpack; dpkg-deb -I/-c: what the package declares and holds (the trace injection and preload libraries
+#      in /usr/lib/tmapgen/);
 #   2. debootstrap --variant=minbase bookworm ROOT (the host's apt sources are copied in, so the root sees
 #      the same Debian 12 suites as the host: main, updates, security);
 #   3. apt-get install ./tmapd_*.deb inside ROOT: apt resolves the declared dependencies from the mirror;
 #      ldd on every ELF file of the package finds every library (so the declared dependencies provide
-#      them all); the postinst made /etc/tmapd/token, root-only;
+#      them all); `tmapgen trace` finds both trace libraries (no "was not found" line, the traced program
+#      gets the preload library in LD_PRELOAD); the postinst made /etc/tmapd/token, root-only;
 #   4. starts tmapd as tmapd.service would: systemd cannot run in a chroot, so the ExecStart line (the
 #      package's drop-in's, which replaces the unit's) is run by hand, with /etc/default/tmapd read as systemd's EnvironmentFile= reads it, the token
 #      copied to a credential directory as LoadCredential= does (%d), and an unprivileged user standing
@@ -51,6 +53,11 @@ deb=$(ls "$build"/package/tmapd_*.deb)
 [ "$(echo "$deb" | wc -l)" = 1 ] || fail "expected one package, found: $deb"
 dpkg-deb -I "$deb"
 dpkg-deb -c "$deb"
+# tmapgen trace looks for the injection library in ../lib/tmapgen/ from /usr/bin/tmapgen and for the preload
+# library beside it (cli/trace_cmd.cc).
+for f in /usr/lib/tmapgen/libtmapgen_trace_inject.so /usr/lib/tmapgen/libtmapgen_trace_preload.so; do
+  dpkg-deb -c "$deb" | awk '{print $6}' | grep -qx ".$f" || fail "the package does not hold $f"
+done
 depends=$(dpkg-deb -f "$deb" Depends)
 [ -n "$depends" ] || fail "the package declares no dependencies"
 
@@ -102,6 +109,14 @@ for f in $(dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|'); do
   [ -z "$missing" ] || fail "$f: $missing"
   echo "  $f: $(in_root ldd "$f" | wc -l) libraries, all found"
 done
+step "tmapgen trace in the root finds both trace libraries"
+# Without a driver in the root, trace runs the program anyway and says that no map can be traced; neither
+# library may be missing, and the program gets the package's preload library in LD_PRELOAD.
+trace_out=$(in_root /usr/bin/tmapgen trace -- /bin/sh -c 'echo "preload: $LD_PRELOAD"' 2>&1) || true
+echo "$trace_out" | sed 's/^/  | /'
+if echo "$trace_out" | grep -q "was not found"; then fail "tmapgen trace in the root does not find a library"; fi
+echo "$trace_out" | grep -qx "preload: /usr/lib/tmapgen/libtmapgen_trace_preload.so" \
+  || fail "the traced program's LD_PRELOAD is not /usr/lib/tmapgen/libtmapgen_trace_preload.so"
 # The token made by the postinst: present, root-only.
 [ "$(stat -c %a "$root/etc/tmapd/token")" = 600 ] || fail "/etc/tmapd/token is not 0600"
 [ "$(stat -c %a "$root/etc/tmapd")" = 700 ] || fail "/etc/tmapd is not 0700"
