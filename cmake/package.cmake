@@ -2,10 +2,10 @@
 #
 #   cpack --config build/CPackConfig.cmake      ->  build/package/tmapd_<version>-1_<arch>.deb
 #
-# It holds the runtime and service components (cmake/install.cmake): /usr/bin/tmapgen and its trace
-# library, /usr/bin/tmapd and its check worker, plus the deb component: the systemd unit
-# (deploy/systemd/tmapd.service with the drop-in packaging/tmapd.service.d/debian.conf) and its
-# configuration /etc/default/tmapd (a conffile). The headers,
+# It holds the runtime and service components (cmake/install.cmake): /usr/bin/tmapgen and its trace libraries
+# (/usr/lib/tmapgen/: injection and preload), /usr/bin/tmapd and its check worker, plus the deb component:
+# the systemd unit (deploy/systemd/tmapd.service with the drop-in packaging/tmapd.service.d/debian.conf) and
+# its configuration /etc/default/tmapd (a conffile). The headers,
 # libraries and CMake package are not in it. Its dependencies are the library packages dpkg-shlibdeps
 # finds for the binaries on the build host, so build it on the release it is for (Debian 12).
 # scripts/dev/test-deb.sh installs it into a clean Debian 12 root and runs it.
