@@ -11,9 +11,15 @@
 # In each: pip installs the wheel matching the interpreter from dist/wheel/ (and pytest/numpy from wheels
 # downloaded here); then
 #   - auditwheel agrees with the manylinux_2_28 tag, and ldd finds every library each ELF file of the
-#     installed wheel needs, which are only libc, libm, libpthread, libdl and the dynamic loader;
-#   - the extension module exports its init function alone (nm -D --defined-only);
-#   - `tmapgen` is the wheel's command, `tmapgen trace` finds the injection library the wheel installed;
+#     installed wheel needs, which are only libc, libm, libpthread, libdl and the dynamic loader (the trace
+#     preload library, loaded into every process a traced program starts: only libc and libdl);
+#   - the extension module exports its init function alone, the preload library exactly dlsym, the launch
+#     entry points it wraps, cuGetProcAddress(_v2) and its attach function (nm -D --defined-only);
+#   - `tmapgen` is the wheel's command, `tmapgen trace` finds the injection library and the preload library
+#     the wheel installed (no "was not found" line; the traced program gets the preload library in LD_PRELOAD);
+#     the environment's Python runs traced, its lookups through the preloaded dlsym (ctypes); on the host the
+#     repository's dlsym probe (build/tests/tmapgen_preload_probe) and the preload tests against the fake
+#     driver (TraceInjectPreload.*) pass with the wheel's preload library;
 #   - (host) find_package(tmapgen) works from the environment and tmapgen_codegen() builds examples/cmake-codegen;
 #   - the Python suite (python/tests, pytest) passes against the installed package and its command line;
 #   - the wheel's command prints byte for byte what build/tmapgen prints (text and --json) for the spec files
@@ -82,8 +88,9 @@ for n in ("tmapgen-LICENSE", "simdjson-LICENSE", "nanobind-LICENSE", "libcxx-LIC
     assert os.path.isfile(os.path.join(d, "licenses", n)), n
 exe = shutil.which("tmapgen", path=os.path.dirname(sys.executable))
 assert exe, "no tmapgen command in the environment"
-lib = os.path.join(sysconfig.get_paths()["data"], "lib", "tmapgen", "libtmapgen_trace_inject.so")
-assert os.path.isfile(lib), lib
+for n in ("libtmapgen_trace_inject.so", "libtmapgen_trace_preload.so"):
+    lib = os.path.join(sysconfig.get_paths()["data"], "lib", "tmapgen", n)
+    assert os.path.isfile(lib), lib
 # The GPU kernels: an embedded CUDA fatbin (its header's magic 0xBA55ED50, little-endian) in the command.
 if os.environ.get("TMAPGEN_WHEEL_NO_KERNELS") != "1":
     assert b"\x50\xed\x55\xba" in open(exe, "rb").read(), "the command embeds no CUDA fatbin (built without nvcc?)"
@@ -91,10 +98,13 @@ cm = os.path.join(sysconfig.get_paths()["data"], "lib", "cmake", "tmapgen", "tma
 assert os.path.isfile(cm), cm
 print("ok", tmapgen.__version__)
 EOF
-  # The ELF files: the command, the injection library, the extension module.
-  local files ext
-  files=$("${in[@]}" find "$venv" -path '*tmapgen*' \( -name '_tmapgen*.so' -o -name 'libtmapgen_trace_inject.so' \) -print)
+  # The ELF files: the command, the trace injection and preload libraries, the extension module.
+  local files ext preload
+  files=$("${in[@]}" find "$venv" -path '*tmapgen*' \( -name '_tmapgen*.so' -o -name 'libtmapgen_trace_inject.so' \
+    -o -name 'libtmapgen_trace_preload.so' \) -print)
   files="$files $venv/bin/tmapgen"
+  preload=$(echo "$files" | tr ' ' '\n' | grep '/libtmapgen_trace_preload\.so$' | head -1)
+  [ -n "$preload" ] || fail "the wheel installed no libtmapgen_trace_preload.so"
   for f in $files; do
     local libs
     libs=$("${in[@]}" ldd "$f" 2>&1) || fail "ldd $f: $libs"
@@ -103,18 +113,68 @@ EOF
     extra=$(echo "$libs" | grep -v -E '^\s*(linux-vdso|/lib64/ld-linux-x86-64|libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|ld-linux-x86-64)' || true)
     [ -z "$extra" ] || fail "$f needs more than libc, libm, libpthread, libdl: $extra"
   done
+  # The preload library goes into every process a traced program starts (shells, compilers, Python): libc and
+  # libdl alone (cmake/trace_preload.cmake), no C++ runtime, no libm or libpthread.
+  local plibs
+  plibs=$("${in[@]}" ldd "$preload" 2>&1 | grep -v -E '^\s*(linux-vdso|/lib64/ld-linux-x86-64|libc\.so\.6|libdl\.so\.2|ld-linux-x86-64)' || true)
+  [ -z "$plibs" ] || fail "$preload needs more than libc and libdl: $plibs"
+  # Its exports: dlsym, the launch entry points and cuGetProcAddress it wraps, its attach function, nothing else
+  # (src/trace/preload/exports.map).
+  local pexported pexpected
+  pexported=$(nm -D --defined-only "${CHROOT_PREFIX:-}$preload" | awk '{print $3}' | sort -u | tr '\n' ' ')
+  pexpected=$(printf '%s\n' dlsym cuLaunchKernel cuLaunchKernel_ptsz cuLaunchKernelEx cuLaunchKernelEx_ptsz \
+    cuLaunchCooperativeKernel cuLaunchCooperativeKernel_ptsz cuGetProcAddress cuGetProcAddress_v2 \
+    tmapgen_trace_preload_attach | sort -u | tr '\n' ' ')
+  [ "$pexported" = "$pexpected" ] || fail "the preload library exports $pexported; expected exactly $pexpected"
+  log "the preload library needs only libc/libdl and exports exactly $pexported"
   ext=$(echo "$files" | tr ' ' '\n' | grep '_tmapgen' | head -1)
   local exported
   exported=$(nm -D --defined-only "${CHROOT_PREFIX:-}$ext" | awk '{print $3}' | sort -u | tr '\n' ' ')
   [ "$exported" = "PyInit__tmapgen " ] || fail "the extension exports more than its init function: $exported"
   log "ELF files need only libc/libm/libpthread/libdl; the extension exports $exported"
-  # tmapgen trace finds the library (it fails later, for want of a driver, with its own message).
+  # tmapgen trace finds both libraries (without a driver it runs the program anyway and says no map can be
+  # traced), and the program gets the wheel's preload library in LD_PRELOAD. TMPDIR is dropped: the caller's
+  # may not exist inside the root, and trace makes its directory there.
   local out
-  out=$("${in[@]}" "$venv/bin/tmapgen" trace -- /bin/true 2>&1 || true)
+  out=$("${in[@]}" env -u TMAPGEN_TRACE_LIB -u TMAPGEN_TRACE_PRELOAD -u TMAPGEN_TRACE_LAUNCH -u TMAPGEN_TRACE_LAUNCH_VIA \
+    -u LD_PRELOAD -u TMPDIR "$venv/bin/tmapgen" trace -- /bin/sh -c 'echo "preload: $LD_PRELOAD"' 2>&1 || true)
   if echo "$out" | grep -q 'injection library libtmapgen_trace_inject.so was not found'; then
     fail "tmapgen trace does not find the wheel's injection library: $out"
   fi
-  log "tmapgen trace finds the injection library"
+  if echo "$out" | grep -q 'libtmapgen_trace_preload.so was not found'; then
+    fail "tmapgen trace does not find the wheel's preload library: $out"
+  fi
+  echo "$out" | grep -qx "preload: $preload" || fail "the traced program's LD_PRELOAD is not $preload: $out"
+  log "tmapgen trace finds the injection library and preloads $preload"
+  # The preloaded dlsym (an assembly entry) under the environment's Python, traced: extension modules load
+  # through it (PyInit_ lookups), ctypes' lookups in the global scope answer libc's getpid and, as only the
+  # preload library is there to define it, cuLaunchKernel. In the bullseye root this is glibc 2.31's dlsym
+  # in libdl, the path the library takes before glibc 2.34.
+  out=$("${in[@]}" env -u TMAPGEN_TRACE_LIB -u TMAPGEN_TRACE_PRELOAD -u TMAPGEN_TRACE_LAUNCH -u TMAPGEN_TRACE_LAUNCH_VIA \
+    -u LD_PRELOAD -u TMPDIR "$venv/bin/tmapgen" trace -- "$venv/bin/python" -c '
+import ctypes, os, tmapgen
+g = ctypes.CDLL(None)
+assert g.getpid() == os.getpid(), "getpid through dlsym"
+assert hasattr(g, "cuLaunchKernel"), "cuLaunchKernel is not defined in the process: the preload library is not loaded"
+print("preloaded dlsym: ok")' 2>&1 || true)
+  echo "$out" | grep -qx "preloaded dlsym: ok" || fail "Python under tmapgen trace with the preload library: $out"
+  log "Python under tmapgen trace: imports and ctypes lookups through the preloaded dlsym work"
+  # The repository's dlsym probe (tests/trace/fake/preload_probe.cc: RTLD_NEXT from an interposer, a RTLD_LOCAL
+  # library, a missing symbol through dlerror) with the wheel's library preloaded, where build/ has it.
+  local probe=$ROOT/build/tests/tmapgen_preload_probe
+  if [ -z "$1" ] && [ -x "$probe" ]; then
+    out=$(LD_PRELOAD=$preload timeout 20 "$probe" preloaded "$ROOT/build/tests/libtmapgen_probe_local.so" 2>&1 || true)
+    echo "$out" | grep -qx "probe: all checks hold" || fail "the dlsym probe with the wheel's preload library: $out"
+    log "the dlsym probe (tests/trace/fake/preload_probe.cc) holds with the wheel's preload library"
+  fi
+  # The preload tests of tests/trace/trace_inject_test.cc (launches through every way of getting the entry
+  # points, against the fake driver and CUPTI) with the wheel's preload library in place of build/'s.
+  local itests=$ROOT/build/tests/tmapgen_trace_inject_tests
+  if [ -z "$1" ] && [ -x "$itests" ]; then
+    out=$(TMAPGEN_TRACE_PRELOAD=$preload timeout 300 "$itests" --gtest_filter='TraceInjectPreload.*' 2>&1) ||
+      fail "build/'s preload tests with the wheel's preload library: $(echo "$out" | tail -20)"
+    log "build/'s preload tests (TraceInjectPreload.*) pass with the wheel's preload library: $(echo "$out" | grep -c '^\[       OK')"
+  fi
 }
 
 # The wheel's CMake package: find_package(tmapgen) from the environment, tmapgen_codegen() at build time
