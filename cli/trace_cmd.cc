@@ -252,8 +252,14 @@ int RunTraceCommand(const std::vector<std::string>& args) {
   if (!preload.empty()) {
     const char* prev = std::getenv("LD_PRELOAD");
     const std::string rest = prev != nullptr ? prev : "";
-    if (rest.find(preload) == std::string::npos)
-      ::setenv("LD_PRELOAD", (rest.empty() ? preload : StrCat(preload, ":", rest)).c_str(), 1);
+    // First (so that its exports come before any other tool's), unless it is already one of the entries.
+    bool present = false;
+    for (size_t at = 0; at <= rest.size();) {
+      const size_t end = std::min(rest.find_first_of(": ", at), rest.size());
+      present = present || rest.compare(at, end - at, preload) == 0;
+      at = end + 1;
+    }
+    if (!present) ::setenv("LD_PRELOAD", (rest.empty() ? preload : StrCat(preload, ":", rest)).c_str(), 1);
     // A program built with GCC's AddressSanitizer (its runtime a shared library) stops at start when another
     // library is loaded before that runtime ("ASan runtime does not come first in initial library list"). The
     // preload library defines nothing ASan intercepts, so that check is turned off (unless the user set it).

@@ -400,9 +400,14 @@ TEST(TraceInjectPreload, AMapWhoseAddressChangesAtEveryLaunchIsFoundAtEveryLaunc
 TEST(TraceInjectPreload, ThePreloadedDlsymAnswersOtherLookupsAsGlibcDoes) {
   const std::string probe = std::string(TMAPGEN_PRELOAD_PROBE) + " ";
   const std::string local = std::string(" ") + TMAPGEN_PROBE_LOCAL;
-  for (const bool preloaded : {false, true}) {
-    const std::string cmd = (preloaded ? std::string("LD_PRELOAD=") + TMAPGEN_PRELOAD_LIB + " " : std::string()) +
-                            "timeout 20 " + probe + (preloaded ? "preloaded" : "plain") + local + " 2>&1";
+  for (int mode = 0; mode < 3; ++mode) {
+    // plain; the preload library alone; the preload library and, after it, another tool's dlsym interposer.
+    const bool preloaded = mode > 0;
+    const std::string env = mode == 0   ? std::string()
+                            : mode == 1 ? std::string("LD_PRELOAD=") + TMAPGEN_PRELOAD_LIB + " "
+                                        : std::string("LD_PRELOAD=") + TMAPGEN_PRELOAD_LIB + ":" + TMAPGEN_PROBE_HOOKDL + " ";
+    const std::string cmd = env + "timeout 20 " + probe + (preloaded ? "preloaded" : "plain") + local +
+                            (mode == 2 ? " hook" : "") + " 2>&1";
     FILE* p = popen(cmd.c_str(), "r");
     ASSERT_NE(p, nullptr);
     std::string out;
@@ -443,4 +448,14 @@ TEST(TraceInjectLaunch, AGraphsMapsAreCheckedAgainAtEachLaunchAfterMemoryWasFree
   EXPECT_EQ(graph_records, 2) << r.err;
   EXPECT_EQ(reallocated, 1) << r.err;
   EXPECT_EQ(none, 1) << r.err;
+}
+
+TEST(TraceInjectPreload, ALaunchThroughAnotherToolsInterposerIsCheckedOnce) {
+  // LD_PRELOAD holds another tool's cuLaunchKernel (after tmapgen's, where tmapgen trace puts its own first),
+  // which forwards to what dlsym(libcuda.so.1) gives it: tmapgen's wrapper. The linked launch passes through
+  // tmapgen's export and its wrapper; it is one launch.
+  const Result r = Trace("--fail-on error", "launch_paths",
+                         std::string("LD_PRELOAD=") + TMAPGEN_LAUNCH_INTERPOSER + " TMAPGEN_TRACE_LAUNCH_STATS=1");
+  ExpectEveryPathFound(r);
+  EXPECT_TRUE(Has(r.err, "; 7 seen through the preloaded entry points")) << r.err;
 }

@@ -137,11 +137,16 @@ struct Global {
   // The driver (already loaded: it is loading us).
   cupti::PfnCtxGetDevice ctx_get_device = nullptr;
   cupti::PfnCtxGetCurrent ctx_get_current = nullptr;
+  cupti::PfnStreamGetCtx stream_get_ctx = nullptr;
+  cupti::PfnCtxPushPop ctx_push = nullptr;
+  cupti::PfnCtxPushPop ctx_pop = nullptr;
+  std::atomic<uint32_t> ctx_gen{1};  // bumped when a context is destroyed: handles may be reused
   cupti::PfnDeviceGetAttribute device_get_attribute = nullptr;
   cupti::PfnDriverGetVersion driver_get_version = nullptr;
   std::atomic<int> driver_version{-1};
   std::mutex target_mu;
   uint64_t ctx_key[16] = {};
+  uint32_t ctx_key_gen[16] = {};
   int ctx_target[16] = {};
   int ctx_device[16] = {};
   int n_ctx = 0;
@@ -330,29 +335,58 @@ void ResolveCaller(void*, EncodeCall* c) {
 // ------------------------------------------------------------------------------------------ the target
 
 // Where a call or launch happened: its context and, from CUPTI, the function's name. A CUPTI callback names
-// the context by its unique id; a launch seen through the preload library has no callback data, and its
-// context (the thread's current one, which the launch ran in) is asked of the driver when it is needed.
+// the context by its unique id. A launch's context is the one its stream belongs to (cuda.h, cuLaunchKernel: a
+// CUkernel runs in the stream's context, the current one for the NULL stream), asked of the driver
+// (cuStreamGetCtx) for a real stream; a launch seen through the preload library with the NULL or a
+// per-thread/legacy stream runs in the current context. Handles can be reused after a context is destroyed, so
+// contexts known by handle are forgotten then.
 struct CallSite {
-  uint64_t ctx_key = 0;           // CUPTI's contextUid, or the CUcontext handle with the top bit set
+  uint64_t ctx_key = 0;           // CUPTI's contextUid (when known and no stream says otherwise)
   const void* context = nullptr;  // null: no context (or not yet asked)
   const char* symbol = nullptr;   // the kernel's name from CUPTI (null: asked of the driver)
-  bool ask_driver = false;        // from the preload library: ctx_key and context come from cuCtxGetCurrent
+  bool ask_driver = false;        // from the preload library: the context comes from the driver
+  void* stream = nullptr;         // the launch's stream (null: the NULL stream, or not a launch)
 };
-CallSite SiteOf(const cupti::CallbackData* d) { return CallSite{d->contextUid, d->context, d->symbolName, false}; }
+CallSite SiteOf(const cupti::CallbackData* d) { return CallSite{d->contextUid, d->context, d->symbolName, false, nullptr}; }
 
-// The target and device ordinal of the calling context's GPU, found once per context (-1: unknown).
+// The target and device ordinal of the context a call or launch ran in, found once per context (-1: unknown).
 void ContextOf(CallSite s, int* target, int* device) {
-  if (s.ask_driver) {
+  const uintptr_t st = reinterpret_cast<uintptr_t>(s.stream);
+  bool by_handle = s.ask_driver;
+  if (st > 2 && g->stream_get_ctx != nullptr) {  // 0x1, 0x2: CU_STREAM_LEGACY, CU_STREAM_PER_THREAD
+    // This thread's last stream and its context (a launch loop uses the same stream again and again).
+    thread_local void* last_stream = nullptr;
+    thread_local void* last_stream_ctx = nullptr;
+    thread_local uint32_t last_stream_gen = 0;
+    const uint32_t now = g->ctx_gen.load(std::memory_order_acquire);
+    void* c = nullptr;
+    if (last_stream == s.stream && last_stream_gen == now) {
+      c = last_stream_ctx;
+    } else if (g->stream_get_ctx(s.stream, &c) == 0 && c != nullptr) {
+      last_stream = s.stream;
+      last_stream_ctx = c;
+      last_stream_gen = now;
+    } else {
+      c = nullptr;
+    }
+    if (c != nullptr) {
+      if (c != s.context || s.ask_driver) by_handle = true;
+      s.context = c;
+    }
+  }
+  if (by_handle && s.context == nullptr) {
     void* c = nullptr;
     if (g->ctx_get_current == nullptr || g->ctx_get_current(&c) != 0) c = nullptr;
     s.context = c;
-    s.ctx_key = reinterpret_cast<uintptr_t>(c) | (uint64_t{1} << 63);
   }
+  if (by_handle) s.ctx_key = reinterpret_cast<uintptr_t>(s.context) | (uint64_t{1} << 63);
+  const uint32_t gen = by_handle ? g->ctx_gen.load(std::memory_order_acquire) : 0;
   // This thread's last context (a launch loop asks again and again).
   thread_local uint64_t last_key = 0;
+  thread_local uint32_t last_gen = 0;
   thread_local int last_target = -1, last_device = -1;
   thread_local bool last_valid = false;
-  if (last_valid && last_key == s.ctx_key) {
+  if (last_valid && last_key == s.ctx_key && last_gen == gen) {
     *target = last_target;
     *device = last_device;
     return;
@@ -361,10 +395,11 @@ void ContextOf(CallSite s, int* target, int* device) {
   *device = -1;
   std::lock_guard<std::mutex> lock(g->target_mu);
   for (int i = 0; i < g->n_ctx; ++i)
-    if (g->ctx_key[i] == s.ctx_key) {
+    if (g->ctx_key[i] == s.ctx_key && g->ctx_key_gen[i] == gen) {
       *target = g->ctx_target[i];
       *device = g->ctx_device[i];
       last_key = s.ctx_key;
+      last_gen = gen;
       last_target = *target;
       last_device = *device;
       last_valid = true;
@@ -372,7 +407,17 @@ void ContextOf(CallSite s, int* target, int* device) {
     }
   if (g->ctx_get_device == nullptr || g->device_get_attribute == nullptr) return;
   cupti::CUdevice dev = 0;
-  if (s.context == nullptr || g->ctx_get_device(&dev) != 0) dev = 0;
+  // The device of that context: the current one's, or asked with the context pushed for a moment.
+  void* current = nullptr;
+  if (g->ctx_get_current != nullptr && g->ctx_get_current(&current) != 0) current = nullptr;
+  if (s.context != nullptr && s.context != current && g->ctx_push != nullptr && g->ctx_pop != nullptr &&
+      g->ctx_push(const_cast<void*>(s.context)) == 0) {
+    if (g->ctx_get_device(&dev) != 0) dev = 0;
+    void* popped = nullptr;
+    g->ctx_pop(&popped);
+  } else if (s.context == nullptr || g->ctx_get_device(&dev) != 0) {
+    dev = 0;
+  }
   int t = -2;
   int major = 0, minor = 0;
   if (g->device_get_attribute(&major, cupti::kAttrComputeCapabilityMajor, dev) == 0 &&
@@ -380,11 +425,14 @@ void ContextOf(CallSite s, int* target, int* device) {
     Target tt;
     if (Parse(driver::TargetForComputeCapability(major, minor), &tt)) t = static_cast<int>(tt);
   }
-  if (g->n_ctx < 16) {
-    g->ctx_key[g->n_ctx] = s.ctx_key;
-    g->ctx_target[g->n_ctx] = t;
-    g->ctx_device[g->n_ctx] = dev;
-    ++g->n_ctx;
+  int slot = g->n_ctx < 16 ? g->n_ctx++ : -1;
+  for (int i = 0; slot < 0 && i < 16; ++i)  // full: a slot of a context known by a forgotten generation
+    if ((g->ctx_key[i] >> 63) != 0 && g->ctx_key_gen[i] != g->ctx_gen.load()) slot = i;
+  if (slot >= 0) {
+    g->ctx_key[slot] = s.ctx_key;
+    g->ctx_key_gen[slot] = gen;
+    g->ctx_target[slot] = t;
+    g->ctx_device[slot] = dev;
   }
   *target = t;
   *device = dev;
@@ -1085,10 +1133,16 @@ void CheckLaunch(LaunchCall call, uintptr_t f, Handle kind, void** kernel_params
     }
     if (any != 0) {
       if (m != nullptr) {
-        if (st != kMapSeen) state.store(kMapSeen, std::memory_order_relaxed);
+        // Another thread may have retired the window meanwhile: counted back, so that retired_windows never
+        // reaches windows.size() while a window holds a map.
+        if (st != kMapSeen && state.exchange(kMapSeen, std::memory_order_relaxed) == kRetired)
+          fi->retired_windows.fetch_sub(1, std::memory_order_relaxed);
       } else if (st < kRetireAfter && lg->retire) {
-        state.store(static_cast<uint8_t>(st + 1), std::memory_order_relaxed);
-        if (st + 1 == kRetired) {
+        // Only the thread that moves the count on counts a retirement (launches of the kernel on two threads
+        // read the same count).
+        uint8_t expected = st;
+        if (state.compare_exchange_strong(expected, static_cast<uint8_t>(st + 1), std::memory_order_relaxed) &&
+            st + 1 == kRetired) {
           ++retired;
           fi->retired_windows.fetch_add(1, std::memory_order_relaxed);
         }
@@ -1098,7 +1152,9 @@ void CheckLaunch(LaunchCall call, uintptr_t f, Handle kind, void** kernel_params
     if (m == nullptr) continue;
     if (device == -1) {
       int t = -1;
-      ContextOf(site, &t, &device);
+      CallSite at = site;
+      at.stream = stream;
+      ContextOf(at, &t, &device);
       if (!g->forced_target) target = t;
     }
     ++maps;
@@ -1119,7 +1175,9 @@ void CheckLaunch(LaunchCall call, uintptr_t f, Handle kind, void** kernel_params
   if (device_scan) {
     if (device == -1) {
       int t = -1;
-      ContextOf(site, &t, &device);
+      CallSite at = site;
+      at.stream = stream;
+      ContextOf(at, &t, &device);
       if (!g->forced_target) target = t;
     }
     ScanDeviceMemory(*fi, kernel_params, packed, packed_size, stream, device, target);
@@ -1289,7 +1347,7 @@ void OnGraphExecDestroy(void* exec) {
 
 // A graph launch the driver accepted: its maps against memory as it is now, when memory was freed (or a
 // traced call wrote a map) since they were last checked.
-void OnGraphLaunch(void* exec, const cupti::CallbackData* d) {
+void OnGraphLaunch(void* exec, void* stream, const cupti::CallbackData* d) {
   std::vector<GraphMap> maps;
   const uint64_t free_gen = lg->free_gen.load(std::memory_order_acquire);
   const uint64_t origin_gen = lg->origin_gen.load(std::memory_order_acquire);
@@ -1306,7 +1364,9 @@ void OnGraphLaunch(void* exec, const cupti::CallbackData* d) {
   }
   int target = g->forced_target ? g->target : -1, device = -1;
   int t = -1;
-  ContextOf(SiteOf(d), &t, &device);
+  CallSite at = SiteOf(d);
+  at.stream = stream;
+  ContextOf(at, &t, &device);
   if (!g->forced_target) target = t;
   for (const GraphMap& gm : maps) {
     const bool problem = CheckMap(*gm.map, LaunchCall::kGraphLaunch, *gm.fi, gm.param, gm.offset, device, target);
@@ -1374,6 +1434,8 @@ void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, cons
       if (d->callbackSite == cupti::kApiExit) {
         lg->free_gen.fetch_add(1, std::memory_order_acq_rel);
         lg->unload_gen.fetch_add(1, std::memory_order_acq_rel);
+        if (cbid == cupti::kCbidCtxDestroy || cbid == cupti::kCbidCtxDestroyV2)
+          g->ctx_gen.fetch_add(1, std::memory_order_acq_rel);
       }
       return;
     default: break;
@@ -1397,7 +1459,8 @@ void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, cons
       OnGraphExecDestroy(static_cast<const cupti::GraphExecDestroyParams*>(d->functionParams)->hGraphExec);
       return;
     case cupti::kCbidGraphLaunch: case cupti::kCbidGraphLaunchPtsz:
-      OnGraphLaunch(static_cast<const cupti::GraphLaunchParams*>(d->functionParams)->hGraph, d);
+      OnGraphLaunch(static_cast<const cupti::GraphLaunchParams*>(d->functionParams)->hGraph,
+                    static_cast<const cupti::GraphLaunchParams*>(d->functionParams)->hStream, d);
       return;
     default: break;
   }
@@ -1577,6 +1640,7 @@ void InitLaunch(void* cuda) {
   const std::string want = via != nullptr ? via : "";
   lg->preload_attach = reinterpret_cast<preload::AttachFn>(dlsym(RTLD_DEFAULT, preload::kAttachSymbol));
   preload::Status st{};
+  st.size = sizeof(st);  // its capacity
   const preload::Hooks hooks{preload::kAbiVersion, sizeof(preload::Hooks), OnPreloadLaunch, OnPreloadUnwrapped};
   if (want == "cupti") {
     lg->via = static_cast<int>(Via::kCupti);
@@ -1856,6 +1920,9 @@ int Initialize() {
   if (void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
     g->ctx_get_device = reinterpret_cast<cupti::PfnCtxGetDevice>(dlsym(cuda, "cuCtxGetDevice"));
     g->ctx_get_current = reinterpret_cast<cupti::PfnCtxGetCurrent>(dlsym(cuda, "cuCtxGetCurrent"));
+    g->stream_get_ctx = reinterpret_cast<cupti::PfnStreamGetCtx>(dlsym(cuda, "cuStreamGetCtx"));
+    g->ctx_push = reinterpret_cast<cupti::PfnCtxPushPop>(dlsym(cuda, "cuCtxPushCurrent_v2"));
+    g->ctx_pop = reinterpret_cast<cupti::PfnCtxPushPop>(dlsym(cuda, "cuCtxPopCurrent_v2"));
     g->device_get_attribute = reinterpret_cast<cupti::PfnDeviceGetAttribute>(dlsym(cuda, "cuDeviceGetAttribute"));
     g->driver_get_version = reinterpret_cast<cupti::PfnDriverGetVersion>(dlsym(cuda, "cuDriverGetVersion"));
     g->cuda_base = BaseOf(dlsym(cuda, "cuInit"));

@@ -58,6 +58,9 @@ enum Kind : int { kNone = -1, kLK = 0, kLKEx = 1, kCoop = 2, kGPA = 3, kKinds = 
 extern "C" {
 // glibc's dlsym, found at load (or at the first dlsym, whichever comes first); used by the assembly below.
 __attribute__((visibility("hidden"))) DlsymFn tmapgen_preload_real_dlsym = nullptr;
+// The next dlsym after this library's: another tool's interposer preloaded after this one, else glibc's. Every
+// lookup but RTLD_NEXT goes to it, so such a tool still sees the program's lookups.
+__attribute__((visibility("hidden"))) DlsymFn tmapgen_preload_next_dlsym = nullptr;
 __attribute__((visibility("hidden"))) void tmapgen_preload_init();
 __attribute__((visibility("hidden"))) int tmapgen_preload_wants(const char* name);
 __attribute__((visibility("hidden"))) void* tmapgen_preload_dlsym_wrapped(void* handle, const char* name);
@@ -88,6 +91,17 @@ void Log(const char* what, const char* name, const void* caller, int slot) {
   }
 }
 
+// How many wrappers this thread is inside: one launch passes through two when another tool's cuLaunchKernel sits
+// between a linked entry point and a wrapper it got from dlsym or cuGetProcAddress; only the outermost reports.
+// (initial-exec: the library is preloaded, never dlopen'd.)
+__thread int tls_depth __attribute__((tls_model("initial-exec"))) = 0;
+
+struct Depth {
+  Depth() { ++tls_depth; }
+  ~Depth() { --tls_depth; }
+  bool outermost() const { return tls_depth == 1; }
+};
+
 inline void AfterLaunch(uint32_t entry, void* f, void** params, void** extra, void* stream) {
   if (p::LaunchHook h = g_hook.load(std::memory_order_acquire)) h(entry, f, params, extra, stream);
 }
@@ -96,15 +110,17 @@ template <int I>
 CUresult WrapLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                           unsigned smem, void* stream, void** params, void** extra) {
   auto real = reinterpret_cast<LaunchKernelFn>(g_real[kLK][I].load(std::memory_order_relaxed));
+  Depth d;
   const CUresult r = real(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra);
-  if (r == 0) AfterLaunch(p::kEntryLaunchKernel, f, params, extra, stream);
+  if (r == 0 && d.outermost()) AfterLaunch(p::kEntryLaunchKernel, f, params, extra, stream);
   return r;
 }
 template <int I>
 CUresult WrapLaunchKernelEx(const void* config, void* f, void** params, void** extra) {
   auto real = reinterpret_cast<LaunchKernelExFn>(g_real[kLKEx][I].load(std::memory_order_relaxed));
+  Depth d;
   const CUresult r = real(config, f, params, extra);
-  if (r == 0)
+  if (r == 0 && d.outermost())
     AfterLaunch(p::kEntryLaunchKernelEx, f, params, extra,
                 config != nullptr ? static_cast<const LaunchConfigHead*>(config)->stream : nullptr);
   return r;
@@ -113,8 +129,9 @@ template <int I>
 CUresult WrapLaunchCoop(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned smem, void* stream, void** params) {
   auto real = reinterpret_cast<LaunchCoopFn>(g_real[kCoop][I].load(std::memory_order_relaxed));
+  Depth d;
   const CUresult r = real(f, gx, gy, gz, bx, by, bz, smem, stream, params);
-  if (r == 0) AfterLaunch(p::kEntryLaunchCooperativeKernel, f, params, nullptr, stream);
+  if (r == 0 && d.outermost()) AfterLaunch(p::kEntryLaunchCooperativeKernel, f, params, nullptr, stream);
   return r;
 }
 void* Rewrap(const char* name, void* fn, const char* how, const void* caller);
@@ -198,9 +215,8 @@ void* Bind(int k, void* fn, const char* name, const char* how, const void* calle
   }
   g_unwrapped.fetch_add(1, std::memory_order_relaxed);
   Log(how, name, caller, -1);
-  if (k != kGPA) {
-    if (p::UnwrappedHook h = g_unwrapped_hook.load(std::memory_order_acquire)) h(static_cast<uint32_t>(k));
-  }
+  // An unwrapped cuGetProcAddress hands out unwrapped launch functions: the same loss.
+  if (p::UnwrappedHook h = g_unwrapped_hook.load(std::memory_order_acquire)) h(static_cast<uint32_t>(k));
   return fn;
 }
 
@@ -209,64 +225,103 @@ void* Rewrap(const char* name, void* fn, const char* how, const void* caller) {
   return k == kNone ? fn : Bind(k, fn, name, how, caller);
 }
 
-// The function a linked entry point forwards to: the next definition after this library in the global
-// scope (another tool preloaded after this one, or libcuda.so.1 linked by the program), else libcuda.so.1's own
-// (loaded privately by the object that calls: its dependencies are not in the global scope).
-void* DriverFunction(const char* name) {
+// The definition of `name` the calling object would bind to without this library: the next one after it in
+// the global scope (another tool preloaded after this one, or libcuda.so.1 linked by the program), else the one
+// in the caller's own scope (a library loaded RTLD_LOCAL with libcuda.so.1, or its own definition, as a mock
+// driver has), else libcuda.so.1's.
+bool IsLinkedExport(const void* fn);
+void* GlobalDefinition(const char* name) {
   if (tmapgen_preload_real_dlsym == nullptr) tmapgen_preload_init();
+  return tmapgen_preload_real_dlsym != nullptr ? tmapgen_preload_real_dlsym(RTLD_NEXT, name) : nullptr;
+}
+void* CallerDefinition(const char* name, const void* caller) {
   if (tmapgen_preload_real_dlsym == nullptr) return nullptr;
-  if (void* next = tmapgen_preload_real_dlsym(RTLD_NEXT, name)) return next;
+  Dl_info info{};
+  if (caller != nullptr && dladdr(caller, &info) != 0 && info.dli_fname != nullptr) {
+    if (void* h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD)) {
+      void* fn = tmapgen_preload_real_dlsym(h, name);
+      dlclose(h);
+      if (fn != nullptr && !IsLinkedExport(fn)) return fn;
+    }
+  }
   void* h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
   if (h == nullptr) h = dlopen("libcuda.so.1", RTLD_LAZY);
   return h != nullptr ? tmapgen_preload_real_dlsym(h, name) : nullptr;
 }
 
-// One linked entry point: the driver's function, looked up at its first call.
+// One linked entry point: the next global definition, looked up at the first call (the same for every caller),
+// or, where there is none, per calling object (a few kept).
 struct Linked {
   const char* name;
-  std::atomic<void*> fn;
+  std::atomic<void*> fn;          // the global definition
+  std::atomic<int> global_state;  // 0 not looked up, 1 found (fn), 2 none: per caller
+  std::atomic<const void*> caller_base[4];
+  std::atomic<void*> caller_fn[4];
 };
-Linked g_linked[8] = {{"cuLaunchKernel", {nullptr}},          {"cuLaunchKernel_ptsz", {nullptr}},
-                      {"cuLaunchKernelEx", {nullptr}},        {"cuLaunchKernelEx_ptsz", {nullptr}},
-                      {"cuLaunchCooperativeKernel", {nullptr}}, {"cuLaunchCooperativeKernel_ptsz", {nullptr}},
-                      {"cuGetProcAddress", {nullptr}},        {"cuGetProcAddress_v2", {nullptr}}};
-inline void* LinkedFunction(int i) {
-  void* f = g_linked[i].fn.load(std::memory_order_acquire);
-  if (f == nullptr) {
-    f = DriverFunction(g_linked[i].name);
-    g_linked[i].fn.store(f, std::memory_order_release);
+Linked g_linked[8] = {{"cuLaunchKernel", {nullptr}, {0}, {}, {}},
+                      {"cuLaunchKernel_ptsz", {nullptr}, {0}, {}, {}},
+                      {"cuLaunchKernelEx", {nullptr}, {0}, {}, {}},
+                      {"cuLaunchKernelEx_ptsz", {nullptr}, {0}, {}, {}},
+                      {"cuLaunchCooperativeKernel", {nullptr}, {0}, {}, {}},
+                      {"cuLaunchCooperativeKernel_ptsz", {nullptr}, {0}, {}, {}},
+                      {"cuGetProcAddress", {nullptr}, {0}, {}, {}},
+                      {"cuGetProcAddress_v2", {nullptr}, {0}, {}, {}}};
+void* LinkedFunction(int i, const void* caller) {
+  Linked& l = g_linked[i];
+  int st = l.global_state.load(std::memory_order_acquire);
+  if (st == 0) {
+    void* fn = GlobalDefinition(l.name);
+    if (fn != nullptr) l.fn.store(fn, std::memory_order_release);
+    st = fn != nullptr ? 1 : 2;
+    l.global_state.store(st, std::memory_order_release);
   }
-  return f;
+  if (st == 1) return l.fn.load(std::memory_order_acquire);
+  Dl_info info{};
+  const void* base = caller != nullptr && dladdr(caller, &info) != 0 ? info.dli_fbase : nullptr;
+  for (int k = 0; k < 4 && base != nullptr; ++k)
+    if (l.caller_base[k].load(std::memory_order_acquire) == base) return l.caller_fn[k].load(std::memory_order_acquire);
+  void* fn = CallerDefinition(l.name, caller);
+  for (int k = 0; k < 4 && base != nullptr && fn != nullptr; ++k) {
+    const void* expected = nullptr;
+    if (l.caller_base[k].load(std::memory_order_acquire) == nullptr) {
+      l.caller_fn[k].store(fn, std::memory_order_release);
+      if (l.caller_base[k].compare_exchange_strong(expected, base, std::memory_order_acq_rel)) break;
+    }
+  }
+  return fn;
 }
 
-CUresult LinkedLaunchKernel(int i, void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+CUresult LinkedLaunchKernel(int i, const void* caller, void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                             unsigned bz, unsigned smem, void* stream, void** params, void** extra) {
-  auto real = reinterpret_cast<LaunchKernelFn>(LinkedFunction(i));
+  auto real = reinterpret_cast<LaunchKernelFn>(LinkedFunction(i, caller));
   if (real == nullptr) return kCudaErrorNotInitialized;
+  Depth d;
   const CUresult r = real(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra);
-  if (r == 0) AfterLaunch(p::kEntryLaunchKernel, f, params, extra, stream);
+  if (r == 0 && d.outermost()) AfterLaunch(p::kEntryLaunchKernel, f, params, extra, stream);
   return r;
 }
-CUresult LinkedLaunchKernelEx(int i, const void* config, void* f, void** params, void** extra) {
-  auto real = reinterpret_cast<LaunchKernelExFn>(LinkedFunction(i));
+CUresult LinkedLaunchKernelEx(int i, const void* caller, const void* config, void* f, void** params, void** extra) {
+  auto real = reinterpret_cast<LaunchKernelExFn>(LinkedFunction(i, caller));
   if (real == nullptr) return kCudaErrorNotInitialized;
+  Depth d;
   const CUresult r = real(config, f, params, extra);
-  if (r == 0)
+  if (r == 0 && d.outermost())
     AfterLaunch(p::kEntryLaunchKernelEx, f, params, extra,
                 config != nullptr ? static_cast<const LaunchConfigHead*>(config)->stream : nullptr);
   return r;
 }
-CUresult LinkedLaunchCoop(int i, void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+CUresult LinkedLaunchCoop(int i, const void* caller, void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                           unsigned smem, void* stream, void** params) {
-  auto real = reinterpret_cast<LaunchCoopFn>(LinkedFunction(i));
+  auto real = reinterpret_cast<LaunchCoopFn>(LinkedFunction(i, caller));
   if (real == nullptr) return kCudaErrorNotInitialized;
+  Depth d;
   const CUresult r = real(f, gx, gy, gz, bx, by, bz, smem, stream, params);
-  if (r == 0) AfterLaunch(p::kEntryLaunchCooperativeKernel, f, params, nullptr, stream);
+  if (r == 0 && d.outermost()) AfterLaunch(p::kEntryLaunchCooperativeKernel, f, params, nullptr, stream);
   return r;
 }
-CUresult LinkedGetProcAddress(int i, const char* symbol, void** pfn, int version, uint64_t flags, void* status,
-                              const void* caller) {
-  auto real = reinterpret_cast<GetProcAddressFn>(LinkedFunction(i));
+CUresult LinkedGetProcAddress(int i, const void* caller, const char* symbol, void** pfn, int version,
+                              uint64_t flags, void* status) {
+  auto real = reinterpret_cast<GetProcAddressFn>(LinkedFunction(i, caller));
   if (real == nullptr) return kCudaErrorNotInitialized;
   const CUresult r = real(symbol, pfn, version, flags, status);
   if (r == 0 && symbol != nullptr && pfn != nullptr && *pfn != nullptr) *pfn = Rewrap(symbol, *pfn, "cuGetProcAddress", caller);
@@ -282,7 +337,12 @@ void tmapgen_preload_init() {
   // dlsym is in libc since glibc 2.34 (GLIBC_2.34), in libdl before (GLIBC_2.2.5 on x86-64).
   void* f = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
   if (f == nullptr) f = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
-  tmapgen_preload_real_dlsym = reinterpret_cast<DlsymFn>(f);
+  const DlsymFn glibc = reinterpret_cast<DlsymFn>(f);
+  // An unversioned lookup from here finds the next interposer of dlsym, if a tool preloaded after this one
+  // has one (a versioned lookup matches only glibc's).
+  void* next = glibc != nullptr ? glibc(RTLD_NEXT, "dlsym") : nullptr;
+  tmapgen_preload_next_dlsym = reinterpret_cast<DlsymFn>(next != nullptr ? next : f);
+  tmapgen_preload_real_dlsym = glibc;
 }
 
 int tmapgen_preload_wants(const char* name) { return KindOf(name) != kNone ? 1 : 0; }
@@ -292,72 +352,89 @@ int tmapgen_preload_wants(const char* name) { return KindOf(name) != kNone ? 1 :
 void* tmapgen_preload_dlsym_wrapped(void* handle, const char* name) {
   if (tmapgen_preload_real_dlsym == nullptr) tmapgen_preload_init();
   if (tmapgen_preload_real_dlsym == nullptr) return nullptr;
-  void* fn = tmapgen_preload_real_dlsym(handle, name);
+  void* fn = tmapgen_preload_next_dlsym(handle, name);
+  // This library's own export, found because it is in the global scope: answer it only where the program could
+  // have found a definition without this library (the driver, or another tool's), so that a process without
+  // the driver still sees none.
+  if (fn != nullptr && IsLinkedExport(fn)) {
+    void* h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    const bool driver = h != nullptr && tmapgen_preload_real_dlsym(h, name) != nullptr;
+    if (h != nullptr) dlclose(h);
+    if (!driver && tmapgen_preload_real_dlsym(RTLD_NEXT, name) == nullptr) return nullptr;  // dlerror: the name
+  }
   return Rewrap(name, fn, "dlsym", __builtin_return_address(0));
 }
 
 __attribute__((visibility("default"))) int tmapgen_trace_preload_attach(const p::Hooks* hooks, p::Status* status) {
-  if (status != nullptr) {
-    status->version = p::kAbiVersion;
-    status->size = sizeof(p::Status);
-#if defined(__x86_64__)
-    status->dlsym_interposed = 1;
-#else
-    status->dlsym_interposed = 0;
-#endif
-    status->unwrapped = g_unwrapped.load(std::memory_order_relaxed);
-    status->wrapped = g_wrapped.load(std::memory_order_relaxed);
-  }
+  // The hooks first, so that an entry point going out unwrapped from now on reaches on_unwrapped, and one that
+  // went out before is in the status below.
+  int attached = 0;
   if (hooks == nullptr) {
     g_hook.store(nullptr, std::memory_order_release);
     g_unwrapped_hook.store(nullptr, std::memory_order_release);
-    return 1;
+    attached = 1;
+  } else if (hooks->version == p::kAbiVersion && hooks->size == sizeof(p::Hooks)) {
+    g_unwrapped_hook.store(hooks->on_unwrapped, std::memory_order_release);
+    g_hook.store(hooks->on_launch, std::memory_order_release);
+    attached = 1;
   }
-  if (hooks->version != p::kAbiVersion || hooks->size != sizeof(p::Hooks)) return 0;
-  g_unwrapped_hook.store(hooks->on_unwrapped, std::memory_order_release);
-  g_hook.store(hooks->on_launch, std::memory_order_release);
-  return 1;
+  if (status != nullptr) {
+    // status->size is the caller's capacity: the rest is written only into a Status at least as large as ours.
+    const uint32_t capacity = status->size;
+    status->version = p::kAbiVersion;
+    status->size = sizeof(p::Status);
+    if (capacity >= sizeof(p::Status)) {
+#if defined(__x86_64__)
+      status->dlsym_interposed = 1;
+#else
+      status->dlsym_interposed = 0;
+#endif
+      status->unwrapped = g_unwrapped.load(std::memory_order_relaxed);
+      status->wrapped = g_wrapped.load(std::memory_order_relaxed);
+    }
+  }
+  return attached;
 }
 
 // The linked entry points.
 __attribute__((visibility("default"))) CUresult cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz,
                                                                unsigned bx, unsigned by, unsigned bz, unsigned smem,
                                                                void* stream, void** params, void** extra) {
-  return LinkedLaunchKernel(0, f, gx, gy, gz, bx, by, bz, smem, stream, params, extra);
+  return LinkedLaunchKernel(0, __builtin_return_address(0), f, gx, gy, gz, bx, by, bz, smem, stream, params, extra);
 }
 __attribute__((visibility("default"))) CUresult cuLaunchKernel_ptsz(void* f, unsigned gx, unsigned gy, unsigned gz,
                                                                     unsigned bx, unsigned by, unsigned bz,
                                                                     unsigned smem, void* stream, void** params,
                                                                     void** extra) {
-  return LinkedLaunchKernel(1, f, gx, gy, gz, bx, by, bz, smem, stream, params, extra);
+  return LinkedLaunchKernel(1, __builtin_return_address(0), f, gx, gy, gz, bx, by, bz, smem, stream, params, extra);
 }
 __attribute__((visibility("default"))) CUresult cuLaunchKernelEx(const void* config, void* f, void** params,
                                                                  void** extra) {
-  return LinkedLaunchKernelEx(2, config, f, params, extra);
+  return LinkedLaunchKernelEx(2, __builtin_return_address(0), config, f, params, extra);
 }
 __attribute__((visibility("default"))) CUresult cuLaunchKernelEx_ptsz(const void* config, void* f, void** params,
                                                                       void** extra) {
-  return LinkedLaunchKernelEx(3, config, f, params, extra);
+  return LinkedLaunchKernelEx(3, __builtin_return_address(0), config, f, params, extra);
 }
 __attribute__((visibility("default"))) CUresult cuLaunchCooperativeKernel(void* f, unsigned gx, unsigned gy,
                                                                           unsigned gz, unsigned bx, unsigned by,
                                                                           unsigned bz, unsigned smem, void* stream,
                                                                           void** params) {
-  return LinkedLaunchCoop(4, f, gx, gy, gz, bx, by, bz, smem, stream, params);
+  return LinkedLaunchCoop(4, __builtin_return_address(0), f, gx, gy, gz, bx, by, bz, smem, stream, params);
 }
 __attribute__((visibility("default"))) CUresult cuLaunchCooperativeKernel_ptsz(void* f, unsigned gx, unsigned gy,
                                                                                unsigned gz, unsigned bx, unsigned by,
                                                                                unsigned bz, unsigned smem,
                                                                                void* stream, void** params) {
-  return LinkedLaunchCoop(5, f, gx, gy, gz, bx, by, bz, smem, stream, params);
+  return LinkedLaunchCoop(5, __builtin_return_address(0), f, gx, gy, gz, bx, by, bz, smem, stream, params);
 }
 __attribute__((visibility("default"))) CUresult cuGetProcAddress(const char* symbol, void** pfn, int version,
                                                                  uint64_t flags, void* status) {
-  return LinkedGetProcAddress(6, symbol, pfn, version, flags, status, __builtin_return_address(0));
+  return LinkedGetProcAddress(6, __builtin_return_address(0), symbol, pfn, version, flags, status);
 }
 __attribute__((visibility("default"))) CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int version,
                                                                     uint64_t flags, void* status) {
-  return LinkedGetProcAddress(7, symbol, pfn, version, flags, status, __builtin_return_address(0));
+  return LinkedGetProcAddress(7, __builtin_return_address(0), symbol, pfn, version, flags, status);
 }
 
 }  // extern "C"
@@ -385,8 +462,10 @@ __attribute__((constructor(101))) void PreloadInit() {
 }  // namespace
 
 #if defined(__x86_64__)
-// dlsym itself. RTLD_NEXT ((void*)-1) and every name that is not a launch entry point or cuGetProcAddress
-// go to glibc's dlsym by a jump, with the program's return address still on the stack: glibc resolves
+// dlsym itself (it starts with endbr64, for programs built with indirect branch tracking). RTLD_NEXT
+// ((void*)-1) goes to glibc's dlsym, and every other name that is not a launch entry point or cuGetProcAddress to
+// the next dlsym (another tool's, else glibc's), by a jump, with the program's return address still on the
+// stack: glibc resolves
 // RTLD_NEXT and RTLD_DEFAULT relative to the object that called, so a call from here would answer another
 // object's lookup (an interposer's dlsym(RTLD_NEXT, "malloc") could then find itself). The few names this
 // library answers are looked up from here (the preload library is in the global scope, so RTLD_DEFAULT
@@ -398,12 +477,13 @@ __asm__(R"(
     .p2align 4
 dlsym:
     .cfi_startproc
+    .byte 0xf3, 0x0f, 0x1e, 0xfa
     cmpq $-1, %rdi
     je 2f
     testq %rsi, %rsi
-    je 2f
+    je 5f
     cmpb $0x63, (%rsi)
-    jne 2f
+    jne 5f
     pushq %rdi
     .cfi_adjust_cfa_offset 8
     pushq %rsi
@@ -420,6 +500,11 @@ dlsym:
     .cfi_adjust_cfa_offset -8
     testl %eax, %eax
     jne tmapgen_preload_dlsym_wrapped
+5:
+    movq tmapgen_preload_next_dlsym(%rip), %rax
+    testq %rax, %rax
+    je 2f
+    jmp *%rax
 2:
     movq tmapgen_preload_real_dlsym(%rip), %rax
     testq %rax, %rax

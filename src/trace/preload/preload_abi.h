@@ -39,14 +39,15 @@ struct Hooks {
 
 struct Status {
   uint32_t version;           // the preload library's kAbiVersion
-  uint32_t size;              // sizeof(Status)
+  uint32_t size;              // in: the caller's sizeof(Status) (its capacity); out: the preload library's
   uint32_t dlsym_interposed;  // 1: dlsym is the preload library's (x86-64); 0: only linked calls are wrapped
   uint32_t unwrapped;         // entry points already handed out unwrapped (slots full) before attaching
   uint64_t wrapped;           // distinct driver launch functions wrapped so far
 };
 
-// extern "C" int tmapgen_trace_preload_attach(const Hooks* hooks, Status* status): fills *status and, when
-// hooks->version and size match, installs the hooks (null hooks: detach) and returns 1; else returns 0.
+// extern "C" int tmapgen_trace_preload_attach(const Hooks* hooks, Status* status): when hooks->version and size
+// match, installs the hooks (null hooks: detach) and returns 1, else returns 0; then writes status->version and
+// status->size (its own sizeof(Status)) and, only when the caller's status->size was at least that, the rest.
 inline constexpr char kAttachSymbol[] = "tmapgen_trace_preload_attach";
 using AttachFn = int (*)(const Hooks*, Status*);
 

@@ -4,7 +4,8 @@
 // libtmapgen_probe_next.so, loaded after the preload library, finds libc's puts, not itself: a wrong answer
 // recurses until the stack overflows), RTLD_DEFAULT and a library's handle as before (a library loaded
 // RTLD_LOCAL stays out of RTLD_DEFAULT), dlerror for a missing symbol. Prints one line per check; exit 0 when
-// all hold.
+// all hold. With a third argument `hook`, libtmapgen_probe_hookdl.so (another dlsym interposer) is preloaded
+// after the preload library and must see the program's lookups.
 #include <dlfcn.h>
 
 #include <cstdio>
@@ -36,10 +37,23 @@ int main(int argc, char** argv) {
     std::printf("probe: FAIL dlsym(handle, \"cu_probe_symbol\") of a RTLD_LOCAL library\n");
     ++bad;
   }
+  // No driver in this process: the preload library's own export is not answered (as without it).
   void* launch = dlsym(RTLD_DEFAULT, "cuLaunchKernel");
-  if ((launch != nullptr) != preloaded) {
-    std::printf("probe: FAIL dlsym(RTLD_DEFAULT, \"cuLaunchKernel\") = %p (preloaded: %d)\n", launch, preloaded);
+  if (launch != nullptr) {
+    std::printf("probe: FAIL dlsym(RTLD_DEFAULT, \"cuLaunchKernel\") = %p without a driver (preloaded: %d)\n", launch,
+                preloaded);
     ++bad;
+  }
+  // Another tool's dlsym interposer preloaded after the preload library still sees the program's lookups.
+  if (argc > 3 && std::strcmp(argv[3], "hook") == 0) {
+    auto lookups = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "probe_hook_lookups"));
+    const int before = lookups != nullptr ? lookups() : -1;
+    void* p = dlsym(RTLD_DEFAULT, "puts");
+    const int after = lookups != nullptr ? lookups() : -1;
+    if (lookups == nullptr || p == nullptr || after != before + 1) {
+      std::printf("probe: FAIL the other dlsym interposer saw %d lookup(s) of puts, not 1\n", after - before);
+      ++bad;
+    }
   }
   dlerror();
   if (dlsym(RTLD_DEFAULT, "cuNoSuchFunction") != nullptr || dlerror() == nullptr) {
