@@ -147,15 +147,17 @@ EOF
   echo "$out" | grep -qx "preload: $preload" || fail "the traced program's LD_PRELOAD is not $preload: $out"
   log "tmapgen trace finds the injection library and preloads $preload"
   # The preloaded dlsym (an assembly entry) under the environment's Python, traced: extension modules load
-  # through it (PyInit_ lookups), ctypes' lookups in the global scope answer libc's getpid and, as only the
-  # preload library is there to define it, cuLaunchKernel. In the bullseye root this is glibc 2.31's dlsym
+  # through it (PyInit_ lookups), ctypes' lookups in the global scope answer libc's getpid and the preload
+  # library's attach function, and not cuLaunchKernel: without the driver in the process, the library's own
+  # export is not answered (as without it). In the bullseye root this is glibc 2.31's dlsym
   # in libdl, the path the library takes before glibc 2.34.
   out=$("${in[@]}" env -u TMAPGEN_TRACE_LIB -u TMAPGEN_TRACE_PRELOAD -u TMAPGEN_TRACE_LAUNCH -u TMAPGEN_TRACE_LAUNCH_VIA \
     -u LD_PRELOAD -u TMPDIR "$venv/bin/tmapgen" trace -- "$venv/bin/python" -c '
 import ctypes, os, tmapgen
 g = ctypes.CDLL(None)
 assert g.getpid() == os.getpid(), "getpid through dlsym"
-assert hasattr(g, "cuLaunchKernel"), "cuLaunchKernel is not defined in the process: the preload library is not loaded"
+assert hasattr(g, "tmapgen_trace_preload_attach"), "the preload library is not loaded"
+assert not hasattr(g, "cuLaunchKernel"), "cuLaunchKernel answered in a process without the driver (as if it had one)"
 print("preloaded dlsym: ok")' 2>&1 || true)
   echo "$out" | grep -qx "preloaded dlsym: ok" || fail "Python under tmapgen trace with the preload library: $out"
   log "Python under tmapgen trace: imports and ctypes lookups through the preloaded dlsym work"
