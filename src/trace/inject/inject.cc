@@ -1569,7 +1569,12 @@ void OnPreloadLaunch(uint32_t entry, void* f, void** kernel_params, void** extra
                                                                             : LaunchCall::kLaunchKernel;
   CallSite site;
   site.ask_driver = true;
-  OnLaunch(call, reinterpret_cast<uintptr_t>(f), Handle::kFunction, kernel_params, extra, stream, site);
+  // Nothing may leave through the preload library's frames and the program's (an allocation that fails while a
+  // new kernel is described): the launch then goes unchecked.
+  try {
+    OnLaunch(call, reinterpret_cast<uintptr_t>(f), Handle::kFunction, kernel_params, extra, stream, site);
+  } catch (...) {
+  }
 }
 
 // The preload library handed out a launch entry point it could not wrap: from now on CUPTI watches launches
