@@ -459,3 +459,12 @@ TEST(TraceInjectPreload, ALaunchThroughAnotherToolsInterposerIsCheckedOnce) {
   ExpectEveryPathFound(r);
   EXPECT_TRUE(Has(r.err, "; 7 seen through the preloaded entry points")) << r.err;
 }
+
+TEST(TraceInjectPreload, WindowsRetiringOnManyThreadsNeverHideTheKernelsMap) {
+  // 8 threads x 2,000 launches of one kernel: its map at 0 and 56 windows of changing non-map bytes after it, which
+  // retire. Every launch finds the map: retirements counted twice by racing threads once made the kernel look
+  // fully retired and hid it.
+  const Result r = Trace("--fail-on error", "launch_threads");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(Has(r.err, "threads_map: 16,000 launches, 16,000 maps, 0 findings")) << r.err;
+}

@@ -2,6 +2,7 @@
 // driver. Scenarios: basic, threads, fork, quick_exit, im2col, replace, none (the driver initialised, no map),
 // launch_ok (maps in a struct parameter, launched many times, none bad) and launch_bad (a tensor larger than
 // its allocation, a freed and reallocated one, a freed one, a map edited by hand, a graph kernel node),
+// launch_threads (8 threads launching one kernel whose windows retire while its map stays),
 // launch_graph (a graph's map whose tensor is freed, then reallocated, between launches of the graph),
 // launch_paths (a launch through each way of getting the driver's launch function), launch_copies (more
 // distinct launch functions than the preload library can wrap), launch_churn (a parameter that passes the
@@ -322,6 +323,36 @@ int main(int argc, char** argv) {
     cuGraphExecDestroy(exec);
     cuGraphLaunch(exec, nullptr);  // a destroyed executable graph: nothing known of it (the fake accepts it)
     std::printf("fake_app launch_graph: done\n");
+    return 0;
+  }
+  if (std::strcmp(mode, "launch_threads") == 0) {
+    // 8 threads launch one kernel at once, 2,000 times each: its 1,024-byte parameter holds a map at 0 and, after
+    // it, bytes that change at every launch and pass the never-written test (retired after 8 launches). Every
+    // launch must still find the map (a race in counting retirements once hid it).
+    uint64_t x = 0;
+    cuMemAlloc_v2(&x, 1 << 20);
+    const uint64_t fdims[2] = {256, 256}, fstrides[1] = {1024};
+    const uint32_t fbox[2] = {32, 128}, es[2] = {1, 1};
+    alignas(64) unsigned char m[128];
+    cuTensorMapEncodeTiled(m, kF32, 2, reinterpret_cast<void*>(x), fdims, fstrides, fbox, es, 0, kSw128, 2, 0);
+    const size_t offs[1] = {0}, sizes[1] = {1024};
+    void* k = fake_make_function("threads_map", 1, offs, sizes);
+    std::vector<std::thread> ts;
+    for (int t = 0; t < 8; ++t)
+      ts.emplace_back([&, t] {
+        alignas(64) unsigned char p[1024] = {};
+        std::memcpy(p, m, 128);
+        void* args[1] = {p};
+        for (int i = 0; i < 2000; ++i) {
+          for (int w = 128; w < 1024; w += 16) {  // an aligned pointer-like word per 16 bytes, new each launch
+            const uint64_t v = (static_cast<uint64_t>(t * 2000 + i) << 20) | (static_cast<uint64_t>(w) << 4);
+            std::memcpy(p + w, &v, 8);
+          }
+          cuLaunchKernel(k, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr);
+        }
+      });
+    for (std::thread& th : ts) th.join();
+    std::printf("fake_app launch_threads: done\n");
     return 0;
   }
   if (std::strcmp(mode, "launch_churn") == 0) {
