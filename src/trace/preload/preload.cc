@@ -106,18 +106,17 @@ inline void AfterLaunch(uint32_t entry, void* f, void** params, void** extra, vo
   if (p::LaunchHook h = g_hook.load(std::memory_order_acquire)) h(entry, f, params, extra, stream);
 }
 
-template <int I>
-CUresult WrapLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                          unsigned smem, void* stream, void** params, void** extra) {
-  auto real = reinterpret_cast<LaunchKernelFn>(g_real[kLK][I].load(std::memory_order_relaxed));
+// One call through `real` (the driver's function, or the next definition's): a launch the driver accepted is
+// reported when it is this thread's outermost; a cuGetProcAddress answer is wrapped. Every wrapper slot and every
+// linked entry point ends here.
+CUresult LaunchKernelThrough(LaunchKernelFn real, void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                             unsigned by, unsigned bz, unsigned smem, void* stream, void** params, void** extra) {
   Depth d;
   const CUresult r = real(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra);
   if (r == 0 && d.outermost()) AfterLaunch(p::kEntryLaunchKernel, f, params, extra, stream);
   return r;
 }
-template <int I>
-CUresult WrapLaunchKernelEx(const void* config, void* f, void** params, void** extra) {
-  auto real = reinterpret_cast<LaunchKernelExFn>(g_real[kLKEx][I].load(std::memory_order_relaxed));
+CUresult LaunchKernelExThrough(LaunchKernelExFn real, const void* config, void* f, void** params, void** extra) {
   Depth d;
   const CUresult r = real(config, f, params, extra);
   if (r == 0 && d.outermost())
@@ -125,23 +124,43 @@ CUresult WrapLaunchKernelEx(const void* config, void* f, void** params, void** e
                 config != nullptr ? static_cast<const LaunchConfigHead*>(config)->stream : nullptr);
   return r;
 }
-template <int I>
-CUresult WrapLaunchCoop(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                        unsigned smem, void* stream, void** params) {
-  auto real = reinterpret_cast<LaunchCoopFn>(g_real[kCoop][I].load(std::memory_order_relaxed));
+CUresult LaunchCoopThrough(LaunchCoopFn real, void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                           unsigned by, unsigned bz, unsigned smem, void* stream, void** params) {
   Depth d;
   const CUresult r = real(f, gx, gy, gz, bx, by, bz, smem, stream, params);
   if (r == 0 && d.outermost()) AfterLaunch(p::kEntryLaunchCooperativeKernel, f, params, nullptr, stream);
   return r;
 }
 void* Rewrap(const char* name, void* fn, const char* how, const void* caller);
-template <int I>
-CUresult WrapGetProcAddress(const char* symbol, void** pfn, int version, uint64_t flags, void* status) {
-  auto real = reinterpret_cast<GetProcAddressFn>(g_real[kGPA][I].load(std::memory_order_relaxed));
+CUresult GetProcAddressThrough(GetProcAddressFn real, const void* caller, const char* symbol, void** pfn,
+                               int version, uint64_t flags, void* status) {
   const CUresult r = real(symbol, pfn, version, flags, status);
   if (r == 0 && symbol != nullptr && pfn != nullptr && *pfn != nullptr)
-    *pfn = Rewrap(symbol, *pfn, "cuGetProcAddress", __builtin_return_address(0));
+    *pfn = Rewrap(symbol, *pfn, "cuGetProcAddress", caller);
   return r;
+}
+
+template <int I>
+CUresult WrapLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                          unsigned smem, void* stream, void** params, void** extra) {
+  return LaunchKernelThrough(reinterpret_cast<LaunchKernelFn>(g_real[kLK][I].load(std::memory_order_relaxed)), f,
+                             gx, gy, gz, bx, by, bz, smem, stream, params, extra);
+}
+template <int I>
+CUresult WrapLaunchKernelEx(const void* config, void* f, void** params, void** extra) {
+  return LaunchKernelExThrough(reinterpret_cast<LaunchKernelExFn>(g_real[kLKEx][I].load(std::memory_order_relaxed)),
+                               config, f, params, extra);
+}
+template <int I>
+CUresult WrapLaunchCoop(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned smem, void* stream, void** params) {
+  return LaunchCoopThrough(reinterpret_cast<LaunchCoopFn>(g_real[kCoop][I].load(std::memory_order_relaxed)), f, gx,
+                           gy, gz, bx, by, bz, smem, stream, params);
+}
+template <int I>
+CUresult WrapGetProcAddress(const char* symbol, void** pfn, int version, uint64_t flags, void* status) {
+  return GetProcAddressThrough(reinterpret_cast<GetProcAddressFn>(g_real[kGPA][I].load(std::memory_order_relaxed)),
+                               __builtin_return_address(0), symbol, pfn, version, flags, status);
 }
 
 // The wrappers of each slot, by kind (address constants: initialised before any code of the process runs).
@@ -291,41 +310,28 @@ void* LinkedFunction(int i, const void* caller) {
   return fn;
 }
 
-CUresult LinkedLaunchKernel(int i, const void* caller, void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                            unsigned bz, unsigned smem, void* stream, void** params, void** extra) {
+CUresult LinkedLaunchKernel(int i, const void* caller, void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                            unsigned by, unsigned bz, unsigned smem, void* stream, void** params, void** extra) {
   auto real = reinterpret_cast<LaunchKernelFn>(LinkedFunction(i, caller));
   if (real == nullptr) return kCudaErrorNotInitialized;
-  Depth d;
-  const CUresult r = real(f, gx, gy, gz, bx, by, bz, smem, stream, params, extra);
-  if (r == 0 && d.outermost()) AfterLaunch(p::kEntryLaunchKernel, f, params, extra, stream);
-  return r;
+  return LaunchKernelThrough(real, f, gx, gy, gz, bx, by, bz, smem, stream, params, extra);
 }
 CUresult LinkedLaunchKernelEx(int i, const void* caller, const void* config, void* f, void** params, void** extra) {
   auto real = reinterpret_cast<LaunchKernelExFn>(LinkedFunction(i, caller));
   if (real == nullptr) return kCudaErrorNotInitialized;
-  Depth d;
-  const CUresult r = real(config, f, params, extra);
-  if (r == 0 && d.outermost())
-    AfterLaunch(p::kEntryLaunchKernelEx, f, params, extra,
-                config != nullptr ? static_cast<const LaunchConfigHead*>(config)->stream : nullptr);
-  return r;
+  return LaunchKernelExThrough(real, config, f, params, extra);
 }
-CUresult LinkedLaunchCoop(int i, const void* caller, void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                          unsigned smem, void* stream, void** params) {
+CUresult LinkedLaunchCoop(int i, const void* caller, void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                          unsigned by, unsigned bz, unsigned smem, void* stream, void** params) {
   auto real = reinterpret_cast<LaunchCoopFn>(LinkedFunction(i, caller));
   if (real == nullptr) return kCudaErrorNotInitialized;
-  Depth d;
-  const CUresult r = real(f, gx, gy, gz, bx, by, bz, smem, stream, params);
-  if (r == 0 && d.outermost()) AfterLaunch(p::kEntryLaunchCooperativeKernel, f, params, nullptr, stream);
-  return r;
+  return LaunchCoopThrough(real, f, gx, gy, gz, bx, by, bz, smem, stream, params);
 }
 CUresult LinkedGetProcAddress(int i, const void* caller, const char* symbol, void** pfn, int version,
                               uint64_t flags, void* status) {
   auto real = reinterpret_cast<GetProcAddressFn>(LinkedFunction(i, caller));
   if (real == nullptr) return kCudaErrorNotInitialized;
-  const CUresult r = real(symbol, pfn, version, flags, status);
-  if (r == 0 && symbol != nullptr && pfn != nullptr && *pfn != nullptr) *pfn = Rewrap(symbol, *pfn, "cuGetProcAddress", caller);
-  return r;
+  return GetProcAddressThrough(real, caller, symbol, pfn, version, flags, status);
 }
 
 }  // namespace

@@ -59,6 +59,14 @@ constexpr int kBf16 = 9, kF16 = 6, kF32 = 7;  // CUtensorMapDataType (cuda.h)
 constexpr int kSw128 = 3;                    // CU_TENSOR_MAP_SWIZZLE_128B
 void* const kAddr = reinterpret_cast<void*>(0x7f0000000000);
 
+// The small f32 map the launch scenarios put over a 1 MiB allocation: 256 x 256 elements, rows of 1,024 bytes,
+// a 32 x 128 box, 128B swizzle (a 256 KiB tensor).
+int EncodeSmallF32(void* map, uint64_t address) {
+  const uint64_t dims[2] = {256, 256}, strides[1] = {1024};
+  const uint32_t box[2] = {32, 128}, es[2] = {1, 1};
+  return cuTensorMapEncodeTiled(map, kF32, 2, reinterpret_cast<void*>(address), dims, strides, box, es, 0, kSw128, 2, 0);
+}
+
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "basic";
   cuInit(0);
@@ -213,16 +221,14 @@ int main(int argc, char** argv) {
       // Freed, and the memory handed out again to another allocation of the same size.
       uint64_t c = 0, d = 0;
       cuMemAlloc_v2(&c, 1 << 20);
-      const uint64_t fdims[2] = {256, 256}, fstrides[1] = {1024};
-      const uint32_t fbox[2] = {32, 128};
-      cuTensorMapEncodeTiled(m, kF32, 2, reinterpret_cast<void*>(c), fdims, fstrides, fbox, es, 0, kSw128, 2, 0);
+      EncodeSmallF32(m, c);
       cuMemFree_v2(c);
       cuMemAlloc_v2(&d, 1 << 20);
       cuLaunchKernel(one, 1, 1, 1, 128, 1, 1, 0, nullptr, margs, nullptr);
       // Freed and not reused.
       uint64_t e = 0;
       cuMemAlloc_v2(&e, 3 << 20);
-      cuTensorMapEncodeTiled(m, kF32, 2, reinterpret_cast<void*>(e), fdims, fstrides, fbox, es, 0, kSw128, 2, 0);
+      EncodeSmallF32(m, e);
       cuMemFree_v2(e);
       cuLaunchKernel(one, 1, 1, 1, 128, 1, 1, 0, nullptr, margs, nullptr);
       // A map edited by hand (its L2 promotion), over live memory: found, of unknown origin, no finding.
@@ -295,10 +301,8 @@ int main(int argc, char** argv) {
     // the tensor is live, after its memory went to another allocation of that size, and after that was freed.
     uint64_t x = 0;
     cuMemAlloc_v2(&x, 1 << 20);
-    const uint64_t fdims[2] = {256, 256}, fstrides[1] = {1024};
-    const uint32_t fbox[2] = {32, 128}, es[2] = {1, 1};
     alignas(64) unsigned char m[128];
-    cuTensorMapEncodeTiled(m, kF32, 2, reinterpret_cast<void*>(x), fdims, fstrides, fbox, es, 0, kSw128, 2, 0);
+    EncodeSmallF32(m, x);
     const size_t ooffs[1] = {0}, osizes[1] = {128};
     void* k = fake_make_function("graph_map", 1, ooffs, osizes);
     void* margs[1] = {m};
@@ -331,10 +335,8 @@ int main(int argc, char** argv) {
     // launch must still find the map (a race in counting retirements once hid it).
     uint64_t x = 0;
     cuMemAlloc_v2(&x, 1 << 20);
-    const uint64_t fdims[2] = {256, 256}, fstrides[1] = {1024};
-    const uint32_t fbox[2] = {32, 128}, es[2] = {1, 1};
     alignas(64) unsigned char m[128];
-    cuTensorMapEncodeTiled(m, kF32, 2, reinterpret_cast<void*>(x), fdims, fstrides, fbox, es, 0, kSw128, 2, 0);
+    EncodeSmallF32(m, x);
     const size_t offs[1] = {0}, sizes[1] = {1024};
     void* k = fake_make_function("threads_map", 1, offs, sizes);
     std::vector<std::thread> ts;
