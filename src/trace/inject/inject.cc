@@ -1393,14 +1393,7 @@ void OnLaunchCallback(cupti::CallbackDomain domain, cupti::CallbackId cbid, cons
     if (tls_runtime_depth < 32 && tls_driver_launches != tls_driver_launches_at[tls_runtime_depth]) return;
     if (d->functionReturnValue == nullptr || *static_cast<const int*>(d->functionReturnValue) != 0) return;
     if (d->functionParams == nullptr) return;
-    switch (cbid) {
-      case cupti::kRtCbidLaunchKernel: case cupti::kRtCbidLaunchKernelPtsz: case cupti::kRtCbidLaunchCooperativeKernel:
-      case cupti::kRtCbidLaunchKernelHandle: case cupti::kRtCbidLaunchKernelHandlePtsz:
-      case cupti::kRtCbidLaunchKernelExC: case cupti::kRtCbidLaunchKernelExCPtsz:
-        lg->seen_cupti_runtime.fetch_add(1, std::memory_order_relaxed);
-        break;
-      default: break;
-    }
+    lg->seen_cupti_runtime.fetch_add(1, std::memory_order_relaxed);  // only launches get here (frees returned)
     switch (cbid) {
       case cupti::kRtCbidLaunchKernel: case cupti::kRtCbidLaunchKernelPtsz: case cupti::kRtCbidLaunchCooperativeKernel: {
         const auto* p = static_cast<const cupti::RtLaunchKernelParams*>(d->functionParams);
