@@ -213,11 +213,7 @@ void RunCodegenExample(int watchdog_s, CodegenExampleReport* report) {
   for (const auto& c : coords) report->rows.push_back({c, Outcome::kError, "no result"});
   std::unique_ptr<Gpu> gpu;  // opened in each child
   WorkerCallbacks cb;
-  cb.open = [&gpu]() -> absl::StatusOr<std::string> {
-    gpu = std::make_unique<Gpu>();
-    if (absl::Status opened = gpu->Open(); !opened.ok()) return opened;
-    return gpu->Description();
-  };
+  cb.open = [&gpu] { return Gpu::OpenNew(&gpu); };
   // One text per coordinate: "OUTCOME|detail".
   cb.run = [&](size_t i, const WorkerSend& send) -> absl::Status {
     Outcome o = Outcome::kError;

@@ -437,11 +437,7 @@ void RunMcastJobs(const std::vector<McastJob>& jobs, uint64_t seed, int watchdog
     report->jobs[i].cells.assign(jobs[i].rounds.size(), std::vector<McastCell>(jobs[i].cluster, McastCell{Outcome::kError, "no result"}));
   std::unique_ptr<Gpu> gpu;  // opened in each child
   WorkerCallbacks cb;
-  cb.open = [&gpu]() -> absl::StatusOr<std::string> {
-    gpu = std::make_unique<Gpu>();
-    if (absl::Status opened = gpu->Open(); !opened.ok()) return opened;
-    return gpu->Description();
-  };
+  cb.open = [&gpu] { return Gpu::OpenNew(&gpu); };
   cb.run = [&](size_t i, const WorkerSend& send) { return RunJob(*gpu, jobs[i], seed, send); };
   cb.on_line = [report](size_t i, const std::string& text) {
     unsigned j = 0, k = 0;

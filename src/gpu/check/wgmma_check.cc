@@ -264,12 +264,12 @@ int RunWgmmaProof(FILE* out) {
   std::unique_ptr<Gpu> gpu;  // opened in each child
   WorkerCallbacks cb;
   cb.open = [&gpu]() -> absl::StatusOr<std::string> {
-    gpu = std::make_unique<Gpu>();
-    if (absl::Status opened = gpu->Open(); !opened.ok()) return opened;
+    absl::StatusOr<std::string> opened = Gpu::OpenNew(&gpu);
+    if (!opened.ok()) return opened;
     if (gpu->device().cc_major != 9)
       return absl::FailedPreconditionError("wgmma needs sm_90a; this GPU is sm_" + std::to_string(gpu->device().cc_major) +
                                            std::to_string(gpu->device().cc_minor));
-    return gpu->Description();
+    return opened;
   };
   // One text per case: its result line.
   cb.run = [&](size_t i, const WorkerSend& send) -> absl::Status {

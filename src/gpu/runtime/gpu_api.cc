@@ -91,6 +91,12 @@ absl::Status Gpu::Check(int r, const char* what) const {
 
 int Gpu::driver_version() const { return drv_ ? drv_->info().driver_version : 0; }
 
+absl::StatusOr<std::string> Gpu::OpenNew(std::unique_ptr<Gpu>* gpu) {
+  *gpu = std::make_unique<Gpu>();
+  if (absl::Status opened = (*gpu)->Open(); !opened.ok()) return opened;
+  return (*gpu)->Description();
+}
+
 std::string Gpu::Description() const {
   return dev_.name + " (sm_" + std::to_string(dev_.cc_major) + std::to_string(dev_.cc_minor) + "), driver " +
          std::to_string(driver_version());

@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "absl/status/status.h"
@@ -45,6 +46,8 @@ class Gpu {
                   kMcastCheck = 6, kMcastBandwidth = 7, kNumKernels = 8 };
 
   absl::Status Open();
+  // A new Gpu in *gpu, opened: its description, or why it cannot run (what a check's worker child does first).
+  static absl::StatusOr<std::string> OpenNew(std::unique_ptr<Gpu>* gpu);
   const driver::DeviceInfo& device() const { return dev_; }
   int driver_version() const;
   std::string Description() const;  // "NVIDIA H200 (sm_90), driver 13000"
